@@ -1,0 +1,10 @@
+"""The chess server: Flask serves the page, Flask-SocketIO holds the game sessions.
+
+The server is thin: it parses what clients send, calls `chesscore` for every rule, stores the
+result and emits it. `create_app(config=None)` builds an app; `socketio` is the shared
+Flask-SocketIO instance that the factory binds to it.
+"""
+
+from server.app import create_app, socketio
+
+__all__ = ["create_app", "socketio"]

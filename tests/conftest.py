@@ -1,0 +1,46 @@
+"""Fixtures shared by every suite: a live server process and a real Chromium.
+
+Test-module-specific fixtures live beside their tests; this file holds only what several
+suites use. Screenshots and server logs go under `artifacts/` (named in .gitignore).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.chromium import LAUNCH_ARGS, find_chromium
+from tests.support.live_server import LiveServer
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A fresh server process on 127.0.0.1 with its own instance folder."""
+    server = LiveServer(instance_path=tmp_path / "instance").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """One Chromium for the whole run (fails, never skips, when none can be found)."""
+    from playwright.sync_api import sync_playwright
+
+    executable = find_chromium()
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(executable), args=LAUNCH_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def screenshot_path(request: pytest.FixtureRequest, suffix: str = "") -> Path:
+    """Where a test's screenshot goes: artifacts/screenshots/<test name><suffix>.png."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid.split("::", 1)[-1])
+    folder = ARTIFACTS / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{name}{suffix}.png"

@@ -1,0 +1,1 @@
+"""Helpers shared by the test suites: a live server process and a Chromium to drive."""
