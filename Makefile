@@ -1,0 +1,55 @@
+# Set-up and entry points. `make run` and `make test` install whatever is missing first.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 5000
+PYTEST_ARGS ?=
+
+.PHONY: run test test-slow lint format typecheck bench clean
+
+# --- set-up ---------------------------------------------------------------
+
+$(PY):
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed (set PYTHON=...)"'
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $@ $(VENV)/.installed
+
+# npm writes node_modules/.package-lock.json on every install: a fresh stamp for free.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+# --- entry points -----------------------------------------------------------
+
+run: $(VENV)/.installed node_modules/.package-lock.json
+	$(PY) -m server --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.installed-dev node_modules/.package-lock.json
+	@CHROMIUM_PATH="$$($(PY) -m tests.support.chromium)" || exit 1; \
+	echo "Chromium for the browser tests: $$CHROMIUM_PATH"; \
+	CHROMIUM_PATH="$$CHROMIUM_PATH" $(PY) -m pytest $(PYTEST_ARGS)
+
+test-slow: PYTEST_ARGS = -m slow
+test-slow: test
+
+lint: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+typecheck: $(VENV)/.installed-dev
+	$(VENV)/bin/mypy
+
+clean:
+	rm -rf $(VENV) node_modules artifacts .pytest_cache .mypy_cache .ruff_cache
