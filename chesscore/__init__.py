@@ -1,0 +1,107 @@
+"""chesscore: the complete rules of chess in pure Python, on a 0x88 board.
+
+The public API, in brief:
+
+>>> from chesscore import Board, Move, perft, parse_square, square_name
+>>> board = Board()
+>>> len(board.legal_moves())
+20
+>>> board.push_uci("e2e4")
+Move(from_square=20, to_square=52, promotion=None)
+>>> board.fen()  # no en passant square: no black pawn can capture en passant
+'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
+>>> board.pop().uci()
+'e2e4'
+>>> perft(board, 3)
+8902
+>>> square_name(parse_square("e4")), parse_square("a2")
+('e4', 16)
+>>> Move.from_uci("e7e8q").promotion == QUEEN
+True
+
+Squares are 0x88 ints (`rank * 16 + file`, a1 = 0); names appear only at the edges. Positions
+come from FEN (`Board.from_fen`, strict: `InvalidFenError` names the bad field or the reason
+the position cannot be played) and go back to FEN with `board.fen()`, which writes the en
+passant square only when a legal en passant capture exists (the lichess and python-chess
+convention). Every error is a `ChessError`, a `ValueError`, whose message quotes the input:
+
+>>> Board.from_fen("4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+chesscore.errors.InvalidFenError: unplayable position '...': black is in check but it is white's ...
+>>> Board().push_uci("e2e5")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+chesscore.errors.IllegalMoveError: illegal move 'e2e5' in position 'rnbqkbnr/pppppppp/8/8/8/8/...'
+
+Attacks, checks and pins come from one attack primitive:
+
+>>> board = Board.from_fen("4k3/8/8/1B6/8/8/8/4K2R b K - 0 1")
+>>> [square_name(sq) for sq in board.checkers()], board.is_check()
+(['b5'], True)
+>>> [square_name(sq) for sq in board.attackers(WHITE, parse_square("f1"))]
+['e1', 'h1', 'b5']
+
+For speed-critical callers (perft, the engine) the board also works on packed int moves:
+`generate_legal()`, `push_packed(m)`, `pop_packed()`, `gives_check_packed(m)`,
+`is_capture_packed(m)`; see chesscore.move for the layout.
+"""
+
+from chesscore.board import Board
+from chesscore.errors import (
+    AmbiguousMoveError,
+    ChessError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    InvalidPgnError,
+    InvalidSquareError,
+)
+from chesscore.fen import STARTING_FEN
+from chesscore.move import Move, Piece
+from chesscore.outcome import Outcome, Termination
+from chesscore.perft import perft, perft_divide
+from chesscore.squares import (
+    BISHOP,
+    BLACK,
+    KING,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    ROOK,
+    SQUARES,
+    WHITE,
+    Color,
+    parse_square,
+    square_name,
+)
+
+__all__ = [
+    "BISHOP",
+    "BLACK",
+    "KING",
+    "KNIGHT",
+    "PAWN",
+    "QUEEN",
+    "ROOK",
+    "SQUARES",
+    "STARTING_FEN",
+    "WHITE",
+    "AmbiguousMoveError",
+    "Board",
+    "ChessError",
+    "Color",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "InvalidPgnError",
+    "InvalidSquareError",
+    "Move",
+    "Outcome",
+    "Piece",
+    "Termination",
+    "parse_square",
+    "perft",
+    "perft_divide",
+    "square_name",
+]

@@ -1,0 +1,443 @@
+"""The Board: a chess position with its history, and the public methods to play on it.
+
+State: `board` is the flat 0x88 list of 128 piece codes (see chesscore.squares and
+chesscore.move), `piece_squares` the set of occupied squares per colour (so generation never
+scans 128 squares), `kings` the king square per colour, then `turn`, `castling_rights` (a
+4-bit set), `ep_square` (set after every pawn double step, whether or not a capture is
+possible; `fen()` and `key()` mention it only when a legal en passant capture exists, the
+lichess and python-chess convention), `halfmove_clock` and `fullmove_number`. `keys` holds the
+Zobrist key of every position from the root to the current one, kept in step by push and pop
+for the repetition rules. `push_packed` saves a state record and `pop_packed` restores it, so
+undo is exact. The fast internals (`generate_legal`, `push_packed`, `pop_packed`,
+`gives_check_packed`, `is_capture_packed`) work on packed int moves for perft and the engine;
+the public methods take and return `Move` values.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from chesscore import movegen
+from chesscore.errors import IllegalMoveError
+from chesscore.fen import STARTING_FEN, make_fen, parse_fen
+from chesscore.move import (
+    FLAG_CASTLING,
+    FLAG_DOUBLE_STEP,
+    FLAG_EN_PASSANT,
+    FLAG_SHIFT,
+    MOVE_KEY_MASK,
+    Move,
+    Piece,
+)
+from chesscore.squares import KING, PAWN, WHITE, Color, square_name
+from chesscore.zobrist import CASTLING_KEYS, EN_PASSANT_KEYS, PIECE_KEYS, SIDE_KEY, compute_key
+
+if TYPE_CHECKING:
+    from chesscore.outcome import Outcome
+    from chesscore.threats import ThreatMap
+
+# What push saves and pop restores: move, captured piece code, castling rights, en passant
+# square, halfmove clock, key without the en passant term.
+StateRecord = tuple[int, int, int, int | None, int, int]
+
+_CASTLING_MASK = movegen.CASTLING_MASK
+_SPECIAL = 1 << 14  # packed moves at or above this promote or carry a flag
+
+
+class Board:
+    """A chess position and the moves that led to it from its root position."""
+
+    board: list[int]
+    piece_squares: list[set[int]]
+    kings: list[int]
+    turn: Color
+    castling_rights: int
+    ep_square: int | None
+    halfmove_clock: int
+    fullmove_number: int
+    keys: list[int]
+
+    def __init__(self, fen: str = STARTING_FEN, *, allow_impossible_checks: bool = False) -> None:
+        """The position of `fen` (the start position by default); see `from_fen`."""
+        position = parse_fen(fen, allow_impossible_checks)
+        self.board = position.board
+        self.turn = position.turn
+        self.castling_rights = position.castling_rights
+        self.ep_square = position.ep_square
+        self.halfmove_clock = position.halfmove_clock
+        self.fullmove_number = position.fullmove_number
+        self.piece_squares = [set(), set()]
+        self.kings = [0, 0]
+        for sq, code in enumerate(self.board):
+            if code:
+                self.piece_squares[code >> 3].add(sq)
+                if code & 7 == KING:
+                    self.kings[code >> 3] = sq
+        self._hash = compute_key(self.board, self.turn, self.castling_rights, None)
+        self._stack: list[StateRecord] = []
+        self._root_fen = self.fen()
+        self.keys = [self._current_key()]
+
+    @classmethod
+    def from_fen(cls, fen: str, *, allow_impossible_checks: bool = False) -> Board:
+        """Parse a FEN strictly; raises InvalidFenError naming the field or the reason the
+        position cannot be played. `allow_impossible_checks` accepts composed positions whose
+        checks no move could give (see chesscore.fen), as some test suites hold."""
+        return cls(fen, allow_impossible_checks=allow_impossible_checks)
+
+    def copy(self) -> Board:
+        """An independent copy, history included."""
+        other = Board.__new__(Board)
+        other.__dict__.update(self.__dict__)
+        other.board = self.board[:]
+        other.piece_squares = [set(self.piece_squares[0]), set(self.piece_squares[1])]
+        other.kings = self.kings[:]
+        other.keys = self.keys[:]
+        other._stack = self._stack[:]
+        return other
+
+    def fen(self) -> str:
+        """The FEN of the position (en passant square only when a legal capture exists)."""
+        return make_fen(self)
+
+    def root_fen(self) -> str:
+        """The FEN of the position the history starts from."""
+        return self._root_fen
+
+    def root(self) -> Board:
+        """A new board at the root position, without history."""
+        return Board(self._root_fen, allow_impossible_checks=True)
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r})"
+
+    # -- state ----------------------------------------------------------------------------
+
+    @property
+    def castling(self) -> str:
+        """The castling rights as in FEN ("KQkq", "-")."""
+        letters = "".join(
+            c for c, right in movegen.CASTLING_LETTERS if self.castling_rights & right
+        )
+        return letters or "-"
+
+    @property
+    def ply(self) -> int:
+        """Half-moves played since the root position."""
+        return len(self._stack)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves played since the root position, oldest first."""
+        return [Move.from_packed(record[0]) for record in self._stack]
+
+    def piece_at(self, sq: int) -> Piece | None:
+        code = self.board[sq] if 0 <= sq < 128 else 0
+        return Piece.from_code(code) if code else None
+
+    def pieces(self) -> dict[int, Piece]:
+        """Every piece on the board by square."""
+        board = self.board
+        squares = sorted(self.piece_squares[0] | self.piece_squares[1])
+        return {sq: Piece.from_code(board[sq]) for sq in squares}
+
+    def king_square(self, color: Color) -> int:
+        return self.kings[color]
+
+    def key(self) -> int:
+        """64-bit Zobrist key of the position (see chesscore.zobrist)."""
+        return self.keys[-1]
+
+    def _current_key(self) -> int:
+        if self.ep_square is not None and movegen.has_legal_en_passant(self):
+            return self._hash ^ EN_PASSANT_KEYS[self.ep_square & 7]
+        return self._hash
+
+    # -- fast internals on packed moves ---------------------------------------------------
+
+    def generate_legal(self) -> list[int]:
+        """Legal moves as packed ints (chesscore.move); for perft and the engine."""
+        return movegen.generate_legal(self)
+
+    def push_packed(self, move: int) -> None:
+        """Make a legal packed move (unchecked: it must come from `generate_legal`)."""
+        board = self.board
+        target = move & 127
+        origin = move >> 7 & 127
+        piece = moved = board[origin]
+        captured = board[target]
+        color = self.turn
+        self._stack.append(
+            (move, captured, self.castling_rights, self.ep_square, self.halfmove_clock, self._hash)
+        )
+        key = self._hash ^ SIDE_KEY ^ PIECE_KEYS[piece << 7 | origin]
+        board[origin] = 0
+        own = self.piece_squares[color]
+        own.remove(origin)
+        own.add(target)
+        if captured:
+            self.piece_squares[color ^ 1].remove(target)
+            key ^= PIECE_KEYS[captured << 7 | target]
+        self.ep_square = None
+        if move >= _SPECIAL:
+            piece, key = self._push_special(move, piece, key)
+        board[target] = piece
+        key ^= PIECE_KEYS[piece << 7 | target]
+        if piece & 7 == KING:
+            self.kings[color] = target
+        rights = self.castling_rights
+        if rights and rights != rights & _CASTLING_MASK[origin] & _CASTLING_MASK[target]:
+            self.castling_rights = rights & _CASTLING_MASK[origin] & _CASTLING_MASK[target]
+            key ^= CASTLING_KEYS[rights] ^ CASTLING_KEYS[self.castling_rights]
+        self.halfmove_clock = 0 if captured or moved & 7 == PAWN else self.halfmove_clock + 1
+        self.fullmove_number += color
+        self.turn = color ^ 1
+        self._hash = key
+        if self.ep_square is not None and movegen.has_legal_en_passant(self):
+            key ^= EN_PASSANT_KEYS[self.ep_square & 7]
+        self.keys.append(key)
+
+    def _push_special(self, move: int, piece: int, key: int) -> tuple[int, int]:
+        """The promotion, en passant, castling or double-step part of `push_packed`."""
+        board = self.board
+        color = self.turn
+        target = move & 127
+        flag = move >> FLAG_SHIFT
+        if flag == FLAG_DOUBLE_STEP:
+            self.ep_square = ((move >> 7 & 127) + target) >> 1
+        elif flag == FLAG_EN_PASSANT:
+            captured_sq = target - 16 if color == WHITE else target + 16
+            key ^= PIECE_KEYS[board[captured_sq] << 7 | captured_sq]
+            board[captured_sq] = 0
+            self.piece_squares[color ^ 1].remove(captured_sq)
+        elif flag == FLAG_CASTLING:
+            rook_origin, rook_target = movegen.CASTLING_ROOK_MOVES[target]
+            rook = board[rook_origin]
+            board[rook_origin] = 0
+            board[rook_target] = rook
+            self.piece_squares[color].remove(rook_origin)
+            self.piece_squares[color].add(rook_target)
+            key ^= PIECE_KEYS[rook << 7 | rook_origin] ^ PIECE_KEYS[rook << 7 | rook_target]
+        promotion = move >> 14 & 7
+        if promotion:
+            piece = promotion | color << 3
+        return piece, key
+
+    def pop_packed(self) -> int:
+        """Undo the last move and return it packed."""
+        move, captured, rights, ep_square, halfmove_clock, key = self._stack.pop()
+        self.keys.pop()
+        board = self.board
+        target = move & 127
+        origin = move >> 7 & 127
+        color = self.turn ^ 1
+        self.turn = color
+        piece = board[target]
+        own = self.piece_squares[color]
+        own.remove(target)
+        own.add(origin)
+        if move >= _SPECIAL:
+            piece = self._pop_special(move, piece)
+        board[origin] = piece
+        board[target] = captured
+        if captured:
+            self.piece_squares[color ^ 1].add(target)
+        if piece & 7 == KING:
+            self.kings[color] = origin
+        self.castling_rights = rights
+        self.ep_square = ep_square
+        self.halfmove_clock = halfmove_clock
+        self._hash = key
+        self.fullmove_number -= color
+        return move
+
+    def _pop_special(self, move: int, piece: int) -> int:
+        board = self.board
+        color = self.turn
+        target = move & 127
+        flag = move >> FLAG_SHIFT
+        if flag == FLAG_EN_PASSANT:
+            captured_sq = target - 16 if color == WHITE else target + 16
+            board[captured_sq] = PAWN | (color ^ 1) << 3
+            self.piece_squares[color ^ 1].add(captured_sq)
+        elif flag == FLAG_CASTLING:
+            rook_origin, rook_target = movegen.CASTLING_ROOK_MOVES[target]
+            board[rook_origin] = board[rook_target]
+            board[rook_target] = 0
+            self.piece_squares[color].remove(rook_target)
+            self.piece_squares[color].add(rook_origin)
+        if move >> 14 & 7:
+            piece = PAWN | color << 3
+        return piece
+
+    def gives_check_packed(self, move: int) -> bool:
+        """Whether a legal packed move checks the opponent."""
+        self.push_packed(move)
+        try:
+            return self.is_check()
+        finally:
+            self.pop_packed()
+
+    def is_capture_packed(self, move: int) -> bool:
+        return bool(self.board[move & 127]) or move >> FLAG_SHIFT == FLAG_EN_PASSANT
+
+    def find_packed(self, move: Move) -> int | None:
+        """The legal packed move matching a public Move, or None when it is not legal."""
+        wanted = move.packed_key()
+        for packed in self.generate_legal():
+            if packed & MOVE_KEY_MASK == wanted:
+                return packed
+        return None
+
+    # -- moves ----------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, in a fixed order (by origin square, then target, then promotion)."""
+        keys = sorted((m >> 7 & 127, m & 127, m >> 14 & 7) for m in self.generate_legal())
+        return [Move(origin, target, promotion or None) for origin, target, promotion in keys]
+
+    def is_legal(self, move: Move) -> bool:
+        return isinstance(move, Move) and self.find_packed(move) is not None
+
+    def push(self, move: Move) -> None:
+        """Play a legal move; raises IllegalMoveError naming the move and the position."""
+        packed = self.find_packed(move) if isinstance(move, Move) else None
+        if packed is None:
+            raise IllegalMoveError(f"illegal move {move} in position {self.fen()!r}")
+        self.push_packed(packed)
+
+    def parse_uci(self, text: str) -> Move:
+        """The legal move of UCI text (InvalidMoveError if malformed, else IllegalMoveError)."""
+        move = Move.from_uci(text)
+        if self.find_packed(move) is None:
+            raise IllegalMoveError(f"illegal move {text!r} in position {self.fen()!r}")
+        return move
+
+    def push_uci(self, text: str) -> Move:
+        move = self.parse_uci(text)
+        self.push(move)
+        return move
+
+    def pop(self) -> Move:
+        """Undo the last move and return it; IndexError when there is none."""
+        if not self._stack:
+            raise IndexError("pop from a board with no moves played")
+        return Move.from_packed(self.pop_packed())
+
+    def destinations(self) -> dict[str, list[str]]:
+        """From-square name -> sorted names of the squares its legal moves go to."""
+        targets: dict[str, set[str]] = {}
+        for m in self.generate_legal():
+            targets.setdefault(square_name(m >> 7 & 127), set()).add(square_name(m & 127))
+        return {origin: sorted(names) for origin, names in sorted(targets.items())}
+
+    def is_capture(self, move: Move) -> bool:
+        return bool(self.board[move.to_square]) or self.is_en_passant(move)
+
+    def is_en_passant(self, move: Move) -> bool:
+        return (
+            move.to_square == self.ep_square
+            and self.board[move.from_square] & 7 == PAWN
+            and (move.to_square - move.from_square) % 16 != 0
+        )
+
+    def is_castling(self, move: Move) -> bool:
+        return (
+            self.board[move.from_square] & 7 == KING and abs(move.to_square - move.from_square) == 2
+        )
+
+    def gives_check(self, move: Move) -> bool:
+        """Whether a legal move checks the opponent (IllegalMoveError if not legal)."""
+        packed = self.find_packed(move)
+        if packed is None:
+            raise IllegalMoveError(f"illegal move {move} in position {self.fen()!r}")
+        return self.gives_check_packed(packed)
+
+    # -- attacks, checks, pins ------------------------------------------------------------
+
+    def attackers(self, color: Color, sq: int) -> list[int]:
+        """Squares of the pieces of `color` attacking or defending `sq` (the attack primitive)."""
+        return movegen.attackers(self.board, sq, color)
+
+    def is_attacked(self, color: Color, sq: int) -> bool:
+        return movegen.is_attacked(self.board, sq, color)
+
+    def is_check(self) -> bool:
+        return movegen.is_attacked(self.board, self.kings[self.turn], self.turn ^ 1)
+
+    def checkers(self) -> list[int]:
+        """Squares of the pieces giving check to the side to move."""
+        return movegen.attackers(self.board, self.kings[self.turn], self.turn ^ 1)
+
+    def pins(self, color: Color) -> list[tuple[int, int]]:
+        """(pinned square, pinner square) for the pieces of `color` pinned to their king."""
+        pinned = movegen.scan_king(self.board, self.kings[color], color).pinned
+        return sorted((sq, along[-1]) for sq, along in pinned.items())
+
+    def is_checkmate(self) -> bool:
+        return self.is_check() and not self.generate_legal()
+
+    def is_stalemate(self) -> bool:
+        return not self.is_check() and not self.generate_legal()
+
+    # -- formats, outcome and threats live in their own modules ---------------------------
+
+    def san(self, move: Move) -> str:
+        from chesscore.san import make_san
+
+        return make_san(self, move)
+
+    def parse_san(self, text: str) -> Move:
+        from chesscore.san import parse_san
+
+        return parse_san(self, text)
+
+    def push_san(self, text: str) -> Move:
+        move = self.parse_san(text)
+        self.push(move)
+        return move
+
+    def outcome(self, claim_draw: bool = False) -> Outcome | None:
+        from chesscore.outcome import compute_outcome
+
+        return compute_outcome(self, claim_draw)
+
+    def has_insufficient_material(self, color: Color) -> bool:
+        from chesscore.outcome import has_insufficient_material
+
+        return has_insufficient_material(self, color)
+
+    def is_insufficient_material(self) -> bool:
+        from chesscore.outcome import is_insufficient_material
+
+        return is_insufficient_material(self)
+
+    def is_repetition(self, count: int = 3) -> bool:
+        from chesscore.outcome import is_repetition
+
+        return is_repetition(self, count)
+
+    def is_fifty_moves(self) -> bool:
+        from chesscore.outcome import is_fifty_moves
+
+        return is_fifty_moves(self)
+
+    def can_claim_threefold_repetition(self) -> bool:
+        from chesscore.outcome import can_claim_threefold_repetition
+
+        return can_claim_threefold_repetition(self)
+
+    def can_claim_fifty_moves(self) -> bool:
+        from chesscore.outcome import can_claim_fifty_moves
+
+        return can_claim_fifty_moves(self)
+
+    def can_claim_draw(self) -> bool:
+        from chesscore.outcome import can_claim_draw
+
+        return can_claim_draw(self)
+
+    def threat_map(self) -> ThreatMap:
+        from chesscore.threats import make_threat_map
+
+        return make_threat_map(self)

@@ -1,0 +1,132 @@
+"""Moves and pieces: the public value types and the packed-int form the generator uses.
+
+Inside the move generator a move is one int, because building objects for every generated
+move would cost more than generating it: bits 0-6 hold the target square, bits 7-13 the
+origin square (both 0x88), bits 14-16 the promotion piece type (0 for none) and bits 17-18 a
+flag (0 ordinary, 1 pawn double step, 2 en passant, 3 castling). Putting the target in the
+low bits lets the generator build a piece's moves as `origin_bits | target`. Every packed move
+below 1 << 14 is an ordinary move, which lets make/unmake skip all special handling with one
+comparison. Public `Move` values are made only at the API edge; a piece on the board is a
+small int too, `piece_type | color << 3` (0 for an empty square), and `Piece` is its public
+value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chesscore.errors import InvalidMoveError
+from chesscore.squares import (
+    BISHOP,
+    KNIGHT,
+    QUEEN,
+    ROOK,
+    WHITE,
+    Color,
+    InvalidSquareError,
+    parse_square,
+    square_name,
+)
+
+PROMOTION_SHIFT = 14
+FLAG_SHIFT = 17
+FLAG_NORMAL, FLAG_DOUBLE_STEP, FLAG_EN_PASSANT, FLAG_CASTLING = 0, 1, 2, 3
+SQUARE_MASK = 0x7F
+MOVE_KEY_MASK = (1 << FLAG_SHIFT) - 1  # origin, target and promotion: what identifies a move
+
+PIECE_SYMBOLS = " pnbrqk"
+
+
+def pack_move(origin: int, target: int, promotion: int = 0, flag: int = 0) -> int:
+    """The packed int of a move (see the module docstring for the layout)."""
+    return target | origin << 7 | promotion << PROMOTION_SHIFT | flag << FLAG_SHIFT
+
+
+def packed_origin(move: int) -> int:
+    return move >> 7 & SQUARE_MASK
+
+
+def packed_target(move: int) -> int:
+    return move & SQUARE_MASK
+
+
+def packed_promotion(move: int) -> int:
+    return move >> PROMOTION_SHIFT & 7
+
+
+def packed_flag(move: int) -> int:
+    return move >> FLAG_SHIFT
+
+
+def piece_code(piece_type: int, color: Color) -> int:
+    """The board's int for a piece: `piece_type | color << 3`."""
+    return piece_type | color << 3
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move from one square to another, with the promotion piece type if any."""
+
+    from_square: int
+    to_square: int
+    promotion: int | None = None
+
+    def uci(self) -> str:
+        """UCI text: "e2e4", "e7e8q"."""
+        text = square_name(self.from_square) + square_name(self.to_square)
+        return text + PIECE_SYMBOLS[self.promotion] if self.promotion else text
+
+    @classmethod
+    def from_uci(cls, text: str) -> Move:
+        """Parse UCI text; raises InvalidMoveError quoting malformed text."""
+        if not isinstance(text, str) or len(text) not in (4, 5):
+            raise InvalidMoveError(f"not a UCI move: {text!r}")
+        try:
+            origin, target = parse_square(text[:2]), parse_square(text[2:4])
+        except InvalidSquareError:
+            raise InvalidMoveError(f"not a UCI move: {text!r}") from None
+        promotion = None
+        if len(text) == 5:
+            if text[4] not in PIECE_SYMBOLS[1:]:
+                raise InvalidMoveError(f"not a UCI promotion piece in {text!r}")
+            promotion = PIECE_SYMBOLS.index(text[4])
+        if origin == target:
+            raise InvalidMoveError(f"a move must change square: {text!r}")
+        return cls(origin, target, promotion)
+
+    @classmethod
+    def from_packed(cls, move: int) -> Move:
+        """The public Move of a packed generator move."""
+        promotion = move >> PROMOTION_SHIFT & 7
+        return cls(move >> 7 & SQUARE_MASK, move & SQUARE_MASK, promotion or None)
+
+    def packed_key(self) -> int:
+        """Origin, target and promotion packed as in a generated move, without the flag."""
+        return self.to_square | self.from_square << 7 | (self.promotion or 0) << PROMOTION_SHIFT
+
+    def __str__(self) -> str:
+        return self.uci()
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A piece: its type (PAWN..KING) and colour (WHITE or BLACK)."""
+
+    piece_type: int
+    color: Color
+
+    def symbol(self) -> str:
+        """FEN letter: upper case for white ("N"), lower case for black ("n")."""
+        letter = PIECE_SYMBOLS[self.piece_type]
+        return letter.upper() if self.color == WHITE else letter
+
+    @classmethod
+    def from_code(cls, code: int) -> Piece:
+        """The Piece of a board int (non-zero)."""
+        return cls(code & 7, code >> 3)
+
+    def code(self) -> int:
+        return self.piece_type | self.color << 3
+
+
+PROMOTION_TYPES = (QUEEN, ROOK, BISHOP, KNIGHT)

@@ -1,0 +1,331 @@
+"""Move generation: the attack primitive, pins and checks, and legal moves as packed ints.
+
+Layers: `attackers`/`is_attacked` answer "which pieces of a colour attack this square" (the
+single attack primitive: `is_attacked` is its early-exit twin, same walk, same rules: pawns
+attack only diagonally, sliders stop at the first piece); `scan_king` walks the eight lines
+out of the king once per position to find the checkers, the squares that stop a check and
+the absolutely pinned pieces with the squares they may still move to; `generate_legal` then
+generates pseudo-legal moves and keeps only the legal ones using those facts, without making
+the moves: a pinned piece keeps the moves along its pin, in check every non-king move must
+land on a checking or blocking square, the king never steps onto an attacked square, and the
+rare en passant capture, whose legality can hinge on two pieces leaving a rank, is tested on
+a copy of the board. Generation never mutates the position.
+
+The functions are written for speed because perft, the server and the engine all spend their
+time here: moves are packed ints (see chesscore.move), loops walk precomputed per-square rays
+(chesscore.squares), and hot loops bind attributes and globals to locals once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from chesscore.move import FLAG_CASTLING, FLAG_DOUBLE_STEP, FLAG_EN_PASSANT, FLAG_SHIFT
+from chesscore.squares import (
+    A1,
+    A8,
+    B1,
+    B8,
+    BISHOP,
+    BISHOP_RAYS,
+    C1,
+    C8,
+    D1,
+    D8,
+    E1,
+    E8,
+    F1,
+    F8,
+    G1,
+    G8,
+    H1,
+    H8,
+    KING,
+    KING_TARGETS,
+    KNIGHT,
+    KNIGHT_TARGETS,
+    PAWN,
+    PAWN_ATTACKER_SQUARES,
+    PAWN_CAPTURE_TARGETS,
+    PIECE_RAYS,
+    QUEEN,
+    ROOK,
+    ROOK_RAYS,
+    WHITE,
+    Color,
+)
+
+if TYPE_CHECKING:
+    from chesscore.board import Board
+
+# Castling rights are a 4-bit set.
+WHITE_KINGSIDE, WHITE_QUEENSIDE, BLACK_KINGSIDE, BLACK_QUEENSIDE = 1, 2, 4, 8
+CASTLING_LETTERS = (("K", WHITE_KINGSIDE), ("Q", WHITE_QUEENSIDE), ("k", BLACK_KINGSIDE),
+                    ("q", BLACK_QUEENSIDE))  # fmt: skip
+# The rights that survive a move from or to each square (a king or rook leaving home, or a rook
+# captured at home, loses them): `rights &= CASTLING_MASK[origin] & CASTLING_MASK[target]`.
+_HOME_RIGHTS = {
+    E1: WHITE_KINGSIDE | WHITE_QUEENSIDE,
+    H1: WHITE_KINGSIDE,
+    A1: WHITE_QUEENSIDE,
+    E8: BLACK_KINGSIDE | BLACK_QUEENSIDE,
+    H8: BLACK_KINGSIDE,
+    A8: BLACK_QUEENSIDE,
+}
+CASTLING_MASK: tuple[int, ...] = tuple(15 & ~_HOME_RIGHTS.get(sq, 0) for sq in range(128))
+# Per colour: (right, king origin, king target, squares that must be empty, squares that must
+# not be attacked besides the king's own, rook origin, rook target).
+CastlingSpec = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int, int]
+CASTLING_SPECS: tuple[tuple[CastlingSpec, ...], ...] = (
+    ((WHITE_KINGSIDE, E1, G1, (F1, G1), (F1, G1), H1, F1),
+     (WHITE_QUEENSIDE, E1, C1, (D1, C1, B1), (D1, C1), A1, D1)),
+    ((BLACK_KINGSIDE, E8, G8, (F8, G8), (F8, G8), H8, F8),
+     (BLACK_QUEENSIDE, E8, C8, (D8, C8, B8), (D8, C8), A8, D8)),
+)  # fmt: skip
+# King target square of a castling move -> (rook origin, rook target).
+CASTLING_ROOK_MOVES = {G1: (H1, F1), C1: (A1, D1), G8: (H8, F8), C8: (A8, D8)}
+
+_DOUBLE_STEP = FLAG_DOUBLE_STEP << FLAG_SHIFT
+_EN_PASSANT = FLAG_EN_PASSANT << FLAG_SHIFT
+_CASTLING = FLAG_CASTLING << FLAG_SHIFT
+_PROMOTIONS = (QUEEN << 14, ROOK << 14, BISHOP << 14, KNIGHT << 14)
+
+
+def is_attacked(board: list[int], sq: int, by: Color) -> bool:
+    """Whether any piece of colour `by` attacks `sq`: `attackers` with an early exit."""
+    bit = by << 3
+    knight = KNIGHT | bit
+    for t in KNIGHT_TARGETS[sq]:
+        if board[t] == knight:
+            return True
+    pawn = PAWN | bit
+    for t in PAWN_ATTACKER_SQUARES[by][sq]:
+        if board[t] == pawn:
+            return True
+    queen = QUEEN | bit
+    slider = ROOK | bit
+    for ray in ROOK_RAYS[sq]:
+        for t in ray:
+            p = board[t]
+            if p:
+                if p == slider or p == queen:  # noqa: SIM109 (no tuple built in the hot loop)
+                    return True
+                break
+    slider = BISHOP | bit
+    for ray in BISHOP_RAYS[sq]:
+        for t in ray:
+            p = board[t]
+            if p:
+                if p == slider or p == queen:  # noqa: SIM109 (no tuple built in the hot loop)
+                    return True
+                break
+    king = KING | bit
+    return any(board[t] == king for t in KING_TARGETS[sq])
+
+
+def attackers(board: list[int], sq: int, by: Color) -> list[int]:
+    """Squares of the pieces of colour `by` that attack (or defend) `sq`, in ascending order.
+
+    The attack primitive of chesscore: pawns attack diagonally only, sliders stop at the first
+    piece in their way, whatever stands on `sq` itself does not matter.
+    """
+    bit = by << 3
+    found = [t for t in KNIGHT_TARGETS[sq] if board[t] == KNIGHT | bit]
+    found += [t for t in PAWN_ATTACKER_SQUARES[by][sq] if board[t] == PAWN | bit]
+    found += [t for t in KING_TARGETS[sq] if board[t] == KING | bit]
+    for rays, slider in ((ROOK_RAYS[sq], ROOK | bit), (BISHOP_RAYS[sq], BISHOP | bit)):
+        for ray in rays:
+            for t in ray:
+                p = board[t]
+                if p:
+                    if p == slider or p == QUEEN | bit:
+                        found.append(t)
+                    break
+    return sorted(found)
+
+
+class KingSafety:
+    """What the king of the side to move imposes on its moves, found by `scan_king`.
+
+    `checkers`: squares of the checking pieces. `evasions`: when in single check, the squares
+    a non-king move must land on (the checker and, for a slider, the squares in between).
+    `pinned`: pinned square -> the squares along its pin it may still move to (up to and
+    including the pinner). `behind`: squares on a checking slider's line on the far side of the
+    king, which the king cannot flee to although the king itself hides them from the slider now.
+    """
+
+    __slots__ = ("behind", "checkers", "evasions", "pinned")
+
+    def __init__(self) -> None:
+        self.checkers: list[int] = []
+        self.evasions: tuple[int, ...] = ()
+        self.pinned: dict[int, tuple[int, ...]] = {}
+        self.behind: list[int] = []
+
+
+def scan_king(board: list[int], ksq: int, color: Color) -> KingSafety:
+    """Checkers, check-stopping squares and pins for the king of `color` standing on `ksq`."""
+    safety = KingSafety()
+    own_bit = color << 3
+    them_bit = own_bit ^ 8
+    queen = QUEEN | them_bit
+    for rays, slider in ((ROOK_RAYS[ksq], ROOK | them_bit), (BISHOP_RAYS[ksq], BISHOP | them_bit)):
+        for ray in rays:
+            own = -1
+            for i, t in enumerate(ray):
+                p = board[t]
+                if not p:
+                    continue
+                if (p & 8) == own_bit:
+                    if own >= 0:
+                        break
+                    own = t
+                    continue
+                if p == slider or p == queen:  # noqa: SIM109 (no tuple built in the hot loop)
+                    if own < 0:
+                        safety.checkers.append(t)
+                        safety.evasions = ray[: i + 1]
+                        behind = 2 * ksq - ray[0]
+                        if 0 <= behind < 128 and not behind & 0x88:
+                            safety.behind.append(behind)
+                    else:
+                        safety.pinned[own] = ray[: i + 1]
+                break
+    for squares, piece in (
+        (KNIGHT_TARGETS[ksq], KNIGHT | them_bit),
+        (PAWN_ATTACKER_SQUARES[color ^ 1][ksq], PAWN | them_bit),
+    ):
+        for t in squares:
+            if board[t] == piece:
+                safety.checkers.append(t)
+                safety.evasions = (t,)
+    return safety
+
+
+def is_en_passant_safe(board: list[int], origin: int, target: int, ksq: int, color: Color) -> bool:
+    """Whether the en passant capture origin->target leaves the king of `color` unattacked.
+
+    Tested on a copy of the board because two pieces leave their squares at once, which can
+    open a rank, file or diagonal onto the king that no pin record describes.
+    """
+    after = board[:]
+    after[target] = after[origin]
+    after[origin] = 0
+    after[target - 16 if color == WHITE else target + 16] = 0
+    return not is_attacked(after, ksq, color ^ 1)
+
+
+def has_legal_en_passant(pos: Board) -> bool:
+    """Whether the side to move has a legal en passant capture (decides FEN and key)."""
+    ep = pos.ep_square
+    if ep is None:
+        return False
+    board, color = pos.board, pos.turn
+    pawn = PAWN | color << 3
+    ksq = pos.kings[color]
+    return any(
+        board[origin] == pawn and is_en_passant_safe(board, origin, ep, ksq, color)
+        for origin in PAWN_ATTACKER_SQUARES[color][ep]
+    )
+
+
+def generate_legal(pos: Board) -> list[int]:
+    """Every legal move of the side to move, as packed ints."""
+    board = pos.board
+    color = pos.turn
+    ksq = pos.kings[color]
+    safety = scan_king(board, ksq, color)
+    moves: list[int] = []
+    checkers = safety.checkers
+    if not checkers:
+        _generate_piece_moves(pos, safety.pinned, moves)
+        _generate_castling(board, color, pos.castling_rights, moves)
+    elif len(checkers) == 1:
+        _generate_piece_moves(pos, safety.pinned, moves)
+        evasions = safety.evasions
+        # En passant moves were already tested against the whole position; an en passant
+        # capture can stop a check by removing the checking pawn, off the evasion squares.
+        moves = [m for m in moves if (m & 127) in evasions or m >> FLAG_SHIFT == FLAG_EN_PASSANT]
+    _generate_king_moves(board, ksq, color, safety.behind, moves)
+    return moves
+
+
+def _generate_piece_moves(pos: Board, pinned: dict[int, tuple[int, ...]], moves: list[int]) -> None:
+    """Moves of every piece but the king, legal as far as pins go (checks are filtered later)."""
+    board = pos.board
+    color = pos.turn
+    them_bit = 8 - (color << 3)
+    ep = pos.ep_square
+    forward = 16 - 32 * color
+    start_rank = 1 + 5 * color
+    last_rank = 7 - 7 * color
+    capture_targets = PAWN_CAPTURE_TARGETS[color]
+    piece_rays = PIECE_RAYS
+    append = moves.append  # bound once: called for every generated move
+    for origin in pos.piece_squares[color]:
+        kind = board[origin] & 7
+        if kind == KING:
+            continue
+        first = len(moves)
+        base = origin << 7
+        if kind == PAWN:
+            target = origin + forward
+            if not board[target]:
+                if target >> 4 == last_rank:
+                    moves += [base | target | promotion for promotion in _PROMOTIONS]
+                else:
+                    append(base | target)
+                    if origin >> 4 == start_rank and not board[target + forward]:
+                        append(base | (target + forward) | _DOUBLE_STEP)
+            for target in capture_targets[origin]:
+                p = board[target]
+                if p:
+                    if (p & 8) == them_bit:
+                        if target >> 4 == last_rank:
+                            moves += [base | target | promotion for promotion in _PROMOTIONS]
+                        else:
+                            append(base | target)
+                elif target == ep and is_en_passant_safe(
+                    board, origin, target, pos.kings[color], color
+                ):
+                    append(base | target | _EN_PASSANT)
+        else:
+            for ray in piece_rays[kind][origin]:
+                for target in ray:
+                    p = board[target]
+                    if p:
+                        if (p & 8) == them_bit:
+                            append(base | target)
+                        break
+                    append(base | target)
+        if pinned and origin in pinned:
+            along = pinned[origin]
+            moves[first:] = [m for m in moves[first:] if (m & 127) in along]
+
+
+def _generate_king_moves(
+    board: list[int], ksq: int, color: Color, behind: list[int], moves: list[int]
+) -> None:
+    own_bit = color << 3
+    them = color ^ 1
+    base = ksq << 7
+    for target in KING_TARGETS[ksq]:
+        p = board[target]
+        if p and (p & 8) == own_bit:
+            continue
+        if target not in behind and not is_attacked(board, target, them):
+            moves.append(base | target)
+
+
+def _generate_castling(board: list[int], color: Color, rights: int, moves: list[int]) -> None:
+    """Castling moves, for a side not in check (the caller knows)."""
+    if not rights:
+        return
+    them = color ^ 1
+    for right, origin, target, empty, safe, _, _ in CASTLING_SPECS[color]:
+        if (
+            rights & right
+            and not any(board[sq] for sq in empty)
+            and not any(is_attacked(board, sq, them) for sq in safe)
+        ):
+            moves.append(origin << 7 | target | _CASTLING)
