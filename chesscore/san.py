@@ -1,0 +1,143 @@
+"""Standard Algebraic Notation (SAN): `make_san` writes a move, `parse_san` reads one.
+
+Writing follows the PGN standard: piece letter (none for pawns), the origin file, rank or both
+only when another piece of the same kind could also reach the target square, ``x`` for
+captures (a pawn capture names its file), ``=Q`` for promotions, ``O-O``/``O-O-O`` for castling,
+and ``+``/``#`` for check and checkmate. Reading accepts what people type as well: ``0-0`` and
+``0-0-0``, a missing or wrong ``+``/``#``, a missing ``=`` (``e8Q``), annotations such as ``!?``,
+and a trailing ``e.p.``; anything else must be exact. Malformed text raises `InvalidMoveError`,
+a well-formed move that is not legal here `IllegalMoveError`, one that fits several legal moves
+`AmbiguousMoveError`; each message quotes the text and the position's FEN.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from chesscore.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from chesscore.move import Move
+from chesscore.squares import KING, PAWN, parse_square, square_name
+
+if TYPE_CHECKING:
+    from chesscore.board import Board
+
+PIECE_LETTERS = {2: "N", 3: "B", 4: "R", 5: "Q", 6: "K"}
+LETTER_PIECES = {letter: kind for kind, letter in PIECE_LETTERS.items()}
+
+# Piece letter, origin file, origin rank, capture mark, target square, promotion piece.
+SAN_PATTERN = re.compile(r"([NBRQK])?([a-h])?([1-8])?(x)?([a-h][1-8])(?:=?([NBRQnbrq]))?")
+CASTLING_TEXT = {"O-O": True, "0-0": True, "O-O-O": False, "0-0-0": False}
+# What people append to a move that does not change which move it is.
+SUFFIX_PATTERN = re.compile(r"(?:\s*e\.p\.|[+#!?])*$")
+
+
+def make_san(board: Board, move: Move) -> str:
+    """The SAN of the legal `move` in `board`, with its check or mate suffix."""
+    return _make_san_body(board, move) + _check_suffix(board, move)
+
+
+def _make_san_body(board: Board, move: Move) -> str:
+    if not board.is_legal(move):
+        raise IllegalMoveError(f"illegal move {move.uci()!r} in {board.fen()!r}")
+    if board.is_castling(move):
+        return "O-O" if move.to_square > move.from_square else "O-O-O"
+    piece = board.piece_at(move.from_square)
+    assert piece is not None  # a legal move starts on a piece
+    target = square_name(move.to_square)
+    capture = "x" if board.is_capture(move) else ""
+    if piece.piece_type == PAWN:
+        origin = square_name(move.from_square)[0] if capture else ""
+        promotion = "=" + PIECE_LETTERS[move.promotion] if move.promotion else ""
+        return origin + capture + target + promotion
+    letter = PIECE_LETTERS[piece.piece_type]
+    return letter + _disambiguation(board, move, piece.piece_type) + capture + target
+
+
+def _disambiguation(board: Board, move: Move, piece_type: int) -> str:
+    """The origin file, rank or square needed to tell `move` from its look-alikes."""
+    if piece_type == KING:
+        return ""
+    rivals = [
+        other.from_square
+        for other in board.legal_moves()
+        if other.to_square == move.to_square
+        and other.from_square != move.from_square
+        and _piece_type_at(board, other.from_square) == piece_type
+    ]
+    if not rivals:
+        return ""
+    origin = square_name(move.from_square)
+    if all((sq & 7) != (move.from_square & 7) for sq in rivals):
+        return origin[0]
+    if all((sq >> 4) != (move.from_square >> 4) for sq in rivals):
+        return origin[1]
+    return origin
+
+
+def _piece_type_at(board: Board, sq: int) -> int | None:
+    piece = board.piece_at(sq)
+    return None if piece is None else piece.piece_type
+
+
+def _check_suffix(board: Board, move: Move) -> str:
+    if not board.gives_check(move):
+        return ""
+    board.push(move)
+    try:
+        return "+" if board.legal_moves() else "#"
+    finally:
+        board.pop()
+
+
+def parse_san(board: Board, text: str) -> Move:
+    """The legal move of `board` that the SAN `text` describes."""
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"SAN must be text, got {text!r}")
+    stripped = text.strip()
+    body = SUFFIX_PATTERN.sub("", stripped, count=1)
+    if body in CASTLING_TEXT:
+        return _parse_castling(board, text, CASTLING_TEXT[body])
+    match = SAN_PATTERN.fullmatch(body)
+    if match is None:
+        raise InvalidMoveError(f"malformed SAN {text!r}")
+    letter, from_file, from_rank, capture, target, promotion = match.groups()
+    if letter and promotion:
+        raise InvalidMoveError(f"malformed SAN {text!r}: only pawns promote")
+    piece_type = LETTER_PIECES[letter] if letter else PAWN
+    to_square = parse_square(target)
+    wanted = LETTER_PIECES[promotion.upper()] if promotion else None
+    candidates = [
+        move
+        for move in board.legal_moves()
+        if move.to_square == to_square
+        and move.promotion == wanted
+        and _piece_type_at(board, move.from_square) == piece_type
+        and _origin_fits(move, piece_type, from_file, from_rank)
+        and (capture is None or board.is_capture(move))
+    ]
+    if not candidates:
+        raise IllegalMoveError(f"illegal SAN {text!r} in {board.fen()!r}")
+    if len(candidates) > 1:
+        found = ", ".join(sorted(move.uci() for move in candidates))
+        raise AmbiguousMoveError(f"ambiguous SAN {text!r} in {board.fen()!r} (could be {found})")
+    return candidates[0]
+
+
+def _origin_fits(move: Move, piece_type: int, from_file: str | None, from_rank: str | None) -> bool:
+    """Whether `move` starts where the SAN's origin file and rank (if given) say."""
+    file = move.from_square & 7
+    if from_file is None:
+        # A pawn move without an origin file is a push, straight up its own file.
+        if piece_type == PAWN and file != move.to_square & 7:
+            return False
+    elif "abcdefgh"[file] != from_file:
+        return False
+    return from_rank is None or "12345678"[move.from_square >> 4] == from_rank
+
+
+def _parse_castling(board: Board, text: str, king_side: bool) -> Move:
+    for move in board.legal_moves():
+        if board.is_castling(move) and (move.to_square > move.from_square) == king_side:
+            return move
+    raise IllegalMoveError(f"illegal castling {text!r} in {board.fen()!r}")
