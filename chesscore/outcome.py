@@ -186,5 +186,5 @@ def can_claim_threefold_repetition(board: Board) -> bool:
 
 
 def can_claim_draw(board: Board) -> bool:
-    """True when the side to move can claim a draw by the fifty-move rule or threefold repetition."""
+    """True when the side to move can claim a draw by fifty moves or threefold repetition."""
     return can_claim_fifty_moves(board) or can_claim_threefold_repetition(board)

@@ -1,0 +1,205 @@
+"""PGN (Portable Game Notation): `make_pgn` writes a game, `parse_pgn` reads one.
+
+Export writes the seven-tag roster (Event, Site, Date, Round, White, Black, Result) first, in
+that order, then ``SetUp "1"`` and ``FEN`` when the game did not start from the standard
+position, then any other tags; the movetext is SAN with move numbers, wrapped at 80 columns,
+and ends with the result token. Import reads the tag pairs and the main line's SAN moves of the
+first game in the text; comments (``{...}`` and ``;`` to the end of the line), NAGs (``$n``),
+move-number indications, annotation glyphs and variations (``(...)``, nested) are skipped.
+Anything it cannot read raises `InvalidPgnError`, naming the first bad or illegal move with its
+move number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from chesscore.board import Board
+from chesscore.errors import ChessError, InvalidPgnError
+from chesscore.move import Move
+from chesscore.squares import WHITE
+
+SEVEN_TAG_ROSTER = {
+    "Event": "?",
+    "Site": "?",
+    "Date": "????.??.??",
+    "Round": "?",
+    "White": "?",
+    "Black": "?",
+    "Result": "*",
+}
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+LINE_WIDTH = 80
+
+TAG_PATTERN = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+# One movetext token: a comment, a rest-of-line comment, a NAG, a variation bracket, a move
+# number ("12." or "12..."), a word (SAN move, result, annotation glyph), or a stray character
+# (which then fails as a move). An unterminated comment is matched so it can be reported.
+TOKEN_PATTERN = re.compile(r"\{[^}]*\}?|;[^\n]*|\$\d+|[()]|\d+\.+|[^\s{};()$]+|\S")
+MOVE_NUMBER_PATTERN = re.compile(r"\d+\.*")
+GLYPH_PATTERN = re.compile(r"[!?]+")
+
+
+@dataclass
+class Game:
+    """A game read from PGN: its tags, the board with every move pushed, and the moves."""
+
+    headers: dict[str, str] = field(default_factory=dict)
+    board: Board = field(default_factory=Board)
+    moves: list[Move] = field(default_factory=list)
+
+
+def make_pgn(board: Board, headers: dict[str, str] | None = None, result: str | None = None) -> str:
+    """The PGN of the game that led to `board` (its root position and `move_stack`).
+
+    The result is `result` if given, else the ``Result`` header, else the board's outcome
+    (``*`` while the game goes on).
+    """
+    root = board.copy()
+    while root.move_stack:
+        root.pop()
+    tags = _make_tags(board, root, headers or {}, result)
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
+    movetext = _wrap([*_movetext_tokens(root, board.move_stack), tags["Result"]])
+    return "\n".join([*lines, "", *movetext]) + "\n"
+
+
+def _make_tags(
+    board: Board, root: Board, headers: dict[str, str], result: str | None
+) -> dict[str, str]:
+    tags = {name: headers.get(name, default) for name, default in SEVEN_TAG_ROSTER.items()}
+    if result is None and "Result" not in headers:
+        outcome = board.outcome()
+        result = outcome.result() if outcome else "*"
+    if result is not None:
+        tags["Result"] = result
+    if tags["Result"] not in RESULTS:
+        raise InvalidPgnError(f"invalid result {tags['Result']!r}; expected one of {RESULTS}")
+    root_fen = root.fen()
+    if root_fen != START_FEN:
+        tags["SetUp"] = "1"
+        tags["FEN"] = root_fen
+    for name, value in headers.items():
+        tags.setdefault(name, value)
+    return tags
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _movetext_tokens(root: Board, moves: list[Move]) -> list[str]:
+    replay = root.copy()
+    tokens = []
+    for index, move in enumerate(moves):
+        if replay.turn == WHITE:
+            tokens.append(f"{replay.fullmove_number}.")
+        elif index == 0:
+            tokens.append(f"{replay.fullmove_number}...")
+        tokens.append(replay.san(move))
+        replay.push(move)
+    return tokens
+
+
+def _wrap(tokens: list[str]) -> list[str]:
+    lines: list[str] = []
+    line = ""
+    for token in tokens:
+        if line and len(line) + 1 + len(token) > LINE_WIDTH:
+            lines.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    lines.append(line)
+    return lines
+
+
+def parse_pgn(text: str) -> Game:
+    """The first game in the PGN `text`, its moves pushed on a board.
+
+    >>> game = parse_pgn('[White "Anna"]\\n\\n1. e4 {best} e5 (1... c5) 2. Nf3 $1 *')
+    >>> game.headers["White"], [move.uci() for move in game.moves]
+    ('Anna', ['e2e4', 'e7e5', 'g1f3'])
+    """
+    if not isinstance(text, str):
+        raise InvalidPgnError(f"PGN must be text, got {type(text).__name__}")
+    headers, movetext = _split_headers(text)
+    if not headers and not movetext.strip():
+        raise InvalidPgnError("empty PGN: no tags and no moves")
+    game = Game(headers=headers, board=_root_board(headers))
+    for san in _main_line(movetext):
+        game.moves.append(_push_san(game.board, san))
+    return game
+
+
+def _split_headers(text: str) -> tuple[dict[str, str], str]:
+    headers: dict[str, str] = {}
+    lines = text.lstrip("\ufeff").splitlines()
+    index = 0
+    while index < len(lines):
+        line = lines[index].strip()
+        if line.startswith("["):
+            match = TAG_PATTERN.fullmatch(line)
+            if match is None:
+                raise InvalidPgnError(f"malformed tag pair {line!r}")
+            headers[match.group(1)] = re.sub(r"\\(.)", r"\1", match.group(2))
+        elif line and not line.startswith("%"):
+            break
+        index += 1
+    return headers, "\n".join(line for line in lines[index:] if not line.startswith("%"))
+
+
+def _root_board(headers: dict[str, str]) -> Board:
+    fen = headers.get("FEN")
+    if fen is None:
+        return Board()
+    try:
+        return Board.from_fen(fen)
+    except ChessError as error:
+        raise InvalidPgnError(f"invalid FEN tag {fen!r}: {error}") from error
+
+
+def _main_line(movetext: str) -> list[str]:
+    """The SAN words of the main line, up to the result token."""
+    words: list[str] = []
+    depth = 0
+    for token in TOKEN_PATTERN.findall(movetext):
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth -= 1
+            if depth < 0:
+                raise InvalidPgnError("unbalanced ')' in PGN movetext")
+        elif token.startswith("{") and not token.endswith("}"):
+            raise InvalidPgnError("unterminated '{' comment in PGN movetext")
+        elif depth or _is_skipped(token):
+            continue
+        elif token in RESULTS:
+            return words
+        else:
+            words.append(token)
+    if depth:
+        raise InvalidPgnError("unterminated '(' variation in PGN movetext")
+    return words
+
+
+def _is_skipped(token: str) -> bool:
+    return (
+        token[0] in "{;$"
+        or MOVE_NUMBER_PATTERN.fullmatch(token) is not None
+        or GLYPH_PATTERN.fullmatch(token) is not None
+    )
+
+
+def _push_san(board: Board, san: str) -> Move:
+    number = f"{board.fullmove_number}{'.' if board.turn == WHITE else '...'}"
+    # A move number glued to its move ("12.Nf3") is common in files written by hand.
+    bare = re.sub(r"^\d+\.+", "", san)
+    try:
+        move = board.parse_san(bare)
+    except ChessError as error:
+        raise InvalidPgnError(f"bad move {number} {san!r}: {error}") from error
+    board.push(move)
+    return move
