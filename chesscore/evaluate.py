@@ -161,8 +161,9 @@ PHASE_OF_CODE = tuple(PHASE_WEIGHT[code & 7] for code in range(16))
 def blend(mg: int, eg: int, phase: int, turn: int) -> int:
     """The tapered score for the side to move `turn` from White's two sums and the phase."""
     phase = min(phase, FULL_PHASE)
-    score = (mg * phase + eg * (FULL_PHASE - phase)) // FULL_PHASE
-    return -score if turn else score
+    score = mg * phase + eg * (FULL_PHASE - phase)
+    # Negate before dividing: floor division rounds both colours the same way only then.
+    return (-score if turn else score) // FULL_PHASE
 
 
 def evaluation_terms(board: Board) -> tuple[int, int, int]:

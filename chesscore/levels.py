@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from chesscore.board import Board
 from chesscore.errors import ChessError
 from chesscore.move import Move
-from chesscore.search import MAX_PLY, SearchLimits, Searcher
+from chesscore.search import MAX_PLY, Searcher, SearchLimits
 from chesscore.squares import KING, Color
 from chesscore.threats import PIECE_VALUES
 
@@ -135,6 +135,7 @@ class SearchPlayer:
         self.searcher = Searcher()
 
     def choose_move(self, board: Board) -> Move:
+        self.searcher.resume()
         result = self.searcher.search(board, self.limits)
         if result.move is None:
             raise ChessError(f"no legal move to choose in {board.fen()!r}")

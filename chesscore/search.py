@@ -71,6 +71,7 @@ class SearchInfo:
     seconds: float
     pv: list[Move] = field(default_factory=list)
     move: Move | None = None
+    stopped: bool = False
 
     @property
     def mate_in(self) -> int | None:
@@ -140,10 +141,19 @@ class Searcher:
         self.deadline = float("inf")
         self.node_limit: int | None = None
         self.board = Board()
+        self.root_length = 1
 
     def stop(self) -> None:
-        """Ask a running search (in another thread) to finish as soon as it can."""
+        """Ask a running search (in another thread) to finish as soon as it can.
+
+        The request holds until `resume()`, so a stop sent just before a search starts is not
+        lost: `search` never clears it itself.
+        """
         self.stopped = True
+
+    def resume(self) -> None:
+        """Let the next search run (clears a `stop()`)."""
+        self.stopped = False
 
     def clear(self) -> None:
         """Forget everything learnt (a new game)."""
@@ -172,15 +182,15 @@ class Searcher:
                 best = info
             if on_info is not None and info.move is not None:
                 on_info(info)
-            if self.stopped or self._should_not_deepen(best, depth, start, limits):
+            if info.stopped or self._should_not_deepen(best, depth, start, limits):
                 break
         best.nodes, best.seconds = self.nodes, time.monotonic() - start
         return best
 
     def _prepare(self, board: Board, limits: SearchLimits, start: float) -> None:
         self.board = board.copy()
+        self.root_length = len(self.board.keys)
         self.nodes = 0
-        self.stopped = False
         self.node_limit = limits.nodes
         self.deadline = start + limits.movetime if limits.movetime is not None else float("inf")
         self.killers = [[0, 0] for _ in range(MAX_PLY + 1)]
@@ -206,7 +216,10 @@ class Searcher:
         try:
             self._search_root(depth, root_moves, info)
         except SearchStopped:
-            self.stopped = True
+            info.stopped = True
+            # The stop came from deep inside: take back the moves still made on our copy.
+            while len(self.board.keys) > self.root_length:
+                self.board.pop_packed()
         info.nodes, info.seconds = self.nodes, time.monotonic() - start
         if info.move is not None:
             info.pv = self._principal_variation(info.move, depth)
@@ -221,21 +234,19 @@ class Searcher:
         for index, move in enumerate(root_moves):
             dmg, deg, dphase = move_delta(squares, move, turn)
             board.push_packed(move)
-            try:
-                if index == 0:
+            if index == 0:
+                score = -self._negamax(
+                    depth - 1, -beta, -alpha, 1, mg0 + dmg, eg0 + deg, phase0 + dphase
+                )
+            else:
+                score = -self._negamax(
+                    depth - 1, -alpha - 1, -alpha, 1, mg0 + dmg, eg0 + deg, phase0 + dphase
+                )
+                if score > alpha:
                     score = -self._negamax(
                         depth - 1, -beta, -alpha, 1, mg0 + dmg, eg0 + deg, phase0 + dphase
                     )
-                else:
-                    score = -self._negamax(
-                        depth - 1, -alpha - 1, -alpha, 1, mg0 + dmg, eg0 + deg, phase0 + dphase
-                    )
-                    if score > alpha:
-                        score = -self._negamax(
-                            depth - 1, -beta, -alpha, 1, mg0 + dmg, eg0 + deg, phase0 + dphase
-                        )
-            finally:
-                board.pop_packed()
+            board.pop_packed()
             if score > alpha:
                 alpha = score
                 info.score, info.move = score, Move.from_packed(move)
