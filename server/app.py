@@ -1,8 +1,10 @@
-"""The application factory: one Flask app with Flask-SocketIO attached.
+"""The application factory: one Flask app with Flask-SocketIO attached, and its game service.
 
 `socketio` is created once at import and bound to an app by `create_app`, the pattern of
-Flask's tutorial and Flask-SocketIO-Chat, so HTTP views and Socket.IO handlers live in their
-own modules and tests can build as many apps as they need.
+Flask's tutorial and Flask-SocketIO-Chat, so HTTP views, the JSON API and Socket.IO handlers
+live in their own modules and tests can build as many apps as they need. The factory opens the
+store under the instance folder, builds the `GameService` that every transport shares (kept in
+`app.extensions["chess"]`) and resumes the games that were in play when the server stopped.
 """
 
 from __future__ import annotations
@@ -13,6 +15,10 @@ from flask import Flask
 from flask_socketio import SocketIO
 
 from server.config import DEFAULTS, ROOT, load_environment
+from server.connections import Connections
+from server.security import load_secret_key, socketio_options
+from server.sessions import GameService
+from server.store import open_store
 
 socketio = SocketIO()
 
@@ -28,10 +34,30 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         instance_path=str(settings["INSTANCE_PATH"]),
     )
     app.config.update(settings)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = load_secret_key(app.instance_path)
 
-    from server import events, views
+    from server import api, events, views
 
     app.register_blueprint(views.blueprint)
-    socketio.init_app(app, async_mode=app.config["ASYNC_MODE"])
+    app.register_blueprint(api.blueprint)
+    socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], **socketio_options(app.config))
     events.register(socketio)
+    app.extensions["chess"] = _make_service(app)
+    app.extensions["chess_connections"] = Connections()
+    app.extensions["chess"].resume()
     return app
+
+
+def _make_service(app: Flask) -> GameService:
+    from server.events import make_notifiers
+
+    notify, notify_rematch = make_notifiers(socketio)
+    return GameService(
+        open_store(app.instance_path, app.config),
+        notify=notify,
+        notify_rematch=notify_rematch,
+        spawn=socketio.start_background_task,
+        sleep=socketio.sleep,
+        computer_delay=float(app.config["COMPUTER_DELAY"]),
+    )

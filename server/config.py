@@ -23,16 +23,34 @@ DEFAULTS: dict[str, Any] = {
     "HOST": "127.0.0.1",
     "PORT": 5000,
     "INSTANCE_PATH": str(ROOT / "instance"),
+    # Seconds the computer waits before it answers (tests set it small).
+    "COMPUTER_DELAY": 0.5,
+    # Comma-separated origins allowed besides the server's own; empty: same origin only.
+    "ALLOWED_ORIGINS": "",
+    # FULL: a committed move survives even a power cut; NORMAL survives a killed process.
+    "SQLITE_SYNCHRONOUS": "FULL",
+    # HTTP bodies above this many bytes are refused (413).
+    "MAX_CONTENT_LENGTH": 4096,
+}
+
+# Environment variable -> (setting, type).
+ENVIRONMENT = {
+    "CHESS_ASYNC_MODE": ("ASYNC_MODE", str),
+    "CHESS_INSTANCE_PATH": ("INSTANCE_PATH", str),
+    "CHESS_NODE_MODULES": ("NODE_MODULES", str),
+    "CHESS_COMPUTER_DELAY": ("COMPUTER_DELAY", float),
+    "CHESS_ALLOWED_ORIGINS": ("ALLOWED_ORIGINS", str),
+    "CHESS_SQLITE_SYNCHRONOUS": ("SQLITE_SYNCHRONOUS", str),
 }
 
 
 def load_environment() -> dict[str, Any]:
     """Return the settings that the environment overrides (`CHESS_*` variables)."""
     settings: dict[str, Any] = {}
-    if "CHESS_ASYNC_MODE" in os.environ:
-        settings["ASYNC_MODE"] = os.environ["CHESS_ASYNC_MODE"]
-    if "CHESS_INSTANCE_PATH" in os.environ:
-        settings["INSTANCE_PATH"] = os.environ["CHESS_INSTANCE_PATH"]
-    if "CHESS_NODE_MODULES" in os.environ:
-        settings["NODE_MODULES"] = os.environ["CHESS_NODE_MODULES"]
+    for variable, (name, kind) in ENVIRONMENT.items():
+        if variable in os.environ:
+            try:
+                settings[name] = kind(os.environ[variable])
+            except ValueError as error:
+                raise ValueError(f"{variable}={os.environ[variable]!r}: {error}") from error
     return settings

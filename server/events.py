@@ -1,18 +1,239 @@
-"""Socket.IO handlers.
+"""Socket.IO handlers: thin wrappers that parse, check the role, call the game service, reply.
 
-The skeleton's one round trip: a browser connects and the server sends it the position.
+Every client event takes one JSON object and is answered through its acknowledgement with
+`{"ok": true, ...}` or `{"ok": false, "error", "code"}` (docs/protocol.md). Each handler runs
+`_answer`, which applies the connection's rate limit, turns a `RequestError` into the failure
+reply, and leaves any other exception to the error handler registered for every namespace,
+which logs it and answers `internal`. The game's members sit in three rooms per game (white,
+black, spectators) so each gets its own state, with the legal moves only for the seat to move.
+Events named `connect`/`disconnect` can be forged by clients; neither handler trusts them.
 """
 
 from __future__ import annotations
 
-from flask_socketio import SocketIO, emit
+import logging
+from collections.abc import Callable
+from typing import Any
 
-from chesscore import Board
+from flask import current_app, request
+from flask_socketio import SocketIO, emit, join_room, leave_room
+
+from chesscore import Board, Color
+from server.connections import Connections
+from server.errors import RequestError, error_reply
+from server.games import Game, color_name
+from server.requests import parse_game_request, parse_join, parse_move, parse_offer, shorten
+from server.seats import cookie_name, is_token
+from server.sessions import GameService
+from server.state import make_public_state, make_state, tailor_state
+
+log = logging.getLogger(__name__)
+
+ROLES: tuple[Color | None, ...] = (0, 1, None)
+
+
+def room(game_id: str, role: Color | None) -> str:
+    return f"{game_id}/{'watch' if role is None else color_name(role)}"
+
+
+def role_name(role: Color | None) -> str:
+    return "spectator" if role is None else color_name(role)
+
+
+def _service() -> GameService:
+    return current_app.extensions["chess"]
+
+
+def _connections() -> Connections:
+    return current_app.extensions["chess_connections"]
+
+
+def _sid() -> str:
+    return request.sid  # type: ignore[attr-defined, no-any-return]
+
+
+def _answer(args: tuple[Any, ...], work: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+    """Rate-limit, check there is exactly one payload, run `work`, reply."""
+    if not _connections().allow(_sid()):
+        return error_reply("rate_limited", "too many events on this connection; slow down")
+    if len(args) != 1:
+        return error_reply(
+            "bad_request", f"send exactly one JSON object, got {len(args)} arguments"
+        )
+    try:
+        return work(args[0])
+    except RequestError as error:
+        return error.to_json()
+
+
+def _seat(game_id: str) -> Color:
+    """The colour this connection holds in the game, or a refusal."""
+    connections = _connections()
+    if not connections.has_joined(_sid(), game_id):
+        raise RequestError("not_found", f"this connection has not joined game {game_id!r}")
+    role = connections.role(_sid(), game_id)
+    if role is None:
+        raise RequestError("forbidden", "spectators cannot act in the game")
+    return role
+
+
+def make_notifiers(socketio: SocketIO) -> tuple[Callable[..., None], Callable[..., None]]:
+    """The service's `notify` and `notify_rematch`, emitting to the game's rooms."""
+
+    def notify(game: Game, event: dict[str, Any]) -> None:
+        public = make_public_state(game, current_time())
+        for role in ROLES:
+            socketio.emit("state", tailor_state(public, game, role), to=room(game.id, role))
+
+    def notify_rematch(game: Game, rematch: Game, seats: dict[Color, str]) -> None:
+        for old_color in (0, 1):
+            token = seats.get(1 - old_color)
+            if token is not None:
+                payload = {
+                    "game": game.id,
+                    "rematch": rematch.id,
+                    "color": color_name(1 - old_color),
+                    "seat": token,
+                }
+                socketio.emit("rematch", payload, to=room(game.id, old_color))
+
+    return notify, notify_rematch
+
+
+def current_time() -> float:
+    import time
+
+    return time.time()
+
+
+def _resolve_role(
+    service: GameService, game_id: str, seat: str | None, invite: str | None
+) -> tuple[Color | None, dict[str, Any]]:
+    """The role a join gets (see docs/protocol.md, `join`) and extra reply fields."""
+    if seat is not None:
+        color = service.seat_of(game_id, seat)
+        if color is None:
+            raise RequestError("forbidden", "the seat token is not valid for this game")
+        return color, {}
+    cookie = request.cookies.get(cookie_name(game_id))
+    if cookie and is_token(cookie):
+        color = service.seat_of(game_id, cookie)
+        if color is not None:
+            return color, {}
+    if invite is not None:
+        claimed = service.claim_invite(game_id, invite)
+        if claimed is None:
+            return None, {"notice": "the invitation was already used: you are watching"}
+        color, token = claimed
+        return color, {"seat": token}
+    return None, {}
+
+
+def join(payload: Any) -> dict[str, Any]:
+    join_request = parse_join(payload)
+    service = _service()
+    game_id = join_request.game
+    if not service.exists(game_id):
+        raise RequestError("not_found", f"no game with id {game_id!r}")
+    role, extra = _resolve_role(service, game_id, join_request.seat, join_request.invite)
+    sid = _sid()
+    # Join the room under the game's lock, so no change falls between the snapshot and the room.
+    with service.session(game_id) as game:
+        for old in ROLES:
+            leave_room(room(game_id, old))
+        _connections().set_role(sid, game_id, role)
+        join_room(room(game_id, role))
+        state = make_state(game, role, service.clock())
+        missed = service.changes_since(game, join_request.since)
+    return {"ok": True, "role": role_name(role), "state": state, "missed": missed, **extra}
+
+
+def leave(payload: Any) -> dict[str, Any]:
+    game_id = parse_game_request(payload).game
+    if not _connections().drop_role(_sid(), game_id):
+        raise RequestError("not_found", f"this connection has not joined game {game_id!r}")
+    for role in ROLES:
+        leave_room(room(game_id, role))
+    return {"ok": True}
+
+
+def move(payload: Any) -> dict[str, Any]:
+    move_request = parse_move(payload)
+    done = _service().move(
+        move_request.game, _seat(move_request.game), move_request.ply, move_request.move
+    )
+    return {"ok": True, "version": done.event["version"], "ply": done.game.ply}
+
+
+def make_action_handler(action: str) -> Callable[[Any], dict[str, Any]]:
+    """A handler for resign / abort / claim_draw (game only) or offer / accept / decline."""
+
+    def handle(payload: Any) -> dict[str, Any]:
+        if action in ("offer", "accept", "decline"):
+            offer_request = parse_offer(payload)
+            game_id, kind = offer_request.game, offer_request.kind
+        else:
+            game_id, kind = parse_game_request(payload).game, None
+        done = _service().act(game_id, _seat(game_id), action, kind)
+        reply: dict[str, Any] = {"ok": True, "version": done.event["version"]}
+        if done.game.header.rematch is not None and kind == "rematch":
+            reply["rematch"] = done.game.header.rematch
+        return reply
+
+    return handle
+
+
+HANDLERS: dict[str, Callable[[Any], dict[str, Any]]] = {
+    "join": join,
+    "leave": leave,
+    "move": move,
+    **{
+        action: make_action_handler(action)
+        for action in ("resign", "abort", "claim_draw", "offer", "accept", "decline")
+    },
+}
 
 
 def register(socketio: SocketIO) -> None:
     """Attach the handlers to `socketio` (called once per app by the factory)."""
 
     @socketio.on("connect")
-    def on_connect() -> None:
+    def on_connect(auth: Any = None) -> dict[str, Any] | None:
+        if not _connections().open(_sid()):
+            return error_reply(
+                "reserved_event", "'connect' is reserved; it cannot be sent as an event"
+            )
+        # The walking skeleton's page shows the start position until it joins a game.
         emit("position", {"fen": Board().fen()})
+        return None
+
+    @socketio.on("disconnect")
+    def on_disconnect(reason: Any = None) -> dict[str, Any] | None:
+        # A real disconnect is pending in the manager; a forged one arrives while still connected.
+        if socketio.server.manager.is_connected(_sid(), request.namespace):  # type: ignore[attr-defined]
+            return error_reply(
+                "reserved_event", "'disconnect' is reserved; it cannot be sent as an event"
+            )
+        _connections().close(_sid())
+        return None
+
+    for name, work in HANDLERS.items():
+        socketio.on_event(name, _bind(work))
+
+    @socketio.on("*")
+    def on_unknown(event: Any, *args: Any) -> dict[str, Any]:
+        return _answer(
+            (None,), lambda _: error_reply("unknown_event", f"unknown event {shorten(event)}")
+        )
+
+    @socketio.on_error_default
+    def on_error(error: Exception) -> dict[str, Any]:
+        log.error("unexpected error in a Socket.IO handler", exc_info=error)
+        return error_reply("internal", "internal error: the request was not applied")
+
+
+def _bind(work: Callable[[Any], dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    def handler(*args: Any) -> dict[str, Any]:
+        return _answer(args, work)
+
+    return handler

@@ -1,4 +1,4 @@
-"""HTTP views: the page, and the front-end packages served from the npm install.
+"""HTTP views: the pages, and the front-end packages served from the npm install.
 
 The browser code imports chessground and socket.io-client as ES modules from `/vendor/...`;
 those files come from `node_modules` (installed by `npm ci` from the pinned lock file), never
@@ -9,7 +9,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, current_app, render_template, send_from_directory
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+)
+
+from server.api import set_seat_cookie
+from server.errors import RequestError
+from server.seats import is_game_id, is_token
 
 blueprint = Blueprint("views", __name__)
 
@@ -24,6 +37,33 @@ VENDOR_FOLDERS = {
 @blueprint.get("/")
 def index() -> str:
     return render_template("index.html")
+
+
+@blueprint.get("/game/<game_id>")
+def game_page(game_id: str) -> Response | str:
+    """The game page; `?seat=` (private link) and `?invite=` set the seat cookie and redirect
+    to the plain address, so the token leaves the address bar and the browser history."""
+    service = current_app.extensions["chess"]
+    if not is_game_id(game_id) or not service.exists(game_id):
+        abort(404)
+    seat, invite = request.args.get("seat"), request.args.get("invite")
+    if seat is None and invite is None:
+        return render_template(["game.html", "index.html"], game_id=game_id)
+    response = redirect(f"/game/{game_id}", 302)
+    if seat is not None:
+        if not is_token(seat) or service.seat_of(game_id, seat) is None:
+            abort(403)
+        set_seat_cookie(response, game_id, seat)
+    elif invite is not None:
+        if not is_token(invite):
+            abort(403)
+        try:
+            claimed = service.claim_invite(game_id, invite)
+        except RequestError:
+            abort(403)
+        if claimed is not None:
+            set_seat_cookie(response, game_id, claimed[1])
+    return response
 
 
 @blueprint.get("/vendor/<package>/<path:filename>")

@@ -1,0 +1,226 @@
+"""The HTTP JSON API for scripts and bots: create a game, join it, read its state and PGN, act.
+
+The same game service as Socket.IO stands behind every endpoint; only the transport differs.
+Actions carry the seat token as `Authorization: Bearer <token>`, never a cookie, so another
+site cannot act for a player. Every reply is JSON with `ok` (the PGN is text), and every
+failure, including a malformed body, an unknown route under /api and an unexpected exception,
+is `{"ok": false, "error", "code"}` with the status from `server.errors`. Endpoints and bodies
+are documented in docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, make_response, request
+from werkzeug.exceptions import HTTPException
+
+from chesscore import Color
+from chesscore.pgn import make_pgn
+from server.errors import RequestError
+from server.games import Game, color_name
+from server.requests import parse_action, parse_create, parse_http_move, parse_invite
+from server.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
+from server.sessions import GameService
+from server.state import make_state
+
+log = logging.getLogger(__name__)
+blueprint = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _service() -> GameService:
+    return current_app.extensions["chess"]
+
+
+def _body() -> Any:
+    if not request.is_json:
+        raise RequestError("bad_request", "the body must be JSON (Content-Type: application/json)")
+    payload = request.get_json(silent=True)
+    if payload is None and request.get_data():
+        raise RequestError("bad_request", "the body is not valid JSON")
+    return payload
+
+
+def _game_id(game_id: str) -> str:
+    if not is_game_id(game_id) or not _service().exists(game_id):
+        raise RequestError("not_found", f"no game with id {game_id[:40]!r}")
+    return game_id
+
+
+def _bearer_seat(game_id: str) -> Color:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise RequestError(
+            "forbidden", "this action needs the header Authorization: Bearer <seat token>"
+        )
+    if not is_token(token):
+        raise RequestError(
+            "bad_request", "the seat token is malformed (43 characters A-Z a-z 0-9 _ -)"
+        )
+    color = _service().seat_of(game_id, token)
+    if color is None:
+        raise RequestError("forbidden", "the seat token is not valid for this game")
+    return color
+
+
+def links(game_id: str, seat: str, invite: str | None) -> dict[str, str | None]:
+    return {
+        "watch": f"/game/{game_id}",
+        "private": f"/game/{game_id}?seat={seat}",
+        "invite": None if invite is None else f"/game/{game_id}?invite={invite}",
+    }
+
+
+def set_seat_cookie(response: Response, game_id: str, token: str) -> None:
+    response.set_cookie(
+        cookie_name(game_id), token, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Lax", path="/"
+    )
+
+
+def _state(game: Game, role: Color | None) -> dict[str, Any]:
+    return make_state(game, role, _service().clock())
+
+
+@blueprint.post("/games")
+def create_game() -> Response:
+    created = _service().create(parse_create(_body()))
+    game = created.game
+    body = {
+        "ok": True,
+        "game": game.id,
+        "color": color_name(created.color),
+        "seat": created.seat,
+        "links": links(game.id, created.seat, created.invite),
+        "state": _state(game, created.color),
+    }
+    response = make_response(jsonify(body), 201)
+    set_seat_cookie(response, game.id, created.seat)
+    return response
+
+
+@blueprint.post("/games/<game_id>/join")
+def join_game(game_id: str) -> Response:
+    game_id = _game_id(game_id)
+    invite = parse_invite(_body())
+    claimed = _service().claim_invite(game_id, invite)
+    if claimed is None:
+        raise RequestError("seat_taken", "the invitation was already used")
+    color, token = claimed
+    with _service().session(game_id) as game:
+        state = _state(game, color)
+    body = {
+        "ok": True,
+        "game": game_id,
+        "color": color_name(color),
+        "seat": token,
+        "links": links(game_id, token, None),
+        "state": state,
+    }
+    response = make_response(jsonify(body))
+    set_seat_cookie(response, game_id, token)
+    return response
+
+
+@blueprint.get("/games/<game_id>")
+def game_state(game_id: str) -> Response:
+    game_id = _game_id(game_id)
+    role = _bearer_seat(game_id) if request.headers.get("Authorization") else None
+    since = request.args.get("since")
+    if since is not None and not since.lstrip("-").isdigit():
+        raise RequestError(
+            "bad_request", f"parameter 'since' must be an integer, got {since[:20]!r}"
+        )
+    with _service().session(game_id) as game:
+        body: dict[str, Any] = {
+            "ok": True,
+            "role": "spectator" if role is None else color_name(role),
+        }
+        body["state"] = _state(game, role)
+        if since is not None:
+            body["missed"] = _service().changes_since(game, int(since))
+    return jsonify(body)
+
+
+@blueprint.get("/games/<game_id>/pgn")
+def game_pgn(game_id: str) -> Response:
+    game_id = _game_id(game_id)
+    with _service().session(game_id) as game:
+        text = make_pgn(game.board, _pgn_headers(game), _pgn_result(game))
+    return Response(text, mimetype="text/x-chess-pgn")
+
+
+def _pgn_headers(game: Game) -> dict[str, str]:
+    computer = game.settings.computer
+    names = {
+        color: ("Computer" if color == computer else color_name(color).title()) for color in (0, 1)
+    }
+    headers = {
+        "Event": "Casual game",
+        "Site": request.host_url.rstrip("/") + f"/game/{game.id}",
+        "Date": datetime.date.today().strftime("%Y.%m.%d"),
+        "White": names[0],
+        "Black": names[1],
+    }
+    if game.header.outcome is not None:
+        headers["Termination"] = game.header.outcome.termination.value
+    elif game.header.status == "aborted":
+        headers["Termination"] = "aborted"
+    return headers
+
+
+def _pgn_result(game: Game) -> str:
+    return game.header.outcome.result() if game.header.outcome else "*"
+
+
+@blueprint.post("/games/<game_id>/moves")
+def make_move(game_id: str) -> Response:
+    game_id = _game_id(game_id)
+    color = _bearer_seat(game_id)
+    ply, move = parse_http_move(_body())
+    done = _service().move(game_id, color, ply, move)
+    with _service().session(game_id) as game:
+        state = _state(game, color)
+    return jsonify(
+        {"ok": True, "version": done.event["version"], "ply": done.game.ply, "state": state}
+    )
+
+
+@blueprint.post("/games/<game_id>/actions")
+def act(game_id: str) -> Response:
+    game_id = _game_id(game_id)
+    color = _bearer_seat(game_id)
+    action = parse_action(_body())
+    done = _service().act(game_id, color, action.action, action.kind)
+    with _service().session(game_id) as game:
+        body: dict[str, Any] = {
+            "ok": True,
+            "version": done.event["version"],
+            "state": _state(game, color),
+        }
+    if action.kind == "rematch" and done.game.header.rematch is not None:
+        body["rematch"] = done.game.header.rematch
+        if done.rematch_seats:
+            new_color, token = next(iter(done.rematch_seats.items()))
+            body["rematch_color"], body["rematch_seat"] = color_name(new_color), token
+    return jsonify(body)
+
+
+@blueprint.errorhandler(RequestError)
+def refused(error: RequestError) -> tuple[Response, int]:
+    return jsonify(error.to_json()), error.http_status
+
+
+@blueprint.errorhandler(HTTPException)
+def http_error(error: HTTPException) -> tuple[Response, int]:
+    code = {404: "not_found", 413: "payload_too_large"}.get(error.code or 400, "bad_request")
+    return jsonify({"ok": False, "error": error.description, "code": code}), error.code or 400
+
+
+@blueprint.errorhandler(Exception)
+def crashed(error: Exception) -> tuple[Response, int]:
+    log.error("unexpected error in the HTTP API", exc_info=error)
+    body = {"ok": False, "error": "internal error: the request was not applied", "code": "internal"}
+    return jsonify(body), 500

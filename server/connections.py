@@ -1,0 +1,60 @@
+"""The Socket.IO connections of this process: each one's role per joined game and rate bucket.
+
+A connection is opened by the real `connect` and closed by the real `disconnect`; opening an
+already open one is how a forged `connect` event is recognised. A role is a colour (a seat) or
+None (a spectator); actions on a game look their role up here, so they need no token.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from chesscore import Color
+from server.ratelimit import TokenBucket
+
+
+@dataclass
+class Connection:
+    roles: dict[str, Color | None] = field(default_factory=dict)
+    bucket: TokenBucket = field(default_factory=TokenBucket)
+
+
+class Connections:
+    def __init__(self) -> None:
+        self.open_connections: dict[str, Connection] = {}
+        self.lock = threading.Lock()
+
+    def open(self, sid: str) -> bool:
+        """Register a new connection; False if `sid` is open already."""
+        with self.lock:
+            if sid in self.open_connections:
+                return False
+            self.open_connections[sid] = Connection()
+            return True
+
+    def close(self, sid: str) -> None:
+        with self.lock:
+            self.open_connections.pop(sid, None)
+
+    def get(self, sid: str) -> Connection:
+        with self.lock:
+            # An event racing the connect handler still gets a connection to count against.
+            return self.open_connections.setdefault(sid, Connection())
+
+    def allow(self, sid: str) -> bool:
+        return self.get(sid).bucket.allow()
+
+    def set_role(self, sid: str, game_id: str, role: Color | None) -> None:
+        self.get(sid).roles[game_id] = role
+
+    def drop_role(self, sid: str, game_id: str) -> bool:
+        """Forget the connection's role in a game; False if it had not joined it."""
+        roles = self.get(sid).roles
+        return roles.pop(game_id, "absent") != "absent"
+
+    def has_joined(self, sid: str, game_id: str) -> bool:
+        return game_id in self.get(sid).roles
+
+    def role(self, sid: str, game_id: str) -> Color | None:
+        return self.get(sid).roles.get(game_id)

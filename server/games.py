@@ -1,0 +1,241 @@
+"""Game logic: a game's record and every action a player can take, independent of Flask.
+
+A `Game` is the settings it was created with, the board (from `chesscore`, which decides every
+rule), the list of moves with their SAN, and a small immutable `Header` (status, outcome,
+clocks, pending offers, claimed seats, rematch). Actions never change a game: each validates a
+request and returns a `Change` (the recorded change event, the new header, the new board and
+the moves to add or drop) or raises `RequestError`. The caller stores the change first and only
+then calls `game.apply(change)`, so a refused or unstored request leaves the game as it was.
+Times are wall-clock seconds passed in as `now`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from chesscore import BLACK, WHITE, Board, Color, Move, Outcome, Termination
+from server.clock import ClockSettings, ClockState
+from server.errors import RequestError
+
+COLOR_NAMES = {WHITE: "white", BLACK: "black"}
+OFFER_KINDS = ("draw", "takeback", "rematch")
+CLAIMABLE = (Termination.THREEFOLD_REPETITION, Termination.FIFTY_MOVES)
+
+
+def color_name(color: Color) -> str:
+    return COLOR_NAMES[color]
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """What a game was created with; never changes."""
+
+    opponent: str  # "friend" or "computer"
+    creator: Color
+    start_fen: str
+    clock: ClockSettings | None = None
+    level: int | None = None
+    seed: int = 0
+
+    @property
+    def computer(self) -> Color | None:
+        """The computer's colour, or None in a game between people."""
+        return 1 - self.creator if self.opponent == "computer" else None
+
+
+@dataclass(frozen=True)
+class Header:
+    """The small part of a game that changes besides the moves."""
+
+    status: str = "playing"  # "playing", "finished" or "aborted"
+    outcome: Outcome | None = None
+    clock: ClockState | None = None
+    offers: tuple[tuple[str, Color], ...] = ()  # (kind, offering colour), kept immutable
+    seated: frozenset[Color] = frozenset()
+    rematch: str | None = None
+
+    def offer_by(self, kind: str) -> Color | None:
+        return dict(self.offers).get(kind)
+
+    def with_offer(self, kind: str, color: Color | None) -> Header:
+        offers = {k: c for k, c in self.offers if k != kind}
+        if color is not None:
+            offers[kind] = color
+        return replace(self, offers=tuple(sorted(offers.items())))
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    uci: str
+    san: str
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change to a game, ready to store: it becomes version `game.version + 1`."""
+
+    event: dict[str, Any]
+    header: Header
+    board: Board | None = None
+    added: tuple[MoveRecord, ...] = ()
+    keep_plies: int | None = None  # a takeback keeps only this many moves
+
+
+@dataclass
+class Game:
+    """A game in memory: settings, board, moves, header and its version."""
+
+    id: str
+    settings: GameSettings
+    board: Board
+    header: Header
+    version: int = 0
+    moves: list[MoveRecord] = field(default_factory=list)
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    @property
+    def is_playing(self) -> bool:
+        return self.header.status == "playing"
+
+    def apply(self, change: Change) -> None:
+        """Make a stored change part of the game."""
+        if change.keep_plies is not None:
+            del self.moves[change.keep_plies :]
+        self.moves.extend(change.added)
+        if change.board is not None:
+            self.board = change.board
+        self.header = change.header
+        self.version += 1
+
+
+def new_game(game_id: str, settings: GameSettings) -> Game:
+    """A game at its start position; refuses a start position where the game is already over."""
+    board = Board.from_fen(settings.start_fen)
+    over = board.outcome()
+    if over is not None:
+        raise RequestError(
+            "bad_request", f"field 'fen': the game is already over there ({over.termination.value})"
+        )
+    seated = {settings.creator}
+    if settings.computer is not None:
+        seated.add(settings.computer)
+    clock = ClockState.start(settings.clock) if settings.clock else None
+    return Game(game_id, settings, board, Header(clock=clock, seated=frozenset(seated)))
+
+
+def restore_game(
+    game_id: str, settings: GameSettings, header: Header, version: int, moves: list[MoveRecord]
+) -> Game:
+    """A stored game, its moves replayed on the start position."""
+    board = Board.from_fen(settings.start_fen)
+    for record in moves:
+        board.push_uci(record.uci)
+    return Game(game_id, settings, board, header, version, list(moves))
+
+
+def finished_header(game: Game, header: Header, outcome: Outcome | None, now: float) -> Header:
+    clock = header.clock.stopped(now) if header.clock else None
+    status = "finished" if outcome is not None else "aborted"
+    offers = tuple((k, c) for k, c in header.offers if k == "rematch")
+    return replace(header, status=status, outcome=outcome, clock=clock, offers=offers)
+
+
+def require_playing(game: Game) -> None:
+    if game.header.status == "aborted":
+        raise RequestError("game_over", "the game was aborted")
+    if game.header.outcome is not None:
+        reason = game.header.outcome.termination.value
+        raise RequestError("game_over", f"the game is over ({reason})")
+
+
+def make_event(kind: str, by: Color | None = None, **fields: Any) -> dict[str, Any]:
+    event: dict[str, Any] = {"type": kind}
+    if by is not None:
+        event["by"] = color_name(by)
+    for name, value in fields.items():
+        event[name] = value.to_json() if isinstance(value, Outcome) else value
+    return event
+
+
+def expire(game: Game, now: float) -> Change | None:
+    """The time forfeit due at `now`, if a clock has run out (a draw when the opponent of the
+    flagged side cannot mate)."""
+    clock = game.header.clock
+    if not game.is_playing or clock is None:
+        return None
+    flagged = clock.flagged(now)
+    if flagged is None:
+        return None
+    opponent = 1 - flagged
+    winner = None if game.board.has_insufficient_material(opponent) else opponent
+    outcome = Outcome(Termination.TIME_FORFEIT, winner)
+    event = make_event("flag", color=color_name(flagged), outcome=outcome)
+    return Change(event, finished_header(game, game.header, outcome, now))
+
+
+def make_move(game: Game, color: Color, ply: int, move: Move, now: float) -> Change:
+    """`color` plays `move` in the position at `ply`."""
+    require_playing(game)
+    if ply < game.ply:
+        raise RequestError("stale_ply", f"stale ply {ply}: the game is at ply {game.ply}")
+    if ply > game.ply:
+        raise RequestError("future_ply", f"future ply {ply}: the game is at ply {game.ply}")
+    if color != game.board.turn:
+        raise RequestError("not_your_turn", f"it is {color_name(game.board.turn)}'s turn")
+    if not game.board.is_legal(move):
+        raise RequestError("illegal_move", f"illegal move {move.uci()!r} in {game.board.fen()}")
+    san = game.board.san(move)
+    board = game.board.copy()
+    board.push(move)
+    header = game.header.with_offer("takeback", None)
+    if header.offer_by("draw") == 1 - color:
+        header = header.with_offer("draw", None)  # moving declines the opponent's offer
+    if header.clock is not None and game.settings.clock is not None:
+        increment = game.settings.clock.increment_ms
+        header = replace(header, clock=header.clock.after_move(color, now, increment, ply + 1))
+    outcome = board.outcome()
+    fields: dict[str, Any] = {"ply": ply, "uci": move.uci(), "san": san}
+    if outcome is not None:
+        header = finished_header(game, header, outcome, now)
+        fields["outcome"] = outcome
+    event = make_event("move", color, **fields)
+    return Change(event, header, board, (MoveRecord(move.uci(), san),))
+
+
+def resign(game: Game, color: Color, now: float) -> Change:
+    require_playing(game)
+    outcome = Outcome(Termination.RESIGNATION, 1 - color)
+    return Change(
+        make_event("resign", color, outcome=outcome),
+        finished_header(game, game.header, outcome, now),
+    )
+
+
+def abort(game: Game, color: Color, now: float) -> Change:
+    require_playing(game)
+    if game.ply >= 2:
+        raise RequestError("not_allowed", "a game can only be aborted before both sides have moved")
+    return Change(make_event("abort", color), finished_header(game, game.header, None, now))
+
+
+def claim_draw(game: Game, color: Color, now: float) -> Change:
+    require_playing(game)
+    if color != game.board.turn:
+        raise RequestError("not_your_turn", "only the side to move can claim a draw")
+    outcome = game.board.outcome(claim_draw=True)
+    if outcome is None or outcome.termination not in CLAIMABLE:
+        raise RequestError(
+            "not_allowed", "no draw can be claimed: no threefold repetition, no fifty-move rule"
+        )
+    header = finished_header(game, game.header, outcome, now)
+    return Change(make_event("claim_draw", color, outcome=outcome), header)
+
+
+def claim_seat(game: Game, color: Color) -> Change:
+    """The friend's seat given to whoever opened the invitation."""
+    header = replace(game.header, seated=game.header.seated | {color})
+    return Change(make_event("seat", color=color_name(color)), header)

@@ -1,0 +1,273 @@
+"""Parse what clients send into typed requests; every refusal names what was wrong.
+
+Payloads arrive as whatever JSON (or garbage) a client chose to send. Each `parse_*` function
+accepts exactly the documented object (docs/protocol.md): a missing field, an unknown field, a
+wrong type (a boolean is not an integer), a value out of range, a malformed game id, token,
+UCI move or FEN all raise `RequestError("bad_request", ...)` quoting the field and, shortened,
+the value. Nothing past this module sees an unchecked value.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from chesscore import BLACK, WHITE, Board, ChessError, Color, Move
+from chesscore.players import make_player
+from server.clock import ClockSettings
+from server.errors import RequestError
+from server.games import OFFER_KINDS
+from server.seats import is_game_id, is_token
+
+ACTIONS = ("resign", "abort", "claim_draw", "offer", "accept", "decline")
+COLORS = {"white": WHITE, "black": BLACK, "random": None}
+MAX_CLOCK_MINUTES = 180
+MAX_INCREMENT_SECONDS = 180
+MAX_VERSION = 2**31
+MAX_FEN_LENGTH = 100
+
+
+@dataclass(frozen=True)
+class JoinRequest:
+    game: str
+    seat: str | None = None
+    invite: str | None = None
+    since: int | None = None
+
+
+@dataclass(frozen=True)
+class GameRequest:
+    """An action naming only its game: leave, resign, abort, claim_draw."""
+
+    game: str
+
+
+@dataclass(frozen=True)
+class MoveRequest:
+    game: str
+    ply: int
+    move: Move
+
+
+@dataclass(frozen=True)
+class OfferRequest:
+    """offer / accept / decline of a `kind` (draw, takeback, rematch)."""
+
+    game: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class ActionRequest:
+    """An HTTP action: `action` from ACTIONS, with `kind` for the offers."""
+
+    action: str
+    kind: str | None = None
+
+
+@dataclass(frozen=True)
+class CreateRequest:
+    opponent: str
+    color: Color | None  # None: random
+    fen: str
+    clock: ClockSettings | None = None
+    level: int | None = None
+
+
+def shorten(value: Any, limit: int = 40) -> str:
+    """repr() of a bad value, cut so a huge payload never makes a huge error."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _bad(message: str) -> RequestError:
+    return RequestError("bad_request", message)
+
+
+def _fields(
+    payload: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """The payload as a dict with exactly the allowed keys and every required one."""
+    if not isinstance(payload, dict):
+        raise _bad(
+            f"the payload must be a JSON object, got {type(payload).__name__} {shorten(payload)}"
+        )
+    unknown = sorted(str(key) for key in payload if key not in required + optional)
+    if unknown:
+        raise _bad(f"unknown field(s) {', '.join(shorten(name, 30) for name in unknown)}")
+    missing = [name for name in required if name not in payload]
+    if missing:
+        raise _bad(f"missing field(s) {', '.join(repr(name) for name in missing)}")
+    return payload
+
+
+def _string(payload: dict[str, Any], name: str, check: Callable[[str], bool], what: str) -> str:
+    value = payload[name]
+    if not isinstance(value, str) or not check(value):
+        raise _bad(f"field {name!r} must be {what}, got {shorten(value)}")
+    return value
+
+
+def _optional_string(
+    payload: dict[str, Any], name: str, check: Callable[[str], bool], what: str
+) -> str | None:
+    if payload.get(name) is None:
+        return None
+    return _string(payload, name, check, what)
+
+
+def _integer(payload: dict[str, Any], name: str, low: int, high: int) -> int:
+    value = payload[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(f"field {name!r} must be an integer, got {shorten(value)}")
+    if not low <= value <= high:
+        raise _bad(f"field {name!r} must be between {low} and {high}, got {value}")
+    return value
+
+
+def _number(payload: dict[str, Any], name: str, low: float, high: float) -> float:
+    value = payload[name]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise _bad(f"field {name!r} must be a number, got {shorten(value)}")
+    if not low <= value <= high:
+        raise _bad(f"field {name!r} must be between {low} and {high}, got {value}")
+    return float(value)
+
+
+def _game_id(payload: dict[str, Any]) -> str:
+    return _string(payload, "game", is_game_id, "a game id (12 characters A-Z a-z 0-9 _ -)")
+
+
+def _kind(payload: dict[str, Any]) -> str:
+    return _string(
+        payload, "kind", lambda text: text in OFFER_KINDS, f"one of {', '.join(OFFER_KINDS)}"
+    )
+
+
+TOKEN_WHAT = "a token (43 characters A-Z a-z 0-9 _ -)"
+
+
+def parse_join(payload: Any) -> JoinRequest:
+    fields = _fields(payload, ("game",), ("seat", "invite", "since"))
+    since = (
+        None
+        if fields.get("since") is None
+        else _integer(fields, "since", -MAX_VERSION, MAX_VERSION)
+    )
+    return JoinRequest(
+        _game_id(fields),
+        _optional_string(fields, "seat", is_token, TOKEN_WHAT),
+        _optional_string(fields, "invite", is_token, TOKEN_WHAT),
+        since,
+    )
+
+
+def parse_game_request(payload: Any) -> GameRequest:
+    return GameRequest(_game_id(_fields(payload, ("game",))))
+
+
+def parse_move_fields(fields: dict[str, Any]) -> tuple[int, Move]:
+    """The `ply` and `uci` of a move request (shared by Socket.IO and HTTP)."""
+    ply = _integer(fields, "ply", 0, MAX_VERSION)
+    uci = fields["uci"]
+    if not isinstance(uci, str) or not 4 <= len(uci) <= 5:
+        raise _bad(f"field 'uci' must be a UCI move such as 'e2e4' or 'e7e8q', got {shorten(uci)}")
+    try:
+        return ply, Move.from_uci(uci)
+    except ChessError as error:
+        raise _bad(f"field 'uci': {error}") from error
+
+
+def parse_move(payload: Any) -> MoveRequest:
+    fields = _fields(payload, ("game", "ply", "uci"))
+    game = _game_id(fields)
+    ply, move = parse_move_fields(fields)
+    return MoveRequest(game, ply, move)
+
+
+def parse_http_move(payload: Any) -> tuple[int, Move]:
+    return parse_move_fields(_fields(payload, ("ply", "uci")))
+
+
+def parse_offer(payload: Any) -> OfferRequest:
+    fields = _fields(payload, ("game", "kind"))
+    return OfferRequest(_game_id(fields), _kind(fields))
+
+
+def parse_action(payload: Any) -> ActionRequest:
+    fields = _fields(payload, ("action",), ("kind",))
+    action = _string(fields, "action", lambda text: text in ACTIONS, f"one of {', '.join(ACTIONS)}")
+    offers = ("offer", "accept", "decline")
+    if action in offers and fields.get("kind") is None:
+        raise _bad(f"field 'kind' is needed with action {action!r}")
+    if action not in offers and "kind" in fields:
+        raise _bad(f"field 'kind' is not used with action {action!r}")
+    return ActionRequest(action, _kind(fields) if action in offers else None)
+
+
+def parse_invite(payload: Any) -> str:
+    return _string(_fields(payload, ("invite",)), "invite", is_token, TOKEN_WHAT)
+
+
+def parse_create(payload: Any) -> CreateRequest:
+    fields = _fields(payload, ("opponent",), ("color", "fen", "clock", "level"))
+    opponent = _string(
+        fields, "opponent", lambda t: t in ("friend", "computer"), "'friend' or 'computer'"
+    )
+    color_text = (
+        "random"
+        if fields.get("color") is None
+        else _string(fields, "color", lambda t: t in COLORS, "'white', 'black' or 'random'")
+    )
+    return CreateRequest(
+        opponent,
+        COLORS[color_text],
+        _parse_fen(fields),
+        _parse_clock(fields),
+        _parse_level(fields, opponent),
+    )
+
+
+def _parse_fen(fields: dict[str, Any]) -> str:
+    if fields.get("fen") is None:
+        return Board().fen()
+    fen = _string(
+        fields, "fen", lambda t: 0 < len(t) <= MAX_FEN_LENGTH, "a FEN of at most 100 characters"
+    )
+    try:
+        return Board.from_fen(fen).fen()
+    except ChessError as error:
+        raise _bad(f"field 'fen': {error}") from error
+
+
+def _parse_clock(fields: dict[str, Any]) -> ClockSettings | None:
+    if fields.get("clock") is None:
+        return None
+    clock = fields["clock"]
+    if not isinstance(clock, dict):
+        raise _bad(f"field 'clock' must be an object {{minutes, increment}}, got {shorten(clock)}")
+    clock = _fields(clock, ("minutes",), ("increment",))
+    minutes = _number(clock, "minutes", 0, MAX_CLOCK_MINUTES)
+    if minutes <= 0:
+        raise _bad("field 'minutes' must be above 0")
+    increment = (
+        0.0
+        if clock.get("increment") is None
+        else _number(clock, "increment", 0, MAX_INCREMENT_SECONDS)
+    )
+    return ClockSettings(max(1, round(minutes * 60_000)), round(increment * 1000))
+
+
+def _parse_level(fields: dict[str, Any], opponent: str) -> int | None:
+    if fields.get("level") is None:
+        return 1 if opponent == "computer" else None
+    if opponent != "computer":
+        raise _bad("field 'level' is only for games against the computer")
+    level = _integer(fields, "level", 1, 100)
+    try:
+        make_player(level, 0)
+    except ChessError as error:
+        raise _bad(f"field 'level': {error}") from error
+    return level

@@ -1,0 +1,49 @@
+"""Security settings: the secret key, allowed origins and size limits.
+
+The secret key comes from CHESS_SECRET_KEY, else from `<instance>/secret_key`, created once
+with 32 random bytes and owner-only permissions, so sessions survive restarts without anyone
+committing a key. Socket.IO accepts only the server's own origin unless CHESS_ALLOWED_ORIGINS
+lists others; "*" is refused. Incoming Socket.IO messages and HTTP bodies are limited to a few
+kilobytes: no valid request is bigger, and a bigger one only costs memory.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+MAX_PAYLOAD_BYTES = 4096
+
+
+def load_secret_key(instance_path: str) -> str:
+    """The configured secret key, or the instance's own, made on first use."""
+    configured = os.environ.get("CHESS_SECRET_KEY")
+    if configured:
+        return configured
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def allowed_origins(setting: str | None) -> list[str] | None:
+    """Origins from a comma-separated setting; None means the server's own origin only."""
+    if not setting:
+        return None
+    origins = [origin.strip() for origin in setting.split(",") if origin.strip()]
+    if "*" in origins:
+        raise ValueError("CHESS_ALLOWED_ORIGINS may not be '*': list the allowed origins")
+    return origins
+
+
+def socketio_options(config: dict[str, Any]) -> dict[str, Any]:
+    """Options for `socketio.init_app` that make the transport safe by default."""
+    return {
+        "cors_allowed_origins": allowed_origins(config.get("ALLOWED_ORIGINS")),
+        "max_http_buffer_size": MAX_PAYLOAD_BYTES,
+    }

@@ -1,0 +1,302 @@
+"""The game service: every game action goes validate -> store -> apply -> notify under one lock.
+
+`GameService` owns the games in play: it loads them from the store into a cache, serialises
+each game's actions with a lock per game (Flask-SocketIO runs a client's events concurrently,
+so twenty copies of one move race here and exactly one passes the ply check), commits each
+change to the store before the game in memory or any client sees it, and then calls `notify`
+with the game and the recorded change event. It knows nothing of Socket.IO or HTTP: the
+transport modules pass `notify` and `notify_rematch` in. It also keeps time (a flag check on
+every action and one scheduled at each running clock's deadline) and starts the computer's
+reply whenever it is the computer's turn, including after a restart (`resume`).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from chesscore import Color, Move
+from server import games, offers
+from server.computer import ComputerMover
+from server.errors import RequestError
+from server.games import Change, Game, GameSettings
+from server.requests import CreateRequest
+from server.scheduler import Scheduler
+from server.seats import hash_token, hashes_match, new_game_id, new_token
+from server.store import (
+    GameStore,
+    StaleVersionError,
+    StoredChange,
+    game_from_stored,
+    header_to_data,
+    stored_from_game,
+)
+
+log = logging.getLogger(__name__)
+
+Notify = Callable[[Game, dict[str, Any]], None]
+# (finished game, rematch game, seat tokens of the rematch by colour in the new game)
+NotifyRematch = Callable[[Game, Game, dict[Color, str]], None]
+
+
+@dataclass(frozen=True)
+class Created:
+    game: Game
+    color: Color
+    seat: str
+    invite: str | None
+
+
+@dataclass(frozen=True)
+class Done:
+    """An action's result: the game after it, the recorded event, a rematch's seats."""
+
+    game: Game
+    event: dict[str, Any]
+    rematch_seats: dict[Color, str] = field(default_factory=dict)
+
+
+class GameService:
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        notify: Notify,
+        notify_rematch: NotifyRematch,
+        spawn: Callable[..., object],
+        sleep: Callable[[float], object] = time.sleep,
+        computer_delay: float = 0.5,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.notify = notify
+        self.notify_rematch = notify_rematch
+        self.clock = clock
+        self.scheduler = Scheduler(spawn, clock)
+        self.computer = ComputerMover(computer_delay, spawn, sleep, self.play_computer)
+        self.cache: dict[str, Game] = {}
+        self.invite_hashes: dict[str, str | None] = {}
+        self.locks: dict[str, threading.Lock] = {}
+        self.registry = threading.Lock()
+
+    # -- loading and locking -------------------------------------------------------------
+
+    def _lock(self, game_id: str) -> threading.Lock:
+        with self.registry:
+            return self.locks.setdefault(game_id, threading.Lock())
+
+    def _load(self, game_id: str) -> Game:
+        game = self.cache.get(game_id)
+        if game is None:
+            stored = self.store.load_game(game_id)
+            if stored is None:
+                raise RequestError("not_found", f"no game with id {game_id!r}")
+            game = game_from_stored(stored)
+            self.cache[game_id] = game
+            self.invite_hashes[game_id] = stored.invite_hash
+        return game
+
+    @contextmanager
+    def session(self, game_id: str) -> Iterator[Game]:
+        """Hold the game's lock; a clock that ran out is settled first."""
+        with self._lock(game_id):
+            game = self._load(game_id)
+            self._settle_time(game)
+            yield game
+
+    def exists(self, game_id: str) -> bool:
+        try:
+            with self.session(game_id):
+                return True
+        except RequestError:
+            return False
+
+    # -- creating and seating -------------------------------------------------------------
+
+    def create(self, request: CreateRequest) -> Created:
+        color = secrets.randbelow(2) if request.color is None else request.color
+        settings = GameSettings(
+            request.opponent, color, request.fen, request.clock, request.level, secrets.randbits(31)
+        )
+        game, seats, invite = self._create_game(settings, (color,))
+        return Created(game, color, seats[color], invite)
+
+    def _create_game(
+        self, settings: GameSettings, colors: tuple[Color, ...]
+    ) -> tuple[Game, dict[Color, str], str | None]:
+        game = games.new_game(new_game_id(), settings)
+        seats = {color: new_token() for color in colors}
+        invite = new_token() if settings.opponent == "friend" and len(colors) == 1 else None
+        invite_hash = hash_token(invite) if invite else None
+        hashes = {color: hash_token(token) for color, token in seats.items()}
+        if len(colors) == 2:
+            game.header = games.Header(
+                game.header.status, None, game.header.clock, (), frozenset(colors)
+            )
+        self.store.create_game(stored_from_game(game, invite_hash), hashes)
+        with self._lock(game.id):
+            self.cache[game.id] = game
+            self.invite_hashes[game.id] = invite_hash
+            self._after_change(game)
+        return game, seats, invite
+
+    def seat_of(self, game_id: str, token: str) -> Color | None:
+        """The colour `token` holds in the game, or None."""
+        color = self.store.seat_color(game_id, hash_token(token))
+        return None if color is None else int(color)
+
+    def claim_invite(self, game_id: str, invite: str) -> tuple[Color, str] | None:
+        """Give the friend's seat to the invitation's holder; None once it was taken."""
+        with self.session(game_id) as game:
+            if not hashes_match(invite, self.invite_hashes.get(game_id)):
+                raise RequestError("forbidden", "the invitation token is not this game's")
+            color = 1 - game.settings.creator
+            if color in game.header.seated:
+                return None
+            token = new_token()
+            self._commit(game, games.claim_seat(game, color), seat=(color, hash_token(token)))
+            return color, token
+
+    def changes_since(self, game: Game, since: int | None) -> list[dict[str, Any]] | None:
+        """What a client that saw version `since` missed; None if `since` is not a version."""
+        if since is None or not 0 <= since <= game.version:
+            return None
+        if since == game.version:
+            return []
+        return self.store.changes_since(game.id, since)
+
+    # -- actions -------------------------------------------------------------------------
+
+    def move(self, game_id: str, color: Color, ply: int, move: Move) -> Done:
+        with self.session(game_id) as game:
+            change = games.make_move(game, color, ply, move, self.clock())
+            return Done(game, self._commit(game, change))
+
+    def act(self, game_id: str, color: Color, action: str, kind: str | None = None) -> Done:
+        """resign, abort, claim_draw, or offer/accept/decline of `kind`."""
+        with self.session(game_id) as game:
+            now = self.clock()
+            if action in ("offer", "accept") and kind == "rematch":
+                return self._rematch(game, color, action, now)
+            change = self._plan(game, color, action, kind, now)
+            return Done(game, self._commit(game, change))
+
+    def _plan(self, game: Game, color: Color, action: str, kind: str | None, now: float) -> Change:
+        if action == "resign":
+            return games.resign(game, color, now)
+        if action == "abort":
+            return games.abort(game, color, now)
+        if action == "claim_draw":
+            return games.claim_draw(game, color, now)
+        assert kind is not None
+        if action == "offer":
+            return offers.offer(game, color, kind, now)
+        if action == "accept":
+            return offers.accept(game, color, kind, now)
+        if action == "decline":
+            return offers.decline(game, color, kind)
+        raise RequestError("bad_request", f"unknown action {action!r}")
+
+    def _rematch(self, game: Game, color: Color, action: str, now: float) -> Done:
+        """Offer or accept a rematch; when that makes it happen, create the new game first."""
+        plan = offers.offer if action == "offer" else offers.accept
+        # Validate with a placeholder id before creating anything, so a refusal creates nothing.
+        change = plan(game, color, "rematch", now, "placeholder")
+        if change.header.rematch is None:
+            return Done(game, self._commit(game, change))
+        settings = game.settings
+        swapped = GameSettings(
+            settings.opponent,
+            1 - settings.creator,
+            settings.start_fen,
+            settings.clock,
+            settings.level,
+            secrets.randbits(31),
+        )
+        people = tuple(c for c in (0, 1) if c != swapped.computer)
+        rematch, seats, _ = self._create_game(swapped, people)
+        change = plan(game, color, "rematch", now, rematch.id)
+        event = self._commit(game, change)
+        self.notify_rematch(game, rematch, seats)
+        # The caller's seat in the new game is the other colour.
+        return Done(game, event, {1 - color: seats[1 - color]})
+
+    # -- committing ------------------------------------------------------------------------
+
+    def _commit(
+        self, game: Game, change: Change, seat: tuple[int, str] | None = None
+    ) -> dict[str, Any]:
+        """Store `change`, apply it, tell everyone; the caller holds the game's lock."""
+        event = {"version": game.version + 1, **change.event}
+        first_ply = change.keep_plies if change.keep_plies is not None else game.ply
+        stored = StoredChange(
+            version=game.version + 1,
+            header=header_to_data(change.header),
+            event=event,
+            active=change.header.status == "playing",
+            added=[(first_ply + index, record) for index, record in enumerate(change.added)],
+            keep_plies=change.keep_plies,
+            seat=seat,
+        )
+        try:
+            self.store.commit(game.id, stored)
+        except StaleVersionError as error:
+            # Another process changed the game: forget our copy, the next request reloads it.
+            self.cache.pop(game.id, None)
+            raise RequestError(
+                "conflict", "the game changed meanwhile; join again and retry"
+            ) from error
+        game.apply(change)
+        self.notify(game, event)
+        self._after_change(game)
+        return event
+
+    def _settle_time(self, game: Game) -> None:
+        change = games.expire(game, self.clock())
+        if change is not None:
+            self._commit(game, change)
+
+    def _after_change(self, game: Game) -> None:
+        """Arm the flag check and start the computer's reply when they are due."""
+        if not game.is_playing:
+            return
+        deadline = game.header.clock.deadline() if game.header.clock else None
+        if deadline is not None:
+            game_id = game.id
+            self.scheduler.schedule(deadline, lambda: self.check_time(game_id))
+        if game.board.turn == game.settings.computer:
+            level = game.settings.level or 1
+            seed = game.settings.seed + game.ply
+            self.computer.request(game.id, game.version, game.board.copy(), level, seed)
+
+    def check_time(self, game_id: str) -> None:
+        with self.session(game_id):
+            pass  # entering the session settles a clock that ran out
+
+    def play_computer(self, game_id: str, version: int, move: Move) -> None:
+        with self.session(game_id) as game:
+            if game.version != version or not game.is_playing:
+                log.info(
+                    "game %s: the computer's reply for version %d thrown away", game_id, version
+                )
+                return
+            color = game.board.turn
+            self._commit(game, games.make_move(game, color, game.ply, move, self.clock()))
+
+    def resume(self) -> None:
+        """After a start: settle clocks, re-arm timers, restart the computer's pending replies."""
+        for game_id in self.store.active_game_ids():
+            try:
+                with self.session(game_id) as game:
+                    self._after_change(game)
+            except Exception:
+                log.exception("could not resume game %s", game_id)
+
+    def close(self) -> None:
+        self.scheduler.stop()

@@ -1,0 +1,100 @@
+"""What the server pushes: a game's state as plain JSON-ready data, tailored to its receiver.
+
+Everyone gets the same public state (position, moves, clocks, offers, the threat map ...);
+only the seat whose turn it is also gets `dests` and `promotions`, the legal moves it may make.
+The public part is built once per change and copied per room, because the threat map and
+the draw-claim test are the costly parts. Seat tokens never appear here. The fields are
+documented in docs/protocol.md, "The state".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chesscore import BLACK, WHITE, Color
+from server.games import Game, color_name
+
+
+def make_public_state(game: Game, now: float) -> dict[str, Any]:
+    """The state every member of the game's room sees."""
+    board = game.board
+    header = game.header
+    last = game.moves[-1] if game.moves else None
+    return {
+        "game": game.id,
+        "version": game.version,
+        "ply": game.ply,
+        "fen": board.fen(),
+        "start_fen": game.settings.start_fen,
+        "turn": color_name(board.turn),
+        "check": board.is_check(),
+        "status": header.status,
+        "outcome": header.outcome.to_json() if header.outcome else None,
+        "last_move": {"uci": last.uci, "san": last.san} if last else None,
+        "moves": [{"uci": record.uci, "san": record.san} for record in game.moves],
+        "opponent": game.settings.opponent,
+        "level": game.settings.level,
+        "players": _make_players(game),
+        "clock": _make_clock(game, now),
+        "can_claim_draw": game.is_playing and board.can_claim_draw(),
+        "offers": {
+            kind: _name_or_none(header.offer_by(kind)) for kind in ("draw", "takeback", "rematch")
+        },
+        "rematch": header.rematch,
+        "threats": board.threat_map(),
+        "dests": None,
+        "promotions": None,
+    }
+
+
+def tailor_state(public: dict[str, Any], game: Game, role: Color | None) -> dict[str, Any]:
+    """`public` as `role` (a colour, or None for a spectator) receives it."""
+    if role is None or role != game.board.turn or not game.is_playing:
+        return public
+    return {**public, **make_destinations(game)}
+
+
+def make_state(game: Game, role: Color | None, now: float) -> dict[str, Any]:
+    return tailor_state(make_public_state(game, now), game, role)
+
+
+def make_destinations(game: Game) -> dict[str, Any]:
+    """The legal moves of the side to move: targets by square, and which ones promote."""
+    promotions: dict[str, set[str]] = {}
+    for move in game.board.legal_moves():
+        if move.promotion is not None:
+            uci = move.uci()
+            promotions.setdefault(uci[:2], set()).add(uci[2:4])
+    return {
+        "dests": game.board.destinations(),
+        "promotions": {square: sorted(targets) for square, targets in promotions.items()},
+    }
+
+
+def _make_players(game: Game) -> dict[str, Any]:
+    computer = game.settings.computer
+    return {
+        color_name(color): {
+            "kind": "computer" if color == computer else "human",
+            "seated": color in game.header.seated,
+        }
+        for color in (WHITE, BLACK)
+    }
+
+
+def _make_clock(game: Game, now: float) -> dict[str, Any] | None:
+    clock = game.header.clock
+    settings = game.settings.clock
+    if clock is None or settings is None:
+        return None
+    return {
+        "initial_ms": settings.initial_ms,
+        "increment_ms": settings.increment_ms,
+        "white_ms": clock.remaining_ms(WHITE, now),
+        "black_ms": clock.remaining_ms(BLACK, now),
+        "running": _name_or_none(clock.running),
+    }
+
+
+def _name_or_none(color: Color | None) -> str | None:
+    return None if color is None else color_name(color)

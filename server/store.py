@@ -1,0 +1,138 @@
+"""The storage interface: what the server needs from a database, and games as plain data.
+
+`GameStore` is the one interface every backend implements (SQLite now, see `store_sqlite`;
+another database later through `open_store`). It stores plain data only: a game's settings and
+header as JSON-ready dicts, its moves as (ply, uci, san) rows, seats as token hashes, and the log
+of changes by version. Its guarantees carry the server's trust: `commit` applies a change only
+on top of the version it was made for (else `StaleVersionError`), moves are keyed by
+(game, ply) so a ply can never be stored twice, and a commit is durable when it returns. The
+functions at the end convert between `server.games` records and that plain data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from chesscore import Outcome, Termination
+from server.clock import ClockSettings, ClockState
+from server.games import Game, GameSettings, Header, MoveRecord, restore_game
+
+
+class StaleVersionError(Exception):
+    """The game is no longer at the version a change was made for."""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: str
+    settings: dict[str, Any]
+    header: dict[str, Any]
+    version: int
+    moves: list[MoveRecord]
+    invite_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredChange:
+    """One change to write: the new version, header and event, and the moves it touches."""
+
+    version: int
+    header: dict[str, Any]
+    event: dict[str, Any]
+    active: bool
+    added: list[tuple[int, MoveRecord]]
+    keep_plies: int | None = None
+    seat: tuple[int, str] | None = None  # (colour, token hash) of a seat claimed
+
+
+class GameStore(Protocol):
+    def create_game(self, game: StoredGame, seats: dict[int, str]) -> None:
+        """Store a new game at version 0 with its seats (colour -> token hash)."""
+
+    def load_game(self, game_id: str) -> StoredGame | None: ...
+
+    def commit(self, game_id: str, change: StoredChange) -> None:
+        """Apply `change` atomically if the game is at `change.version - 1`."""
+
+    def changes_since(self, game_id: str, version: int) -> list[dict[str, Any]]:
+        """The recorded changes with a version above `version`, oldest first."""
+
+    def seat_color(self, game_id: str, token_hash: str) -> int | None: ...
+
+    def active_game_ids(self) -> list[str]:
+        """Games still being played (to resume clocks and the computer after a restart)."""
+
+    def close(self) -> None: ...
+
+
+def open_store(instance_path: str, config: dict[str, Any]) -> GameStore:
+    """The configured store; SQLite under the instance folder by default."""
+    from server.store_sqlite import SqliteStore
+
+    path = Path(instance_path) / "games.sqlite3"
+    return SqliteStore(path, synchronous=str(config.get("SQLITE_SYNCHRONOUS", "FULL")))
+
+
+def settings_to_data(settings: GameSettings) -> dict[str, Any]:
+    return {
+        "opponent": settings.opponent,
+        "creator": settings.creator,
+        "start_fen": settings.start_fen,
+        "clock": settings.clock.to_data() if settings.clock else None,
+        "level": settings.level,
+        "seed": settings.seed,
+    }
+
+
+def settings_from_data(data: dict[str, Any]) -> GameSettings:
+    clock = ClockSettings.from_data(data["clock"]) if data["clock"] else None
+    return GameSettings(
+        data["opponent"], data["creator"], data["start_fen"], clock, data["level"], data["seed"]
+    )
+
+
+def header_to_data(header: Header) -> dict[str, Any]:
+    outcome = header.outcome
+    return {
+        "status": header.status,
+        "outcome": None
+        if outcome is None
+        else {"termination": outcome.termination.value, "winner": outcome.winner},
+        "clock": header.clock.to_data() if header.clock else None,
+        "offers": [list(pair) for pair in header.offers],
+        "seated": sorted(header.seated),
+        "rematch": header.rematch,
+    }
+
+
+def header_from_data(data: dict[str, Any]) -> Header:
+    outcome = data["outcome"]
+    return Header(
+        status=data["status"],
+        outcome=None
+        if outcome is None
+        else Outcome(Termination(outcome["termination"]), outcome["winner"]),
+        clock=ClockState.from_data(data["clock"]) if data["clock"] else None,
+        offers=tuple((kind, color) for kind, color in data["offers"]),
+        seated=frozenset(data["seated"]),
+        rematch=data["rematch"],
+    )
+
+
+def game_from_stored(stored: StoredGame) -> Game:
+    settings = settings_from_data(stored.settings)
+    header = header_from_data(stored.header)
+    return restore_game(stored.id, settings, header, stored.version, stored.moves)
+
+
+def stored_from_game(game: Game, invite_hash: str | None) -> StoredGame:
+    return StoredGame(
+        game.id,
+        settings_to_data(game.settings),
+        header_to_data(game.header),
+        game.version,
+        list(game.moves),
+        invite_hash,
+    )

@@ -1,0 +1,192 @@
+"""SQLite storage: the embedded default behind `server.store.GameStore`.
+
+One file under the instance folder in WAL mode, so readers never wait for the writer, with
+`synchronous=FULL` by default so a committed change survives even a power cut (a `kill -9` of
+the server cannot lose it either way). One connection is shared under a lock: SQLite serialises
+writers anyway, and the lock keeps Python's connection object safe across the server's threads.
+Every change is one `BEGIN IMMEDIATE` transaction whose header update is guarded by the version
+it was made for, and moves live in a table keyed by (game, ply), so a duplicate ply is refused
+by the database itself. The schema is created on open.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from server.games import MoveRecord
+from server.store import StaleVersionError, StoredChange, StoredGame
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    settings TEXT NOT NULL,
+    header TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    invite_hash TEXT,
+    active INTEGER NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    uci TEXT NOT NULL,
+    san TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    color INTEGER NOT NULL,
+    token_hash TEXT NOT NULL,
+    PRIMARY KEY (game_id, color)
+);
+CREATE TABLE IF NOT EXISTS changes (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    version INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game_id, version)
+);
+CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active = 1;
+"""
+
+SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+
+class SqliteStore:
+    """A `GameStore` in one SQLite file."""
+
+    def __init__(self, path: Path, synchronous: str = "FULL") -> None:
+        if synchronous.upper() not in SYNCHRONOUS_MODES:
+            raise ValueError(
+                f"SQLite synchronous mode {synchronous!r} is not one of {SYNCHRONOUS_MODES}"
+            )
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.lock = threading.Lock()
+        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(SCHEMA)
+
+    def create_game(self, game: StoredGame, seats: dict[int, str]) -> None:
+        with self.lock, self._transaction():
+            self.db.execute(
+                "INSERT INTO games (id, settings, header, version, invite_hash, active, created)"
+                " VALUES (?, ?, ?, ?, ?, 1, ?)",
+                (
+                    game.id,
+                    json.dumps(game.settings),
+                    json.dumps(game.header),
+                    game.version,
+                    game.invite_hash,
+                    time.time(),
+                ),
+            )
+            self.db.executemany(
+                "INSERT INTO seats (game_id, color, token_hash) VALUES (?, ?, ?)",
+                [(game.id, color, token_hash) for color, token_hash in seats.items()],
+            )
+
+    def load_game(self, game_id: str) -> StoredGame | None:
+        with self.lock:
+            row = self.db.execute(
+                "SELECT settings, header, version, invite_hash FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            moves = self.db.execute(
+                "SELECT uci, san FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+            ).fetchall()
+        settings, header, version, invite_hash = row
+        records = [MoveRecord(uci, san) for uci, san in moves]
+        return StoredGame(
+            game_id, json.loads(settings), json.loads(header), version, records, invite_hash
+        )
+
+    def commit(self, game_id: str, change: StoredChange) -> None:
+        try:
+            self._write_change(game_id, change)
+        except sqlite3.IntegrityError as error:
+            # A ply or seat that exists already: the change was made for an older game.
+            raise StaleVersionError(f"game {game_id}: {error}") from error
+
+    def _write_change(self, game_id: str, change: StoredChange) -> None:
+        with self.lock, self._transaction():
+            updated = self.db.execute(
+                "UPDATE games SET header = ?, version = ?, active = ? WHERE id = ? AND version = ?",
+                (
+                    json.dumps(change.header),
+                    change.version,
+                    int(change.active),
+                    game_id,
+                    change.version - 1,
+                ),
+            )
+            if updated.rowcount != 1:
+                raise StaleVersionError(f"game {game_id} is not at version {change.version - 1}")
+            if change.keep_plies is not None:
+                self.db.execute(
+                    "DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, change.keep_plies)
+                )
+            self.db.executemany(
+                "INSERT INTO moves (game_id, ply, uci, san) VALUES (?, ?, ?, ?)",
+                [(game_id, ply, record.uci, record.san) for ply, record in change.added],
+            )
+            if change.seat is not None:
+                self.db.execute(
+                    "INSERT INTO seats (game_id, color, token_hash) VALUES (?, ?, ?)",
+                    (game_id, *change.seat),
+                )
+            self.db.execute(
+                "INSERT INTO changes (game_id, version, body) VALUES (?, ?, ?)",
+                (game_id, change.version, json.dumps(change.event)),
+            )
+
+    def changes_since(self, game_id: str, version: int) -> list[dict[str, Any]]:
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT body FROM changes WHERE game_id = ? AND version > ? ORDER BY version",
+                (game_id, version),
+            ).fetchall()
+        return [json.loads(body) for (body,) in rows]
+
+    def seat_color(self, game_id: str, token_hash: str) -> int | None:
+        with self.lock:
+            row = self.db.execute(
+                "SELECT color FROM seats WHERE game_id = ? AND token_hash = ?",
+                (game_id, token_hash),
+            ).fetchone()
+        return None if row is None else int(row[0])
+
+    def active_game_ids(self) -> list[str]:
+        with self.lock:
+            rows = self.db.execute("SELECT id FROM games WHERE active = 1").fetchall()
+        return [game_id for (game_id,) in rows]
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.close()
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK when the block raises (a constraint, a stale
+    version): the write lock is taken up front so two processes never interleave a change."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if kind is None:
+            self.db.execute("COMMIT")
+        else:
+            self.db.execute("ROLLBACK")
