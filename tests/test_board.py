@@ -1,0 +1,210 @@
+"""The Board: push then pop restores everything, the incremental Zobrist key equals the one
+computed from scratch, castling rights and en passant follow the rules, and bad moves are
+refused with clear errors without changing the position."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from chesscore import (
+    BLACK,
+    KNIGHT,
+    QUEEN,
+    WHITE,
+    Board,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Piece,
+    parse_square,
+)
+from chesscore.movegen import has_legal_en_passant
+from chesscore.zobrist import compute_key
+
+
+def _full_key(board: Board) -> int:
+    ep = board.ep_square
+    ep_file = ep & 7 if ep is not None and has_legal_en_passant(board) else None
+    return compute_key(board.board, board.turn, board.castling_rights, ep_file)
+
+
+def _play(seed: int, plies: int, fen: str | None = None) -> Board:
+    rng = random.Random(seed)
+    board = Board() if fen is None else Board.from_fen(fen)
+    for _ in range(plies):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return board
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_push_then_pop_restores_fen_and_key(seed: int) -> None:
+    board = _play(seed, 150)
+    history = []
+    replay = Board()
+    for move in board.move_stack:
+        history.append((replay.fen(), replay.key()))
+        replay.push(move)
+    for fen, key in reversed(history):
+        replay.pop()
+        assert (replay.fen(), replay.key()) == (fen, key)
+    assert replay.ply == 0
+    assert replay.keys == [Board().key()]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_incremental_key_equals_key_from_scratch(seed: int) -> None:
+    board = Board()
+    rng = random.Random(seed)
+    for _ in range(150):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+        assert board.key() == _full_key(board)
+        assert board.key() == Board.from_fen(board.fen()).key()
+    assert len(board.keys) == board.ply + 1
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_state_matches_python_chess(seed: int) -> None:
+    rng = random.Random(seed)
+    ours, theirs = Board(), chess.Board()
+    for _ in range(200):
+        moves = sorted(m.uci() for m in ours.legal_moves())
+        if not moves:
+            break
+        uci = rng.choice(moves)
+        move = Move.from_uci(uci)
+        theirs_move = chess.Move.from_uci(uci)
+        assert ours.is_capture(move) == theirs.is_capture(theirs_move)
+        assert ours.is_en_passant(move) == theirs.is_en_passant(theirs_move)
+        assert ours.is_castling(move) == theirs.is_castling(theirs_move)
+        assert ours.gives_check(move) == theirs.gives_check(theirs_move)
+        ours.push_uci(uci)
+        theirs.push_uci(uci)
+        assert ours.fen() == theirs.fen()
+        assert ours.is_checkmate() == theirs.is_checkmate()
+        assert ours.is_stalemate() == theirs.is_stalemate()
+
+
+# (FEN, move, castling field after it)
+CASTLING_AFTER = [
+    ("2r1k2r/2qbbpp1/p2pp3/1p3PP1/Pn2P3/1PN1B3/1P3QB1/1K1R3R b k - 0 22", "h8h1", "-"),
+    ("rnbqk1nr/ppp1ppb1/6p1/3p4/8/2N5/PPPPPPP1/R1BQKBNR w KQkq - 0 5", "h1h8", "Qq"),
+    ("8/8/8/B2p3Q/2qPp1P1/b7/2P2PkP/4K2R b K - 0 1", "g2h1", "-"),
+    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", "kq"),
+    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "a1a2", "Kkq"),
+    ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8", "KQ"),
+]
+
+
+@pytest.mark.parametrize(("fen", "uci", "castling"), CASTLING_AFTER)
+def test_castling_rights_after_a_move(fen: str, uci: str, castling: str) -> None:
+    board = Board.from_fen(fen)
+    board.push_uci(uci)
+    assert board.castling == castling
+    assert board.fen().split()[2] == castling
+    board.pop()
+    assert board.fen() == fen
+
+
+def test_castling_moves_the_rook_and_pop_puts_it_back() -> None:
+    board = Board.from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    board.push_uci("e1c1")
+    assert board.fen() == "r3k2r/8/8/8/8/8/8/2KR3R b kq - 1 1"
+    board.pop()
+    assert board.fen() == "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+
+
+def test_en_passant_square_written_only_when_a_capture_is_legal() -> None:
+    board = Board()
+    board.push_uci("e2e4")
+    assert board.fen() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    assert board.ep_square == parse_square("e3")
+    assert board.key() == Board.from_fen(board.fen()).key()
+    for uci in ("g8f6", "e4e5", "d7d5"):
+        board.push_uci(uci)
+    assert board.fen().split()[3] == "d6"
+    board.push_uci("e5d6")
+    assert board.piece_at(parse_square("d5")) is None
+    assert board.fen() == "rnbqkb1r/ppp1pppp/3P1n2/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3"
+
+
+def test_promotion_and_its_undo() -> None:
+    board = Board.from_fen("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+    board.push_uci("a7b8n")
+    assert board.piece_at(parse_square("b8")) == Piece(KNIGHT, WHITE)
+    assert board.halfmove_clock == 0
+    board.pop()
+    assert board.fen() == "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+    board.push(Move(parse_square("a7"), parse_square("a8"), QUEEN))
+    assert board.piece_at(parse_square("a8")) == Piece(QUEEN, WHITE)
+
+
+def test_clocks_and_ply() -> None:
+    board = Board()
+    for uci in ("g1f3", "g8f6", "f3g1"):
+        board.push_uci(uci)
+    assert (board.halfmove_clock, board.fullmove_number, board.ply) == (3, 2, 3)
+    assert board.turn == BLACK
+    assert [m.uci() for m in board.move_stack] == ["g1f3", "g8f6", "f3g1"]
+
+
+@pytest.mark.parametrize("text", ["e2e5", "e1e2", "a7a5", "e2e4q", "e7e8"])
+def test_illegal_moves_are_refused_and_change_nothing(text: str) -> None:
+    board = Board()
+    with pytest.raises(IllegalMoveError, match=text):
+        board.push_uci(text)
+    assert board.fen() == Board().fen()
+    assert board.ply == 0
+
+
+@pytest.mark.parametrize("text", ["", "e2", "e2e9", "i2e4", "e2e4x", "e2e2", "0000", "E2E4", 7])
+def test_malformed_uci_is_refused(text: object) -> None:
+    with pytest.raises(InvalidMoveError):
+        Board().push_uci(text)  # type: ignore[arg-type]
+
+
+def test_pop_without_moves() -> None:
+    with pytest.raises(IndexError):
+        Board().pop()
+
+
+def test_copy_is_independent() -> None:
+    board = Board()
+    board.push_uci("e2e4")
+    copy = board.copy()
+    copy.push_uci("e7e5")
+    assert board.ply == 1 and copy.ply == 2
+    assert board.fen() != copy.fen()
+    copy.pop()
+    copy.pop()
+    assert copy.fen() == Board().fen()
+    assert board.fen().startswith("rnbqkbnr/pppppppp/8/8/4P3")
+
+
+def test_pieces_and_king_squares() -> None:
+    board = Board()
+    pieces = board.pieces()
+    assert len(pieces) == 32
+    assert pieces[parse_square("d8")].symbol() == "q"
+    assert board.king_square(WHITE) == parse_square("e1")
+    assert board.king_square(BLACK) == parse_square("e8")
+    assert board.root_fen() == Board().fen()
+
+
+def test_transpositions_share_a_key() -> None:
+    first, second = Board(), Board()
+    for uci in ("g1f3", "g8f6", "b1c3"):
+        first.push_uci(uci)
+    for uci in ("b1c3", "g8f6", "g1f3"):
+        second.push_uci(uci)
+    assert first.key() == second.key()
+    assert first.keys[0] == second.keys[0]
+    assert first.key() != first.keys[-2]

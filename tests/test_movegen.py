@@ -1,0 +1,151 @@
+"""Legal move generation and the attack primitive: the en passant, castling, promotion and
+check facts of tests/data/rules-edge-cases.md, pins and checkers, and agreement with
+python-chess (the test oracle) over seeded random games."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from chesscore import WHITE, Board, Move, parse_square, square_name
+
+# (FEN, move in UCI, is it legal?)
+MOVE_FACTS = [
+    ("8/8/8/r2Pp2K/8/8/4k3/8 w - e6 0 1", "d5e6", False),
+    ("8/8/8/7B/6Pp/8/4k2K/3r4 b - g3 0 1", "h4g3", False),
+    ("8/5K2/8/3k4/3pP3/8/8/3R4 b - e3 0 1", "d4e3", False),
+    ("8/8/8/2k5/2pP4/8/4K3/8 b - d3 0 1", "c4d3", True),
+    ("8/8/4k3/8/2pPp3/8/B7/7K b - d3 0 1", "c4d3", False),
+    ("8/8/4k3/8/2pPp3/8/B7/7K b - d3 0 1", "e4d3", True),
+    ("8/8/4k3/8/8/8/4p3/R3K2R w KQ - 0 1", "e1g1", False),
+    ("8/8/4k3/8/8/8/4p3/R3K2R w KQ - 0 1", "e1c1", False),
+    ("2r5/4k3/8/8/8/8/r7/R3K3 w Q - 0 1", "e1c1", False),
+    ("1r6/4k3/8/8/8/8/r7/R3K3 w Q - 0 1", "e1c1", True),
+    ("8/8/8/4r3/3k4/8/8/R3K2R w Q - 0 1", "e1c1", False),
+    ("8/8/4k3/3bb3/8/8/8/R3K2R w KQ - 0 1", "e1g1", True),
+    ("8/8/4k3/3bb3/8/8/8/R3K2R w KQ - 0 1", "e1c1", True),
+    ("3k4/6P1/7P/8/K7/8/8/4R3 w - - 0 1", "g7g8", False),
+    ("3k4/6P1/7P/8/K7/8/8/4R3 w - - 0 1", "g7g8p", False),
+    ("3k4/6P1/7P/8/K7/8/8/4R3 w - - 0 1", "g7g8k", False),
+    ("3k4/6P1/7P/8/K7/8/8/4R3 w - - 0 1", "g7g8r", True),
+    ("3k4/6P1/7P/8/K7/8/8/4R3 w - - 0 1", "h6h7n", False),
+]
+
+# (FEN, number of legal moves); composed positions with impossible checks are allowed.
+MOVE_COUNTS = [
+    ("rnbqk1nr/bb3p1p/1q2r3/2pPp3/3P4/7P/1PP1NpPP/R1BQKBNR w KQkq c6 0 1", 2),
+    ("3k4/8/1K6/8/8/8/pppppppp/RRRRRRRR b - - 0 1", 52),
+    ("nnnnnnnn/PPPPPPPP/8/8/8/8/8/K6k w - - 0 1", 59),
+    ("3K3r/2PPP3/8/2k5/8/8/8/8 w - - 0 1", 4),
+]
+
+
+def _board(fen: str) -> Board:
+    return Board.from_fen(fen, allow_impossible_checks=True)
+
+
+@pytest.mark.parametrize(("fen", "uci", "legal"), MOVE_FACTS)
+def test_move_facts(fen: str, uci: str, legal: bool) -> None:
+    board = _board(fen)
+    move = Move.from_uci(uci)
+    assert board.is_legal(move) is legal
+    assert (move in board.legal_moves()) is legal
+
+
+@pytest.mark.parametrize(("fen", "count"), MOVE_COUNTS)
+def test_move_counts(fen: str, count: int) -> None:
+    assert len(_board(fen).legal_moves()) == count
+
+
+def test_double_check_leaves_only_king_moves() -> None:
+    board = Board.from_fen("4r2k/8/8/8/8/3n4/8/1B2K3 w - - 0 1")
+    assert sorted(m.uci() for m in board.legal_moves()) == ["e1d1", "e1d2", "e1f1"]
+    assert [square_name(sq) for sq in board.checkers()] == ["d3", "e8"]
+
+
+def test_king_cannot_flee_along_the_checking_line() -> None:
+    board = Board.from_fen("4r2k/8/8/8/8/8/8/4K3 w - - 0 1")
+    assert "e1e2" not in {m.uci() for m in board.legal_moves()}
+    assert Move.from_uci("e1d1") in board.legal_moves()
+
+
+def test_attackers_counts_pawns_diagonally_and_stops_sliders() -> None:
+    board = Board.from_fen("4k3/8/8/3p4/4P3/2N5/8/R3K3 w - - 0 1")
+    d5 = parse_square("d5")
+    assert [square_name(sq) for sq in board.attackers(WHITE, d5)] == ["c3", "e4"]
+    # The rook on a1 sees along the first rank up to its own king, not beyond.
+    d1 = parse_square("d1")
+    assert [square_name(sq) for sq in board.attackers(WHITE, d1)] == ["a1", "e1", "c3"]
+    assert board.attackers(WHITE, parse_square("f1")) == [parse_square("e1")]
+    # A pawn does not attack the square in front of it.
+    assert parse_square("e4") not in board.attackers(WHITE, parse_square("e5"))
+
+
+def test_pins_name_pinned_and_pinner() -> None:
+    # The bishop on b1 is beside the king, not behind a piece: no pin.
+    assert Board.from_fen("4k3/8/8/8/8/8/4N3/1b2K3 w - - 0 1").pins(WHITE) == []
+    board = Board.from_fen("4k3/4r3/8/b7/8/8/3BN3/4K3 w - - 0 1")
+    named = [(square_name(a), square_name(b)) for a, b in board.pins(WHITE)]
+    assert named == [("d2", "a5"), ("e2", "e7")]
+    # A pinned piece keeps only the moves along its pin.
+    moves = {m.uci() for m in board.legal_moves()}
+    assert "d2c3" in moves and "d2a5" in moves and "d2e3" not in moves
+    assert not any(m.startswith("e2") for m in moves)
+
+
+def _random_boards(seed: int, plies: int) -> list[tuple[Board, chess.Board]]:
+    rng = random.Random(seed)
+    ours, theirs = Board(), chess.Board()
+    positions = []
+    for _ in range(plies):
+        moves = sorted(m.uci() for m in ours.legal_moves())
+        if not moves:
+            break
+        positions.append((ours.copy(), theirs.copy()))
+        uci = rng.choice(moves)
+        ours.push_uci(uci)
+        theirs.push_uci(uci)
+    return positions
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_agrees_with_python_chess(seed: int) -> None:
+    for ours, theirs in _random_boards(seed, 200):
+        assert sorted(m.uci() for m in ours.legal_moves()) == sorted(
+            m.uci() for m in theirs.legal_moves
+        )
+        assert ours.is_check() == theirs.is_check()
+        assert ours.checkers() == sorted(_to_0x88(sq) for sq in theirs.checkers())
+        for color in (chess.WHITE, chess.BLACK):
+            ours_color = 0 if color == chess.WHITE else 1
+            for sq in chess.SQUARES:
+                expected = sorted(_to_0x88(a) for a in theirs.attackers(color, sq))
+                assert ours.attackers(ours_color, _to_0x88(sq)) == expected
+            expected_pins = sorted(
+                _to_0x88(sq)
+                for sq in chess.SQUARES
+                if theirs.color_at(sq) == color
+                and theirs.is_pinned(color, sq)
+                and theirs.piece_type_at(sq) != chess.KING
+            )
+            assert [p for p, _ in ours.pins(ours_color)] == expected_pins
+
+
+def test_generation_does_not_change_the_position() -> None:
+    for ours, _ in _random_boards(7, 120):
+        before = (ours.fen(), ours.key(), list(ours.board), ours.ep_square)
+        ours.generate_legal()
+        ours.legal_moves()
+        ours.destinations()
+        assert (ours.fen(), ours.key(), list(ours.board), ours.ep_square) == before
+
+
+def test_destinations_group_targets_by_origin() -> None:
+    board = Board.from_fen("3k4/6P1/8/8/8/8/8/K7 w - - 0 1")
+    assert board.destinations() == {"a1": ["a2", "b1", "b2"], "g7": ["g8"]}
+
+
+def _to_0x88(sq: int) -> int:
+    return (sq >> 3) * 16 + (sq & 7)
