@@ -3,7 +3,8 @@
 Level 1 is `RandomPlayer`, which picks uniformly among the legal moves with its own seeded
 random generator, so a game between seeded players replays exactly. It sorts the legal moves
 by UCI before choosing, so its choices do not depend on the order the move generator happens to
-produce them in. Stronger levels come from the search engine and join `make_player` there.
+produce them in. Levels 2 to 8 come from the engine (`chesscore.levels`); `make_player` builds
+any level.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from chesscore.board import Board
     from chesscore.move import Move
 
-LEVELS = (1,)
+RANDOM_LEVEL = 1
 
 
 class Player(Protocol):
@@ -47,7 +48,10 @@ class RandomPlayer:
 
 
 def make_player(level: int, seed: int | None = None) -> Player:
-    """The computer player of strength `level` (1 = random moves)."""
-    if level == 1:
+    """The computer player of strength `level`: 1 plays random moves, 2-8 are the engine's."""
+    if level == RANDOM_LEVEL:
         return RandomPlayer(seed)
-    raise ChessError(f"unknown player level {level!r}; available levels: {LEVELS}")
+    # Imported here: the engine levels are heavy and build on this module's neighbours.
+    from chesscore.levels import make_level_player
+
+    return make_level_player(level, seed)

@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from chesscore.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from chesscore.move import Move
+from chesscore.move import MOVE_KEY_MASK, Move, packed_origin, packed_target
 from chesscore.squares import KING, PAWN, parse_square, square_name
 
 if TYPE_CHECKING:
@@ -34,12 +34,17 @@ SUFFIX_PATTERN = re.compile(r"(?:\s*e\.p\.|[+#!?])*$")
 
 def make_san(board: Board, move: Move) -> str:
     """The SAN of the legal `move` in `board`, with its check or mate suffix."""
-    return _make_san_body(board, move) + _check_suffix(board, move)
-
-
-def _make_san_body(board: Board, move: Move) -> str:
-    if not board.is_legal(move):
+    # One generation of the packed legal moves serves the legality check, the disambiguation
+    # and the make/unmake for the suffix: SAN is written after every move on the server.
+    legal = board.generate_legal()
+    wanted = move.packed_key()
+    packed = next((m for m in legal if m & MOVE_KEY_MASK == wanted), None)
+    if packed is None:
         raise IllegalMoveError(f"illegal move {move.uci()!r} in {board.fen()!r}")
+    return _make_san_body(board, move, legal) + _check_suffix(board, packed)
+
+
+def _make_san_body(board: Board, move: Move, legal: list[int]) -> str:
     if board.is_castling(move):
         return "O-O" if move.to_square > move.from_square else "O-O-O"
     piece = board.piece_at(move.from_square)
@@ -51,28 +56,28 @@ def _make_san_body(board: Board, move: Move) -> str:
         promotion = "=" + PIECE_LETTERS[move.promotion] if move.promotion else ""
         return origin + capture + target + promotion
     letter = PIECE_LETTERS[piece.piece_type]
-    return letter + _disambiguation(board, move, piece.piece_type) + capture + target
+    return letter + _disambiguation(board, move, legal) + capture + target
 
 
-def _disambiguation(board: Board, move: Move, piece_type: int) -> str:
+def _disambiguation(board: Board, move: Move, legal: list[int]) -> str:
     """The origin file, rank or square needed to tell `move` from its look-alikes."""
-    if piece_type == KING:
-        return ""
+    origin, target = move.from_square, move.to_square
+    piece = board.board[origin]
     rivals = [
-        other.from_square
-        for other in board.legal_moves()
-        if other.to_square == move.to_square
-        and other.from_square != move.from_square
-        and _piece_type_at(board, other.from_square) == piece_type
+        packed_origin(m)
+        for m in legal
+        if packed_target(m) == target
+        and packed_origin(m) != origin
+        and board.board[packed_origin(m)] == piece
     ]
     if not rivals:
         return ""
-    origin = square_name(move.from_square)
-    if all((sq & 7) != (move.from_square & 7) for sq in rivals):
-        return origin[0]
-    if all((sq >> 4) != (move.from_square >> 4) for sq in rivals):
-        return origin[1]
-    return origin
+    name = square_name(origin)
+    if all((sq & 7) != (origin & 7) for sq in rivals):
+        return name[0]
+    if all((sq >> 4) != (origin >> 4) for sq in rivals):
+        return name[1]
+    return name
 
 
 def _piece_type_at(board: Board, sq: int) -> int | None:
@@ -80,14 +85,14 @@ def _piece_type_at(board: Board, sq: int) -> int | None:
     return None if piece is None else piece.piece_type
 
 
-def _check_suffix(board: Board, move: Move) -> str:
-    if not board.gives_check(move):
-        return ""
-    board.push(move)
+def _check_suffix(board: Board, packed: int) -> str:
+    board.push_packed(packed)
     try:
-        return "+" if board.legal_moves() else "#"
+        if not board.is_check():
+            return ""
+        return "+" if board.generate_legal() else "#"
     finally:
-        board.pop()
+        board.pop_packed()
 
 
 def parse_san(board: Board, text: str) -> Move:
@@ -104,6 +109,8 @@ def parse_san(board: Board, text: str) -> Move:
     letter, from_file, from_rank, capture, target, promotion = match.groups()
     if letter and promotion:
         raise InvalidMoveError(f"malformed SAN {text!r}: only pawns promote")
+    if capture and not letter and not from_file:
+        raise InvalidMoveError(f"malformed SAN {text!r}: a pawn capture names its file")
     piece_type = LETTER_PIECES[letter] if letter else PAWN
     to_square = parse_square(target)
     wanted = LETTER_PIECES[promotion.upper()] if promotion else None
@@ -115,6 +122,8 @@ def parse_san(board: Board, text: str) -> Move:
         and _piece_type_at(board, move.from_square) == piece_type
         and _origin_fits(move, piece_type, from_file, from_rank)
         and (capture is None or board.is_capture(move))
+        # Castling is written O-O / O-O-O only; "Kg1" is not castling.
+        and (piece_type != KING or not board.is_castling(move))
     ]
     if not candidates:
         raise IllegalMoveError(f"illegal SAN {text!r} in {board.fen()!r}")
