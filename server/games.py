@@ -152,8 +152,9 @@ def require_playing(game: Game) -> None:
         raise RequestError("game_over", f"the game is over ({reason})")
 
 
-def make_event(kind: str, by: Color | None = None, **fields: Any) -> dict[str, Any]:
-    event: dict[str, Any] = {"type": kind}
+def make_event(event_type: str, by: Color | None = None, **fields: Any) -> dict[str, Any]:
+    """A change record: its type, who acted, and the fields (an outcome as its JSON)."""
+    event: dict[str, Any] = {"type": event_type}
     if by is not None:
         event["by"] = color_name(by)
     for name, value in fields.items():
