@@ -357,22 +357,25 @@ class Board:
 
     def attackers(self, color: Color, sq: int) -> list[int]:
         """Squares of the pieces of `color` attacking or defending `sq` (the attack primitive)."""
-        return movegen.attackers(self.board, sq, color)
+        return movegen.attackers(self.board, sq, self.piece_squares[color])
 
     def is_attacked(self, color: Color, sq: int) -> bool:
-        return movegen.is_attacked(self.board, sq, color)
+        return movegen.is_attacked(self.board, sq, self.piece_squares[color])
 
     def is_check(self) -> bool:
-        return movegen.is_attacked(self.board, self.kings[self.turn], self.turn ^ 1)
+        color = self.turn
+        return movegen.is_attacked(self.board, self.kings[color], self.piece_squares[color ^ 1])
 
     def checkers(self) -> list[int]:
         """Squares of the pieces giving check to the side to move."""
-        return movegen.attackers(self.board, self.kings[self.turn], self.turn ^ 1)
+        color = self.turn
+        return movegen.attackers(self.board, self.kings[color], self.piece_squares[color ^ 1])
 
     def pins(self, color: Color) -> list[tuple[int, int]]:
         """(pinned square, pinner square) for the pieces of `color` pinned to their king."""
-        pinned = movegen.scan_king(self.board, self.kings[color], color).pinned
-        return sorted((sq, along[-1]) for sq, along in pinned.items())
+        enemies = self.piece_squares[color ^ 1]
+        pinned = movegen.scan_king(self.board, self.kings[color], enemies).pinned
+        return sorted((sq, along.start) for sq, along in pinned.items())
 
     def is_checkmate(self) -> bool:
         return self.is_check() and not self.generate_legal()

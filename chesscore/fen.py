@@ -229,11 +229,11 @@ def _check_problem(
 ) -> str | None:
     board = position.board
     color = position.turn
-    if movegen.is_attacked(board, other_ksq, color):
+    if movegen.is_attacked(board, other_ksq, movegen.squares_of(board, color)):
         return f"{COLOR_NAMES[color ^ 1]} is in check but it is {COLOR_NAMES[color]}'s move"
     if allow_impossible_checks:
         return None
-    checkers = movegen.attackers(board, ksq, color ^ 1)
+    checkers = movegen.attackers(board, ksq, movegen.squares_of(board, color ^ 1))
     if len(checkers) > 2:
         return f"{len(checkers)} pieces give check at once"
     named = " and ".join(square_name(sq) for sq in checkers)
@@ -258,7 +258,7 @@ def _check_after_double_step(
         before = position.board[:]
         before[pushed_from] = before[pushed_to]
         before[pushed_to] = 0
-        if movegen.is_attacked(before, ksq, position.turn ^ 1):
+        if movegen.is_attacked(before, ksq, movegen.squares_of(before, position.turn ^ 1)):
             return f"the check by {named} was there before the pawn double step"
     return None
 

@@ -18,6 +18,7 @@ time here: moves are packed ints (see chesscore.move), loops walk precomputed pe
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from chesscore.move import FLAG_CASTLING, FLAG_DOUBLE_STEP, FLAG_EN_PASSANT, FLAG_SHIFT
@@ -27,7 +28,6 @@ from chesscore.squares import (
     B1,
     B8,
     BISHOP,
-    BISHOP_RAYS,
     C1,
     C8,
     D1,
@@ -43,16 +43,22 @@ from chesscore.squares import (
     KING,
     KING_TARGETS,
     KNIGHT,
-    KNIGHT_TARGETS,
+    KNIGHT_OFFSETS,
     PAWN,
     PAWN_ATTACKER_SQUARES,
     PAWN_CAPTURE_TARGETS,
     PIECE_RAYS,
     QUEEN,
     ROOK,
-    ROOK_RAYS,
+    ROOK_DIRECTIONS,
+    SQUARES,
     WHITE,
     Color,
+    E,
+    N,
+    S,
+    W,
+    direction_between,
 )
 
 if TYPE_CHECKING:
@@ -91,57 +97,86 @@ _CASTLING = FLAG_CASTLING << FLAG_SHIFT
 _PROMOTIONS = (QUEEN << 14, ROOK << 14, BISHOP << 14, KNIGHT << 14)
 
 
-def is_attacked(board: list[int], sq: int, by: Color) -> bool:
-    """Whether any piece of colour `by` attacks `sq`: `attackers` with an early exit."""
-    bit = by << 3
-    knight = KNIGHT | bit
-    for t in KNIGHT_TARGETS[sq]:
-        if board[t] == knight:
-            return True
-    pawn = PAWN | bit
-    for t in PAWN_ATTACKER_SQUARES[by][sq]:
-        if board[t] == pawn:
-            return True
-    queen = QUEEN | bit
-    slider = ROOK | bit
-    for ray in ROOK_RAYS[sq]:
-        for t in ray:
-            p = board[t]
-            if p:
-                if p == slider or p == queen:  # noqa: SIM109 (no tuple built in the hot loop)
-                    return True
-                break
-    slider = BISHOP | bit
-    for ray in BISHOP_RAYS[sq]:
-        for t in ray:
-            p = board[t]
-            if p:
-                if p == slider or p == queen:  # noqa: SIM109 (no tuple built in the hot loop)
-                    return True
-                break
-    king = KING | bit
-    return any(board[t] == king for t in KING_TARGETS[sq])
+def _attack_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per square difference `target - origin + 119`: the kinds that attack across it, and the
+    step from origin towards target (the whole difference for knights, kings and pawns).
+
+    In 0x88 a difference between two squares names the line joining them uniquely, which is
+    what makes these tables possible (no two directions produce the same difference)."""
+    kinds = [0] * 239
+    steps = [0] * 239
+    for origin in SQUARES:
+        for target in SQUARES:
+            d = target - origin
+            if d in KNIGHT_OFFSETS:
+                kinds[d + 119] |= _KIND[KNIGHT]
+                steps[d + 119] = d
+            direction = direction_between(origin, target)
+            if not direction:
+                continue
+            steps[d + 119] = direction
+            kind = _KIND[ROOK] if direction in ROOK_DIRECTIONS else _KIND[BISHOP]
+            kinds[d + 119] |= kind | _KIND[QUEEN]
+            if d == direction:
+                kinds[d + 119] |= _KIND[KING]
+                if d in (N + E, N + W):
+                    kinds[d + 119] |= _KIND[PAWN]
+                if d in (S + E, S + W):
+                    kinds[d + 119] |= _KIND[PAWN | 8]
+    return tuple(kinds), tuple(steps)
 
 
-def attackers(board: list[int], sq: int, by: Color) -> list[int]:
-    """Squares of the pieces of colour `by` that attack (or defend) `sq`, in ascending order.
+# One bit per piece code: the two pawn codes differ because pawns attack in one direction.
+_KIND = {PAWN: 1, PAWN | 8: 2, KNIGHT: 4, BISHOP: 8, ROOK: 16, QUEEN: 32, KING: 64}
+KIND_BITS: tuple[int, ...] = tuple(
+    _KIND.get(code, _KIND.get(code & 7, 0)) if code & 7 else 0 for code in range(16)
+)
+ATTACK_KINDS, ATTACK_STEPS = _attack_tables()
 
-    The attack primitive of chesscore: pawns attack diagonally only, sliders stop at the first
-    piece in their way, whatever stands on `sq` itself does not matter.
-    """
-    bit = by << 3
-    found = [t for t in KNIGHT_TARGETS[sq] if board[t] == KNIGHT | bit]
-    found += [t for t in PAWN_ATTACKER_SQUARES[by][sq] if board[t] == PAWN | bit]
-    found += [t for t in KING_TARGETS[sq] if board[t] == KING | bit]
-    for rays, slider in ((ROOK_RAYS[sq], ROOK | bit), (BISHOP_RAYS[sq], BISHOP | bit)):
-        for ray in rays:
-            for t in ray:
-                p = board[t]
-                if p:
-                    if p == slider or p == QUEEN | bit:
-                        found.append(t)
+
+def is_attacked(board: list[int], sq: int, by: Iterable[int]) -> bool:
+    """Whether any piece on the squares `by` (one colour's) attacks `sq`: `attackers` with an
+    early exit."""
+    kinds, steps, kind_bits = ATTACK_KINDS, ATTACK_STEPS, KIND_BITS  # locals: hot loop
+    for origin in by:
+        d = sq - origin + 119
+        if kinds[d] & kind_bits[board[origin]]:
+            step = steps[d]
+            x = origin + step
+            while x != sq:
+                if board[x]:
                     break
+                x += step
+            else:
+                return True
+    return False
+
+
+def attackers(board: list[int], sq: int, by: Iterable[int]) -> list[int]:
+    """Squares, in ascending order, of the pieces on the squares `by` (one colour's) that
+    attack or defend `sq`.
+
+    The attack primitive of chesscore, in the classic 0x88 way: the difference between two
+    squares says whether a piece of a kind could attack across it and in which steps; then
+    the squares in between must be empty. Pawns attack diagonally only, sliders stop at the
+    first piece in their way, and whatever stands on `sq` itself does not matter.
+    """
+    found = []
+    for origin in by:
+        d = sq - origin + 119
+        if ATTACK_KINDS[d] & KIND_BITS[board[origin]]:
+            step = ATTACK_STEPS[d]
+            x = origin + step
+            while x != sq and not board[x]:
+                x += step
+            if x == sq:
+                found.append(origin)
     return sorted(found)
+
+
+def squares_of(board: list[int], color: Color) -> list[int]:
+    """Squares of the pieces of a colour, found by scanning (for boards without piece lists)."""
+    return [sq for sq in SQUARES if board[sq] and board[sq] >> 3 == color]
 
 
 class KingSafety:
@@ -149,60 +184,58 @@ class KingSafety:
 
     `checkers`: squares of the checking pieces. `evasions`: when in single check, the squares
     a non-king move must land on (the checker and, for a slider, the squares in between).
-    `pinned`: pinned square -> the squares along its pin it may still move to (up to and
-    including the pinner). `behind`: squares on a checking slider's line on the far side of the
-    king, which the king cannot flee to although the king itself hides them from the slider now.
+    `pinned`: pinned square -> the squares along its pin it may still move to (from the
+    pinner up to the king). `behind`: squares on a checking slider's line on the far side of
+    the king, which the king cannot flee to although the king itself hides them now.
     """
 
     __slots__ = ("behind", "checkers", "evasions", "pinned")
 
     def __init__(self) -> None:
         self.checkers: list[int] = []
-        self.evasions: tuple[int, ...] = ()
-        self.pinned: dict[int, tuple[int, ...]] = {}
+        self.evasions: range = range(0)
+        self.pinned: dict[int, range] = {}
         self.behind: list[int] = []
 
 
-def scan_king(board: list[int], ksq: int, color: Color) -> KingSafety:
-    """Checkers, check-stopping squares and pins for the king of `color` standing on `ksq`."""
+def scan_king(board: list[int], ksq: int, enemies: Iterable[int]) -> KingSafety:
+    """Checkers, check-stopping squares and pins for the king on `ksq`, given the squares of
+    the enemy pieces: the attack primitive's walk, which here lets one own piece stand in
+    the way (a pin) instead of stopping."""
     safety = KingSafety()
-    own_bit = color << 3
-    them_bit = own_bit ^ 8
-    queen = QUEEN | them_bit
-    for rays, slider in ((ROOK_RAYS[ksq], ROOK | them_bit), (BISHOP_RAYS[ksq], BISHOP | them_bit)):
-        for ray in rays:
-            own = -1
-            for i, t in enumerate(ray):
-                p = board[t]
-                if not p:
-                    continue
-                if (p & 8) == own_bit:
-                    if own >= 0:
-                        break
-                    own = t
-                    continue
-                if p == slider or p == queen:  # noqa: SIM109 (no tuple built in the hot loop)
-                    if own < 0:
-                        safety.checkers.append(t)
-                        safety.evasions = ray[: i + 1]
-                        behind = 2 * ksq - ray[0]
-                        if 0 <= behind < 128 and not behind & 0x88:
-                            safety.behind.append(behind)
-                    else:
-                        safety.pinned[own] = ray[: i + 1]
-                break
-    for squares, piece in (
-        (KNIGHT_TARGETS[ksq], KNIGHT | them_bit),
-        (PAWN_ATTACKER_SQUARES[color ^ 1][ksq], PAWN | them_bit),
-    ):
-        for t in squares:
-            if board[t] == piece:
-                safety.checkers.append(t)
-                safety.evasions = (t,)
+    own_bit = board[ksq] & 8
+    kinds, steps, kind_bits = ATTACK_KINDS, ATTACK_STEPS, KIND_BITS  # locals: hot loop
+    for origin in enemies:
+        p = board[origin]
+        d = ksq - origin + 119
+        if not kinds[d] & kind_bits[p]:
+            continue
+        step = steps[d]
+        x = origin + step
+        blocker = -1
+        while x != ksq:
+            q = board[x]
+            if q:
+                if blocker >= 0 or (q & 8) != own_bit:
+                    break
+                blocker = x
+            x += step
+        else:
+            # Squares from the attacker up to the king: where a blocker may go.
+            line = range(origin, ksq, step)
+            if blocker >= 0:
+                safety.pinned[blocker] = line
+                continue
+            safety.checkers.append(origin)
+            safety.evasions = line
+            if BISHOP <= p & 7 <= QUEEN and not (ksq + step) & 0x88:
+                safety.behind.append(ksq + step)
     return safety
 
 
-def is_en_passant_safe(board: list[int], origin: int, target: int, ksq: int, color: Color) -> bool:
+def is_en_passant_safe(
+    board: list[int], origin: int, target: int, ksq: int, color: Color, enemies: Iterable[int]
+) -> bool:
     """Whether the en passant capture origin->target leaves the king of `color` unattacked.
 
     Tested on a copy of the board because two pieces leave their squares at once, which can
@@ -212,7 +245,8 @@ def is_en_passant_safe(board: list[int], origin: int, target: int, ksq: int, col
     after[target] = after[origin]
     after[origin] = 0
     after[target - 16 if color == WHITE else target + 16] = 0
-    return not is_attacked(after, ksq, color ^ 1)
+    # The captured pawn is still among the enemy squares but its square is empty now.
+    return not is_attacked(after, ksq, enemies)
 
 
 def has_legal_en_passant(pos: Board) -> bool:
@@ -224,7 +258,8 @@ def has_legal_en_passant(pos: Board) -> bool:
     pawn = PAWN | color << 3
     ksq = pos.kings[color]
     return any(
-        board[origin] == pawn and is_en_passant_safe(board, origin, ep, ksq, color)
+        board[origin] == pawn
+        and is_en_passant_safe(board, origin, ep, ksq, color, pos.piece_squares[color ^ 1])
         for origin in PAWN_ATTACKER_SQUARES[color][ep]
     )
 
@@ -234,23 +269,24 @@ def generate_legal(pos: Board) -> list[int]:
     board = pos.board
     color = pos.turn
     ksq = pos.kings[color]
-    safety = scan_king(board, ksq, color)
+    enemies = pos.piece_squares[color ^ 1]
+    safety = scan_king(board, ksq, enemies)
     moves: list[int] = []
     checkers = safety.checkers
     if not checkers:
         _generate_piece_moves(pos, safety.pinned, moves)
-        _generate_castling(board, color, pos.castling_rights, moves)
+        _generate_castling(board, color, pos.castling_rights, enemies, moves)
     elif len(checkers) == 1:
         _generate_piece_moves(pos, safety.pinned, moves)
         evasions = safety.evasions
         # En passant moves were already tested against the whole position; an en passant
         # capture can stop a check by removing the checking pawn, off the evasion squares.
         moves = [m for m in moves if (m & 127) in evasions or m >> FLAG_SHIFT == FLAG_EN_PASSANT]
-    _generate_king_moves(board, ksq, color, safety.behind, moves)
+    _generate_king_moves(board, ksq, color, safety.behind, enemies, moves)
     return moves
 
 
-def _generate_piece_moves(pos: Board, pinned: dict[int, tuple[int, ...]], moves: list[int]) -> None:
+def _generate_piece_moves(pos: Board, pinned: dict[int, range], moves: list[int]) -> None:
     """Moves of every piece but the king, legal as far as pins go (checks are filtered later)."""
     board = pos.board
     color = pos.turn
@@ -286,7 +322,7 @@ def _generate_piece_moves(pos: Board, pinned: dict[int, tuple[int, ...]], moves:
                         else:
                             append(base | target)
                 elif target == ep and is_en_passant_safe(
-                    board, origin, target, pos.kings[color], color
+                    board, origin, target, pos.kings[color], color, pos.piece_squares[color ^ 1]
                 ):
                     append(base | target | _EN_PASSANT)
         else:
@@ -304,28 +340,33 @@ def _generate_piece_moves(pos: Board, pinned: dict[int, tuple[int, ...]], moves:
 
 
 def _generate_king_moves(
-    board: list[int], ksq: int, color: Color, behind: list[int], moves: list[int]
+    board: list[int],
+    ksq: int,
+    color: Color,
+    behind: list[int],
+    enemies: Iterable[int],
+    moves: list[int],
 ) -> None:
     own_bit = color << 3
-    them = color ^ 1
     base = ksq << 7
     for target in KING_TARGETS[ksq]:
         p = board[target]
         if p and (p & 8) == own_bit:
             continue
-        if target not in behind and not is_attacked(board, target, them):
+        if target not in behind and not is_attacked(board, target, enemies):
             moves.append(base | target)
 
 
-def _generate_castling(board: list[int], color: Color, rights: int, moves: list[int]) -> None:
+def _generate_castling(
+    board: list[int], color: Color, rights: int, enemies: Iterable[int], moves: list[int]
+) -> None:
     """Castling moves, for a side not in check (the caller knows)."""
     if not rights:
         return
-    them = color ^ 1
     for right, origin, target, empty, safe, _, _ in CASTLING_SPECS[color]:
         if (
             rights & right
             and not any(board[sq] for sq in empty)
-            and not any(is_attacked(board, sq, them) for sq in safe)
+            and not any(is_attacked(board, sq, enemies) for sq in safe)
         ):
             moves.append(origin << 7 | target | _CASTLING)
