@@ -26,7 +26,7 @@ import chess
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chesscore import Board, perft  # noqa: E402
+from chesscore import Board, perft
 
 EPD = Path(__file__).resolve().parent.parent / "tests" / "data" / "standard.epd"
 
