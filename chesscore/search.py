@@ -28,7 +28,16 @@ from dataclasses import dataclass, field
 from chesscore.board import Board
 from chesscore.evaluate import EG_TABLE, MG_TABLE, PHASE_OF_CODE, blend, evaluation_terms
 from chesscore.move import Move
-from chesscore.squares import PAWN, ROOK
+from chesscore.movegen import is_attacked, is_en_passant_safe, scan_king
+from chesscore.squares import (
+    KING,
+    KING_TARGETS,
+    PAWN,
+    PAWN_CAPTURE_TARGETS,
+    PIECE_RAYS,
+    QUEEN,
+    ROOK,
+)
 
 MATE = 100_000
 MATE_BOUND = MATE - 1_000  # scores beyond this are mates, counted in plies
@@ -46,6 +55,10 @@ TT_MOVE_ORDER = 1 << 30
 CAPTURE_ORDER = 1 << 24
 KILLER_ORDER = 1 << 22
 HISTORY_LIMIT = 1 << 20
+
+# What a capture wins, by piece type of the victim (or of the promotion piece, less the pawn).
+CAPTURE_VALUE = (0, 100, 320, 330, 500, 950, 0, 0)
+DELTA_MARGIN = 200  # what position can add to a capture's material in the quiescence search
 
 
 class SearchStopped(Exception):
@@ -84,6 +97,64 @@ class SearchInfo:
 
 
 InfoCallback = Callable[[SearchInfo], None]
+
+
+def generate_captures(board: Board, pinned: dict[int, range] | None = None) -> list[int]:
+    """The legal captures and queen promotions of a side NOT in check, as packed moves.
+
+    The quiescence search needs only these, and building the quiet moves too would cost it
+    most of its time. The legality rules are the move generator's (`chesscore.movegen`): a
+    pinned piece stays on its pin line, the king never takes a defended piece, en passant is
+    tested on a copy of the board; being out of check, nothing else can make a capture illegal.
+    `pinned` is the pin record of `movegen.scan_king` when the caller has it already.
+    """
+    squares = board.board
+    color = board.turn
+    enemies = board.piece_squares[color ^ 1]
+    king = board.kings[color]
+    if pinned is None:
+        pinned = scan_king(squares, king, enemies).pinned
+    them_bit = 8 - (color << 3)
+    last_rank = 7 - 7 * color
+    forward = 16 - 32 * color
+    ep = board.ep_square
+    capture_targets = PAWN_CAPTURE_TARGETS[color]
+    piece_rays = PIECE_RAYS
+    moves: list[int] = []
+    append = moves.append  # bound once: called for every capture
+    for origin in board.piece_squares[color]:
+        kind = squares[origin] & 7
+        base = origin << 7
+        first = len(moves)
+        if kind == PAWN:
+            promotion = QUEEN << PROMOTION_SHIFT if (origin + forward) >> 4 == last_rank else 0
+            if promotion and not squares[origin + forward]:
+                append(base | (origin + forward) | promotion)
+            for target in capture_targets[origin]:
+                victim = squares[target]
+                if victim and victim & 8 == them_bit:
+                    append(base | target | promotion)
+                elif target == ep and is_en_passant_safe(
+                    squares, origin, target, king, color, enemies
+                ):
+                    append(base | target | EN_PASSANT << FLAG_SHIFT)
+        elif kind == KING:
+            for target in KING_TARGETS[origin]:
+                victim = squares[target]
+                if victim and victim & 8 == them_bit and not is_attacked(squares, target, enemies):
+                    append(base | target)
+        else:
+            for ray in piece_rays[kind][origin]:
+                for target in ray:
+                    victim = squares[target]
+                    if victim:
+                        if victim & 8 == them_bit:
+                            append(base | target)
+                        break
+        if pinned and origin in pinned:
+            along = pinned[origin]
+            moves[first:] = [m for m in moves[first:] if (m & 127) in along]
+    return moves
 
 
 def move_delta(squares: list[int], move: int, turn: int) -> tuple[int, int, int]:
@@ -387,40 +458,70 @@ class Searcher:
         history[index] = min(history[index] + depth * depth, HISTORY_LIMIT)
 
     def _quiesce(self, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int) -> int:
-        """Captures (and every evasion when in check) until the position is quiet."""
+        """Captures (and every evasion when in check) until the position is quiet.
+
+        Out of check the side to move may also "stand pat" on the static score. Captures are
+        tried by the material they win; those that cannot lift the score to alpha even
+        unanswered (delta pruning), and those of a defended piece by a more valuable one,
+        are not tried: they cost most of the nodes and almost never change the result.
+        """
         self.nodes += 1
         if not self.nodes & CHECK_EVERY:
             self._check_limits()
         board = self.board
         squares = board.board
         turn = board.turn
-        if board.is_check():
-            moves = board.generate_legal()
-            if not moves:
-                return -MATE + ply
-            best = -INFINITY
-        else:
-            best = blend(mg, eg, phase, turn)
-            if best >= beta or ply >= MAX_PLY:
-                return best
-            alpha = max(alpha, best)
-            moves = [
-                move
-                for move in board.generate_legal()
-                if squares[move & 127]
-                or move >> PROMOTION_SHIFT & 7
-                or move >> FLAG_SHIFT == EN_PASSANT
-            ]
+        enemies = board.piece_squares[turn ^ 1]
+        safety = scan_king(squares, board.kings[turn], enemies)
+        if safety.checkers:
+            return self._quiesce_evasions(alpha, beta, ply, mg, eg, phase)
+        stand = blend(mg, eg, phase, turn)
+        if stand >= beta or ply >= MAX_PLY:
+            return stand
+        alpha = max(alpha, stand)
+        best = stand
+        values = CAPTURE_VALUE
         keyed = [
-            (((squares[move & 127] & 7) << 4) - (squares[move >> 7 & 127] & 7), move)
-            for move in moves
+            (values[squares[m & 127] & 7] + values[m >> PROMOTION_SHIFT & 7], m)
+            for m in generate_captures(board, safety.pinned)
         ]
         keyed.sort(reverse=True)
         quiesce = self._quiesce
-        for _, move in keyed:
+        for gain, move in keyed:
+            if stand + gain + DELTA_MARGIN <= alpha:
+                break  # sorted by gain: no later capture can reach alpha either
+            target = move & 127
+            if values[squares[move >> 7 & 127] & 7] > gain and is_attacked(
+                squares, target, enemies
+            ):
+                continue
             dmg, deg, dphase = move_delta(squares, move, turn)
             board.push_packed(move)
             score = -quiesce(-beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dphase)
+            board.pop_packed()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        return best
+
+    def _quiesce_evasions(
+        self, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int
+    ) -> int:
+        """In check at the horizon: every evasion is searched (no standing pat), or it is mate."""
+        board = self.board
+        squares = board.board
+        turn = board.turn
+        moves = board.generate_legal()
+        if not moves:
+            return -MATE + ply
+        best = -INFINITY
+        for move in moves:
+            dmg, deg, dphase = move_delta(squares, move, turn)
+            board.push_packed(move)
+            score = -self._quiesce(-beta, -alpha, ply + 1, mg + dmg, eg + deg, phase + dphase)
             board.pop_packed()
             if score > best:
                 best = score

@@ -14,7 +14,14 @@ import pytest
 
 from chesscore.board import Board
 from chesscore.evaluate import evaluate, evaluation_terms
-from chesscore.search import MATE, Searcher, SearchInfo, SearchLimits, move_delta
+from chesscore.search import (
+    MATE,
+    Searcher,
+    SearchInfo,
+    SearchLimits,
+    generate_captures,
+    move_delta,
+)
 
 # (name, FEN, depth, expected first move, moves to mate)
 MATES = [
@@ -121,6 +128,30 @@ def test_search_returns_a_legal_move_and_leaves_the_board_alone(fen: str):
     assert chess.Move.from_uci(result.move.uci()) in chess.Board(fen).legal_moves
     assert board.fen() == fen
     assert all(move in board.legal_moves() for move in result.pv[:1])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_capture_generator_matches_the_legal_captures(seed: int):
+    rng = random.Random(seed)
+    board = Board()
+    checked = 0
+    while checked < 150:
+        moves = board.generate_legal()
+        if not moves or board.halfmove_clock > 60:
+            board = Board()
+            continue
+        if not board.is_check():
+            # Queen promotions, and captures other than under-promotions.
+            expected = {
+                move
+                for move in moves
+                if move >> 14 & 7 == 5 or (board.is_capture_packed(move) and not move >> 14 & 7)
+            }
+            assert set(generate_captures(board)) == expected, board.fen()
+            checked += 1
+        # Prefer captures, so the positions get sparse and tactical.
+        captures = [move for move in moves if board.is_capture_packed(move)]
+        board.push_packed(rng.choice(captures if captures and rng.random() < 0.5 else moves))
 
 
 @pytest.mark.parametrize("seed", range(6))
