@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chesscore.squares import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, WHITE, Color
+from chesscore.squares import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE, Color
 
 if TYPE_CHECKING:
     from chesscore.board import Board
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 # Half-moves without a capture or pawn move after which the draw can be claimed / is automatic.
 FIFTY_MOVES_PLIES = 100
 SEVENTYFIVE_MOVES_PLIES = 150
+# Piece types whose presence alone means mate is still possible.
+MATING_ALONE = frozenset((PAWN, ROOK, QUEEN))
 
 
 class Termination(enum.Enum):
@@ -72,7 +74,7 @@ class Outcome:
 
 def compute_outcome(board: Board, claim_draw: bool = False) -> Outcome | None:
     """The outcome of the game at `board`, or None while it goes on."""
-    has_moves = bool(board.legal_moves())
+    has_moves = bool(board.generate_legal())  # packed moves: no Move objects needed here
     if not has_moves and board.is_check():
         return Outcome(Termination.CHECKMATE, BLACK if board.turn == WHITE else WHITE)
     if is_insufficient_material(board):
@@ -124,6 +126,12 @@ def has_insufficient_material(board: Board, color: Color) -> bool:
 
 def is_insufficient_material(board: Board) -> bool:
     """True when neither side can possibly checkmate."""
+    # Runs after every move: a pawn, rook or queen anywhere settles it without building
+    # Piece objects, and almost every position of a real game has one.
+    cells = board.board
+    for squares in board.piece_squares:
+        if any(cells[sq] & 7 in MATING_ALONE for sq in squares):
+            return False
     return has_insufficient_material(board, WHITE) and has_insufficient_material(board, BLACK)
 
 
@@ -147,7 +155,7 @@ def is_repetition(board: Board, count: int = 3) -> bool:
 
 def is_fifty_moves(board: Board) -> bool:
     """True when fifty moves each have passed without a capture or pawn move (and no mate)."""
-    return board.halfmove_clock >= FIFTY_MOVES_PLIES and bool(board.legal_moves())
+    return board.halfmove_clock >= FIFTY_MOVES_PLIES and bool(board.generate_legal())
 
 
 def can_claim_fifty_moves(board: Board) -> bool:

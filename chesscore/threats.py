@@ -2,7 +2,8 @@
 
 `make_threat_map` builds the plain, JSON-ready data the browser overlays draw, from the board's
 one attack primitive (`board.attackers(color, sq)`: pawns only diagonally, sliders stopped by
-the first piece), and its `pins` and `checkers`. Derived facts ride along: the pieces giving
+the first piece; here in its all-squares-at-once form `attack_lists`, see there), and the
+board's `pins` and `checkers`. Derived facts ride along: the pieces giving
 check, the absolutely pinned pieces of both colours with their pinners, and the hanging pieces:
 a piece (not a king) attacked by the other colour and either undefended or attacked by a piece
 worth less than itself (pawn 1, knight 3, bishop 3, rook 5, queen 9). Every list of squares is
@@ -13,7 +14,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypedDict
 
-from chesscore.squares import BLACK, KING, WHITE, square_name
+from chesscore.squares import (
+    BLACK,
+    KING,
+    PAWN,
+    PAWN_CAPTURE_TARGETS,
+    PIECE_RAYS,
+    WHITE,
+    Color,
+    square_name,
+)
 
 if TYPE_CHECKING:
     from chesscore.board import Board
@@ -22,8 +32,11 @@ if TYPE_CHECKING:
 # to be above every other piece's.
 PIECE_VALUES = (0, 1, 3, 3, 5, 9, 100)
 
-BOARD_SQUARES = tuple(rank * 16 + file for rank in range(8) for file in range(8))
-NAMES = {sq: square_name(sq) for sq in BOARD_SQUARES}
+NAMES = tuple(square_name(sq) if not sq & 0x88 else "" for sq in range(128))
+SQUARE_OF_NAME = {name: sq for sq, name in enumerate(NAMES) if name}
+BOARD_SQUARES = tuple(SQUARE_OF_NAME[name] for name in sorted(SQUARE_OF_NAME))  # a1, a2, .., h8
+# Sort key giving name order (a1 < a2 < ... < h8): file first, then rank.
+NAME_ORDER = tuple((sq & 7) * 8 + (sq >> 4) for sq in range(128))
 
 
 class SquareAttackers(TypedDict):
@@ -60,24 +73,44 @@ def make_threat_map(board: Board) -> ThreatMap:
     >>> threats["checkers"], threats["pins"], threats["hanging"]
     ([], [], [])
     """
-    attackers = board.attackers
-    names = NAMES
-    squares: dict[str, SquareAttackers] = {}
-    counts: dict[int, tuple[list[int], list[int]]] = {}
-    for sq in BOARD_SQUARES:
-        white = attackers(WHITE, sq)
-        black = attackers(BLACK, sq)
-        counts[sq] = (white, black)
-        squares[names[sq]] = {
-            "white": sorted(names[s] for s in white),
-            "black": sorted(names[s] for s in black),
-        }
+    white, black = attack_lists(board, WHITE), attack_lists(board, BLACK)
+    squares: dict[str, SquareAttackers] = {
+        NAMES[sq]: {"white": white[sq], "black": black[sq]} for sq in BOARD_SQUARES
+    }
     return {
         "squares": squares,
-        "checkers": sorted(names[sq] for sq in board.checkers()),
+        "checkers": sorted(NAMES[sq] for sq in board.checkers()),
         "pins": _make_pins(board),
-        "hanging": _find_hanging(board, counts),
+        "hanging": _find_hanging(board, (white, black)),
     }
+
+
+def attack_lists(board: Board, color: Color) -> list[list[str]]:
+    """For each 0x88 index, the names (sorted) of the pieces of `color` attacking that square.
+
+    This is `board.attackers(color, sq)` for all 64 squares at once, turned inside out for
+    speed: rather than 64 calls that each test every piece of the colour, every piece walks
+    its own attack rays once, on the same per-square ray tables the move generator uses, with
+    the primitive's rules (pawns only diagonally, a ray ends on the first piece it meets). A
+    test checks it against `board.attackers` on every square of many positions. Walking the
+    pieces in name order leaves every list already sorted by name.
+    """
+    cells = board.board
+    found: list[list[str]] = [[] for _ in range(128)]
+    pawn_targets = PAWN_CAPTURE_TARGETS[color]
+    for origin in sorted(board.piece_squares[color], key=NAME_ORDER.__getitem__):
+        name = NAMES[origin]
+        kind = cells[origin] & 7
+        if kind == PAWN:
+            for target in pawn_targets[origin]:
+                found[target].append(name)
+            continue
+        for ray in PIECE_RAYS[kind][origin]:
+            for target in ray:
+                found[target].append(name)
+                if cells[target]:
+                    break
+    return found
 
 
 def _make_pins(board: Board) -> list[Pin]:
@@ -89,23 +122,18 @@ def _make_pins(board: Board) -> list[Pin]:
     return sorted(pins, key=lambda pin: pin["pinned"])
 
 
-def _find_hanging(board: Board, counts: dict[int, tuple[list[int], list[int]]]) -> list[str]:
+def _find_hanging(board: Board, attacks: tuple[list[list[str]], list[list[str]]]) -> list[str]:
     """Pieces attacked by the other colour and undefended, or attacked by a cheaper piece."""
+    cells = board.board
     hanging = []
-    for sq, piece in board.pieces().items():
-        if piece.piece_type == KING:
-            continue
-        defenders = counts[sq][piece.color]
-        enemies = counts[sq][1 - piece.color]
-        if not enemies:
-            continue
-        value = PIECE_VALUES[piece.piece_type]
-        cheapest = min(_value_at(board, attacker) for attacker in enemies)
-        if not defenders or cheapest < value:
-            hanging.append(NAMES[sq])
+    for color in (WHITE, BLACK):
+        defended, attacked = attacks[color], attacks[color ^ 1]
+        for sq in board.piece_squares[color]:
+            enemies = attacked[sq]
+            kind = cells[sq] & 7
+            if not enemies or kind == KING:
+                continue
+            cheapest = min(PIECE_VALUES[cells[SQUARE_OF_NAME[name]] & 7] for name in enemies)
+            if not defended[sq] or cheapest < PIECE_VALUES[kind]:
+                hanging.append(NAMES[sq])
     return sorted(hanging)
-
-
-def _value_at(board: Board, sq: int) -> int:
-    piece = board.piece_at(sq)
-    return 0 if piece is None else PIECE_VALUES[piece.piece_type]
