@@ -4,16 +4,17 @@
 other side recaptures with its least valuable piece, then the mover with its least valuable,
 and so on, every side free to stop when going on would lose more. The result is the material
 the mover gains, in centipawns (pawn 100, knight 300, bishop 300, rook 500, queen 900), from
-the mover's side: ``+300`` wins a knight, ``-200`` gives up a rook for a bishop. Attackers
-come from the board's one attack primitive (`board.attackers`), asked again after each capture
-on a scratch copy of the board (its squares and piece sets changed by hand, no push/pop), so
-pieces standing behind a capturer on the same line (a rook behind a rook, a queen behind a
-bishop or a pawn) join the exchange as the pieces in front of them leave. Pieces absolutely
-pinned to their king in the position after the move take part only along their pin line; a
-king captures only onto a square the other side no longer attacks. Approximations, as every static exchange evaluation makes: checks given during the
-exchange, pins that appear during it, and pawns promoting while recapturing are not seen. A
-promotion counts the new piece's worth minus the pawn's; castling is worth 0 and is safe (the
-king cannot castle onto an attacked square; the rook is not looked at).
+the mover's side: ``+300`` wins a knight, ``-200`` gives up a rook for a bishop. Attackers come
+from the board's one attack primitive (`board.attackers`), asked again after each capture on a
+scratch copy of the board (its squares and piece sets changed by hand, no push/pop), so pieces
+standing behind a capturer on the same line (a rook behind a rook, a queen behind a bishop or a
+pawn) join the exchange as the pieces in front of them leave. Pieces absolutely pinned to their
+king in the position after the move take part only along their pin line; a king captures only
+onto a square the other side no longer attacks. Approximations, as every static exchange
+evaluation makes: checks given during the exchange, pins that appear during it, and pawns
+promoting while recapturing are not seen. A promotion counts the new piece's worth minus the
+pawn's; castling is worth 0 and is safe (the king cannot castle onto an attacked square; the
+rook is not looked at).
 
 `classify_destinations(board)` labels every legal move's target square for the drag overlay:
 
@@ -78,7 +79,9 @@ def classify_destinations(board: Board) -> dict[str, dict[str, str]]:
             best[key] = result
     labels: dict[str, dict[str, str]] = {}
     for (origin, target), (value, attacked) in sorted(best.items()):
-        labels.setdefault(square_name(origin), {})[square_name(target)] = _label(value, attacked)
+        labels.setdefault(square_name(origin), {})[square_name(target)] = label_exchange(
+            value, attacked
+        )
     return {origin: dict(sorted(targets.items())) for origin, targets in sorted(labels.items())}
 
 
@@ -87,10 +90,11 @@ def classify_move(board: Board, move: Move) -> str:
     packed = board.find_packed(move)
     if packed is None:
         raise IllegalMoveError(f"illegal move {move} in position {board.fen()!r}")
-    return _label(*exchange_on_target(board, packed))
+    return label_exchange(*exchange_on_target(board, packed))
 
 
-def _label(value: int, attacked: bool) -> str:
+def label_exchange(value: int, attacked: bool) -> str:
+    """The label of an exchange's (SEE value, whether the other side can capture)."""
     if value < 0:
         return LOSING
     return CONTESTED if attacked else SAFE

@@ -1,0 +1,261 @@
+"""What a move changed, and what a move would change: the difference of two threat maps.
+
+`describe_change(board, move)` compares the position before a legal move with the position
+after it and keeps only the difference, as plain JSON-ready data with square names. Pieces are
+followed across the move (the moved piece from its origin to its target, the castling rook
+likewise, the captured piece gone), so a knight that keeps attacking the same rook after moving
+is not a "new" attack, and a pin that holds while the pinned piece slides along it is neither
+created nor released. Its facts:
+
+- ``new_attacks``: attacks on pieces of the other colour that did not exist before, by either
+  colour (the mover's new threats, and the attacks the move exposed its own pieces to);
+- ``discovered``: the new attacks of the mover made by a piece other than the moved one (and
+  other than the castling rook): lines the move opened, discovered checks included;
+- ``became_hanging`` / ``no_longer_hanging``: pieces of either colour that turned hanging or
+  stopped being hanging (hanging as in the threat map: attacked and undefended, or attacked by
+  a cheaper piece); a captured piece is in neither;
+- ``forks``: a piece attacking two or more enemy pieces that are each undefended, worth more
+  than it, or the king, where it did not fork exactly those pieces before;
+- ``pins_created`` / ``pins_released``: absolute and relative pin lines (chesscore.xray);
+  released pins are named by their squares before the move, all else by the squares after;
+- ``checkers``: the pieces giving check after the move.
+
+`preview(board, move)` is what the drag overlay shows while a piece is held over a target:
+the threat map after the move, the move's static exchange value and safety label
+(chesscore.see), the x-ray pin lines after it, and the change above. Both take an optional
+threat map of the current position, which the server already holds, to save building it again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypedDict
+
+from chesscore.errors import IllegalMoveError
+from chesscore.see import exchange_on_target, label_exchange
+from chesscore.squares import COLOR_NAMES, KING, WHITE, Color, square_name
+from chesscore.xray import PIECE_VALUES, PinLine, find_pins
+
+if TYPE_CHECKING:
+    from chesscore.board import Board
+    from chesscore.move import Move
+    from chesscore.threats import SquareAttackers, ThreatMap
+
+PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
+
+# "from" is a Python keyword, hence the functional form.
+Attack = TypedDict("Attack", {"from": str, "to": str, "by": str})
+Fork = TypedDict("Fork", {"from": str, "targets": list[str], "by": str})
+MoveFacts = TypedDict(
+    "MoveFacts",
+    {"uci": str, "color": str, "piece": str, "from": str, "to": str, "captured": str | None},
+)
+
+
+class Change(TypedDict):
+    """What one move changed (see the module docstring)."""
+
+    move: MoveFacts
+    checkers: list[str]
+    new_attacks: list[Attack]
+    discovered: list[Attack]
+    became_hanging: list[str]
+    no_longer_hanging: list[str]
+    forks: list[Fork]
+    pins_created: list[PinLine]
+    pins_released: list[PinLine]
+
+
+class Preview(TypedDict):
+    """The position after a candidate move, for the drag preview."""
+
+    move: str
+    fen: str
+    see: int
+    safety: str
+    threats: ThreatMap
+    pins: list[PinLine]
+    change: Change
+
+
+def describe_change(board: Board, move: Move, threats: ThreatMap | None = None) -> Change:
+    """What the legal `move` changes in `board` (IllegalMoveError otherwise); `threats` is
+    `board.threat_map()` if the caller has it.
+
+    >>> from chesscore import Board
+    >>> board = Board.from_fen("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1")
+    >>> change = describe_change(board, board.parse_uci("b5c7"))  # the knight forks
+    >>> change["forks"], change["checkers"]
+    ([{'from': 'c7', 'targets': ['a8', 'e8'], 'by': 'white'}], ['c7'])
+    >>> change["new_attacks"]
+    [{'from': 'c7', 'to': 'a8', 'by': 'white'}, {'from': 'c7', 'to': 'e8', 'by': 'white'}]
+    """
+    after = _play(board, move)
+    return _compare(board, move, after, threats or board.threat_map(), after.threat_map())
+
+
+def preview(board: Board, move: Move, threats: ThreatMap | None = None) -> Preview:
+    """The threat map after the legal `move` and its derived facts (IllegalMoveError
+    otherwise); `threats` is `board.threat_map()` if the caller has it."""
+    after = _play(board, move)
+    after_threats = after.threat_map()
+    packed = board.find_packed(move)
+    assert packed is not None  # `_play` has checked that the move is legal
+    value, attacked = exchange_on_target(board, packed)
+    change = _compare(board, move, after, threats or board.threat_map(), after_threats)
+    return {
+        "move": move.uci(),
+        "fen": after.fen(),
+        "see": value,
+        "safety": label_exchange(value, attacked),
+        "threats": after_threats,
+        "pins": find_pins(after),
+        "change": change,
+    }
+
+
+def _play(board: Board, move: Move) -> Board:
+    if not board.is_legal(move):
+        raise IllegalMoveError(f"illegal move {move!r} in position {board.fen()!r}")
+    after = board.copy()
+    after.push(move)
+    return after
+
+
+def _compare(
+    board: Board, move: Move, after: Board, before_map: ThreatMap, after_map: ThreatMap
+) -> Change:
+    moved = _relocation(board, move)
+    facts = _move_facts(board, move)
+    mover = facts["color"]
+    before_attacks = {
+        (a2, t2)
+        for a, t in _attacks_on_pieces(board, before_map)
+        if (a2 := moved.get(a, a)) and (t2 := moved.get(t, t))
+    }
+    new = sorted(_attacks_on_pieces(after, after_map) - before_attacks)
+    own_movers = {facts["to"], *(moved[o] for o in moved if o != facts["from"] and moved[o])}
+    created, released = _pin_changes(board, after, moved)
+    new_attacks: list[Attack] = [{"from": a, "to": t, "by": _color_at(after, a)} for a, t in new]
+    return {
+        "move": facts,
+        "checkers": after_map["checkers"],
+        "new_attacks": new_attacks,
+        "discovered": [x for x in new_attacks if x["by"] == mover and x["from"] not in own_movers],
+        "became_hanging": sorted(
+            set(after_map["hanging"]) - {moved.get(h, h) for h in before_map["hanging"]}
+        ),
+        "no_longer_hanging": sorted(
+            h for h in before_map["hanging"] if moved.get(h, h) not in (None, *after_map["hanging"])
+        ),
+        "forks": _new_forks(board, before_map, after, after_map, moved),
+        "pins_created": created,
+        "pins_released": released,
+    }
+
+
+def _relocation(board: Board, move: Move) -> dict[str, str | None]:
+    """Where the pieces the move touches went (square names), None for the captured one."""
+    origin, target = square_name(move.from_square), square_name(move.to_square)
+    moved: dict[str, str | None] = {}
+    if board.is_en_passant(move):
+        moved[square_name(move.to_square + (-16 if board.turn == WHITE else 16))] = None
+    elif board.piece_at(move.to_square) is not None:
+        moved[target] = None
+    if board.is_castling(move):
+        kingside = move.to_square > move.from_square
+        rook = move.to_square + 1 if kingside else move.to_square - 2
+        moved[square_name(rook)] = square_name((move.from_square + move.to_square) // 2)
+    moved[origin] = target
+    return moved
+
+
+def _move_facts(board: Board, move: Move) -> MoveFacts:
+    piece = board.piece_at(move.from_square)
+    assert piece is not None  # a legal move starts on a piece
+    captured = board.piece_at(move.to_square)
+    if board.is_en_passant(move):
+        captured_name: str | None = "pawn"
+    else:
+        captured_name = PIECE_NAMES[captured.piece_type] if captured else None
+    return {
+        "uci": move.uci(),
+        "color": COLOR_NAMES[piece.color],
+        "piece": PIECE_NAMES[piece.piece_type],
+        "from": square_name(move.from_square),
+        "to": square_name(move.to_square),
+        "captured": captured_name,
+    }
+
+
+def _color_at(board: Board, name: str) -> str:
+    return COLOR_NAMES[board.board[_square(name)] >> 3]
+
+
+def _square(name: str) -> int:
+    return (ord(name[1]) - ord("1")) * 16 + ord(name[0]) - ord("a")
+
+
+def _side(entry: SquareAttackers, color: Color) -> list[str]:
+    return entry["white"] if color == WHITE else entry["black"]
+
+
+def _attacks_on_pieces(board: Board, threats: ThreatMap) -> set[tuple[str, str]]:
+    """(attacker, target) name pairs: every attack on a piece of the other colour."""
+    pairs = set()
+    for sq, piece in board.pieces().items():
+        name = square_name(sq)
+        for attacker in _side(threats["squares"][name], piece.color ^ 1):
+            pairs.add((attacker, name))
+    return pairs
+
+
+def find_forks(board: Board, threats: ThreatMap) -> dict[str, list[str]]:
+    """Forking piece -> the two or more enemy pieces it forks: each one the king, undefended,
+    or worth more than the forking piece."""
+    cells = board.board
+    targets: dict[str, list[str]] = {}
+    for attacker, target in sorted(_attacks_on_pieces(board, threats)):
+        victim = cells[_square(target)]
+        defenders = _side(threats["squares"][target], victim >> 3)
+        if (
+            victim & 7 == KING
+            or not defenders
+            or PIECE_VALUES[victim & 7] > PIECE_VALUES[cells[_square(attacker)] & 7]
+        ):
+            targets.setdefault(attacker, []).append(target)
+    return {attacker: found for attacker, found in targets.items() if len(found) >= 2}
+
+
+def _new_forks(
+    board: Board,
+    before_map: ThreatMap,
+    after: Board,
+    after_map: ThreatMap,
+    moved: dict[str, str | None],
+) -> list[Fork]:
+    before = {
+        (moved.get(a, a), frozenset(moved.get(t, t) for t in found))
+        for a, found in find_forks(board, before_map).items()
+    }
+    return [
+        {"from": a, "targets": found, "by": _color_at(after, a)}
+        for a, found in sorted(find_forks(after, after_map).items())
+        if (a, frozenset(found)) not in before
+    ]
+
+
+def _pin_changes(
+    board: Board, after: Board, moved: dict[str, str | None]
+) -> tuple[list[PinLine], list[PinLine]]:
+    """(pins created, pins released), comparing pins across the move by where their pieces went."""
+    before_pins, after_pins = find_pins(board), find_pins(after)
+    before_keys = {_pin_key(pin, moved) for pin in before_pins}
+    after_keys = {_pin_key(pin, {}) for pin in after_pins}
+    return (
+        [pin for pin in after_pins if _pin_key(pin, {}) not in before_keys],
+        [pin for pin in before_pins if _pin_key(pin, moved) not in after_keys],
+    )
+
+
+def _pin_key(pin: PinLine, moved: dict[str, str | None]) -> tuple[str | None, ...]:
+    return tuple(moved.get(name, name) for name in (pin["pinner"], pin["pinned"], pin["target"]))

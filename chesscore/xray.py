@@ -1,0 +1,181 @@
+"""X-rays, batteries and pin lines: what stands behind the direct attackers of the threat map.
+
+The threat map counts direct attackers only (a slider stops at the first piece). Here, kept
+apart from it, are the pieces that attack a square *through* a friendly piece on the same line:
+a rook behind a rook or a queen on a file, a queen behind a bishop or behind a pawn on a
+diagonal. A piece counts as an x-ray attacker of a square when every piece between it and the
+square is a direct attacker of the square along that line, and of its own colour: the front
+piece attacks (a slider moving that way, a pawn one step diagonally in its capturing
+direction, a king one step away) and each piece behind it is a rook or queen on a rank or file,
+a bishop or queen on a diagonal. So these are the pieces that join an exchange on the square as
+the ones in front leave; an enemy piece in between ends the line (that is a pin or skewer, not
+a battery). Pin lines run pinner -> pinned -> target, for both colours: *absolute* when the
+target is the king (the pinned piece may not leave the line; these are exactly `board.pins`),
+*relative* when the target is a piece worth more than the pinned one (pawn 1, knight 3, bishop
+3, rook 5, queen 9) that the pinner would win by taking it: worth more than the pinner, or
+undefended. The module walks the 0x88 board itself (`sq & 0x88` off the board) because the
+attack primitive answers "who attacks", not "who stands behind whom".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypedDict
+
+from chesscore.squares import (
+    BISHOP,
+    KING,
+    PAWN,
+    QUEEN,
+    ROOK,
+    Color,
+    E,
+    N,
+    S,
+    W,
+    square_name,
+)
+
+if TYPE_CHECKING:
+    from chesscore.board import Board
+
+ORTHOGONAL_STEPS = (N, S, E, W)
+DIAGONAL_STEPS = (N + E, N + W, S + E, S + W)
+# Per colour, the steps from a square to a pawn of that colour that attacks it.
+PAWN_STEPS = ((S + E, S + W), (N + E, N + W))
+# Pawn 1, knight 3, bishop 3, rook 5, queen 9; the king above all.
+PIECE_VALUES = (0, 1, 3, 3, 5, 9, 100)
+SLIDER_STEPS = {
+    BISHOP: DIAGONAL_STEPS,
+    ROOK: ORTHOGONAL_STEPS,
+    QUEEN: DIAGONAL_STEPS + ORTHOGONAL_STEPS,
+}
+NAMES = {rank * 16 + file: square_name(rank * 16 + file) for rank in range(8) for file in range(8)}
+
+
+class SquareXrays(TypedDict):
+    """The squares of the white and of the black pieces attacking one square through others."""
+
+    white: list[str]
+    black: list[str]
+
+
+class PinLine(TypedDict):
+    """A pin: pinner -> pinned -> target; `absolute` when the target is the king."""
+
+    pinner: str
+    pinned: str
+    target: str
+    absolute: bool
+
+
+class XrayMap(TypedDict):
+    """X-ray attackers of every square (all 64, like the threat map) and every pin line."""
+
+    squares: dict[str, SquareXrays]
+    pins: list[PinLine]
+
+
+def make_xray_map(board: Board) -> XrayMap:
+    """The x-rays of every square and the pin lines of both colours (see the module docstring).
+
+    >>> from chesscore import Board
+    >>> board = Board.from_fen("4k3/8/8/8/8/8/8/RR2K3 w - - 0 1")  # doubled rooks, a1 and b1
+    >>> xrays = make_xray_map(board)["squares"]
+    >>> xrays["d1"], xrays["a1"]  # a1 attacks d1 through b1; nothing stands behind b1 for a1
+    ({'white': ['a1'], 'black': []}, {'white': [], 'black': []})
+    """
+    squares: dict[str, SquareXrays] = {}
+    for sq, name in sorted(NAMES.items(), key=lambda item: item[1]):
+        white, black = xrays_of_square(board.board, sq)
+        squares[name] = {"white": _names(white), "black": _names(black)}
+    return {"squares": squares, "pins": find_pins(board)}
+
+
+def xray_attackers(board: Board, color: Color, sq: int) -> list[int]:
+    """Squares of the pieces of `color` attacking `sq` through friendly attackers in front."""
+    return sorted(xrays_of_square(board.board, sq)[color])
+
+
+def xrays_of_square(cells: list[int], sq: int) -> tuple[list[int], list[int]]:
+    """(white, black) x-ray attackers of `sq` on the 0x88 list `cells`: one walk per line."""
+    found: tuple[list[int], list[int]] = ([], [])
+    for steps, slider in ((ORTHOGONAL_STEPS, ROOK), (DIAGONAL_STEPS, BISHOP)):
+        for step in steps:
+            front = -1  # colour of the direct attacker heading the line, once found
+            t = sq + step
+            while not t & 0x88:  # one step off the board from a real square always sets 0x88
+                p = cells[t]
+                t += step
+                if not p:
+                    continue
+                kind, color = p & 7, p >> 3
+                if front < 0:
+                    if not _attacks_along(kind, color, t - step - sq, step, slider):
+                        break
+                    front = color
+                elif color == front and kind in (slider, QUEEN):
+                    found[color].append(t - step)
+                else:
+                    break
+    return found
+
+
+def _attacks_along(kind: int, color: Color, offset: int, step: int, slider: int) -> bool:
+    """Whether a piece `offset` away from a square along `step` attacks the square directly."""
+    if kind in (slider, QUEEN):
+        return True
+    if offset != step:
+        return False
+    return kind == KING or (kind == PAWN and step in PAWN_STEPS[color])
+
+
+def find_pins(board: Board) -> list[PinLine]:
+    """Every absolute and relative pin of both colours, sorted by pinned square's name."""
+    cells = board.board
+    pins: list[PinLine] = []
+    for sq, piece in board.pieces().items():
+        for step in SLIDER_STEPS.get(piece.piece_type, ()):
+            line = _first_two_pieces(cells, sq, step)
+            if line is None:
+                continue
+            pinned, target = line
+            if _is_pin(board, sq, pinned, target):
+                pins.append(
+                    {
+                        "pinner": NAMES[sq],
+                        "pinned": NAMES[pinned],
+                        "target": NAMES[target],
+                        "absolute": cells[target] & 7 == KING,
+                    }
+                )
+    return sorted(pins, key=lambda pin: (pin["pinned"], pin["pinner"]))
+
+
+def _first_two_pieces(cells: list[int], sq: int, step: int) -> tuple[int, int] | None:
+    """The squares of the first two pieces met walking from `sq` along `step`, if there are two."""
+    met: list[int] = []
+    t = sq + step
+    while not t & 0x88:
+        if cells[t]:
+            met.append(t)
+            if len(met) == 2:
+                return met[0], met[1]
+        t += step
+    return None
+
+
+def _is_pin(board: Board, pinner: int, pinned: int, target: int) -> bool:
+    cells = board.board
+    enemy = (cells[pinner] >> 3) ^ 1
+    if cells[pinned] >> 3 != enemy or cells[target] >> 3 != enemy or cells[pinned] & 7 == KING:
+        return False
+    target_value = PIECE_VALUES[cells[target] & 7]
+    if cells[target] & 7 == KING:
+        return True
+    if target_value <= PIECE_VALUES[cells[pinned] & 7]:
+        return False
+    return target_value > PIECE_VALUES[cells[pinner] & 7] or not board.attackers(enemy, target)
+
+
+def _names(squares: list[int]) -> list[str]:
+    return sorted(NAMES[sq] for sq in squares)
