@@ -44,6 +44,7 @@ from chesscore.squares import (
     KING_TARGETS,
     KNIGHT,
     KNIGHT_OFFSETS,
+    KNIGHT_TARGETS,
     PAWN,
     PAWN_ATTACKER_SQUARES,
     PAWN_CAPTURE_TARGETS,
@@ -95,6 +96,12 @@ _DOUBLE_STEP = FLAG_DOUBLE_STEP << FLAG_SHIFT
 _EN_PASSANT = FLAG_EN_PASSANT << FLAG_SHIFT
 _CASTLING = FLAG_CASTLING << FLAG_SHIFT
 _PROMOTIONS = (QUEEN << 14, ROOK << 14, BISHOP << 14, KNIGHT << 14)
+# Per colour, per piece code: is it an enemy piece; may a piece land there (empty or enemy).
+# Table lookups because they are cheaper than bit tests in the generator's inner loops.
+_IS_ENEMY = tuple(
+    tuple(code & 7 != 0 and code >> 3 != color for code in range(16)) for color in (0, 1)
+)
+_CAN_LAND = tuple(tuple(code == 0 or code >> 3 != color for code in range(16)) for color in (0, 1))
 
 
 def _attack_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -290,19 +297,17 @@ def _generate_piece_moves(pos: Board, pinned: dict[int, range], moves: list[int]
     """Moves of every piece but the king, legal as far as pins go (checks are filtered later)."""
     board = pos.board
     color = pos.turn
-    them_bit = 8 - (color << 3)
-    ep = pos.ep_square
+    is_enemy = _IS_ENEMY[color]
+    can_land = _CAN_LAND[color]
     forward = 16 - 32 * color
     start_rank = 1 + 5 * color
     last_rank = 7 - 7 * color
     capture_targets = PAWN_CAPTURE_TARGETS[color]
+    knight_targets = KNIGHT_TARGETS
     piece_rays = PIECE_RAYS
     append = moves.append  # bound once: called for every generated move
     for origin in pos.piece_squares[color]:
         kind = board[origin] & 7
-        if kind == KING:
-            continue
-        first = len(moves)
         base = origin << 7
         if kind == PAWN:
             target = origin + forward
@@ -315,28 +320,33 @@ def _generate_piece_moves(pos: Board, pinned: dict[int, range], moves: list[int]
                         append(base | (target + forward) | _DOUBLE_STEP)
             for target in capture_targets[origin]:
                 p = board[target]
-                if p:
-                    if (p & 8) == them_bit:
-                        if target >> 4 == last_rank:
-                            moves += [base | target | promotion for promotion in _PROMOTIONS]
-                        else:
-                            append(base | target)
-                elif target == ep and is_en_passant_safe(
+                if is_enemy[p]:
+                    if target >> 4 == last_rank:
+                        moves += [base | target | promotion for promotion in _PROMOTIONS]
+                    else:
+                        append(base | target)
+                elif target == pos.ep_square and is_en_passant_safe(
                     board, origin, target, pos.kings[color], color, pos.piece_squares[color ^ 1]
                 ):
                     append(base | target | _EN_PASSANT)
-        else:
+        elif kind == KNIGHT:
+            for target in knight_targets[origin]:
+                if can_land[board[target]]:
+                    append(base | target)
+        elif kind != KING:
             for ray in piece_rays[kind][origin]:
                 for target in ray:
                     p = board[target]
                     if p:
-                        if (p & 8) == them_bit:
+                        if is_enemy[p]:
                             append(base | target)
                         break
                     append(base | target)
-        if pinned and origin in pinned:
-            along = pinned[origin]
-            moves[first:] = [m for m in moves[first:] if (m & 127) in along]
+    if pinned:
+        # Rare: a pinned piece keeps only the moves along its pin.
+        moves[:] = [
+            m for m in moves if (m >> 7 & 127) not in pinned or (m & 127) in pinned[m >> 7 & 127]
+        ]
 
 
 def _generate_king_moves(
@@ -347,13 +357,14 @@ def _generate_king_moves(
     enemies: Iterable[int],
     moves: list[int],
 ) -> None:
-    own_bit = color << 3
+    can_land = _CAN_LAND[color]
     base = ksq << 7
     for target in KING_TARGETS[ksq]:
-        p = board[target]
-        if p and (p & 8) == own_bit:
-            continue
-        if target not in behind and not is_attacked(board, target, enemies):
+        if (
+            can_land[board[target]]
+            and target not in behind
+            and not is_attacked(board, target, enemies)
+        ):
             moves.append(base | target)
 
 
@@ -364,9 +375,14 @@ def _generate_castling(
     if not rights:
         return
     for right, origin, target, empty, safe, _, _ in CASTLING_SPECS[color]:
-        if (
-            rights & right
-            and not any(board[sq] for sq in empty)
-            and not any(is_attacked(board, sq, enemies) for sq in safe)
-        ):
-            moves.append(origin << 7 | target | _CASTLING)
+        if not rights & right:
+            continue
+        for sq in empty:
+            if board[sq]:
+                break
+        else:
+            for sq in safe:
+                if is_attacked(board, sq, enemies):
+                    break
+            else:
+                moves.append(origin << 7 | target | _CASTLING)
