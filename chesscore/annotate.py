@@ -1,0 +1,116 @@
+"""PGN export with the threat annotations in the move comments, for any PGN viewer to draw.
+
+After every move a comment carries the facts of the position reached, in the graphical
+annotation commands lichess, ChessBase and python-chess read: ``[%csl ...]`` colours squares
+and ``[%cal ...]`` draws arrows, each item a colour letter (G green, R red, Y yellow, B blue)
+and one or two squares. The colours chosen:
+
+- squares: ``R`` a hanging piece (as in the threat map), ``Y`` a pinned piece (absolute and
+  relative pins, chesscore.xray); a piece both hanging and pinned is red;
+- arrows: ``R`` from each checking piece to the king, ``Y`` from a pinner to the piece its pin
+  protects (the king or the more valuable piece, through the pinned one), ``G`` from a piece
+  that the move made fork to each forked piece (chesscore.insight).
+
+For example ``1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 { [%csl Yd7,Re5] [%cal Yc6e8] } dxc6``.
+A move that leaves nothing to show gets no comment. The headers are chesscore.pgn's (seven-tag
+roster first, SetUp/FEN for a set-up position), plus ``Annotator`` and ``Assisted``
+(``"yes"``/``"no"``: whether the players were allowed the threat overlays) when given. The
+movetext is written here rather than by `chesscore.pgn.make_pgn` because that has no way to
+put a comment after a move; its tag, escaping and line-wrapping helpers are reused.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from chesscore.insight import describe_change
+from chesscore.pgn import _escape, _make_tags, _wrap
+from chesscore.squares import WHITE, square_name
+from chesscore.xray import find_pins
+
+if TYPE_CHECKING:
+    from chesscore.board import Board
+    from chesscore.insight import Change
+    from chesscore.threats import ThreatMap
+
+
+def make_annotated_pgn(
+    board: Board,
+    headers: dict[str, str] | None = None,
+    result: str | None = None,
+    *,
+    annotator: str | None = None,
+    assisted: bool | None = None,
+) -> str:
+    """The PGN of the game that led to `board`, every move commented with its threat
+    annotations; `headers` and `result` as in `chesscore.pgn.make_pgn`.
+
+    >>> from chesscore import Board
+    >>> board = Board()
+    >>> for san in ["f3", "e5", "g4", "Qh4"]:
+    ...     _ = board.push_san(san)
+    >>> print(make_annotated_pgn(board, annotator="chesscore", assisted=False))
+    [Event "?"]
+    [Site "?"]
+    [Date "????.??.??"]
+    [Round "?"]
+    [White "?"]
+    [Black "?"]
+    [Result "0-1"]
+    [Annotator "chesscore"]
+    [Assisted "no"]
+    <BLANKLINE>
+    1. f3 e5 2. g4 Qh4# { [%csl Yh2] [%cal Rh4e1,Yh4h1] } 0-1
+    <BLANKLINE>
+    """
+    extra = dict(headers or {})
+    if annotator is not None:
+        extra["Annotator"] = annotator
+    if assisted is not None:
+        extra["Assisted"] = "yes" if assisted else "no"
+    root = board.copy()
+    while root.move_stack:
+        root.pop()
+    tags = _make_tags(board, root, extra, result)
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
+    movetext = _wrap([*_annotated_tokens(root, board), tags["Result"]])
+    return "\n".join([*lines, "", *movetext]) + "\n"
+
+
+def _annotated_tokens(root: Board, board: Board) -> list[str]:
+    replay = root.copy()
+    tokens = []
+    threats = replay.threat_map()
+    for index, move in enumerate(board.move_stack):
+        if replay.turn == WHITE:
+            tokens.append(f"{replay.fullmove_number}.")
+        elif index == 0:
+            tokens.append(f"{replay.fullmove_number}...")
+        tokens.append(replay.san(move))
+        change = describe_change(replay, move, threats)
+        replay.push(move)
+        threats = replay.threat_map()
+        comment = make_annotation(replay, threats, change)
+        if comment:
+            tokens.append(f"{{ {comment} }}")
+    return tokens
+
+
+def make_annotation(board: Board, threats: ThreatMap, change: Change | None = None) -> str:
+    """The ``[%csl ...] [%cal ...]`` text for `board` (empty when there is nothing to show);
+    `change` (the last move's, chesscore.insight) adds its forks."""
+    pins = find_pins(board)
+    colours = {pin["pinned"]: "Y" for pin in pins}
+    colours.update({name: "R" for name in threats["hanging"]})
+    squares = [colours[name] + name for name in sorted(colours)]
+    king = square_name(board.king_square(board.turn))
+    arrows = [f"R{checker}{king}" for checker in threats["checkers"]]
+    arrows += [f"Y{pin['pinner']}{pin['target']}" for pin in pins]
+    for fork in change["forks"] if change else []:
+        arrows += [f"G{fork['from']}{target}" for target in fork["targets"]]
+    parts = []
+    if squares:
+        parts.append(f"[%csl {','.join(squares)}]")
+    if arrows:
+        parts.append(f"[%cal {','.join(arrows)}]")
+    return " ".join(parts)
