@@ -11,12 +11,12 @@ and one or two squares. The colours chosen:
   protects (the king or the more valuable piece, through the pinned one), ``G`` from a piece
   that the move made fork to each forked piece (chesscore.insight).
 
-For example ``1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 { [%csl Yd7,Re5] [%cal Yc6e8] } dxc6``.
-A move that leaves nothing to show gets no comment. The headers are chesscore.pgn's (seven-tag
-roster first, SetUp/FEN for a set-up position), plus ``Annotator`` and ``Assisted``
-(``"yes"``/``"no"``: whether the players were allowed the threat overlays) when given. The
-movetext is written here rather than by `chesscore.pgn.make_pgn` because that has no way to
-put a comment after a move; its tag, escaping and line-wrapping helpers are reused.
+For example, after 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 comes ``4. Bxc6 { [%csl Yb7,Rc6,Yd7,Re5] [%cal
+Yc6a8,Yc6e8] }``. A move that leaves nothing to show gets no comment. The headers are
+chesscore.pgn's (seven-tag roster first, SetUp/FEN for a set-up position), plus ``Annotator``
+and ``Assisted`` (``"yes"``/``"no"``: whether the players were allowed the threat overlays) when
+given. The movetext is written here rather than by `chesscore.pgn.make_pgn` because that has no
+way to put a comment after a move; its tag, escaping and line-wrapping helpers are reused.
 """
 
 from __future__ import annotations
