@@ -33,7 +33,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ChessError as error:
         print(f"error: {error}", file=sys.stderr)
         return USAGE_ERROR
-    print("\n".join(lines))
+    try:
+        print("\n".join(lines))
+    except BrokenPipeError:  # the reader went away (`| head`): nothing left to say
+        sys.stderr.close()
     return 0
 
 
@@ -76,7 +79,7 @@ def _run_moves(board: Board, args: argparse.Namespace) -> list[str]:
 def _run_threats(board: Board, args: argparse.Namespace) -> list[str]:
     threats = make_threat_map(board)
     squares = threats["squares"]
-    lines = []
+    lines = ["white/black attackers and the piece on each square"]
     for rank in range(7, -1, -1):
         cells = []
         for file in range(8):
