@@ -272,11 +272,7 @@ class Board:
 
     def gives_check_packed(self, move: int) -> bool:
         """Whether a legal packed move checks the opponent."""
-        self.push_packed(move)
-        try:
-            return self.is_check()
-        finally:
-            self.pop_packed()
+        return movegen.gives_check(self, move)
 
     def is_capture_packed(self, move: int) -> bool:
         return bool(self.board[move & 127]) or move >> FLAG_SHIFT == FLAG_EN_PASSANT

@@ -139,6 +139,7 @@ KIND_BITS: tuple[int, ...] = tuple(
     _KIND.get(code, _KIND.get(code & 7, 0)) if code & 7 else 0 for code in range(16)
 )
 ATTACK_KINDS, ATTACK_STEPS = _attack_tables()
+_SLIDER_KINDS = _KIND[BISHOP] | _KIND[ROOK]
 
 
 def is_attacked(board: list[int], sq: int, by: Iterable[int]) -> bool:
@@ -269,6 +270,56 @@ def has_legal_en_passant(pos: Board) -> bool:
         and is_en_passant_safe(board, origin, ep, ksq, color, pos.piece_squares[color ^ 1])
         for origin in PAWN_ATTACKER_SQUARES[color][ep]
     )
+
+
+def gives_check(pos: Board, move: int) -> bool:
+    """Whether a legal packed move checks the opponent, found without making ordinary moves:
+    the moved piece attacks the king from its target, or its origin uncovers a slider."""
+    if move >> 14 not in (0, FLAG_DOUBLE_STEP << 3):
+        # Promotions, en passant and castling move or change more than one piece.
+        pos.push_packed(move)
+        try:
+            return pos.is_check()
+        finally:
+            pos.pop_packed()
+    board = pos.board
+    origin = move >> 7 & 127
+    target = move & 127
+    king = pos.kings[pos.turn ^ 1]
+    d = king - target + 119
+    if ATTACK_KINDS[d] & KIND_BITS[board[origin]]:
+        step = ATTACK_STEPS[d]
+        x = target + step
+        while x != king and (not board[x] or x == origin):
+            x += step
+        if x == king:
+            return True
+    return _uncovers_slider(board, origin, target, king, pos.turn)
+
+
+def _uncovers_slider(board: list[int], origin: int, target: int, king: int, color: Color) -> bool:
+    """Whether emptying `origin` (the piece going to `target`) opens a line from a slider of
+    `color` to the king on `king`."""
+    d = origin - king + 119
+    if not ATTACK_KINDS[d] & _SLIDER_KINDS:
+        return False
+    step = ATTACK_STEPS[d]
+    x = king + step
+    passed_origin = False
+    while not x & 0x88:
+        if x == target:
+            return False
+        if x == origin:
+            passed_origin = True
+        elif board[x]:
+            p = board[x]
+            return (
+                passed_origin
+                and p >> 3 == color
+                and bool(ATTACK_KINDS[king - x + 119] & KIND_BITS[p])
+            )
+        x += step
+    return False
 
 
 def generate_legal(pos: Board) -> list[int]:

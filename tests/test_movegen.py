@@ -149,3 +149,40 @@ def test_destinations_group_targets_by_origin() -> None:
 
 def _to_0x88(sq: int) -> int:
     return (sq >> 3) * 16 + (sq & 7)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_gives_check_without_making_the_move_agrees_with_making_it(seed: int) -> None:
+    rng = random.Random(seed)
+    board = Board()
+    for _ in range(200):
+        moves = board.generate_legal()
+        if not moves:
+            break
+        for move in moves:
+            board.push_packed(move)
+            expected = board.is_check()
+            board.pop_packed()
+            assert board.gives_check_packed(move) == expected, Move.from_packed(move)
+        board.push_packed(rng.choice(sorted(moves)))
+
+
+# (FEN, move, gives check?): discovered, double, en passant, castling and promotion checks.
+CHECK_FACTS = [
+    ("6bk/7b/8/3pP3/8/8/8/Q3K3 w - d6 0 2", "e5d6", True),
+    ("4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", "e2c3", True),
+    ("4k3/8/8/8/4P3/8/8/4R1K1 w - - 0 1", "e4e5", False),
+    ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", True),
+    ("3k4/6P1/8/8/8/8/8/K7 w - - 0 1", "g7g8q", True),
+    ("3k4/6P1/8/8/8/8/8/K7 w - - 0 1", "g7g8n", False),
+    ("4k3/8/8/8/8/2B5/3P4/4K3 w - - 0 1", "d2d4", False),
+    ("7k/8/8/8/8/8/1P6/B3K3 w - - 0 1", "b2b4", True),
+]
+
+
+@pytest.mark.parametrize(("fen", "uci", "check"), CHECK_FACTS)
+def test_check_facts(fen: str, uci: str, check: bool) -> None:
+    board = Board.from_fen(fen)
+    assert board.gives_check(Move.from_uci(uci)) is check
+    board.push_uci(uci)
+    assert board.is_check() is check
