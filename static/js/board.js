@@ -1,15 +1,61 @@
-// Board view: chessground shows what the server sent; it knows no rules.
+/**
+ * Board view: chessground shows the position the page is looking at, and nothing else.
+ *
+ * It knows no rules: the pieces come from a FEN, the squares a piece may go to come from the
+ * server's `dests`, and a move the player makes is handed to `onMove` for the server to judge.
+ * Premoves are off because the page must never offer a move the server did not list.
+ */
 import { Chessground } from '/vendor/chessground/chessground.js';
 
-export function createBoard(element) {
+/** `onMove(orig, dest)` is called when the player drops or clicks a piece onto a listed target. */
+export function createBoard(element, { onMove }) {
   const ground = Chessground(element, {
-    fen: '8/8/8/8/8/8/8/8',
-    viewOnly: true,
+    fen: 'start',
+    orientation: 'white',
     coordinates: true,
+    movable: { free: false, color: undefined, showDests: true },
+    premovable: { enabled: false },
+    draggable: { showGhost: true },
+    animation: { enabled: true, duration: 220 },
+    highlight: { lastMove: true, check: true },
+    drawable: { enabled: true, visible: true },
+    events: { move: (orig, dest) => onMove(orig, dest) },
   });
+  let shown = null;
+
   return {
-    showPosition(fen) {
-      ground.set({ fen });
+    /**
+     * Show `view`: {fen, turn, lastMove: [from, to] or null, check: bool,
+     * dests: {from: [targets]} or null (null: the player cannot move now)}.
+     */
+    show(view) {
+      shown = view;
+      ground.set({
+        fen: view.fen,
+        turnColor: view.turn,
+        lastMove: view.lastMove ?? undefined,
+        check: view.check ? view.turn : false,
+        movable: {
+          color: view.dests ? view.turn : undefined,
+          dests: new Map(Object.entries(view.dests ?? {})),
+        },
+      });
     },
+    /** Put back the last shown position (a refused or unanswered move goes back). */
+    restore() {
+      if (shown) this.show(shown);
+    },
+    orientation: () => ground.state.orientation,
+    setOrientation(color) {
+      if (ground.state.orientation !== color) ground.toggleOrientation();
+    },
+    flip() {
+      ground.toggleOrientation();
+    },
+    /** Arrows and circles drawn by the page (check, pins, hanging pieces). */
+    setShapes(shapes) {
+      ground.setAutoShapes(shapes);
+    },
+    ground,
   };
 }

@@ -1,0 +1,245 @@
+/**
+ * The game page: wires the connection, the board, the overlays and the side panel together.
+ *
+ * It holds the page's own state (the latest server state, the role, which ply is on view)
+ * and redraws every part from it. The server decides everything about chess: the page shows
+ * the positions, destinations, threat maps and results it sends, and a move the server
+ * refuses or never acknowledges goes back on the board.
+ */
+import { connectToGame } from './connection.js';
+import { createBoard } from './board.js';
+import { askPromotion } from './promotion.js';
+import { createHistory } from './history.js';
+import { parseTypedMove } from './notation.js';
+import { announce, describeMove, describeSanOnly } from './announce.js';
+import { rememberGame, findGame } from './storage.js';
+import { createThreatOverlay } from './overlays/threats.js';
+import { createOverlayControl } from './overlays/control.js';
+import { renderStatus, describeResult } from './panel/status.js';
+import { renderMoves, wireStepping } from './panel/moves.js';
+import { createClocks } from './panel/clock.js';
+import { createActions } from './panel/actions.js';
+import { wireCopyButton, downloadPgn, renderInvite } from './panel/links.js';
+
+const $ = (selector) => document.querySelector(selector);
+const root = $('main.game');
+const gameId = root.dataset.game;
+
+const page = { state: null, role: null, viewPly: null, oriented: false, connected: false };
+const history = createHistory(gameId);
+const board = createBoard($('#board'), { onMove: playBoardMove });
+const overlay = createThreatOverlay($('#threat-grid'), board);
+const overlayControl = createOverlayControl($('#overlay-modes'), () => render());
+const clocks = createClocks({ white: $('#clock-white'), black: $('#clock-black'), box: $('#clocks') });
+const connection = connectToGame(gameId, {
+  onStatus: showConnection,
+  onJoined: receiveJoin,
+  onState: (state) => receiveState(state, true),
+  onRematch: goToRematch,
+});
+const actions = createActions($('#actions'), $('#action-error'), connection.request);
+
+// -- receiving ---------------------------------------------------------------------------
+
+function receiveJoin(reply) {
+  page.role = reply.role;
+  if (reply.notice) $('#link-feedback').textContent = reply.notice;
+  if (!page.oriented) {
+    board.setOrientation(page.role === 'black' ? 'black' : 'white');
+    page.oriented = true;
+  }
+  const missedMoves = (reply.missed ?? []).filter((change) => change.type === 'move');
+  if (page.state && missedMoves.length > 0) {
+    const words = missedMoves.map((change) => describeSanOnly(change, change.by)).join('. ');
+    announce($('#announcer'), `While the connection was lost: ${words}`);
+  }
+  receiveState(reply.state, false);
+  if (page.role !== 'spectator') {
+    rememberGame(gameId, { color: page.role, opponent: page.state.opponent, over: page.state.status !== 'playing' });
+  }
+}
+
+function receiveState(state, speak) {
+  const previous = page.state;
+  if (previous && state.version < previous.version) return;
+  page.state = state;
+  connection.seenVersion(state.version);
+  history.record(state);
+  clocks.update(state.clock);
+  if (speak && previous) announceChange(previous, state);
+  if (state.status !== 'playing' && page.role !== 'spectator') rememberGame(gameId, { over: true });
+  render();
+}
+
+function announceChange(previous, state) {
+  const sentences = [];
+  if (state.ply === previous.ply + 1 && state.last_move) {
+    sentences.push(describeMove(previous.fen, state.last_move));
+  } else if (state.ply < previous.ply) {
+    sentences.push(`Takeback: back to move ${state.ply}`);
+  }
+  if (state.status !== previous.status) sentences.push(describeResult(state));
+  if (sentences.length > 0) announce($('#announcer'), sentences.join('. '));
+}
+
+function goToRematch(data) {
+  rememberGame(data.rematch, { color: data.color, opponent: page.state?.opponent });
+  window.location.href = `/game/${data.rematch}?seat=${encodeURIComponent(data.seat)}`;
+}
+
+const CONNECTION_TEXT = {
+  connecting: 'Connecting…',
+  joining: 'Joining the game…',
+  connected: 'Connected',
+  reconnecting: 'Connection lost: reconnecting…',
+};
+
+function showConnection(status, detail) {
+  const element = $('#connection');
+  element.dataset.state = status;
+  element.textContent = CONNECTION_TEXT[status] ?? `Error: ${detail}`;
+  const connected = status === 'connected';
+  if (connected !== page.connected) {
+    // No moves offered while the server cannot hear them; a move in flight goes back.
+    page.connected = connected;
+    render();
+  }
+}
+
+// -- drawing -----------------------------------------------------------------------------
+
+/** The position on view: the live one, or an earlier one while stepping through the game. */
+function viewedPosition() {
+  const { state, viewPly } = page;
+  if (viewPly === null) return { ply: state.ply, fen: state.fen, check: state.check, threats: state.threats };
+  const known = history.get(viewPly);
+  if (known) return known;
+  if (viewPly === 0) return { ply: 0, fen: state.start_fen, check: false, threats: null };
+  return null;
+}
+
+function render() {
+  const { state, role } = page;
+  if (!state) return;
+  const position = viewedPosition();
+  if (!position) {
+    fetchEarlier(page.viewPly);
+    return;
+  }
+  const live = page.viewPly === null;
+  const lastUci = position.ply > 0 ? state.moves[position.ply - 1]?.uci : null;
+  board.show({
+    fen: position.fen,
+    turn: position.fen.split(' ')[1] === 'b' ? 'black' : 'white',
+    lastMove: lastUci ? [lastUci.slice(0, 2), lastUci.slice(2, 4)] : null,
+    check: position.check,
+    dests: live && page.connected && state.status === 'playing' && state.turn === role ? state.dests : null,
+  });
+  overlay.render({
+    threats: position.threats,
+    fen: position.fen,
+    perspective: role === 'black' || (role === 'spectator' && board.orientation() === 'black') ? 'black' : 'white',
+    orientation: board.orientation(),
+    mode: overlayControl.mode(),
+  });
+  renderPanel(position, live);
+}
+
+function renderPanel(position, live) {
+  const { state, role } = page;
+  renderStatus(root, state, role);
+  renderMoves($('#moves'), state.moves, state.start_fen, position.ply, stepTo);
+  actions.render(state, role);
+  $('#typed-move').hidden = role === 'spectator' || state.status !== 'playing';
+  renderInvite($('#invite-row'), $('#invite-link'), inviteUrl(), state, role);
+  const note = $('#history-note');
+  note.hidden = live && position.threats !== null;
+  note.textContent = live
+    ? ''
+    : `Showing the position after move ${position.ply} of ${state.ply}. Press » to return to the game.`;
+  if (!position.threats) note.textContent += ' The threat map of this position is not available.';
+  root.dataset.viewPly = String(position.ply);
+  Object.assign(root.dataset, { ply: state.ply, version: state.version, status: state.status, role });
+  root.dataset.fen = position.fen;
+}
+
+async function fetchEarlier(ply) {
+  const position = await history.fetch(ply);
+  if (page.viewPly !== ply) return;
+  if (position) {
+    render();
+  } else {
+    $('#history-note').hidden = false;
+    $('#history-note').textContent = `The position after move ${ply} is not available from the server.`;
+  }
+}
+
+function inviteUrl() {
+  const invite = findGame(gameId)?.invite;
+  return invite ? new URL(invite, window.location.origin).href : null;
+}
+
+// -- acting ------------------------------------------------------------------------------
+
+async function playBoardMove(orig, dest) {
+  const { state, role } = page;
+  if (!state || !state.dests || page.viewPly !== null) {
+    board.restore();
+    return;
+  }
+  let uci = `${orig}${dest}`;
+  if ((state.promotions?.[orig] ?? []).includes(dest)) {
+    const piece = await askPromotion($('#promotion'), role);
+    if (!piece) {
+      board.restore();
+      return;
+    }
+    uci += piece;
+  }
+  await sendMove(uci);
+}
+
+/** Send `uci`; a refusal or a missing answer puts the position back and says why. */
+async function sendMove(uci) {
+  $('#move-error').textContent = '';
+  const reply = await connection.request('move', { ply: page.state.ply, uci });
+  if (!reply.ok) {
+    $('#move-error').textContent = reply.error;
+    board.restore();
+  }
+  return reply.ok;
+}
+
+function stepTo(ply) {
+  page.viewPly = ply >= page.state.ply ? null : Math.max(0, ply);
+  render();
+}
+
+function step(where) {
+  if (!page.state) return;
+  const current = page.viewPly ?? page.state.ply;
+  const target = { first: 0, previous: current - 1, next: current + 1, last: page.state.ply }[where];
+  stepTo(target);
+}
+
+$('#typed-move').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const input = $('#typed-move-input');
+  const parsed = parseTypedMove(input.value, page.state);
+  if (parsed.error) {
+    $('#move-error').textContent = parsed.error;
+    return;
+  }
+  if (await sendMove(parsed.uci)) input.value = '';
+});
+
+$('#flip').addEventListener('click', () => {
+  board.flip();
+  render();
+});
+wireStepping(document, step);
+$('#watch-link').value = new URL(`/game/${gameId}`, window.location.origin).href;
+wireCopyButton($('#copy-watch'), () => $('#watch-link').value, $('#link-feedback'));
+wireCopyButton($('#copy-invite'), () => $('#invite-link').value, $('#link-feedback'));
+wireCopyButton($('#copy-fen'), () => root.dataset.fen ?? '', $('#link-feedback'));
+$('#download-pgn').addEventListener('click', () => downloadPgn(gameId, $('#link-feedback')));

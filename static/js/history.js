@@ -1,0 +1,43 @@
+/**
+ * Earlier positions of the game, for stepping back through the move list.
+ *
+ * Every state the page receives is kept by its ply (FEN, check, threat map), so positions
+ * seen during the visit are at hand. A position from before the page was opened is asked of
+ * the server (`GET /api/games/<id>/positions/<ply>`, requested from the server helper); until
+ * the server answers it, that position is reported as unavailable rather than guessed.
+ */
+import { getJson } from './connection.js';
+
+export function createHistory(gameId) {
+  const positions = new Map();
+  const asked = new Map();
+
+  return {
+    /** Keep the position of `state`; a takeback drops the positions after it. */
+    record(state) {
+      for (const ply of positions.keys()) {
+        if (ply > state.ply) positions.delete(ply);
+      }
+      positions.set(state.ply, {
+        ply: state.ply,
+        fen: state.fen,
+        check: state.check,
+        threats: state.threats,
+      });
+    },
+    get: (ply) => positions.get(ply) ?? null,
+    /** Ask the server for position `ply`; resolves with it, or null if it cannot be had. */
+    async fetch(ply) {
+      if (positions.has(ply)) return positions.get(ply);
+      if (!asked.has(ply)) asked.set(ply, getJson(`/api/games/${gameId}/positions/${ply}`));
+      const reply = await asked.get(ply);
+      if (!reply.ok || typeof reply.fen !== 'string') {
+        asked.delete(ply);
+        return null;
+      }
+      const position = { ply, fen: reply.fen, check: Boolean(reply.check), threats: reply.threats ?? null };
+      positions.set(ply, position);
+      return position;
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The player's game actions: resign (with a confirmation), abort, draw offer / accept /
+ * decline, claim draw, takeback, rematch.
+ *
+ * Which buttons show is read from the state the server sent (`status`, `offers`,
+ * `can_claim_draw`, `ply`); the server still judges each request, and its error, if any, is
+ * shown beside the buttons. Spectators get no buttons at all.
+ */
+
+/** `send(event, fields)` resolves with the server's reply. Returns {render(state, role)}. */
+export function createActions(container, message, send) {
+  let confirming = false;
+  let last = null;
+
+  async function act(event, fields = {}) {
+    message.textContent = '';
+    const reply = await send(event, fields);
+    if (!reply.ok) message.textContent = reply.error;
+  }
+
+  function render(state, role) {
+    last = { state, role };
+    container.replaceChildren();
+    container.hidden = role === 'spectator';
+    if (container.hidden) return;
+    const buttons = state.status === 'playing' ? playingButtons(state, role) : endedButtons(state, role);
+    for (const spec of buttons) container.append(makeButton(spec));
+  }
+
+  function playingButtons(state, role) {
+    if (confirming) {
+      return [
+        { id: 'confirm-resign', label: 'Yes, resign', run: () => { confirming = false; act('resign'); } },
+        { id: 'cancel-resign', label: 'No, play on', run: () => { confirming = false; rerender(); } },
+      ];
+    }
+    const buttons = [{ id: 'resign', label: 'Resign', run: () => { confirming = true; rerender(); } }];
+    if (state.ply < 2) buttons.push({ id: 'abort', label: 'Abort game', run: () => act('abort') });
+    buttons.push(...offerButtons(state, role, 'draw', 'Offer a draw', 'draw'));
+    if (state.can_claim_draw && state.turn === role) {
+      buttons.push({ id: 'claim-draw', label: 'Claim a draw', run: () => act('claim_draw') });
+    }
+    if (state.ply > 0) buttons.push(...offerButtons(state, role, 'takeback', 'Ask for a takeback', 'takeback'));
+    return buttons;
+  }
+
+  function endedButtons(state, role) {
+    if (state.rematch) {
+      return [{ id: 'open-rematch', label: 'Go to the rematch', run: () => { window.location.href = `/game/${state.rematch}`; } }];
+    }
+    return offerButtons(state, role, 'rematch', 'Offer a rematch', 'rematch');
+  }
+
+  function offerButtons(state, role, kind, offerLabel, noun) {
+    const by = state.offers[kind];
+    if (by === role) return [{ id: `${kind}-pending`, label: `${capitalize(noun)} offered…`, disabled: true }];
+    if (by) {
+      return [
+        { id: `accept-${kind}`, label: `Accept ${noun}`, run: () => act('accept', { kind }) },
+        { id: `decline-${kind}`, label: `Decline ${noun}`, run: () => act('decline', { kind }) },
+      ];
+    }
+    return [{ id: `offer-${kind}`, label: offerLabel, run: () => act('offer', { kind }) }];
+  }
+
+  function rerender() {
+    if (last) render(last.state, last.role);
+    container.querySelector('button')?.focus();
+  }
+
+  return { render };
+}
+
+function makeButton({ id, label, run, disabled }) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.id = id;
+  button.textContent = label;
+  button.disabled = Boolean(disabled);
+  if (run) button.addEventListener('click', run);
+  return button;
+}
+
+function capitalize(word) {
+  return word[0].toUpperCase() + word.slice(1);
+}

@@ -1,0 +1,50 @@
+/**
+ * Links and exports: the watch link, the invitation link (for the game's creator while the
+ * friend's seat is free), copy FEN of the position on view, download the PGN.
+ */
+
+/** Copy `text`; resolves true when the clipboard took it. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A copy button that writes `getText()` to the clipboard and says so in `feedback`. */
+export function wireCopyButton(button, getText, feedback) {
+  button.addEventListener('click', async () => {
+    const text = getText();
+    const copied = await copyText(text);
+    feedback.textContent = copied ? `Copied: ${text}` : `Copy this by hand: ${text}`;
+  });
+}
+
+/** Fetch the game's PGN from the server and hand it to the browser as a file download. */
+export async function downloadPgn(gameId, feedback) {
+  try {
+    const response = await fetch(`/api/games/${gameId}/pgn`);
+    if (!response.ok) throw new Error(`the server answered ${response.status}`);
+    const url = URL.createObjectURL(await response.blob());
+    const anchor = document.createElement('a');
+    anchor.href = url;
+    anchor.download = `game-${gameId}.pgn`;
+    document.body.append(anchor);
+    anchor.click();
+    anchor.remove();
+    URL.revokeObjectURL(url);
+    feedback.textContent = 'PGN downloaded';
+  } catch (error) {
+    feedback.textContent = `Could not download the PGN: ${error.message}`;
+  }
+}
+
+/** Show the invitation row only while it is useful: the creator's friend seat is still free. */
+export function renderInvite(row, input, inviteUrl, state, role) {
+  const friendSeat = role === 'white' ? 'black' : 'white';
+  const open = Boolean(inviteUrl) && role !== 'spectator' && !state.players[friendSeat].seated;
+  row.hidden = !open;
+  if (open) input.value = inviteUrl;
+}

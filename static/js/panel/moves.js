@@ -1,0 +1,65 @@
+/**
+ * The move list in SAN, with the move of the position on view marked, and the buttons that
+ * step back and forth through earlier positions without leaving the game.
+ *
+ * Move numbers start from the start FEN's move number and side to move (notation, not rules).
+ */
+
+/** Rebuild the list in `list` for `moves`; `viewPly` is the ply on view; clicks call onSelect(ply). */
+export function renderMoves(list, moves, startFen, viewPly, onSelect) {
+  list.replaceChildren();
+  const [, side, , , , fullmove] = startFen.split(' ');
+  const blackStarts = side === 'b';
+  const firstNumber = Number(fullmove) || 1;
+  let row = null;
+  moves.forEach((move, index) => {
+    const slot = index + (blackStarts ? 1 : 0);
+    const number = firstNumber + Math.floor(slot / 2);
+    const isWhite = slot % 2 === 0;
+    if (isWhite || row === null) {
+      row = document.createElement('li');
+      row.className = 'move-row';
+      row.dataset.number = `${number}.`;
+      if (!isWhite) row.append(placeholder());
+      list.append(row);
+    }
+    row.append(moveButton(move, index + 1, number, isWhite, viewPly, onSelect));
+  });
+  list.querySelector('[aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
+}
+
+function moveButton(move, ply, number, isWhite, viewPly, onSelect) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'move';
+  button.textContent = move.san;
+  button.dataset.ply = String(ply);
+  const side = isWhite ? 'white' : 'black';
+  button.setAttribute('aria-label', `Move ${number}, ${side}: ${move.san}`);
+  if (ply === viewPly) button.setAttribute('aria-current', 'true');
+  button.addEventListener('click', () => onSelect(ply));
+  return button;
+}
+
+function placeholder() {
+  const gap = document.createElement('span');
+  gap.className = 'move move-gap';
+  gap.textContent = '…';
+  return gap;
+}
+
+/** Wire the first / previous / next / latest buttons and the arrow keys to `step(where)`. */
+export function wireStepping(root, step) {
+  const actions = { first: 'first', previous: 'previous', next: 'next', last: 'last' };
+  for (const [id, where] of Object.entries(actions)) {
+    root.querySelector(`#step-${id}`).addEventListener('click', () => step(where));
+  }
+  document.addEventListener('keydown', (event) => {
+    if (event.target.closest('input, textarea, select')) return;
+    const where = { ArrowLeft: 'previous', ArrowRight: 'next', Home: 'first', End: 'last' }[event.key];
+    if (where) {
+      event.preventDefault();
+      step(where);
+    }
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * The status lines of the side panel: whose move it is, check, and the result with its reason.
+ *
+ * All of it is read from the server's state (`turn`, `check`, `status`, `outcome`).
+ */
+
+const REASONS = {
+  checkmate: 'checkmate',
+  stalemate: 'stalemate',
+  insufficient_material: 'insufficient material',
+  fivefold_repetition: 'fivefold repetition',
+  seventyfive_moves: 'the seventy-five-move rule',
+  threefold_repetition: 'threefold repetition (claimed)',
+  fifty_moves: 'the fifty-move rule (claimed)',
+  resignation: 'resignation',
+  agreement: 'agreement',
+  time_forfeit: 'time forfeit',
+};
+
+export function describeResult(state) {
+  if (state.status === 'aborted') return 'Game aborted';
+  const outcome = state.outcome;
+  if (!outcome) return '';
+  const reason = REASONS[outcome.termination] ?? outcome.termination;
+  if (outcome.winner === null) return `Draw by ${reason} (${outcome.result})`;
+  const winner = outcome.winner === 'white' ? 'White' : 'Black';
+  return `${winner} wins by ${reason} (${outcome.result})`;
+}
+
+export function describeTurn(state, role) {
+  if (state.status !== 'playing') return 'Game over';
+  const side = state.turn === 'white' ? 'White' : 'Black';
+  const yours = role === state.turn ? ' (your move)' : '';
+  return `${side} to move${yours}`;
+}
+
+/** Fill the status elements: {turn, check, result, role} inside `root`. */
+export function renderStatus(root, state, role) {
+  root.querySelector('#turn').textContent = describeTurn(state, role);
+  const check = root.querySelector('#check');
+  check.hidden = !(state.check && state.status === 'playing');
+  check.textContent = check.hidden ? '' : `${state.turn === 'white' ? 'White' : 'Black'} is in check`;
+  const result = root.querySelector('#result');
+  result.textContent = describeResult(state);
+  result.hidden = result.textContent === '';
+  root.querySelector('#role').textContent =
+    role === 'spectator' ? 'You are watching' : `You play ${role}`;
+}

@@ -1,0 +1,49 @@
+/**
+ * The promotion picker: four real buttons (queen, rook, bishop, knight) and a cancel button.
+ *
+ * It only asks; which targets are promotions comes from the server's `promotions` field.
+ */
+
+const CHOICES = [
+  ['q', 'queen'],
+  ['r', 'rook'],
+  ['b', 'bishop'],
+  ['n', 'knight'],
+];
+
+/** Ask which piece `color` promotes to; resolves with 'q'/'r'/'b'/'n', or null if cancelled. */
+export function askPromotion(dialog, color) {
+  dialog.replaceChildren();
+  const title = document.createElement('p');
+  title.textContent = 'Promote to:';
+  dialog.append(title);
+  return new Promise((resolve) => {
+    const finish = (letter) => {
+      dialog.hidden = true;
+      dialog.replaceChildren();
+      resolve(letter);
+    };
+    for (const [letter, role] of CHOICES) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'promotion-choice';
+      button.dataset.piece = letter;
+      button.setAttribute('aria-label', `Promote to ${role}`);
+      button.title = role;
+      // chessground's piece images are styled for <piece> inside .cg-wrap (the dialog is one).
+      const image = document.createElement('piece');
+      image.className = `${color} ${role}`;
+      button.append(image);
+      button.addEventListener('click', () => finish(letter));
+      dialog.append(button);
+    }
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.className = 'promotion-cancel';
+    cancel.textContent = 'Cancel';
+    cancel.addEventListener('click', () => finish(null));
+    dialog.append(cancel);
+    dialog.hidden = false;
+    dialog.querySelector('button').focus();
+  });
+}

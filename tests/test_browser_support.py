@@ -1,0 +1,113 @@
+"""Helpers shared by the browser suites (tests/test_browser_*.py); this file holds no tests.
+
+They drive the real page the way a person does: squares are clicked, tapped or dragged at
+their place on the screen (worked out from the board's box and orientation), and what the
+page shows is read back from the DOM that chessground rendered. Games are created through
+the HTTP API, and a browser takes its seat through the private or invitation link, exactly as
+a player who was sent the link.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import requests
+
+from chesscore import Board, square_name
+
+FILES = "abcdefgh"
+WAIT_MS = 15_000
+
+
+def create_game(url: str, **body: Any) -> dict[str, Any]:
+    """POST /api/games with `body`; the reply holds the game id, seat and links."""
+    reply = requests.post(f"{url}/api/games", json=body, timeout=10)
+    assert reply.status_code == 201, reply.text
+    return dict(reply.json())
+
+
+def open_game(context: Any, url: str) -> Any:
+    """A new page of `context` at `url` (a game link), once it has joined the game."""
+    page = context.new_page()
+    page.goto(url)
+    wait_connected(page)
+    return page
+
+
+def wait_connected(page: Any) -> None:
+    page.wait_for_function(
+        "document.querySelector('#connection').dataset.state === 'connected'"
+        " && document.querySelector('main.game').dataset.ply !== undefined",
+        timeout=WAIT_MS,
+    )
+
+
+def wait_for_ply(page: Any, ply: int) -> None:
+    """Wait until the page has received the state at `ply`."""
+    page.wait_for_function(
+        f"document.querySelector('main.game').dataset.ply === '{ply}'", timeout=WAIT_MS
+    )
+
+
+def square_center(page: Any, square: str) -> tuple[float, float]:
+    """Where `square` is on the screen, from the board's box and its orientation."""
+    box = page.locator("cg-board").bounding_box()
+    white_down = "orientation-white" in (
+        page.locator(".cg-wrap#board").get_attribute("class") or ""
+    )
+    file, rank = FILES.index(square[0]), int(square[1]) - 1
+    column, row = (file, 7 - rank) if white_down else (7 - file, rank)
+    size = box["width"] / 8
+    return box["x"] + (column + 0.5) * size, box["y"] + (row + 0.5) * size
+
+
+def click_square(page: Any, square: str) -> None:
+    page.mouse.click(*square_center(page, square))
+
+
+def play_by_clicks(page: Any, uci: str) -> None:
+    """Click the from-square, then the to-square; pick the promotion piece if there is one."""
+    click_square(page, uci[:2])
+    click_square(page, uci[2:4])
+    if len(uci) == 5:
+        page.locator(f"#promotion button[data-piece='{uci[4]}']").click()
+
+
+def drag_piece(page: Any, origin: str, target: str) -> None:
+    """Press on `origin`, move in small steps to `target`, release: a real drag."""
+    page.mouse.move(*square_center(page, origin))
+    page.mouse.down()
+    page.mouse.move(*square_center(page, target), steps=12)
+    page.mouse.up()
+
+
+def board_pieces(page: Any) -> dict[str, str]:
+    """The pieces chessground drew: square -> 'white knight' (from each element's own key)."""
+    pieces = page.evaluate(
+        """() => [...document.querySelectorAll('cg-board piece:not(.ghost)')]
+            .filter((el) => !el.classList.contains('fading'))
+            .map((el) => [el.cgKey, el.className.replace(/\\b(anim|dragging)\\b/g, '').trim()])"""
+    )
+    return {square: " ".join(name.split()) for square, name in pieces}
+
+
+def pieces_of_fen(fen: str) -> dict[str, str]:
+    """What `board_pieces` should read for `fen` (the FEN's placement, read by chesscore)."""
+    names = {"p": "pawn", "n": "knight", "b": "bishop", "r": "rook", "q": "queen", "k": "king"}
+    pieces = {}
+    for sq, piece in Board.from_fen(fen).pieces().items():
+        symbol = piece.symbol()
+        color = "white" if symbol.isupper() else "black"
+        pieces[square_name(sq)] = f"{color} {names[symbol.lower()]}"
+    return pieces
+
+
+def move_list(page: Any) -> list[str]:
+    return [text.strip() for text in page.locator("#moves button.move").all_inner_texts()]
+
+
+def server_state(url: str, game: str, seat: str | None = None) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {seat}"} if seat else {}
+    reply = requests.get(f"{url}/api/games/{game}", headers=headers, timeout=10)
+    assert reply.status_code == 200, reply.text
+    return dict(reply.json()["state"])
