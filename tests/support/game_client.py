@@ -30,6 +30,8 @@ class GameClient:
         self.client = socketio.Client(reconnection=False)
         self.client.on("state", self._record_state)
         self.client.on("rematch", self._record_rematch)
+        self.disconnected = threading.Event()
+        self.client.on("disconnect", lambda *reason: self.disconnected.set())
         self.client.connect(url, transports=["websocket"], wait_timeout=10, headers=headers or {})
 
     def _record_state(self, state: dict[str, Any]) -> None:
@@ -84,7 +86,7 @@ class GameClient:
         if websocket is not None:
             # The development server never answers the WebSocket close frame, and
             # websocket-client waits 3 s for that answer; the test does not need to.
-            websocket.close = functools.partial(websocket.close, timeout=0.2)
+            websocket.close = functools.partial(websocket.close, timeout=0.05)
         self.client.disconnect()
 
 
