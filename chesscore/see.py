@@ -153,10 +153,8 @@ def _exchange(scratch: Board, target: int, side: Color, gain: int) -> tuple[int,
         piece = _lift(scratch, capturer)
         _lift(scratch, target)
         _place(scratch, target, piece)
-        if piece & 7 == KING and _least_valuable_attacker(
-            scratch, target, side ^ 1, pins[side ^ 1]
-        ):
-            break  # the king may not capture into an attack
+        if piece & 7 == KING and scratch.attackers(side ^ 1, target):
+            break  # the king may not capture into an attack, even one by a pinned piece
         gains.append(on_square - gains[-1])
         on_square = SEE_VALUES[piece & 7]
         side ^= 1
