@@ -219,6 +219,15 @@ def http_error(error: HTTPException) -> tuple[Response, int]:
     return jsonify({"ok": False, "error": error.description, "code": code}), error.code or 400
 
 
+@blueprint.app_errorhandler(404)
+@blueprint.app_errorhandler(405)
+def unrouted(error: HTTPException) -> tuple[Response, int] | HTTPException:
+    """Routing errors happen before any blueprint is chosen: answer JSON under /api only."""
+    if request.path.startswith("/api/"):
+        return http_error(error)
+    return error
+
+
 @blueprint.errorhandler(Exception)
 def crashed(error: Exception) -> tuple[Response, int]:
     log.error("unexpected error in the HTTP API", exc_info=error)
