@@ -118,7 +118,7 @@ def describe_move(board: Board, move: Move) -> str:
     'White knight from g1 to f3'
     """
     if not board.is_legal(move):
-        raise IllegalMoveError(f"illegal move {move!r} in position {board.fen()!r}")
+        raise IllegalMoveError(f"illegal move {move} in position {board.fen()!r}")
     piece = board.piece_at(move.from_square)
     assert piece is not None  # a legal move starts on a piece
     color = COLOR_NAMES[piece.color].capitalize()

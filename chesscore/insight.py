@@ -115,7 +115,7 @@ def preview(board: Board, move: Move, threats: ThreatMap | None = None) -> Previ
 
 def _play(board: Board, move: Move) -> Board:
     if not board.is_legal(move):
-        raise IllegalMoveError(f"illegal move {move!r} in position {board.fen()!r}")
+        raise IllegalMoveError(f"illegal move {move} in position {board.fen()!r}")
     after = board.copy()
     after.push(move)
     return after

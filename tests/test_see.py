@@ -93,7 +93,7 @@ def test_labels_agree_with_the_legal_captures_of_python_chess() -> None:
     exactly when the opponent has no legal capture on it; SEE never exceeds what the move
     itself takes, and "losing" is exactly a negative SEE."""
     checked = 0
-    for fen in _sample_positions(games=12, stride=7):
+    for fen in _sample_positions(games=8, stride=10):
         board = Board.from_fen(fen)
         oracle = chess.Board(fen)
         labels = classify_destinations(board)
@@ -108,7 +108,7 @@ def test_labels_agree_with_the_legal_captures_of_python_chess() -> None:
             assert (label == "losing") == (see(board, move) < 0)
             assert labels[move.uci()[:2]][move.uci()[2:4]] in ("safe", "contested", "losing")
             checked += 1
-    assert checked > 500
+    assert checked > 300
 
 
 def _chess_square(move: Move) -> int:
