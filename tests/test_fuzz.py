@@ -7,6 +7,8 @@ into the parser). `derandomize=True` and a bounded `max_examples` keep CI repeat
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -52,20 +54,16 @@ def test_fen_parser_raises_only_chess_errors(text: str) -> None:
 @FUZZ
 @given(st.sampled_from(POSITIONS), st.integers(0, 70), st.text(max_size=3))
 def test_fen_parser_on_damaged_fens(fen: str, position: int, text: str) -> None:
-    try:
+    with contextlib.suppress(ChessError):
         Board.from_fen(mutate_fen(fen, position, text))
-    except ChessError:
-        pass
 
 
 @FUZZ
 @given(st.sampled_from(POSITIONS), st.one_of(st.text(max_size=8), UCI_TEXT))
 def test_uci_parsers_raise_only_chess_errors(fen: str, text: str) -> None:
     board = Board.from_fen(fen)
-    try:
+    with contextlib.suppress(ChessError):
         Move.from_uci(text)
-    except ChessError:
-        pass
     try:
         board.push_uci(text)
     except ChessError:
@@ -87,10 +85,8 @@ def test_san_parser_raises_only_chess_errors(fen: str, text: str) -> None:
 @FUZZ
 @given(st.one_of(st.text(max_size=60), PGN_TEXT))
 def test_pgn_parser_raises_only_chess_errors(text: str) -> None:
-    try:
+    with contextlib.suppress(ChessError):
         parse_pgn(text)
-    except ChessError:
-        pass
 
 
 @pytest.mark.parametrize("junk", [None, 42, b"e2e4", ["e2e4"]])
