@@ -17,7 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, make_response, request
 from werkzeug.exceptions import HTTPException
 
-from chesscore import Color
+from chesscore import Board, Color
 from chesscore.pgn import make_pgn
 from server.errors import RequestError
 from server.games import Game, color_name
@@ -141,6 +141,30 @@ def game_state(game_id: str) -> Response:
         body["state"] = _state(game, role)
         if since is not None:
             body["missed"] = _service().changes_since(game, int(since))
+    return jsonify(body)
+
+
+@blueprint.get("/games/<game_id>/positions/<int:ply>")
+def game_position(game_id: str, ply: int) -> Response:
+    """An earlier position of the game, for stepping back through the moves."""
+    game_id = _game_id(game_id)
+    with _service().session(game_id) as game:
+        if ply > game.ply:
+            raise RequestError(
+                "not_found", f"no position at ply {ply}: the game is at ply {game.ply}"
+            )
+        board = Board.from_fen(game.settings.start_fen)
+        for record in game.moves[:ply]:
+            board.push_uci(record.uci)
+        last = game.moves[ply - 1] if ply > 0 else None
+    body = {
+        "ok": True,
+        "ply": ply,
+        "fen": board.fen(),
+        "check": board.is_check(),
+        "last_move": {"uci": last.uci, "san": last.san} if last else None,
+        "threats": board.threat_map(),
+    }
     return jsonify(body)
 
 

@@ -253,3 +253,23 @@ def test_game_page_links(server: LiveServer) -> None:
     )
     assert forged.status_code == 403
     assert requests.get(f"{server.url}/game/AAAAAAAAAAAA", timeout=10).status_code == 404
+
+
+def test_earlier_positions(server: LiveServer) -> None:
+    created = create_game(server.url, opponent="friend", color="white")
+    game, white = created["game"], created["seat"]
+    joined = post(server.url, f"/api/games/{game}/join", {"invite": invite_token(created)})
+    ucis = ["e2e4", "d7d5", "e4d5"]
+    for ply, uci in enumerate(ucis):
+        seat = white if ply % 2 == 0 else joined.json()["seat"]
+        assert post(server.url, f"/api/games/{game}/moves", {"ply": ply, "uci": uci}, seat).ok
+    board = chess.Board()
+    for ply in range(len(ucis) + 1):
+        body = requests.get(f"{server.url}/api/games/{game}/positions/{ply}", timeout=10).json()
+        assert body["fen"] == board.fen() and body["ply"] == ply
+        assert body["threats"]["squares"]["e4"] is not None
+        if ply < len(ucis):
+            board.push_uci(ucis[ply])
+    assert body["last_move"] == {"uci": "e4d5", "san": "exd5"}
+    beyond = requests.get(f"{server.url}/api/games/{game}/positions/9", timeout=10)
+    assert beyond.status_code == 404 and beyond.json()["code"] == "not_found"
