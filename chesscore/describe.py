@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from chesscore.errors import IllegalMoveError
 from chesscore.squares import COLOR_NAMES, KING, WHITE, Color, parse_square, square_name
-from chesscore.xray import PIECE_VALUES, find_pins, xrays_of_square
+from chesscore.xray import PIECE_VALUES, PinLine, find_pins, xrays_of_square
 
 if TYPE_CHECKING:
     from chesscore.board import Board
@@ -45,7 +45,20 @@ def describe_square(board: Board, square: int | str, threats: ThreatMap | None =
     'd5, empty: controlled by 1 white piece, knight c3, and by no black piece'
     """
     sq = parse_square(square) if isinstance(square, str) else parse_square(square_name(square))
+    return _describe(board, sq, threats or board.threat_map(), find_pins(board))
+
+
+def describe_squares(board: Board, threats: ThreatMap | None = None) -> dict[str, str]:
+    """Every square's description by name, from one threat map."""
     threats = threats or board.threat_map()
+    pins = find_pins(board)
+    return {
+        name: _describe(board, parse_square(name), threats, pins)
+        for name in sorted(threats["squares"])
+    }
+
+
+def _describe(board: Board, sq: int, threats: ThreatMap, pins: list[PinLine]) -> str:
     name = square_name(sq)
     entry = threats["squares"][name]
     by_color = (entry["white"], entry["black"])
@@ -60,16 +73,10 @@ def describe_square(board: Board, square: int | str, threats: ThreatMap | None =
         if by_color[enemy]
         else "not attacked",
         f"defended by {_group(board, by_color[own], own)}" if by_color[own] else "not defended",
-        *_piece_facts(board, name, threats),
+        *_piece_facts(board, name, threats, pins),
         *_xray_facts(board, sq),
     ]
     return f"{name}, {COLOR_NAMES[own]} {PIECE_NAMES[piece.piece_type]}: " + "; ".join(parts)
-
-
-def describe_squares(board: Board, threats: ThreatMap | None = None) -> dict[str, str]:
-    """Every square's description by name, from one threat map."""
-    threats = threats or board.threat_map()
-    return {name: describe_square(board, name, threats) for name in sorted(threats["squares"])}
 
 
 def _group(board: Board, names: list[str], color: Color) -> str:
@@ -85,13 +92,13 @@ def _group(board: Board, names: list[str], color: Color) -> str:
     return f"{len(names)} {COLOR_NAMES[color]} {plural}, {listed}"
 
 
-def _piece_facts(board: Board, name: str, threats: ThreatMap) -> list[str]:
+def _piece_facts(board: Board, name: str, threats: ThreatMap, pins: list[PinLine]) -> list[str]:
     facts = []
     if name in threats["hanging"]:
         facts.append("hanging")
     if name in threats["checkers"]:
         facts.append("giving check")
-    for pin in find_pins(board):
+    for pin in pins:
         pinner_kind = PIECE_NAMES[board.board[parse_square(pin["pinner"])] & 7]
         target = board.board[parse_square(pin["target"])] & 7
         behind = "the king" if target == KING else f"the {PIECE_NAMES[target]} on {pin['target']}"
