@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import datetime
 import logging
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, jsonify, make_response, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response as BaseResponse
 
 from chesscore import Board, Color
 from chesscore.pgn import make_pgn
@@ -31,7 +32,7 @@ blueprint = Blueprint("api", __name__, url_prefix="/api")
 
 
 def _service() -> GameService:
-    return current_app.extensions["chess"]
+    return cast(GameService, current_app.extensions["chess"])
 
 
 def _body() -> Any:
@@ -74,7 +75,7 @@ def links(game_id: str, seat: str, invite: str | None) -> dict[str, str | None]:
     }
 
 
-def set_seat_cookie(response: Response, game_id: str, token: str) -> None:
+def set_seat_cookie(response: BaseResponse, game_id: str, token: str) -> None:
     response.set_cookie(
         cookie_name(game_id), token, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Lax", path="/"
     )

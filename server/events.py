@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from flask import current_app, request
 from flask_socketio import SocketIO, emit, join_room, leave_room
@@ -41,11 +41,11 @@ def role_name(role: Color | None) -> str:
 
 
 def _service() -> GameService:
-    return current_app.extensions["chess"]
+    return cast(GameService, current_app.extensions["chess"])
 
 
 def _connections() -> Connections:
-    return current_app.extensions["chess_connections"]
+    return cast(Connections, current_app.extensions["chess_connections"])
 
 
 def _sid() -> str:

@@ -19,6 +19,7 @@ from flask import (
     request,
     send_from_directory,
 )
+from flask.typing import ResponseReturnValue
 
 from server.api import set_seat_cookie
 from server.errors import RequestError
@@ -40,7 +41,7 @@ def index() -> str:
 
 
 @blueprint.get("/game/<game_id>")
-def game_page(game_id: str) -> Response | str:
+def game_page(game_id: str) -> ResponseReturnValue:
     """The game page; `?seat=` (private link) and `?invite=` set the seat cookie and redirect
     to the plain address, so the token leaves the address bar and the browser history."""
     service = current_app.extensions["chess"]
