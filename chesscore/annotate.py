@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chesscore.insight import describe_change
+from chesscore.insight import compare_positions
 from chesscore.pgn import _escape, _make_tags, _wrap
 from chesscore.squares import WHITE, square_name
 from chesscore.xray import find_pins
@@ -87,9 +87,11 @@ def _annotated_tokens(root: Board, board: Board) -> list[str]:
         elif index == 0:
             tokens.append(f"{replay.fullmove_number}...")
         tokens.append(replay.san(move))
-        change = describe_change(replay, move, threats)
-        replay.push(move)
-        threats = replay.threat_map()
+        after = replay.copy()
+        after.push(move)
+        after_threats = after.threat_map()
+        change = compare_positions(replay, move, after, threats, after_threats)
+        replay, threats = after, after_threats
         comment = make_annotation(replay, threats, change)
         if comment:
             tokens.append(f"{{ {comment} }}")

@@ -90,7 +90,7 @@ def describe_change(board: Board, move: Move, threats: ThreatMap | None = None) 
     [{'from': 'c7', 'to': 'a8', 'by': 'white'}, {'from': 'c7', 'to': 'e8', 'by': 'white'}]
     """
     after = _play(board, move)
-    return _compare(board, move, after, threats or board.threat_map(), after.threat_map())
+    return compare_positions(board, move, after, threats or board.threat_map(), after.threat_map())
 
 
 def preview(board: Board, move: Move, threats: ThreatMap | None = None) -> Preview:
@@ -101,7 +101,7 @@ def preview(board: Board, move: Move, threats: ThreatMap | None = None) -> Previ
     packed = board.find_packed(move)
     assert packed is not None  # `_play` has checked that the move is legal
     value, attacked = exchange_on_target(board, packed)
-    change = _compare(board, move, after, threats or board.threat_map(), after_threats)
+    change = compare_positions(board, move, after, threats or board.threat_map(), after_threats)
     return {
         "move": move.uci(),
         "fen": after.fen(),
@@ -121,9 +121,11 @@ def _play(board: Board, move: Move) -> Board:
     return after
 
 
-def _compare(
+def compare_positions(
     board: Board, move: Move, after: Board, before_map: ThreatMap, after_map: ThreatMap
 ) -> Change:
+    """`describe_change` for a caller that has played the move already: `after` is `board`
+    after the legal `move`, the maps are their threat maps."""
     moved = _relocation(board, move)
     facts = _move_facts(board, move)
     mover = facts["color"]
