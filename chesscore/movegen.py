@@ -1,10 +1,13 @@
 """Move generation: the attack primitive, pins and checks, and legal moves as packed ints.
 
 Layers: `attackers`/`is_attacked` answer "which pieces of a colour attack this square" (the
-single attack primitive: `is_attacked` is its early-exit twin, same walk, same rules: pawns
-attack only diagonally, sliders stop at the first piece); `scan_king` walks the eight lines
-out of the king once per position to find the checkers, the squares that stop a check and
-the absolutely pinned pieces with the squares they may still move to; `generate_legal` then
+single attack primitive; `is_attacked` is its early-exit twin, same walk, same rules: pawns
+attack only diagonally, sliders stop at the first piece). Both work the classic 0x88 way:
+the difference of two squares tells, through a table, which kinds of piece could attack
+across it and in which steps, and only then are the squares in between looked at. `scan_king`
+makes the same walk from every enemy piece towards the king, letting one own piece stand in
+the way, to find once per position the checkers, the squares that stop a check and the
+absolutely pinned pieces with the squares they may still move to. `generate_legal` then
 generates pseudo-legal moves and keeps only the legal ones using those facts, without making
 the moves: a pinned piece keeps the moves along its pin, in check every non-king move must
 land on a checking or blocking square, the king never steps onto an attacked square, and the
@@ -12,8 +15,9 @@ rare en passant capture, whose legality can hinge on two pieces leaving a rank, 
 a copy of the board. Generation never mutates the position.
 
 The functions are written for speed because perft, the server and the engine all spend their
-time here: moves are packed ints (see chesscore.move), loops walk precomputed per-square rays
-(chesscore.squares), and hot loops bind attributes and globals to locals once.
+time here: moves are packed ints (see chesscore.move), loops walk precomputed per-square
+target and ray lists (chesscore.squares), colour tests are table lookups, and hot loops bind
+globals and attributes to locals once.
 """
 
 from __future__ import annotations
