@@ -73,15 +73,26 @@ def make_threat_map(board: Board) -> ThreatMap:
     >>> threats["checkers"], threats["pins"], threats["hanging"]
     ([], [], [])
     """
-    white, black = attack_lists(board, WHITE), attack_lists(board, BLACK)
-    squares: dict[str, SquareAttackers] = {
-        NAMES[sq]: {"white": white[sq], "black": black[sq]} for sq in BOARD_SQUARES
-    }
+    # The per-square lists are created once, straight into the output, and filled in place
+    # through two 0x88-indexed views (off-board slots share one list that is never filled).
+    white: list[list[str]] = [[]] * 128
+    black: list[list[str]] = [[]] * 128
+    squares: dict[str, SquareAttackers] = {}
+    for sq in BOARD_SQUARES:
+        by_white: list[str] = []
+        by_black: list[str] = []
+        white[sq], black[sq] = by_white, by_black
+        squares[NAMES[sq]] = {"white": by_white, "black": by_black}
+    _walk_attacks(board, WHITE, white)
+    _walk_attacks(board, BLACK, black)
+    attacks = (white, black)
+    turn = board.turn
     return {
         "squares": squares,
-        "checkers": sorted(NAMES[sq] for sq in board.checkers()),
+        # The checkers are the attackers of the king of the side to move.
+        "checkers": list(attacks[turn ^ 1][board.king_square(turn)]),
         "pins": _make_pins(board),
-        "hanging": _find_hanging(board, (white, black)),
+        "hanging": _find_hanging(board, attacks),
     }
 
 
@@ -92,11 +103,19 @@ def attack_lists(board: Board, color: Color) -> list[list[str]]:
     speed: rather than 64 calls that each test every piece of the colour, every piece walks
     its own attack rays once, on the same per-square ray tables the move generator uses, with
     the primitive's rules (pawns only diagonally, a ray ends on the first piece it meets). A
-    test checks it against `board.attackers` on every square of many positions. Walking the
-    pieces in name order leaves every list already sorted by name.
+    test checks it against `board.attackers` on every square of many positions.
+    """
+    found: list[list[str]] = [[] for _ in range(128)]
+    _walk_attacks(board, color, found)
+    return found
+
+
+def _walk_attacks(board: Board, color: Color, found: list[list[str]]) -> None:
+    """Append the name of every piece of `color` to the lists of the squares it attacks.
+
+    Walking the pieces in name order leaves every list sorted by name without sorting it.
     """
     cells = board.board
-    found: list[list[str]] = [[] for _ in range(128)]
     pawn_targets = PAWN_CAPTURE_TARGETS[color]
     for origin in sorted(board.piece_squares[color], key=NAME_ORDER.__getitem__):
         name = NAMES[origin]
@@ -110,7 +129,6 @@ def attack_lists(board: Board, color: Color) -> list[list[str]]:
                 found[target].append(name)
                 if cells[target]:
                     break
-    return found
 
 
 def _make_pins(board: Board) -> list[Pin]:
