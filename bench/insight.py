@@ -1,0 +1,107 @@
+"""How long the threat insight takes per position: the figures behind "fast enough to feel instant".
+
+Usage: `python bench/insight.py [--positions N] [--seed S] [--repeat R]`
+
+Positions come from seeded random games (a random mover on both sides, one position every few
+plies, the game replayed from its start), so the sample holds openings, middlegames with many
+pieces and bare endgames alike. For each position, and for one seeded random legal move of it,
+each operation the server runs is timed with `time.perf_counter_ns`, `--repeat` times (3 by
+default), keeping the fastest call: other processes can only add time, so the best of a few
+calls shows the cost of the position rather than the machine's load (`--repeat 1` shows it
+with the load):
+
+- `classify_destinations`: the safe/contested/losing label of every legal move (sent with the
+  legal destinations after every move);
+- `preview`: the threat map after one move with its derived facts (asked while a piece is held
+  over a square), both without and with the current threat map handed in, as the server can;
+- `describe_change`: what the last move changed (after every move), the map handed in;
+- `threat_map` and `make_xray_map`, for scale: the state already carries the first.
+
+The table gives the median, the 99th percentile and the maximum in microseconds over all
+positions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from chesscore import Board, Move
+from chesscore.insight import describe_change, preview
+from chesscore.see import classify_destinations
+from chesscore.threats import ThreatMap
+from chesscore.xray import make_xray_map
+
+
+def sample_positions(count: int, seed: int, stride: int = 4) -> list[tuple[Board, Move]]:
+    """`count` (position, random legal move) pairs from seeded random games."""
+    rng = random.Random(seed)
+    samples: list[tuple[Board, Move]] = []
+    while len(samples) < count:
+        board = Board()
+        while board.outcome() is None and board.ply < 300 and len(samples) < count:
+            moves = sorted(board.legal_moves(), key=lambda move: move.uci())
+            if board.ply % stride == 0:
+                samples.append((board.copy(), rng.choice(moves)))
+            board.push(rng.choice(moves))
+    return samples
+
+
+def time_once(
+    operation: Callable[[Board, Move, ThreatMap], object],
+    board: Board,
+    move: Move,
+    threats: ThreatMap,
+) -> float:
+    """Microseconds one call takes."""
+    start = time.perf_counter_ns()
+    operation(board, move, threats)
+    return (time.perf_counter_ns() - start) / 1000
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="calls per position; best kept")
+    args = parser.parse_args()
+    samples = sample_positions(args.positions, args.seed)
+    operations: dict[str, Callable[[Board, Move, ThreatMap], object]] = {
+        "classify_destinations": lambda board, move, threats: classify_destinations(board),
+        "preview (one move)": lambda board, move, threats: preview(board, move),
+        "preview, map handed in": lambda board, move, threats: preview(board, move, threats),
+        "describe_change": lambda board, move, threats: describe_change(board, move, threats),
+        "threat_map": lambda board, move, threats: board.threat_map(),
+        "make_xray_map": lambda board, move, threats: make_xray_map(board),
+    }
+    times: dict[str, list[float]] = {name: [] for name in operations}
+    for board, move in samples:
+        threats = board.threat_map()
+        for name, operation in operations.items():
+            best = min(time_once(operation, board, move, threats) for _ in range(args.repeat))
+            times[name].append(best)
+    print(f"{len(samples)} positions from seeded random games (seed {args.seed}); "
+          f"Python {platform.python_version()} on {platform.machine()}")  # fmt: skip
+    print(f"{'operation':<26}{'median us':>12}{'p99 us':>12}{'max us':>12}")
+    for name, values in times.items():
+        print(
+            f"{name:<26}{statistics.median(values):>12.0f}"
+            f"{percentile(values, 0.99):>12.0f}{max(values):>12.0f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
