@@ -188,6 +188,7 @@ def _main_line(movetext: str) -> list[str]:
 def _is_skipped(token: str) -> bool:
     return (
         token[0] in "{;$"
+        or token == "e.p."  # written after an en passant capture: "exd6 e.p."
         or MOVE_NUMBER_PATTERN.fullmatch(token) is not None
         or GLYPH_PATTERN.fullmatch(token) is not None
     )

@@ -150,3 +150,8 @@ def test_python_chess_reads_our_pgn_and_we_read_theirs(seed: int) -> None:
     assert [move.uci() for move in theirs.mainline_moves()] == [m.uci() for m in board.move_stack]
     exported = str(theirs)  # python-chess's own writing of the same game
     assert [move.uci() for move in parse_pgn(exported).moves] == [m.uci() for m in board.move_stack]
+
+
+def test_parse_pgn_skips_the_en_passant_mark() -> None:
+    game = parse_pgn("1. e4 Nf6 2. e5 d5 3. exd6 e.p. exd6 *")
+    assert [move.uci() for move in game.moves][-2:] == ["e5d6", "e7d6"]
