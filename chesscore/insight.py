@@ -128,31 +128,41 @@ def compare_positions(
     after the legal `move`, the maps are their threat maps."""
     moved = _relocation(board, move)
     facts = _move_facts(board, move)
-    mover = facts["color"]
     before_attacks = {
         (a2, t2)
         for a, t in _attacks_on_pieces(board, before_map)
         if (a2 := moved.get(a, a)) and (t2 := moved.get(t, t))
     }
     new = sorted(_attacks_on_pieces(after, after_map) - before_attacks)
-    own_movers = {facts["to"], *(moved[o] for o in moved if o != facts["from"] and moved[o])}
-    created, released = _pin_changes(board, after, moved)
     new_attacks: list[Attack] = [{"from": a, "to": t, "by": _color_at(after, a)} for a, t in new]
+    # The moved piece and a castling rook: their new attacks are theirs, not discovered ones.
+    movers = {square for square in moved.values() if square is not None}
+    created, released = _pin_changes(board, after, moved)
+    became, stopped = _hanging_changes(before_map["hanging"], after_map["hanging"], moved)
     return {
         "move": facts,
         "checkers": after_map["checkers"],
         "new_attacks": new_attacks,
-        "discovered": [x for x in new_attacks if x["by"] == mover and x["from"] not in own_movers],
-        "became_hanging": sorted(
-            set(after_map["hanging"]) - {moved.get(h, h) for h in before_map["hanging"]}
-        ),
-        "no_longer_hanging": sorted(
-            h for h in before_map["hanging"] if moved.get(h, h) not in (None, *after_map["hanging"])
-        ),
+        "discovered": [
+            x for x in new_attacks if x["by"] == facts["color"] and x["from"] not in movers
+        ],
+        "became_hanging": became,
+        "no_longer_hanging": stopped,
         "forks": _new_forks(board, before_map, after, after_map, moved),
         "pins_created": created,
         "pins_released": released,
     }
+
+
+def _hanging_changes(
+    before: list[str], after: list[str], moved: dict[str, str | None]
+) -> tuple[list[str], list[str]]:
+    """(pieces that became hanging, by their new squares; pieces that stopped, by their old
+    squares), following the moved pieces; a captured piece is in neither."""
+    followed = {old: moved.get(old, old) for old in before}
+    became = sorted(set(after) - set(followed.values()))
+    stopped = sorted(old for old, new in followed.items() if new is not None and new not in after)
+    return became, stopped
 
 
 def _relocation(board: Board, move: Move) -> dict[str, str | None]:
