@@ -9,14 +9,21 @@ a player who was sent the link.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import requests
 
 from chesscore import Board, square_name
+from tests.support.live_server import LiveServer
 
 FILES = "abcdefgh"
 WAIT_MS = 15_000
+
+
+def start_server(folder: Path, env: dict[str, str] | None = None) -> LiveServer:
+    """A server for a whole test module (each test makes its own game on it)."""
+    return LiveServer(instance_path=folder / "instance", env=env or {}).start()
 
 
 def create_game(url: str, **body: Any) -> dict[str, Any]:

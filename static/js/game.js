@@ -28,7 +28,7 @@ const gameId = root.dataset.game;
 const page = { state: null, role: null, viewPly: null, oriented: false, connected: false };
 const history = createHistory(gameId);
 const board = createBoard($('#board'), { onMove: playBoardMove });
-const overlay = createThreatOverlay($('#threat-grid'), board);
+const overlay = createThreatOverlay($('#threat-grid'), $('#threat-heat'), board);
 const overlayControl = createOverlayControl($('#overlay-modes'), () => render());
 const clocks = createClocks({ white: $('#clock-white'), black: $('#clock-black'), box: $('#clocks') });
 const connection = connectToGame(gameId, {

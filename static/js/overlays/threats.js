@@ -19,19 +19,27 @@ export function shownColors(mode, perspective) {
   return [];
 }
 
-/** Draws into `grid` (an element laid over the board) and onto `board` (arrows, circles). */
-export function createThreatOverlay(grid, board) {
+/**
+ * Draws numbers into `grid` (laid over the pieces), the heat tint into `heat` (laid under the
+ * pieces, so they keep their colours) and arrows and circles onto `board`.
+ */
+export function createThreatOverlay(grid, heat, board) {
   const cells = new Map();
+  const tints = new Map();
   let orientation = null;
 
   function layout(newOrientation) {
     if (orientation === newOrientation) return;
     orientation = newOrientation;
     grid.replaceChildren();
+    heat.replaceChildren();
     for (const square of squaresInReadingOrder(orientation)) {
-      const cell = cells.get(square) ?? makeCell(square);
-      cells.set(square, cell);
-      grid.append(cell);
+      if (!cells.has(square)) {
+        cells.set(square, makeCell(square));
+        tints.set(square, Object.assign(document.createElement('div'), { className: 'heat-cell' }));
+      }
+      grid.append(cells.get(square));
+      heat.append(tints.get(square));
     }
   }
 
@@ -41,6 +49,7 @@ export function createThreatOverlay(grid, board) {
       layout(view.orientation);
       const colors = shownColors(view.mode, view.perspective);
       grid.hidden = colors.length === 0 || !view.threats;
+      heat.hidden = grid.hidden;
       grid.dataset.mode = view.mode;
       if (grid.hidden) {
         board.setShapes([]);
@@ -51,6 +60,8 @@ export function createThreatOverlay(grid, board) {
       for (const [square, cell] of cells) {
         const attackers = view.threats.squares[square] ?? { white: [], black: [] };
         fillCell(cell, attackers, colors, hangingBy(square, hanging, pieces, colors));
+        tints.get(square).dataset.control = cell.dataset.control;
+        tints.get(square).style.setProperty('--heat', cell.style.getPropertyValue('--heat'));
       }
       board.setShapes(makeShapes(view.threats, pieces, colors));
     },

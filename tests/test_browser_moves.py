@@ -1,0 +1,185 @@
+"""Special moves on the board, and moves the server refuses.
+
+Each case starts a game from a FEN through the HTTP API, opens it in Chromium as white, makes
+the move the way a person does (clicks, the promotion picker, dragging the king) and checks the
+board chessground drew and the SAN in the move list against chesscore's answer. A typed move
+and a move the server refuses are checked too: the refused move goes back on the board.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from chesscore import Board
+from tests.conftest import screenshot_path
+from tests.support.live_server import LiveServer
+from tests.test_browser_support import (
+    board_pieces,
+    click_square,
+    create_game,
+    drag_piece,
+    move_list,
+    open_game,
+    pieces_of_fen,
+    play_by_clicks,
+    start_server,
+    wait_for_ply,
+)
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    live = start_server(tmp_path_factory.mktemp("moves"))
+    yield live
+    live.stop()
+
+
+# (name, start FEN, how the move is made, UCI, SAN in the move list)
+SPECIAL_MOVES = [
+    ("promotion_to_knight", "8/P6k/8/8/8/8/8/K7 w - - 0 1", "clicks", "a7a8n", "a8=N"),
+    (
+        "castling_by_drag",
+        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+        "drag",
+        "e1g1",
+        "O-O",
+    ),
+    ("en_passant", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "clicks", "e5d6", "exd6"),
+]
+
+
+def fen_after(fen: str, uci: str) -> str:
+    board = Board.from_fen(fen)
+    board.push_uci(uci)
+    return board.fen()
+
+
+@pytest.mark.parametrize(
+    ("fen", "gesture", "uci", "san"),
+    [case[1:] for case in SPECIAL_MOVES],
+    ids=[case[0] for case in SPECIAL_MOVES],
+)
+def test_special_move_on_the_board(
+    browser: Any,
+    server: LiveServer,
+    request: pytest.FixtureRequest,
+    fen: str,
+    gesture: str,
+    uci: str,
+    san: str,
+) -> None:
+    created = create_game(server.url, opponent="friend", color="white", fen=fen)
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    try:
+        page = open_game(context, server.url + created["links"]["private"])
+        assert board_pieces(page) == pieces_of_fen(fen)
+        if gesture == "drag":
+            drag_piece(page, uci[:2], uci[2:4])
+        else:
+            play_by_clicks(page, uci)
+        wait_for_ply(page, 1)
+        page.wait_for_timeout(300)  # let the move's animation finish before reading squares
+        assert board_pieces(page) == pieces_of_fen(fen_after(fen, uci))
+        assert move_list(page) == [san]
+        page.screenshot(path=screenshot_path(request))
+    finally:
+        context.close()
+
+
+def test_promotion_picker_offers_all_four_pieces(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest
+) -> None:
+    created = create_game(server.url, opponent="friend", color="white", fen=SPECIAL_MOVES[0][1])
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    try:
+        page = open_game(context, server.url + created["links"]["private"])
+        click_square(page, "a7")
+        click_square(page, "a8")
+        picker = page.get_by_role("dialog", name="Choose the promotion piece")
+        for piece in ("queen", "rook", "bishop", "knight"):
+            expect(picker.get_by_role("button", name=f"Promote to {piece}")).to_be_visible()
+        page.screenshot(path=screenshot_path(request))
+        picker.get_by_role("button", name="Cancel").click()
+        assert board_pieces(page) == pieces_of_fen(SPECIAL_MOVES[0][1])
+        assert page.locator("main.game").get_attribute("data-ply") == "0"
+    finally:
+        context.close()
+
+
+# (typed text, the move list after it, or the error shown)
+TYPED_MOVES = [
+    ("Nf3", ["Nf3"], ""),
+    ("g1f3", ["Nf3"], ""),
+    ("e2e5", [], "illegal move 'e2e5'"),
+    ("Ke2", [], "'Ke2' is not a legal move in this position"),
+    ("Zz9", [], "'Zz9' is neither SAN (like Nf3) nor UCI (like g1f3)"),
+]
+
+
+@pytest.mark.parametrize(("typed", "moves", "error"), TYPED_MOVES)
+def test_typed_move(
+    browser: Any,
+    server: LiveServer,
+    request: pytest.FixtureRequest,
+    typed: str,
+    moves: list[str],
+    error: str,
+) -> None:
+    created = create_game(server.url, opponent="friend", color="white")
+    context = browser.new_context()
+    try:
+        page = open_game(context, server.url + created["links"]["private"])
+        page.get_by_label("Type a move (SAN or UCI)").fill(typed)
+        page.get_by_role("button", name="Play").click()
+        if moves:
+            wait_for_ply(page, len(moves))
+        else:
+            page.wait_for_function("document.querySelector('#move-error').textContent !== ''")
+        assert move_list(page) == moves
+        assert error in page.locator("#move-error").inner_text()
+        page.screenshot(path=screenshot_path(request))
+    finally:
+        context.close()
+
+
+def test_a_refused_move_goes_back_on_the_board(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest
+) -> None:
+    """The page's move is changed on the wire to one the server refuses: the piece goes back."""
+    created = create_game(server.url, opponent="friend", color="white")
+    context = browser.new_context()
+    page = context.new_page()
+
+    def tamper(socket: Any) -> None:
+        server = socket.connect_to_server()
+
+        def forward(message: str | bytes) -> None:
+            if isinstance(message, str) and '"move"' in message:
+                message = message.replace('"e2e4"', '"e2e5"')
+            server.send(message)
+
+        socket.on_message(forward)
+
+    try:
+        page.route_web_socket("**/socket.io/**", tamper)
+        page.goto(server.url + created["links"]["private"])
+        page.wait_for_function(
+            "document.querySelector('#connection').dataset.state === 'connected'"
+        )
+        start = board_pieces(page)
+        play_by_clicks(page, "e2e4")
+        page.wait_for_function("document.querySelector('#move-error').textContent !== ''")
+        page.wait_for_timeout(300)
+        assert "illegal move 'e2e5'" in page.locator("#move-error").inner_text()
+        assert board_pieces(page) == start
+        assert json.loads(json.dumps(page.locator("main.game").get_attribute("data-ply"))) == "0"
+        page.screenshot(path=screenshot_path(request))
+    finally:
+        context.close()

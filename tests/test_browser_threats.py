@@ -1,0 +1,130 @@
+"""The threat overlay shows exactly what chesscore's threat map says.
+
+For known positions (a pin, a check, hanging pieces) the test opens the game, turns the
+overlay on and reads every square's numbers back from the page; they must equal the number of
+white and black attackers that `chesscore.Board.from_fen(fen).threat_map()` lists, the marked
+squares must be its hanging pieces, and an arrow must be drawn for each pin and check. The
+overlay modes and stepping back to an earlier position are checked the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from chesscore import Board
+from tests.conftest import screenshot_path
+from tests.support.live_server import LiveServer
+from tests.test_browser_support import (
+    create_game,
+    open_game,
+    play_by_clicks,
+    start_server,
+    wait_for_ply,
+)
+
+pytestmark = pytest.mark.browser
+
+POSITIONS = {
+    # Black's queen on h4 pins f2 to the white king; white's bishop on c4 eyes f7.
+    "pin": "rnb1kbnr/pppp1ppp/8/4p3/2B1P2q/3P4/PPP2PPP/RNBQK1NR w KQkq - 1 4",
+    # White is in check from the bishop on b4, which nothing defends.
+    "check": "r1bqk1nr/pppp1ppp/2n5/4p3/1b1PP3/5N2/PPP2PPP/RNBQKB1R w KQkq - 1 4",
+    # Rooks, knights and a queen on crossing lines: counts above one, an undefended knight.
+    "crowded": "3rk3/8/2n5/3R4/3N4/8/3Q4/4K3 w - - 0 1",
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    live = start_server(tmp_path_factory.mktemp("threats"))
+    yield live
+    live.stop()
+
+
+def read_overlay(page: Any) -> dict[str, tuple[str, str]]:
+    """square -> (white number shown, black number shown); '' where no number is shown."""
+    cells = page.evaluate(
+        """() => {
+            const shown = (count) => (count.hidden ? '' : count.textContent);
+            return [...document.querySelectorAll('#threat-grid .threat-cell')].map((cell) => [
+                cell.dataset.square,
+                shown(cell.querySelector('.threat-count.white')),
+                shown(cell.querySelector('.threat-count.black')),
+            ]);
+        }"""
+    )
+    return {square: (white, black) for square, white, black in cells}
+
+
+def expected_overlay(fen: str, colors: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    squares = Board.from_fen(fen).threat_map()["squares"]
+    shown = {}
+    for square, attackers in squares.items():
+        counts = []
+        for color in ("white", "black"):
+            number = len(attackers[color])
+            counts.append(str(number) if color in colors and number > 0 else "")
+        shown[square] = (counts[0], counts[1])
+    return shown
+
+
+def marked_hanging(page: Any) -> set[str]:
+    return set(
+        page.locator("#threat-grid .threat-cell.hanging").evaluate_all(
+            "cells => cells.map(c => c.dataset.square)"
+        )
+    )
+
+
+@pytest.mark.parametrize("name", POSITIONS)
+def test_overlay_counts_match_chesscore(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest, name: str
+) -> None:
+    fen = POSITIONS[name]
+    threats = Board.from_fen(fen).threat_map()
+    created = create_game(server.url, opponent="friend", color="white", fen=fen)
+    context = browser.new_context(viewport={"width": 1100, "height": 850})
+    try:
+        page = open_game(context, server.url + created["links"]["watch"])  # a spectator
+        page.get_by_role("button", name="Both").click()
+        overlay = read_overlay(page)
+        assert len(overlay) == 64
+        assert overlay == expected_overlay(fen, ("white", "black"))
+        assert marked_hanging(page) == set(threats["hanging"])
+        arrows = page.locator(".cg-wrap svg.cg-shapes line").count()
+        assert arrows == len(threats["pins"]) + len(threats["checkers"])
+        page.screenshot(path=screenshot_path(request))
+
+        page.get_by_role("button", name="My threats").click()
+        assert read_overlay(page) == expected_overlay(fen, ("white",))
+        page.get_by_role("button", name="Opponent's threats").click()
+        assert read_overlay(page) == expected_overlay(fen, ("black",))
+        page.get_by_role("button", name="Off").click()
+        assert page.locator("#threat-grid").is_hidden()
+    finally:
+        context.close()
+
+
+def test_overlay_follows_the_game_and_earlier_positions(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest
+) -> None:
+    """After a move the overlay shows the new position; stepping back shows the old one's."""
+    fen = POSITIONS["pin"]
+    created = create_game(server.url, opponent="friend", color="white", fen=fen)
+    context = browser.new_context(viewport={"width": 1100, "height": 850})
+    try:
+        page = open_game(context, server.url + created["links"]["private"])
+        page.get_by_role("button", name="Both").click()
+        play_by_clicks(page, "c4f7")
+        wait_for_ply(page, 1)
+        board = Board.from_fen(fen)
+        board.push_uci("c4f7")
+        assert read_overlay(page) == expected_overlay(board.fen(), ("white", "black"))
+        page.get_by_role("button", name="Previous move").click()
+        assert read_overlay(page) == expected_overlay(fen, ("white", "black"))
+        page.screenshot(path=screenshot_path(request))
+    finally:
+        context.close()
