@@ -1,27 +1,46 @@
-"""The computer opponent: it thinks in a background task and answers after a short delay.
+"""The computer opponent: it thinks in the background and answers after a short delay.
 
-`ComputerMover.request` is called when it becomes the computer's turn. It copies the board
-and notes the game's version, then a background task waits the configured delay (so the reply
-reads as a reply, and tests can set it small with CHESS_COMPUTER_DELAY), asks
-`chesscore.players.make_player(level, seed)` for a move and hands it to `play` with that
-version. `play` applies it only if the game is still at that version: a reply computed for an
-earlier position (after a takeback, a resignation, a restart) is thrown away, never played.
-The seed is the game's seed plus the ply, so a game replays the same after a restart.
+`ComputerMover.request` is called when it becomes the computer's turn, with the game's
+position as plain data (start FEN and the UCI moves) and its version. A background task waits
+the configured delay (so the reply reads as a reply, and tests set it small with
+CHESS_COMPUTER_DELAY), finds a move and hands it to `play` with that version; `play` applies
+it only if the game is still at that version, so a reply computed for an earlier position
+(after a takeback, a resignation, a restart) is thrown away, never played.
+
+Level 1 is `chesscore.players.make_player(1, seed)`, the random mover, played in this process.
+The engine levels (2 and up, `chesscore.levels`) search for up to seconds of CPU, so they run in
+one worker process (`choose_move_uci`, plain data in and out): while the computer thinks, the
+process that answers players keeps its CPU and its GIL. The seed is the game's seed plus the
+ply, so a game replays the same after a restart.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import threading
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 
-from chesscore import Board, Move
+from chesscore import Board, ChessError, Move
+from chesscore.levels import LEVELS as ENGINE_LEVELS
+from chesscore.levels import choose_move_uci
 from chesscore.players import make_player
 
 log = logging.getLogger(__name__)
 
+RANDOM_LEVEL = 1
+LEVELS = (RANDOM_LEVEL, *ENGINE_LEVELS)
+
 # Applies the computer's move to game `id` if it is still at `version`.
 Play = Callable[[str, int, Move], None]
 Spawn = Callable[..., object]
+
+
+def check_level(level: int) -> None:
+    """Raise ChessError for a level no player exists for."""
+    if level not in LEVELS:
+        raise ChessError(f"unknown computer level {level!r}; levels: {LEVELS}")
 
 
 class ComputerMover:
@@ -32,15 +51,42 @@ class ComputerMover:
         self.spawn = spawn
         self.sleep = sleep
         self.play = play
+        self.pool: ProcessPoolExecutor | None = None
+        self.pool_lock = threading.Lock()
 
-    def request(self, game_id: str, version: int, board: Board, level: int, seed: int) -> None:
-        """Think about `board` (a copy the caller no longer touches) in the background."""
-        self.spawn(self._think, game_id, version, board, level, seed)
+    def request(
+        self, game_id: str, version: int, start_fen: str, moves: list[str], level: int, seed: int
+    ) -> None:
+        """Think about the position after `moves` in the background, then `play` the reply."""
+        self.spawn(self._think, game_id, version, start_fen, moves, level, seed)
 
-    def _think(self, game_id: str, version: int, board: Board, level: int, seed: int) -> None:
+    def _think(
+        self, game_id: str, version: int, start_fen: str, moves: list[str], level: int, seed: int
+    ) -> None:
         try:
             self.sleep(self.delay)
-            move = make_player(level, seed).choose_move(board)
-            self.play(game_id, version, move)
+            uci = self.choose(start_fen, moves, level, seed)
+            self.play(game_id, version, Move.from_uci(uci))
         except Exception:
             log.exception("the computer's move in game %s failed", game_id)
+
+    def choose(self, start_fen: str, moves: list[str], level: int, seed: int) -> str:
+        if level == RANDOM_LEVEL:
+            board = Board.from_fen(start_fen)
+            for uci in moves:
+                board.push_uci(uci)
+            return make_player(level, seed).choose_move(board).uci()
+        return self._worker().submit(choose_move_uci, start_fen, moves, level, seed).result()
+
+    def _worker(self) -> ProcessPoolExecutor:
+        with self.pool_lock:
+            if self.pool is None:
+                # forkserver: forking a process that runs threads could copy a held lock.
+                context = multiprocessing.get_context("forkserver")
+                self.pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+            return self.pool
+
+    def close(self) -> None:
+        with self.pool_lock:
+            if self.pool is not None:
+                self.pool.shutdown(wait=False, cancel_futures=True)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from chesscore import BLACK, WHITE, Board, ChessError, Color, Move
-from chesscore.players import make_player
 from server.clock import ClockSettings
+from server.computer import check_level
 from server.errors import RequestError
 from server.games import OFFER_KINDS
 from server.seats import is_game_id, is_token
@@ -267,7 +267,7 @@ def _parse_level(fields: dict[str, Any], opponent: str) -> int | None:
         raise _bad("field 'level' is only for games against the computer")
     level = _integer(fields, "level", 1, 100)
     try:
-        make_player(level, 0)
+        check_level(level)
     except ChessError as error:
         raise _bad(f"field 'level': {error}") from error
     return level

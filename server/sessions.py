@@ -273,7 +273,9 @@ class GameService:
         if game.board.turn == game.settings.computer:
             level = game.settings.level or 1
             seed = game.settings.seed + game.ply
-            self.computer.request(game.id, game.version, game.board.copy(), level, seed)
+            moves = [record.uci for record in game.moves]
+            start = game.settings.start_fen
+            self.computer.request(game.id, game.version, start, moves, level, seed)
 
     def check_time(self, game_id: str) -> None:
         with self.session(game_id):
@@ -300,3 +302,4 @@ class GameService:
 
     def close(self) -> None:
         self.scheduler.stop()
+        self.computer.close()

@@ -192,6 +192,7 @@ def test_bad_requests_get_json_errors(
         ({"opponent": "friend", "clock": 5}, "bad_request"),
         ({"opponent": "friend", "level": 3}, "bad_request"),
         ({"opponent": "computer", "level": 0}, "bad_request"),
+        ({"opponent": "computer", "level": 9}, "bad_request"),
         ({"opponent": "friend", "owner": "me"}, "bad_request"),
         ({}, "bad_request"),
     ],

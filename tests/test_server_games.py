@@ -346,3 +346,20 @@ def test_a_takeback_against_the_computer_is_accepted_at_once(server: LiveServer)
         assert refused["code"] == "not_allowed"
     finally:
         player.close()
+
+
+@pytest.mark.parametrize("level", [2, 3, 5])
+def test_engine_levels_answer_from_the_worker_process(server: LiveServer, level: int) -> None:
+    created = create_game(server.url, opponent="computer", color="white", level=level)
+    player = GameClient(server.url)
+    try:
+        state = player.join(created["game"], seat=created["seat"])["state"]
+        assert state["level"] == level
+        for ply, uci in ((0, "e2e4"), (2, "d2d4")):
+            assert player.move(created["game"], ply, uci)["ok"]
+            state = player.wait_for(lambda s, after=ply + 2: s["ply"] == after)
+        replies = [move["uci"] for move in state["moves"][1::2]]
+        assert oracle(tuple(move["uci"] for move in state["moves"])).fen() == state["fen"]
+        assert len(replies) == 2
+    finally:
+        player.close()
