@@ -84,8 +84,8 @@ _HOME_RIGHTS = {
     A8: BLACK_QUEENSIDE,
 }
 CASTLING_MASK: tuple[int, ...] = tuple(15 & ~_HOME_RIGHTS.get(sq, 0) for sq in range(128))
-# Per colour: (right, king origin, king target, squares that must be empty, squares that must
-# not be attacked besides the king's own, rook origin, rook target).
+# Per colour: (right, king origin, king target, squares that must be empty, the squares the
+# king passes and lands on (which must not be attacked), rook origin, rook target).
 CastlingSpec = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int, int]
 CASTLING_SPECS: tuple[tuple[CastlingSpec, ...], ...] = (
     ((WHITE_KINGSIDE, E1, G1, (F1, G1), (F1, G1), H1, F1),
@@ -337,8 +337,13 @@ def generate_legal(pos: Board) -> list[int]:
     checkers = safety.checkers
     if not checkers:
         _generate_piece_moves(pos, safety.pinned, moves)
-        _generate_castling(board, color, pos.castling_rights, enemies, moves)
-    elif len(checkers) == 1:
+        king_moves: list[int] = []
+        _generate_king_moves(board, ksq, color, safety.behind, enemies, king_moves)
+        moves += king_moves
+        if pos.castling_rights:
+            _generate_castling(board, color, pos.castling_rights, enemies, king_moves, moves)
+        return moves
+    if len(checkers) == 1:
         _generate_piece_moves(pos, safety.pinned, moves)
         evasions = safety.evasions
         # En passant moves were already tested against the whole position; an en passant
@@ -424,20 +429,21 @@ def _generate_king_moves(
 
 
 def _generate_castling(
-    board: list[int], color: Color, rights: int, enemies: Iterable[int], moves: list[int]
+    board: list[int],
+    color: Color,
+    rights: int,
+    enemies: Iterable[int],
+    king_moves: list[int],
+    moves: list[int],
 ) -> None:
-    """Castling moves, for a side not in check (the caller knows)."""
-    if not rights:
-        return
+    """Castling moves, for a side not in check (the caller knows). The king must be able to
+    step to the square it passes, which `king_moves` already tells (one attack test saved)."""
     for right, origin, target, empty, safe, _, _ in CASTLING_SPECS[color]:
-        if not rights & right:
+        if not rights & right or (origin << 7 | safe[0]) not in king_moves:
             continue
         for sq in empty:
             if board[sq]:
                 break
         else:
-            for sq in safe:
-                if is_attacked(board, sq, enemies):
-                    break
-            else:
+            if not is_attacked(board, safe[1], enemies):
                 moves.append(origin << 7 | target | _CASTLING)
