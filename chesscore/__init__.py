@@ -42,6 +42,22 @@ Attacks, checks and pins come from one attack primitive:
 >>> [square_name(sq) for sq in board.attackers(WHITE, parse_square("f1"))]
 ['e1', 'h1', 'b5']
 
+>>> board = Board.from_fen("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1")
+>>> [(square_name(pinned), square_name(pinner)) for pinned, pinner in board.pins(WHITE)]
+[('e2', 'e7')]
+>>> board.destinations()
+{'e1': ['d1', 'd2', 'f1', 'f2']}
+>>> Piece(KNIGHT, BLACK).symbol(), board.piece_at(parse_square("e2"))
+('n', Piece(piece_type=2, color=0))
+
+Position keys are 64-bit Zobrist keys; `board.keys` holds one per position since the root:
+
+>>> board = Board()
+>>> for uci in ("g1f3", "g8f6", "f3g1", "f6g8"):
+...     _ = board.push_uci(uci)
+>>> board.key() == board.keys[0] == Board().key(), board.ply
+(True, 4)
+
 For speed-critical callers (perft, the engine) the board also works on packed int moves:
 `generate_legal()`, `push_packed(m)`, `pop_packed()`, `gives_check_packed(m)`,
 `is_capture_packed(m)`; see chesscore.move for the layout.
