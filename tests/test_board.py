@@ -8,6 +8,8 @@ import random
 
 import chess
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chesscore import (
     BLACK,
@@ -208,3 +210,21 @@ def test_transpositions_share_a_key() -> None:
     assert first.key() == second.key()
     assert first.keys[0] == second.keys[0]
     assert first.key() != first.keys[-2]
+
+
+UCI_FUZZ_FEN = "r3k2r/1P6/8/3pP3/8/8/6p1/R3K2R w KQkq d6 0 1"
+
+
+@given(st.text(max_size=8) | st.from_regex(r"[a-i][0-9][a-i][0-9][pnbrqkx]?", fullmatch=True))
+def test_fuzzed_uci_raises_only_move_errors(text: str) -> None:
+    board = Board.from_fen(UCI_FUZZ_FEN)
+    try:
+        move = board.parse_uci(text)
+    except InvalidMoveError as error:
+        assert repr(text) in str(error)
+    except IllegalMoveError as error:
+        assert repr(text) in str(error) and UCI_FUZZ_FEN in str(error)
+    else:
+        assert move.uci() == text
+        assert move in board.legal_moves()
+    assert board.fen() == UCI_FUZZ_FEN
