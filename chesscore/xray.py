@@ -50,6 +50,7 @@ SLIDER_STEPS = {
     QUEEN: DIAGONAL_STEPS + ORTHOGONAL_STEPS,
 }
 NAMES = {rank * 16 + file: square_name(rank * 16 + file) for rank in range(8) for file in range(8)}
+SQUARES_BY_NAME = sorted(NAMES.items(), key=lambda item: item[1])  # a1, a2, ..., h8
 
 
 class SquareXrays(TypedDict):
@@ -84,11 +85,58 @@ def make_xray_map(board: Board) -> XrayMap:
     >>> xrays["d1"], xrays["a1"]  # a1 attacks d1 through b1; nothing stands behind b1 for a1
     ({'white': ['a1'], 'black': []}, {'white': [], 'black': []})
     """
-    squares: dict[str, SquareXrays] = {}
-    for sq, name in sorted(NAMES.items(), key=lambda item: item[1]):
-        white, black = xrays_of_square(board.board, sq)
-        squares[name] = {"white": _names(white), "black": _names(black)}
+    lists = xray_lists(board)
+    white, black = lists
+    squares: dict[str, SquareXrays] = {
+        name: {
+            "white": _names(white[sq]) if white[sq] else [],
+            "black": _names(black[sq]) if black[sq] else [],
+        }
+        for sq, name in SQUARES_BY_NAME
+    }
     return {"squares": squares, "pins": find_pins(board)}
+
+
+def xray_lists(board: Board) -> tuple[list[list[int]], list[list[int]]]:
+    """Per colour, for each 0x88 index, the x-ray attackers of that square: `xrays_of_square`
+    for all squares at once, turned inside out for speed. Rather than walking eight lines out
+    of each of 64 squares, every slider walks its own lines: past the first piece, if that is
+    a friendly slider of the line's kind, on to the next piece (which it x-rays, and may look
+    through in turn); if that is a friendly pawn or king attacking along the line, one square
+    on. A test checks it against `xrays_of_square` on every square of many positions."""
+    cells = board.board
+    found: tuple[list[list[int]], list[list[int]]] = (
+        [[] for _ in range(128)],
+        [[] for _ in range(128)],
+    )
+    for color in (0, 1):
+        for origin in board.piece_squares[color]:
+            for step in SLIDER_STEPS.get(cells[origin] & 7, ()):
+                _walk_battery(cells, origin, step, found[color])
+    return found
+
+
+def _walk_battery(cells: list[int], origin: int, step: int, found: list[list[int]]) -> None:
+    """Mark the squares the slider on `origin` x-rays along `step` (see `xray_lists`)."""
+    color = cells[origin] >> 3
+    slider = ROOK if step in ORTHOGONAL_STEPS else BISHOP
+    t = origin + step
+    while not t & 0x88 and not cells[t]:
+        t += step
+    while not t & 0x88 and cells[t] >> 3 == color:  # a friendly piece in front: look past it
+        kind = cells[t] & 7
+        if kind in (slider, QUEEN):
+            t += step
+            while not t & 0x88:
+                found[t].append(origin)
+                if cells[t]:
+                    break
+                t += step
+        else:
+            attacks_next = kind == KING or (kind == PAWN and -step in PAWN_STEPS[color])
+            if attacks_next and not (t + step) & 0x88:
+                found[t + step].append(origin)
+            return
 
 
 def xray_attackers(board: Board, color: Color, sq: int) -> list[int]:
@@ -133,8 +181,8 @@ def find_pins(board: Board) -> list[PinLine]:
     """Every absolute and relative pin of both colours, sorted by pinned square's name."""
     cells = board.board
     pins: list[PinLine] = []
-    for sq, piece in board.pieces().items():
-        for step in SLIDER_STEPS.get(piece.piece_type, ()):
+    for sq in board.piece_squares[0] | board.piece_squares[1]:
+        for step in SLIDER_STEPS.get(cells[sq] & 7, ()):
             line = _first_two_pieces(cells, sq, step)
             if line is None:
                 continue

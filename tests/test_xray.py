@@ -1,7 +1,8 @@
 """X-ray attackers and pin lines (chesscore.xray): known positions written out by hand, then
 every square of sampled positions against an oracle built on python-chess's attackers (take the
-direct attackers of one colour off the board, see who attacks now, repeat), and the absolute
-pins against python-chess's `is_pinned` and chesscore's own `board.pins`.
+direct attackers of one colour off the board, see who attacks now, repeat), both for the map of
+all squares and for one square at a time, and the absolute pins against python-chess's
+`is_pinned` and chesscore's own `board.pins`.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import chess
 import pytest
 
 from chesscore import BLACK, WHITE, Board, parse_square, square_name
-from chesscore.xray import find_pins, make_xray_map, xray_attackers
+from chesscore.xray import find_pins, make_xray_map, xray_attackers, xrays_of_square
 from tests.random_games import play_random_game
 
 # (FEN, square, white x-ray attackers, black x-ray attackers, why)
@@ -103,6 +104,11 @@ def test_xrays_agree_with_the_python_chess_oracle() -> None:
                 "black": sorted(_name(sq) for sq in _oracle_xrays(oracle, chess.BLACK, square)),
             }
             assert squares[_name(square)] == expected, (fen, _name(square))
+            sq = parse_square(_name(square))
+            assert [sorted(found) for found in xrays_of_square(board.board, sq)] == [
+                sorted(parse_square(name) for name in expected[color])
+                for color in ("white", "black")
+            ]
             compared += bool(expected["white"] or expected["black"])
     assert compared > 50  # the sample holds batteries, not only empty answers
 
