@@ -16,6 +16,7 @@ import logging
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -73,6 +74,7 @@ class GameService:
         sleep: Callable[[float], object] = time.sleep,
         computer_delay: float = 0.5,
         clock: Callable[[], float] = time.time,
+        cache_size: int = 5000,
     ) -> None:
         self.store = store
         self.notify = notify
@@ -80,7 +82,9 @@ class GameService:
         self.clock = clock
         self.scheduler = Scheduler(spawn, clock)
         self.computer = ComputerMover(computer_delay, spawn, sleep, self.play_computer)
-        self.cache: dict[str, Game] = {}
+        # Most recently used games last; the oldest beyond `cache_size` are dropped (see _keep).
+        self.cache: OrderedDict[str, Game] = OrderedDict()
+        self.cache_size = cache_size
         self.invite_hashes: dict[str, str | None] = {}
         self.locks: dict[str, threading.Lock] = {}
         self.registry = threading.Lock()
@@ -98,9 +102,20 @@ class GameService:
             if stored is None:
                 raise RequestError("not_found", f"no game with id {game_id!r}")
             game = game_from_stored(stored)
-            self.cache[game_id] = game
             self.invite_hashes[game_id] = stored.invite_hash
+        self._keep(game)
         return game
+
+    def _keep(self, game: Game) -> None:
+        """Cache `game` as the most recently used, dropping the least recently used beyond the
+        limit. A dropped game is only reloaded from the store, which holds every committed
+        change, so a thread still working on the dropped copy under its lock stays correct."""
+        with self.registry:
+            self.cache[game.id] = game
+            self.cache.move_to_end(game.id)
+            while len(self.cache) > self.cache_size:
+                dropped, _ = self.cache.popitem(last=False)
+                self.invite_hashes.pop(dropped, None)
 
     @contextmanager
     def session(self, game_id: str) -> Iterator[Game]:
@@ -141,8 +156,8 @@ class GameService:
             )
         self.store.create_game(stored_from_game(game, invite_hash), hashes)
         with self._lock(game.id):
-            self.cache[game.id] = game
             self.invite_hashes[game.id] = invite_hash
+            self._keep(game)
             self._after_change(game)
         return game, seats, invite
 
@@ -248,7 +263,8 @@ class GameService:
             self.store.commit(game.id, stored)
         except StaleVersionError as error:
             # Another process changed the game: forget our copy, the next request reloads it.
-            self.cache.pop(game.id, None)
+            with self.registry:
+                self.cache.pop(game.id, None)
             raise RequestError(
                 "conflict", "the game changed meanwhile; join again and retry"
             ) from error

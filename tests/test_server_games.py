@@ -363,3 +363,16 @@ def test_engine_levels_answer_from_the_worker_process(server: LiveServer, level:
         assert len(replies) == 2
     finally:
         player.close()
+
+
+def test_fifty_move_rule_claim(server: LiveServer) -> None:
+    game = FriendGame(server.url, fen="8/8/4k3/8/8/4K3/8/7R w - - 98 80")
+    try:
+        state = game.play("h1h2")
+        assert state["can_claim_draw"] is True  # black's next quiet move makes fifty moves
+        reply = game.black.call("claim_draw", {"game": game.id})
+        assert reply["ok"], reply
+        final = game.white.wait_version(reply["version"])
+        assert final["outcome"]["termination"] == "fifty_moves"
+    finally:
+        game.close()
