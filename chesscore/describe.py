@@ -21,12 +21,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from chesscore.errors import IllegalMoveError
+from chesscore.move import Move
 from chesscore.squares import COLOR_NAMES, KING, WHITE, Color, parse_square, square_name
 from chesscore.xray import PIECE_VALUES, PinLine, find_pins, xrays_of_square
 
 if TYPE_CHECKING:
     from chesscore.board import Board
-    from chesscore.move import Move
     from chesscore.threats import ThreatMap
 
 PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
@@ -125,7 +125,8 @@ def describe_move(board: Board, move: Move) -> str:
     'White knight from g1 to f3'
     """
     if not board.is_legal(move):
-        raise IllegalMoveError(f"illegal move {move} in position {board.fen()!r}")
+        text = move.uci() if isinstance(move, Move) else repr(move)
+        raise IllegalMoveError(f"illegal move {text} in position {board.fen()!r}")
     piece = board.piece_at(move.from_square)
     assert piece is not None  # a legal move starts on a piece
     color = COLOR_NAMES[piece.color].capitalize()

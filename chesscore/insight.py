@@ -31,13 +31,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypedDict
 
 from chesscore.errors import IllegalMoveError
+from chesscore.move import Move
 from chesscore.see import exchange_on_target, label_exchange
 from chesscore.squares import COLOR_NAMES, KING, WHITE, Color, square_name
 from chesscore.xray import PIECE_VALUES, PinLine, find_pins
 
 if TYPE_CHECKING:
     from chesscore.board import Board
-    from chesscore.move import Move
     from chesscore.threats import SquareAttackers, ThreatMap
 
 PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
@@ -115,7 +115,8 @@ def preview(board: Board, move: Move, threats: ThreatMap | None = None) -> Previ
 
 def _play(board: Board, move: Move) -> Board:
     if not board.is_legal(move):
-        raise IllegalMoveError(f"illegal move {move} in position {board.fen()!r}")
+        text = move.uci() if isinstance(move, Move) else repr(move)
+        raise IllegalMoveError(f"illegal move {text} in position {board.fen()!r}")
     after = board.copy()
     after.push(move)
     return after

@@ -33,12 +33,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from chesscore.errors import IllegalMoveError
-from chesscore.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT
+from chesscore.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT, Move
 from chesscore.squares import BLACK, KING, PAWN, WHITE, Color, square_name, squares_between
 
 if TYPE_CHECKING:
     from chesscore.board import Board
-    from chesscore.move import Move
 
 # Centipawns by piece type (PAWN=1 .. KING=6). The king's worth only has to exceed any gain.
 SEE_VALUES = (0, 100, 300, 300, 500, 900, 20000)
@@ -55,10 +54,7 @@ def see(board: Board, move: Move) -> int:
     >>> see(board, board.parse_uci("e1e5"))  # wins a pawn, the pawn on d6 takes the rook
     -400
     """
-    packed = board.find_packed(move)
-    if packed is None:
-        raise IllegalMoveError(f"illegal move {move} in position {board.fen()!r}")
-    return exchange_on_target(board, packed)[0]
+    return exchange_on_target(board, _find_legal(board, move))[0]
 
 
 def classify_destinations(board: Board) -> dict[str, dict[str, str]]:
@@ -87,10 +83,16 @@ def classify_destinations(board: Board) -> dict[str, dict[str, str]]:
 
 def classify_move(board: Board, move: Move) -> str:
     """The label of one legal move (IllegalMoveError otherwise)."""
-    packed = board.find_packed(move)
+    return label_exchange(*exchange_on_target(board, _find_legal(board, move)))
+
+
+def _find_legal(board: Board, move: Move) -> int:
+    """The packed form of a legal move; IllegalMoveError naming anything else."""
+    packed = board.find_packed(move) if isinstance(move, Move) else None
     if packed is None:
-        raise IllegalMoveError(f"illegal move {move} in position {board.fen()!r}")
-    return label_exchange(*exchange_on_target(board, packed))
+        text = move.uci() if isinstance(move, Move) else repr(move)
+        raise IllegalMoveError(f"illegal move {text} in position {board.fen()!r}")
+    return packed
 
 
 def label_exchange(value: int, attacked: bool) -> str:

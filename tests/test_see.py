@@ -4,10 +4,14 @@ safe/contested/losing labels checked against python-chess's legal captures on sa
 
 from __future__ import annotations
 
+import re
+
 import chess
 import pytest
 
 from chesscore import Board, IllegalMoveError, Move
+from chesscore.describe import describe_move
+from chesscore.insight import preview
 from chesscore.see import classify_destinations, classify_move, see
 from tests.random_games import play_random_game
 
@@ -74,6 +78,16 @@ def test_an_illegal_move_is_refused_by_name(uci: str) -> None:
         see(board, Move.from_uci(uci))
     with pytest.raises(IllegalMoveError, match=uci):
         classify_move(board, Move.from_uci(uci))
+
+
+@pytest.mark.parametrize("junk", ["e2e4", None, ("e2", "e4"), 20])
+def test_what_is_not_a_move_is_refused_by_name(junk: object) -> None:
+    with pytest.raises(IllegalMoveError, match=re.escape(repr(junk))):
+        see(Board(), junk)  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match=re.escape(repr(junk))):
+        preview(Board(), junk)  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match=re.escape(repr(junk))):
+        describe_move(Board(), junk)  # type: ignore[arg-type]
 
 
 def _sample_positions(games: int, stride: int) -> list[str]:
