@@ -116,12 +116,23 @@ class GameService:
             while len(self.cache) > self.cache_size:
                 dropped, _ = self.cache.popitem(last=False)
                 self.invite_hashes.pop(dropped, None)
+                lock = self.locks.get(dropped)
+                # A lock in use stays; should one be dropped as it is taken, two copies of the
+                # game could meet, and the store's version guard refuses the second write.
+                if lock is not None and not lock.locked():
+                    del self.locks[dropped]
 
     @contextmanager
     def session(self, game_id: str) -> Iterator[Game]:
         """Hold the game's lock; a clock that ran out is settled first."""
         with self._lock(game_id):
-            game = self._load(game_id)
+            try:
+                game = self._load(game_id)
+            except RequestError:
+                # No lock is kept for a game that does not exist, or made-up ids would pile up.
+                with self.registry:
+                    self.locks.pop(game_id, None)
+                raise
             self._settle_time(game)
             yield game
 

@@ -114,3 +114,10 @@ def test_an_unknown_game_is_not_found(harness: Harness) -> None:
     with pytest.raises(RequestError) as refused:
         harness.service.move("A" * 12, WHITE, 0, Move.from_uci("e2e4"))
     assert refused.value.code == "not_found"
+
+
+def test_made_up_game_ids_leave_no_locks_behind(harness: Harness) -> None:
+    for index in range(50):
+        with pytest.raises(RequestError):
+            harness.service.move(f"{index:012d}", WHITE, 0, Move.from_uci("e2e4"))
+    assert harness.service.locks == {}
