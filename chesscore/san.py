@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 
 from chesscore.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from chesscore.move import MOVE_KEY_MASK, Move, packed_origin, packed_target
-from chesscore.squares import KING, PAWN, parse_square, square_name
+from chesscore.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, parse_square, square_name
 
 if TYPE_CHECKING:
     from chesscore.board import Board
 
-PIECE_LETTERS = {2: "N", 3: "B", 4: "R", 5: "Q", 6: "K"}
+PIECE_LETTERS = {KNIGHT: "N", BISHOP: "B", ROOK: "R", QUEEN: "Q", KING: "K"}
 LETTER_PIECES = {letter: kind for kind, letter in PIECE_LETTERS.items()}
 
 # Piece letter, origin file, origin rank, capture mark, target square, promotion piece.
@@ -36,6 +36,8 @@ def make_san(board: Board, move: Move) -> str:
     """The SAN of the legal `move` in `board`, with its check or mate suffix."""
     # One generation of the packed legal moves serves the legality check, the disambiguation
     # and the make/unmake for the suffix: SAN is written after every move on the server.
+    if not isinstance(move, Move):
+        raise InvalidMoveError(f"not a Move: {move!r}")
     legal = board.generate_legal()
     wanted = move.packed_key()
     packed = next((m for m in legal if m & MOVE_KEY_MASK == wanted), None)

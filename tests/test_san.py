@@ -170,3 +170,9 @@ def test_san_round_trip_for_every_legal_move(seed: int) -> None:
             assert parse_san(board, san) == legal
         board.push(move)
         oracle.push(chess.Move.from_uci(move.uci()))
+
+
+@pytest.mark.parametrize("junk", [None, "e2e4", 12])
+def test_make_san_refuses_what_is_not_a_move(junk: object) -> None:
+    with pytest.raises(InvalidMoveError, match="not a Move"):
+        make_san(Board(), junk)  # type: ignore[arg-type]
