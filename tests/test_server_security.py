@@ -1,0 +1,76 @@
+"""Transport safety: same-origin Socket.IO, the secret key, and the configured limits."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import websocket
+
+from server import create_app
+from server.security import MAX_PAYLOAD_BYTES, allowed_origins, load_secret_key
+from tests.support.live_server import LiveServer
+
+pytestmark = pytest.mark.server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    instance = tmp_path_factory.mktemp("security") / "instance"
+    live = LiveServer(instance_path=Path(instance)).start()
+    yield live
+    live.stop()
+
+
+def open_websocket(server: LiveServer, origin: str) -> websocket.WebSocket:
+    url = f"ws://127.0.0.1:{server.port}/socket.io/?EIO=4&transport=websocket"
+    return websocket.create_connection(url, origin=origin, timeout=10)
+
+
+def test_a_foreign_origin_cannot_open_a_socket(server: LiveServer) -> None:
+    with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+        open_websocket(server, "http://evil.example")
+    assert refused.value.status_code == 400
+
+
+def test_the_servers_own_origin_can(server: LiveServer) -> None:
+    ws = open_websocket(server, server.url)
+    try:
+        assert ws.recv().startswith("0{")  # the Engine.IO open packet
+    finally:
+        ws.close(timeout=0.2)
+
+
+def test_a_wildcard_origin_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"\*"):
+        allowed_origins("https://chess.example, *")
+    assert allowed_origins("") is None
+    assert allowed_origins("https://a.example, https://b.example") == [
+        "https://a.example",
+        "https://b.example",
+    ]
+
+
+def test_the_instance_secret_key_is_private_and_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CHESS_SECRET_KEY", raising=False)
+    first = create_app({"INSTANCE_PATH": str(tmp_path)}).config["SECRET_KEY"]
+    second = create_app({"INSTANCE_PATH": str(tmp_path)}).config["SECRET_KEY"]
+    assert first == second and len(first) == 64
+    mode = stat.S_IMODE(os.stat(tmp_path / "secret_key").st_mode)
+    assert mode == 0o600
+    monkeypatch.setenv("CHESS_SECRET_KEY", "from-the-environment")
+    assert load_secret_key(str(tmp_path)) == "from-the-environment"
+
+
+def test_limits_are_a_few_kilobytes(tmp_path: Path) -> None:
+    app = create_app({"INSTANCE_PATH": str(tmp_path)})
+    assert app.config["MAX_CONTENT_LENGTH"] == MAX_PAYLOAD_BYTES == 4096
+    from server import socketio as bound
+
+    assert bound.server.eio.max_http_buffer_size == MAX_PAYLOAD_BYTES
+    assert bound.server.eio.cors_allowed_origins is None  # the server's own origin only
