@@ -176,7 +176,11 @@ def can_claim_fifty_moves(board: Board) -> bool:
 
 def can_claim_threefold_repetition(board: Board) -> bool:
     """True when the position occurred three times, or would after some legal move."""
-    seen = Counter(_reversible_keys(board))
+    window = _reversible_keys(board)
+    # A position seen twice with the same side to move needs at least 5 entries (A x y z A).
+    if len(window) < 5:
+        return False
+    seen = Counter(window)
     if seen[board.keys[-1]] >= 3:
         return True
     # A move can only complete a threefold onto a position already seen twice; most positions
