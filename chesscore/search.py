@@ -32,12 +32,14 @@ from chesscore.movegen import is_attacked, is_en_passant_safe, scan_king
 from chesscore.squares import (
     KING,
     KING_TARGETS,
+    KNIGHT,
     PAWN,
     PAWN_CAPTURE_TARGETS,
     PIECE_RAYS,
     QUEEN,
     ROOK,
 )
+from chesscore.zobrist import SIDE_KEY
 
 MATE = 100_000
 MATE_BOUND = MATE - 1_000  # scores beyond this are mates, counted in plies
@@ -59,6 +61,8 @@ HISTORY_LIMIT = 1 << 20
 # What a capture wins, by piece type of the victim (or of the promotion piece, less the pawn).
 CAPTURE_VALUE = (0, 100, 320, 330, 500, 950, 0, 0)
 DELTA_MARGIN = 200  # what position can add to a capture's material in the quiescence search
+STATIC_MARGIN = 120  # per ply of depth: how far above beta a position may stand and still fall
+FUTILITY_MARGIN = 150  # per ply of depth: what a quiet move can gain near the leaves
 
 
 class SearchStopped(Exception):
@@ -353,12 +357,67 @@ class Searcher:
                     or (entry_flag == UPPER and score <= alpha)
                 ):
                     return score
+        futile = False
+        if not in_check and beta - alpha == 1 and abs(beta) < MATE_BOUND:
+            # Away from the principal variation, a position far above beta is not worth a full
+            # search (and a null move proves it), one far below alpha only for its captures.
+            static = blend(mg, eg, phase, board.turn)
+            if depth <= 3 and static - STATIC_MARGIN * depth >= beta:
+                return static
+            if depth >= 3 and static >= beta and self._has_pieces():
+                score = -self._null_move_search(depth, beta, ply, mg, eg, phase)
+                if score >= beta:
+                    return beta
+            futile = depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha
         moves = board.generate_legal()
         if not moves:
             return -MATE + ply if in_check else 0
         return self._search_moves(
-            moves, tt_move, depth, alpha, beta, ply, mg, eg, phase, in_check, key
+            moves, tt_move, depth, alpha, beta, ply, mg, eg, phase, in_check or not futile, key
         )
+
+    def _has_pieces(self) -> bool:
+        """Whether the side to move has a piece besides king and pawns (null moves are unsafe
+        without: zugzwang is common there)."""
+        board = self.board
+        squares = board.board
+        return any(KNIGHT <= squares[sq] & 7 <= QUEEN for sq in board.piece_squares[board.turn])
+
+    def _null_move_search(
+        self, depth: int, beta: int, ply: int, mg: int, eg: int, phase: int
+    ) -> int:
+        """The opponent's score if the side to move could pass, searched shallower.
+
+        The board has no null move, so this flips the side to move by hand; the fields touched
+        are exactly those `Board.push_packed` reads and `pop_packed` restores (the side, the en
+        passant square, the halfmove clock, the key and the key history). The clock is set to
+        zero so no repetition is found across the pass.
+        """
+        board = self.board
+        saved = (board.ep_square, board.halfmove_clock, board._hash)
+        board.turn ^= 1
+        board.ep_square = None
+        board.halfmove_clock = 0
+        board._hash ^= SIDE_KEY
+        board.keys.append(board._hash)
+        mark = len(board.keys)
+        reduction = 3 if depth >= 6 else 2
+        try:
+            score = self._negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, mg, eg, phase)
+        except SearchStopped:
+            # Stopped deep inside: take back the real moves made after the pass first.
+            while len(board.keys) > mark:
+                board.pop_packed()
+            self._undo_null_move(saved)
+            raise
+        self._undo_null_move(saved)
+        return score
+
+    def _undo_null_move(self, saved: tuple[int | None, int, int]) -> None:
+        board = self.board
+        board.keys.pop()
+        board.turn ^= 1
+        board.ep_square, board.halfmove_clock, board._hash = saved
 
     def _search_moves(
         self,
@@ -371,10 +430,13 @@ class Searcher:
         mg: int,
         eg: int,
         phase: int,
-        in_check: bool,
+        keep_quiet: bool,
         key: int,
     ) -> int:
-        """Try `moves` best-first (PVS with late move reductions); store and return the best."""
+        """Try `moves` best-first (PVS with late move reductions); store and return the best.
+
+        `keep_quiet` False (futility) skips the quiet moves after the first that give no check.
+        """
         board = self.board
         squares = board.board
         turn = board.turn
@@ -392,14 +454,17 @@ class Searcher:
             )
             dmg, deg, dphase = move_delta(squares, move, turn)
             board.push_packed(move)
+            if quiet and not keep_quiet and index and not board.is_check():
+                board.pop_packed()
+                continue
             child_mg, child_eg, child_phase = mg + dmg, eg + deg, phase + dphase
             if index == 0:
                 score = -negamax(depth - 1, -beta, -alpha, ply + 1, child_mg, child_eg, child_phase)
             else:
                 # Late quiet moves rarely matter: look at them shallower first, and only
                 # search them fully when they surprise.
-                reduction = (1 if quiet and depth >= 3 and index >= 3 and not in_check else 0) + (
-                    1 if quiet and depth >= 6 and index >= 10 and not in_check else 0
+                reduction = (1 if quiet and depth >= 3 and index >= 3 else 0) + (
+                    1 if quiet and depth >= 6 and index >= 10 else 0
                 )
                 score = -negamax(
                     depth - 1 - reduction, -alpha - 1, -alpha, ply + 1,

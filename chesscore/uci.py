@@ -21,6 +21,7 @@ from typing import TextIO
 from chesscore.board import Board
 from chesscore.errors import ChessError
 from chesscore.levels import SEARCH_LEVELS, make_level_player
+from chesscore.move import Move
 from chesscore.players import RandomPlayer
 from chesscore.search import MAX_PLY, Searcher, SearchInfo, SearchLimits
 
@@ -185,20 +186,26 @@ class UciEngine:
 
     def _think(self, board: Board, limits: SearchLimits, infinite: bool) -> None:
         """The search thread: search, print `info` lines, wait for `stop` if infinite, answer."""
-        if not board.generate_legal():
+        legal = board.legal_moves()
+        if not legal:
             self.write("bestmove 0000")
             return
-        if self.level in SEARCH_LEVELS:
-            level_depth = SEARCH_LEVELS[self.level].depth
-            limits = SearchLimits(min(limits.depth, level_depth), limits.movetime, limits.nodes)
-            result = self.searcher.search(board, limits, self._report)
-            move = result.move
-        else:
-            player = RandomPlayer() if self.level == 1 else make_level_player(self.level)
-            move = player.choose_move(board)
+        try:
+            move = self._choose(board, limits)
+        except Exception as error:  # a GUI waits for bestmove whatever happens: never leave it
+            self.write(f"info string error: search failed: {error!r}")
+            move = legal[0]
         if infinite:
             self._stop_event.wait()
         self.write(f"bestmove {move.uci() if move is not None else '0000'}")
+
+    def _choose(self, board: Board, limits: SearchLimits) -> Move | None:
+        if self.level in SEARCH_LEVELS:
+            level_depth = SEARCH_LEVELS[self.level].depth
+            limits = SearchLimits(min(limits.depth, level_depth), limits.movetime, limits.nodes)
+            return self.searcher.search(board, limits, self._report).move
+        player = RandomPlayer() if self.level == 1 else make_level_player(self.level)
+        return player.choose_move(board)
 
     def _report(self, info: SearchInfo) -> None:
         self.write(format_info(info))

@@ -212,3 +212,13 @@ def test_time_limit_ends_the_search_with_a_move():
     result = Searcher().search(Board(), SearchLimits(movetime=0.2))
     assert result.move is not None
     assert result.depth >= 1
+
+
+@pytest.mark.parametrize("fen", random_positions(6, seed=21))
+def test_stopping_anywhere_unwinds_the_search_board(fen: str):
+    searcher = Searcher()
+    for nodes in (1100, 2100, 3100, 5200):
+        result = searcher.search(Board.from_fen(fen), SearchLimits(nodes=nodes))
+        assert result.move is not None
+        assert searcher.board.fen() == fen
+        assert len(searcher.board.keys) == 1
