@@ -18,7 +18,7 @@ from flask import Blueprint, Response, current_app, jsonify, make_response, requ
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
-from chesscore import Board, Color
+from chesscore import BLACK, WHITE, Board, Color
 from chesscore.pgn import make_pgn
 from server.errors import RequestError
 from server.games import Game, color_name
@@ -180,14 +180,15 @@ def game_pgn(game_id: str) -> Response:
 def _pgn_headers(game: Game) -> dict[str, str]:
     computer = game.settings.computer
     names = {
-        color: ("Computer" if color == computer else color_name(color).title()) for color in (0, 1)
+        color: ("Computer" if color == computer else color_name(color).title())
+        for color in (WHITE, BLACK)
     }
     headers = {
         "Event": "Casual game",
         "Site": request.host_url.rstrip("/") + f"/game/{game.id}",
         "Date": datetime.date.today().strftime("%Y.%m.%d"),
-        "White": names[0],
-        "Black": names[1],
+        "White": names[WHITE],
+        "Black": names[BLACK],
     }
     if game.header.outcome is not None:
         headers["Termination"] = game.header.outcome.termination.value

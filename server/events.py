@@ -12,13 +12,14 @@ Events named `connect`/`disconnect` can be forged by clients; neither handler tr
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, cast
 
 from flask import current_app, request
 from flask_socketio import SocketIO, emit, join_room, leave_room
 
-from chesscore import Board, Color
+from chesscore import BLACK, WHITE, Board, Color
 from server.connections import Connections
 from server.errors import RequestError, error_reply
 from server.games import Game, color_name
@@ -29,7 +30,7 @@ from server.state import make_public_state, make_state, tailor_state
 
 log = logging.getLogger(__name__)
 
-ROLES: tuple[Color | None, ...] = (0, 1, None)
+ROLES: tuple[Color | None, ...] = (WHITE, BLACK, None)
 
 
 def room(game_id: str, role: Color | None) -> str:
@@ -81,12 +82,12 @@ def make_notifiers(socketio: SocketIO) -> tuple[Callable[..., None], Callable[..
     """The service's `notify` and `notify_rematch`, emitting to the game's rooms."""
 
     def notify(game: Game, event: dict[str, Any]) -> None:
-        public = make_public_state(game, current_time())
+        public = make_public_state(game, time.time())
         for role in ROLES:
             socketio.emit("state", tailor_state(public, game, role), to=room(game.id, role))
 
     def notify_rematch(game: Game, rematch: Game, seats: dict[Color, str]) -> None:
-        for old_color in (0, 1):
+        for old_color in (WHITE, BLACK):
             token = seats.get(1 - old_color)
             if token is not None:
                 payload = {
@@ -98,12 +99,6 @@ def make_notifiers(socketio: SocketIO) -> tuple[Callable[..., None], Callable[..
                 socketio.emit("rematch", payload, to=room(game.id, old_color))
 
     return notify, notify_rematch
-
-
-def current_time() -> float:
-    import time
-
-    return time.time()
 
 
 def _resolve_role(

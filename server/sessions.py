@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from chesscore import Color, Move
+from chesscore import BLACK, WHITE, Color, Move
 from server import games, offers
 from server.computer import ComputerMover
 from server.errors import RequestError
@@ -245,7 +245,7 @@ class GameService:
             settings.level,
             secrets.randbits(31),
         )
-        people = tuple(c for c in (0, 1) if c != swapped.computer)
+        people = tuple(c for c in (WHITE, BLACK) if c != swapped.computer)
         rematch, seats, _ = self._create_game(swapped, people)
         change = plan(game, color, "rematch", now, rematch.id)
         event = self._commit(game, change)
