@@ -13,13 +13,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import requests
 
 from chesscore import Board
 from tests.conftest import screenshot_path
 from tests.support.live_server import LiveServer
 from tests.test_browser_support import (
+    board_pieces,
     create_game,
     open_game,
+    pieces_of_fen,
     play_by_clicks,
     start_server,
     wait_for_ply,
@@ -125,6 +128,48 @@ def test_overlay_follows_the_game_and_earlier_positions(
         assert read_overlay(page) == expected_overlay(board.fen(), ("white", "black"))
         page.get_by_role("button", name="Previous move").click()
         assert read_overlay(page) == expected_overlay(fen, ("white", "black"))
+        page.screenshot(path=screenshot_path(request))
+    finally:
+        context.close()
+
+
+def test_positions_from_before_the_page_opened_come_from_the_server(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest
+) -> None:
+    """A spectator who arrives after three moves steps back to each of them: board and overlay."""
+    created = create_game(server.url, opponent="friend", color="white")
+    game, white_seat = created["game"], created["seat"]
+    invite = created["links"]["invite"].split("invite=", 1)[1]
+    black_seat = requests.post(
+        f"{server.url}/api/games/{game}/join", json={"invite": invite}, timeout=10
+    ).json()["seat"]
+    board = Board()
+    fens = [board.fen()]
+    for ply, uci in enumerate(["e2e4", "d7d5", "f1b5"]):
+        seat = white_seat if ply % 2 == 0 else black_seat
+        reply = requests.post(
+            f"{server.url}/api/games/{game}/moves",
+            json={"ply": ply, "uci": uci},
+            headers={"Authorization": f"Bearer {seat}"},
+            timeout=10,
+        )
+        assert reply.status_code == 200, reply.text
+        board.push_uci(uci)
+        fens.append(board.fen())
+    context = browser.new_context(viewport={"width": 1100, "height": 850})
+    try:
+        page = open_game(context, server.url + created["links"]["watch"])
+        page.get_by_role("button", name="Both").click()
+        for ply in (2, 1, 0):
+            page.get_by_role("button", name="Previous move").click()
+            page.wait_for_function(
+                f"document.querySelector('main.game').dataset.viewPly === '{ply}'"
+            )
+            assert board_pieces(page) == pieces_of_fen(fens[ply])
+            assert read_overlay(page) == expected_overlay(fens[ply], ("white", "black"))
+        page.get_by_role("button", name="Next move").click()
+        page.wait_for_function("document.querySelector('main.game').dataset.viewPly === '1'")
+        assert page.locator("#moves button[aria-current='true']").inner_text() == "e4"
         page.screenshot(path=screenshot_path(request))
     finally:
         context.close()

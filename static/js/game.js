@@ -112,10 +112,7 @@ function showConnection(status, detail) {
 function viewedPosition() {
   const { state, viewPly } = page;
   if (viewPly === null) return { ply: state.ply, fen: state.fen, check: state.check, threats: state.threats };
-  const known = history.get(viewPly);
-  if (known) return known;
-  if (viewPly === 0) return { ply: 0, fen: state.start_fen, check: false, threats: null };
-  return null;
+  return history.get(viewPly);
 }
 
 function render() {

@@ -3,8 +3,8 @@
  *
  * Every state the page receives is kept by its ply (FEN, check, threat map), so positions
  * seen during the visit are at hand. A position from before the page was opened is asked of
- * the server (`GET /api/games/<id>/positions/<ply>`, requested from the server helper); until
- * the server answers it, that position is reported as unavailable rather than guessed.
+ * the server (`GET /api/games/<id>/positions/<ply>`); if it cannot be had, the page says so
+ * rather than guess it.
  */
 import { getJson } from './connection.js';
 
@@ -15,8 +15,10 @@ export function createHistory(gameId) {
   return {
     /** Keep the position of `state`; a takeback drops the positions after it. */
     record(state) {
-      for (const ply of positions.keys()) {
-        if (ply > state.ply) positions.delete(ply);
+      for (const cache of [positions, asked]) {
+        for (const ply of cache.keys()) {
+          if (ply > state.ply) cache.delete(ply);
+        }
       }
       positions.set(state.ply, {
         ply: state.ply,
