@@ -9,12 +9,13 @@ from the board's one attack primitive (`board.attackers`), asked again after eac
 scratch copy of the board (its squares and piece sets changed by hand, no push/pop), so pieces
 standing behind a capturer on the same line (a rook behind a rook, a queen behind a bishop or a
 pawn) join the exchange as the pieces in front of them leave. Pieces absolutely pinned to their
-king in the position after the move take part only along their pin line; a king captures only
-onto a square the other side no longer attacks. Approximations, as every static exchange
-evaluation makes: checks given during the exchange, pins that appear during it, and pawns
-promoting while recapturing are not seen. A promotion counts the new piece's worth minus the
-pawn's; castling is worth 0 and is safe (the king cannot castle onto an attacked square; the
-rook is not looked at).
+king take part only along their pin line (pins are looked for again before every capture); a
+king captures only onto a square the other side no longer attacks. A promotion, by the move or
+by a pawn recapturing on the last rank, counts the queen's (or the chosen piece's) worth minus
+the pawn's; castling is worth 0 and is safe (the king cannot castle onto an attacked square;
+the rook is not looked at). The approximations every static exchange evaluation makes remain:
+each side captures with its least valuable piece (rarely a dearer one would do better), and a
+check given during the exchange is not seen.
 
 `classify_destinations(board)` labels every legal move's target square for the drag overlay:
 
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from chesscore.errors import IllegalMoveError
 from chesscore.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT, Move
-from chesscore.squares import BLACK, KING, PAWN, WHITE, Color, square_name, squares_between
+from chesscore.squares import KING, PAWN, QUEEN, WHITE, Color, square_name, squares_between
 
 if TYPE_CHECKING:
     from chesscore.board import Board
@@ -145,19 +146,23 @@ def _exchange(scratch: Board, target: int, side: Color, gain: int) -> tuple[int,
     is what the side capturing at depth d has won if the exchange stopped right after."""
     if not scratch.attackers(side, target):
         return gain, False  # the common case, decided before the pins are worked out
-    pins = (_pin_lines(scratch, WHITE), _pin_lines(scratch, BLACK))
     gains = [gain]
     on_square = SEE_VALUES[scratch.board[target] & 7]
     while True:
-        capturer = _least_valuable_attacker(scratch, target, side, pins[side])
+        # Pins are found again before every capture: a pinner that has just captured, or
+        # been captured, frees its pinned piece to join in.
+        capturer = _least_valuable_attacker(scratch, target, side, _pin_lines(scratch, side))
         if capturer is None:
             break
         piece = _lift(scratch, capturer)
+        bonus = 0
+        if piece & 7 == PAWN and target >> 4 in (0, 7):  # recapturing onto the last rank
+            piece, bonus = QUEEN | (piece & 8), SEE_VALUES[QUEEN] - SEE_VALUES[PAWN]
         _lift(scratch, target)
         _place(scratch, target, piece)
         if piece & 7 == KING and scratch.attackers(side ^ 1, target):
             break  # the king may not capture into an attack, even one by a pinned piece
-        gains.append(on_square - gains[-1])
+        gains.append(on_square + bonus - gains[-1])
         on_square = SEE_VALUES[piece & 7]
         side ^= 1
     for depth in range(len(gains) - 1, 0, -1):
