@@ -96,7 +96,11 @@ class GameService:
             return self.locks.setdefault(game_id, threading.Lock())
 
     def _load(self, game_id: str) -> Game:
+        """The game, from the cache if the store has no newer version (another server process
+        sharing the store may have changed it), else from the store."""
         game = self.cache.get(game_id)
+        if game is not None and self.store.version_of(game_id) != game.version:
+            game = None
         if game is None:
             stored = self.store.load_game(game_id)
             if stored is None:

@@ -53,6 +53,9 @@ class GameStore(Protocol):
 
     def load_game(self, game_id: str) -> StoredGame | None: ...
 
+    def version_of(self, game_id: str) -> int | None:
+        """The stored version of a game (cheap: tells a cached copy it is out of date)."""
+
     def commit(self, game_id: str, change: StoredChange) -> None:
         """Apply `change` atomically if the game is at `change.version - 1`."""
 

@@ -107,6 +107,11 @@ class SqliteStore:
             game_id, json.loads(settings), json.loads(header), version, records, invite_hash
         )
 
+    def version_of(self, game_id: str) -> int | None:
+        with self.lock:
+            row = self.db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else int(row[0])
+
     def commit(self, game_id: str, change: StoredChange) -> None:
         try:
             self._write_change(game_id, change)

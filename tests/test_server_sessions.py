@@ -121,3 +121,16 @@ def test_made_up_game_ids_leave_no_locks_behind(harness: Harness) -> None:
         with pytest.raises(RequestError):
             harness.service.move(f"{index:012d}", WHITE, 0, Move.from_uci("e2e4"))
     assert harness.service.locks == {}
+
+
+def test_two_services_sharing_one_store_stay_consistent(tmp_path: Path) -> None:
+    """As two server processes would: each sees the other's moves, none is applied twice."""
+    first, second = Harness(tmp_path), Harness(tmp_path)
+    game_id = first.create()
+    assert first.game(game_id).ply == 0
+    second.service.move(game_id, WHITE, 0, Move.from_uci("e2e4"))
+    with pytest.raises(RequestError) as refused:
+        first.service.move(game_id, WHITE, 0, Move.from_uci("d2d4"))
+    assert refused.value.code == "stale_ply"
+    first.service.move(game_id, BLACK, 1, Move.from_uci("e7e5"))
+    assert [m.uci for m in second.game(game_id).moves] == ["e2e4", "e7e5"]
