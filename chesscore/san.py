@@ -107,12 +107,14 @@ def parse_san(board: Board, text: str) -> Move:
         return _parse_castling(board, text, CASTLING_TEXT[body])
     match = SAN_PATTERN.fullmatch(body)
     if match is None:
-        raise InvalidMoveError(f"malformed SAN {text!r}")
+        raise InvalidMoveError(f"malformed SAN {text!r} in {board.fen()!r}")
     letter, from_file, from_rank, capture, target, promotion = match.groups()
     if letter and promotion:
-        raise InvalidMoveError(f"malformed SAN {text!r}: only pawns promote")
+        raise InvalidMoveError(f"malformed SAN {text!r} in {board.fen()!r}: only pawns promote")
     if capture and not letter and not from_file:
-        raise InvalidMoveError(f"malformed SAN {text!r}: a pawn capture names its file")
+        raise InvalidMoveError(
+            f"malformed SAN {text!r} in {board.fen()!r}: a pawn capture names its file"
+        )
     piece_type = LETTER_PIECES[letter] if letter else PAWN
     to_square = parse_square(target)
     wanted = LETTER_PIECES[promotion.upper()] if promotion else None
