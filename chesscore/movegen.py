@@ -359,6 +359,7 @@ def _generate_piece_moves(pos: Board, pinned: dict[int, range], moves: list[int]
     color = pos.turn
     is_enemy = _IS_ENEMY[color]
     can_land = _CAN_LAND[color]
+    ep = pos.ep_square
     forward = 16 - 32 * color
     start_rank = 1 + 5 * color
     last_rank = 7 - 7 * color
@@ -379,13 +380,12 @@ def _generate_piece_moves(pos: Board, pinned: dict[int, range], moves: list[int]
                     if origin >> 4 == start_rank and not board[target + forward]:
                         append(base | (target + forward) | _DOUBLE_STEP)
             for target in capture_targets[origin]:
-                p = board[target]
-                if is_enemy[p]:
+                if is_enemy[board[target]]:
                     if target >> 4 == last_rank:
                         moves += [base | target | promotion for promotion in _PROMOTIONS]
                     else:
                         append(base | target)
-                elif target == pos.ep_square and is_en_passant_safe(
+                elif target == ep and is_en_passant_safe(
                     board, origin, target, pos.kings[color], color, pos.piece_squares[color ^ 1]
                 ):
                     append(base | target | _EN_PASSANT)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chesscore import movegen
 from chesscore.move import Move
 
 if TYPE_CHECKING:
@@ -24,15 +25,22 @@ def perft(board: Board, depth: int) -> int:
 
 
 def _count(board: Board, depth: int) -> int:
-    moves = board.generate_legal()
+    # Bound once: these run once per interior node of a tree of millions.
+    generate, push, pop = movegen.generate_legal, board.push_packed, board.pop_packed
+    moves = generate(board)
     if depth == 1:
         return len(moves)
-    # Bound once: these run once per interior node of a tree of millions.
-    push, pop, count = board.push_packed, board.pop_packed, _count
     nodes = 0
+    if depth == 2:
+        # The last two plies inline: the most frequent case, without a call per move.
+        for move in moves:
+            push(move)
+            nodes += len(generate(board))
+            pop()
+        return nodes
     for move in moves:
         push(move)
-        nodes += count(board, depth - 1)
+        nodes += _count(board, depth - 1)
         pop()
     return nodes
 
