@@ -88,6 +88,7 @@ class GameService:
         self.invite_hashes: dict[str, str | None] = {}
         self.locks: dict[str, threading.Lock] = {}
         self.registry = threading.Lock()
+        self.flag_checks: dict[str, float] = {}  # game id -> when its pending flag check runs
 
     # -- loading and locking -------------------------------------------------------------
 
@@ -297,10 +298,7 @@ class GameService:
         """Arm the flag check and start the computer's reply when they are due."""
         if not game.is_playing:
             return
-        deadline = game.header.clock.deadline() if game.header.clock else None
-        if deadline is not None:
-            game_id = game.id
-            self.scheduler.schedule(deadline, lambda: self.check_time(game_id))
+        self._arm_flag_check(game)
         if game.board.turn == game.settings.computer:
             level = game.settings.level or 1
             seed = game.settings.seed + game.ply
@@ -308,9 +306,30 @@ class GameService:
             start = game.settings.start_fen
             self.computer.request(game.id, game.version, start, moves, level, seed)
 
-    def check_time(self, game_id: str) -> None:
-        with self.session(game_id):
-            pass  # entering the session settles a clock that ran out
+    def _arm_flag_check(self, game: Game) -> None:
+        """Make sure a check is scheduled no later than the running clock's deadline.
+
+        One pending check per game at most: when it fires, `check_time` arms the next one, so
+        the scheduler holds one entry per game with a running clock, not one per move."""
+        deadline = game.header.clock.deadline() if game.header.clock else None
+        if deadline is None:
+            return
+        with self.registry:
+            pending = self.flag_checks.get(game.id)
+            if pending is not None and pending <= deadline:
+                return
+            self.flag_checks[game.id] = deadline
+        game_id = game.id
+        self.scheduler.schedule(deadline, lambda: self.check_time(game_id, deadline))
+
+    def check_time(self, game_id: str, deadline: float) -> None:
+        with self.registry:
+            if self.flag_checks.get(game_id) == deadline:
+                del self.flag_checks[game_id]
+        # Entering the session settles a clock that ran out; otherwise arm the next check.
+        with self.session(game_id) as game:
+            if game.is_playing:
+                self._arm_flag_check(game)
 
     def play_computer(self, game_id: str, version: int, move: Move) -> None:
         with self.session(game_id) as game:

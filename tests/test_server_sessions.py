@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from chesscore import Board, Move
+from server.clock import ClockSettings
 from server.errors import RequestError
 from server.games import Game
 from server.requests import CreateRequest
@@ -134,3 +135,14 @@ def test_two_services_sharing_one_store_stay_consistent(tmp_path: Path) -> None:
     assert refused.value.code == "stale_ply"
     first.service.move(game_id, BLACK, 1, Move.from_uci("e7e5"))
     assert [m.uci for m in second.game(game_id).moves] == ["e2e4", "e7e5"]
+
+
+def test_one_pending_flag_check_per_game_however_many_moves(harness: Harness) -> None:
+    request = CreateRequest("friend", WHITE, Board().fen(), ClockSettings(300_000, 2_000), None)
+    game_id = harness.service.create(request).game.id
+    shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"] * 3 + ["e2e4", "e7e5", "d2d4", "d7d5"]
+    for ply, uci in enumerate(shuffle):
+        harness.service.move(game_id, ply % 2, ply, Move.from_uci(uci))
+    assert harness.game(game_id).header.clock is not None
+    assert len(harness.service.scheduler.heap) == 1
+    assert list(harness.service.flag_checks) == [game_id]
