@@ -15,6 +15,8 @@ with the load):
 - `preview`: the threat map after one move with its derived facts (asked while a piece is held
   over a square), both without and with the current threat map handed in, as the server can;
 - `describe_change`: what the last move changed (after every move), the map handed in;
+- `make_insight`: x-rays, pin lines, the last move's change and words, every square in words
+  (after every move; the position's last move is the one played to reach it);
 - `threat_map` and `make_xray_map`, for scale: the state already carries the first.
 
 The table gives the median, the 99th percentile and the maximum in microseconds over all
@@ -35,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chesscore import Board, Move
-from chesscore.insight import describe_change, preview
+from chesscore.insight import describe_change, make_insight, preview
 from chesscore.see import classify_destinations
 from chesscore.threats import ThreatMap
 from chesscore.xray import make_xray_map
@@ -84,6 +86,7 @@ def main() -> None:
         "preview (one move)": lambda board, move, threats: preview(board, move),
         "preview, map handed in": lambda board, move, threats: preview(board, move, threats),
         "describe_change": lambda board, move, threats: describe_change(board, move, threats),
+        "make_insight": lambda board, move, threats: make_insight(board, threats),
         "threat_map": lambda board, move, threats: board.threat_map(),
         "make_xray_map": lambda board, move, threats: make_xray_map(board),
     }

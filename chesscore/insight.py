@@ -22,7 +22,9 @@ created nor released. Its facts:
 
 `preview(board, move)` is what the drag overlay shows while a piece is held over a target:
 the threat map after the move, the move's static exchange value and safety label
-(chesscore.see), the x-ray pin lines after it, and the change above. Both take an optional
+(chesscore.see), the x-ray pin lines after it, and the change above. `make_insight(board)`
+gathers what the overlays show beside the threat map after every move: x-rays and pin lines,
+the last move's change and its words, and every square in words. All three take an optional
 threat map of the current position, which the server already holds, to save building it again.
 """
 
@@ -30,11 +32,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypedDict
 
+from chesscore.describe import describe_move, describe_squares
 from chesscore.errors import IllegalMoveError
 from chesscore.move import Move
 from chesscore.see import exchange_on_target, label_exchange
 from chesscore.squares import COLOR_NAMES, KING, WHITE, Color, square_name
-from chesscore.xray import PIECE_VALUES, PinLine, find_pins
+from chesscore.xray import PIECE_VALUES, PinLine, SquareXrays, find_pins, make_xray_map
 
 if TYPE_CHECKING:
     from chesscore.board import Board
@@ -65,6 +68,16 @@ class Change(TypedDict):
     pins_released: list[PinLine]
 
 
+class Insight(TypedDict):
+    """Everything the overlays show beside the threat map, for one position."""
+
+    xrays: dict[str, SquareXrays]
+    pins: list[PinLine]
+    change: Change | None
+    announcement: str | None
+    descriptions: dict[str, str]
+
+
 class Preview(TypedDict):
     """The position after a candidate move, for the drag preview."""
 
@@ -75,6 +88,38 @@ class Preview(TypedDict):
     threats: ThreatMap
     pins: list[PinLine]
     change: Change
+
+
+def make_insight(board: Board, threats: ThreatMap | None = None) -> Insight:
+    """The overlays' facts for `board` beside its threat map (`threats`, if the caller has
+    it): the x-ray attackers of every square and every pin line (chesscore.xray), what the
+    last move changed and that move in words (None before the first move), and every square
+    in words for screen readers (chesscore.describe).
+
+    >>> from chesscore import Board
+    >>> board = Board()
+    >>> _ = board.push_san("e4")
+    >>> insight = make_insight(board)
+    >>> insight["announcement"], insight["change"]["new_attacks"], insight["pins"]
+    ('White pawn from e2 to e4', [], [])
+    >>> insight["xrays"]["e6"], insight["descriptions"]["e4"]  # the bishop c8 behind d7
+    ({'white': [], 'black': ['c8']}, 'e4, white pawn: not attacked; not defended')
+    """
+    threats = threats or board.threat_map()
+    xrays = make_xray_map(board)
+    change, announcement = None, None
+    if board.move_stack:
+        before = board.copy()
+        move = before.pop()
+        change = compare_positions(before, move, board, before.threat_map(), threats)
+        announcement = describe_move(before, move)
+    return {
+        "xrays": xrays["squares"],
+        "pins": xrays["pins"],
+        "change": change,
+        "announcement": announcement,
+        "descriptions": describe_squares(board, threats),
+    }
 
 
 def describe_change(board: Board, move: Move, threats: ThreatMap | None = None) -> Change:

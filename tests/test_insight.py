@@ -11,8 +11,10 @@ import chess
 import pytest
 
 from chesscore import Board, IllegalMoveError, Move
-from chesscore.insight import describe_change, preview
+from chesscore.describe import describe_squares
+from chesscore.insight import describe_change, make_insight, preview
 from chesscore.see import classify_move, see
+from chesscore.xray import find_pins, make_xray_map
 from tests.random_games import play_random_game
 
 RUY_LOPEZ = "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4"
@@ -83,7 +85,7 @@ PIN_CHANGES = [
     ("4k3/8/2n5/8/8/8/8/4KB2 w - - 0 1", "f1b5", [("b5", "c6", "e8")], [], "bishop pins"),
     ("4k3/8/2n5/1B6/8/8/8/4K3 b - - 0 1", "e8e7", [], [("b5", "c6", "e8")], "king steps off"),
     ("4k3/8/8/4r3/8/8/8/K3R3 b - - 0 1", "e5e6", [], [], "the pinned rook slides along"),
-    ("4k3/8/2n5/1B6/8/8/8/4K3 b - - 0 1", "c6b4", [], [], "the pinned knight may not leave: refused by name"),
+    ("4k3/8/2n5/1B6/8/8/8/4K3 b - - 0 1", "c6b4", [], [], "a pinned knight: refused"),
     ("4k3/8/2n5/1B6/P7/8/8/4K3 b - - 0 1", "e8d8", [], [("b5", "c6", "e8")],
      "released although the king stays near"),
     ("4k3/3p4/2n5/1B6/8/8/8/4K3 b - - 0 1", "d7d5", [("b5", "c6", "e8")], [],
@@ -126,6 +128,21 @@ def test_the_preview_is_the_position_after_the_move() -> None:
     assert [pin["pinned"] for pin in shown["pins"]] == ["b7", "d7"]
     assert board.fen() == RUY_LOPEZ
     assert preview(board, move, board.threat_map()) == shown  # with the map the server holds
+
+
+def test_the_insight_gathers_the_overlay_facts_of_a_position() -> None:
+    board = Board.from_fen(RUY_LOPEZ)
+    before = board.copy()
+    board.push_uci("b5c6")
+    insight = make_insight(board)
+    assert insight["change"] == describe_change(before, Move.from_uci("b5c6"))
+    assert insight["announcement"] == "White bishop from b5 takes knight on c6"
+    assert insight["xrays"] == make_xray_map(board)["squares"]
+    assert insight["pins"] == find_pins(board)
+    assert insight["descriptions"] == describe_squares(board)
+    assert make_insight(board, board.threat_map()) == insight
+    first = make_insight(Board.from_fen(RUY_LOPEZ))
+    assert first["change"] is None and first["announcement"] is None  # no move played yet
 
 
 def test_an_illegal_move_is_refused_and_nothing_changes() -> None:
