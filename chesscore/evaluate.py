@@ -6,7 +6,7 @@ pawns forward, the king sheltered in the middlegame and central in the endgame).
 phase counts the pieces left (knight and bishop 1, rook 2, queen 4; 24 at the start), and the
 score blends the two sums by it, so the king walks out as the pieces come off. Scores are in
 centipawns from White's side; the searcher keeps the two sums up to date move by move with
-`piece_delta` and turns them into the side to move's view with `blend`. Tables are indexed by
+`move_delta` and turns them into the side to move's view with `blend`. Tables are indexed by
 piece code (``color * 8 + piece_type``, White's codes 1-6, Black's 9-14) and 0x88 square, and
 hold signed values (Black's negative), so a move's effect is plain addition.
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chesscore.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT, PROMOTION_SHIFT
 from chesscore.squares import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 
 if TYPE_CHECKING:
@@ -188,3 +189,40 @@ def evaluate(board: Board) -> int:
     """
     mg, eg, phase = evaluation_terms(board)
     return blend(mg, eg, phase, board.turn)
+
+
+def move_delta(squares: list[int], move: int, turn: int) -> tuple[int, int, int]:
+    """How `move` changes White's middlegame sum, endgame sum and the phase.
+
+    Called before the move is made, while `squares` still shows the moving piece on its origin.
+    """
+    target = move & 127
+    origin = move >> 7 & 127
+    piece = squares[origin]
+    victim = squares[target]
+    mg_table, eg_table = MG_TABLE, EG_TABLE
+    mg = mg_table[piece][target] - mg_table[piece][origin] - mg_table[victim][target]
+    eg = eg_table[piece][target] - eg_table[piece][origin] - eg_table[victim][target]
+    phase = -PHASE_OF_CODE[victim]
+    if move < 1 << PROMOTION_SHIFT:  # no promotion, no flag: the common case
+        return mg, eg, phase
+    promotion = move >> PROMOTION_SHIFT & 7
+    flag = move >> FLAG_SHIFT
+    if promotion:
+        promoted = promotion | turn << 3
+        mg += mg_table[promoted][target] - mg_table[piece][target]
+        eg += eg_table[promoted][target] - eg_table[piece][target]
+        phase += PHASE_OF_CODE[promoted]
+    elif flag == FLAG_EN_PASSANT:
+        captured_sq = target - 16 if turn == 0 else target + 16
+        pawn = PAWN | (1 - turn) << 3
+        mg -= mg_table[pawn][captured_sq]
+        eg -= eg_table[pawn][captured_sq]
+    elif flag == FLAG_CASTLING:
+        rook = ROOK | turn << 3
+        rook_from, rook_to = (
+            (origin + 3, origin + 1) if target > origin else (origin - 4, origin - 1)
+        )
+        mg += mg_table[rook][rook_to] - mg_table[rook][rook_from]
+        eg += eg_table[rook][rook_to] - eg_table[rook][rook_from]
+    return mg, eg, phase

@@ -26,19 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from chesscore.board import Board
-from chesscore.evaluate import EG_TABLE, MG_TABLE, PHASE_OF_CODE, blend, evaluation_terms
-from chesscore.move import Move
-from chesscore.movegen import is_attacked, is_en_passant_safe, scan_king
-from chesscore.squares import (
-    KING,
-    KING_TARGETS,
-    KNIGHT,
-    PAWN,
-    PAWN_CAPTURE_TARGETS,
-    PIECE_RAYS,
-    QUEEN,
-    ROOK,
-)
+from chesscore.captures import generate_captures
+from chesscore.evaluate import blend, evaluation_terms, move_delta
+from chesscore.move import FLAG_EN_PASSANT, FLAG_SHIFT, PROMOTION_SHIFT, Move
+from chesscore.movegen import is_attacked, scan_king
+from chesscore.squares import KNIGHT, QUEEN
 from chesscore.zobrist import SIDE_KEY
 
 MATE = 100_000
@@ -48,9 +40,6 @@ MAX_PLY = 100
 EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_LIMIT = 1_000_000  # entries before the transposition table is cleared
 CHECK_EVERY = 1023  # nodes between looks at the clock and the stop flag (mask)
-ORDINARY_LIMIT = 1 << 14  # packed moves below this have no promotion and no flag
-PROMOTION_SHIFT, FLAG_SHIFT = 14, 17
-EN_PASSANT, CASTLING = 2, 3
 
 # Move ordering keys: the table's move first, then captures, killers, then quiet by history.
 TT_MOVE_ORDER = 1 << 30
@@ -101,101 +90,6 @@ class SearchInfo:
 
 
 InfoCallback = Callable[[SearchInfo], None]
-
-
-def generate_captures(board: Board, pinned: dict[int, range] | None = None) -> list[int]:
-    """The legal captures and queen promotions of a side NOT in check, as packed moves.
-
-    The quiescence search needs only these, and building the quiet moves too would cost it
-    most of its time. The legality rules are the move generator's (`chesscore.movegen`): a
-    pinned piece stays on its pin line, the king never takes a defended piece, en passant is
-    tested on a copy of the board; being out of check, nothing else can make a capture illegal.
-    `pinned` is the pin record of `movegen.scan_king` when the caller has it already.
-    """
-    squares = board.board
-    color = board.turn
-    enemies = board.piece_squares[color ^ 1]
-    king = board.kings[color]
-    if pinned is None:
-        pinned = scan_king(squares, king, enemies).pinned
-    them_bit = 8 - (color << 3)
-    last_rank = 7 - 7 * color
-    forward = 16 - 32 * color
-    ep = board.ep_square
-    capture_targets = PAWN_CAPTURE_TARGETS[color]
-    piece_rays = PIECE_RAYS
-    moves: list[int] = []
-    append = moves.append  # bound once: called for every capture
-    for origin in board.piece_squares[color]:
-        kind = squares[origin] & 7
-        base = origin << 7
-        first = len(moves)
-        if kind == PAWN:
-            promotion = QUEEN << PROMOTION_SHIFT if (origin + forward) >> 4 == last_rank else 0
-            if promotion and not squares[origin + forward]:
-                append(base | (origin + forward) | promotion)
-            for target in capture_targets[origin]:
-                victim = squares[target]
-                if victim and victim & 8 == them_bit:
-                    append(base | target | promotion)
-                elif target == ep and is_en_passant_safe(
-                    squares, origin, target, king, color, enemies
-                ):
-                    append(base | target | EN_PASSANT << FLAG_SHIFT)
-        elif kind == KING:
-            for target in KING_TARGETS[origin]:
-                victim = squares[target]
-                if victim and victim & 8 == them_bit and not is_attacked(squares, target, enemies):
-                    append(base | target)
-        else:
-            for ray in piece_rays[kind][origin]:
-                for target in ray:
-                    victim = squares[target]
-                    if victim:
-                        if victim & 8 == them_bit:
-                            append(base | target)
-                        break
-        if pinned and origin in pinned:
-            along = pinned[origin]
-            moves[first:] = [m for m in moves[first:] if (m & 127) in along]
-    return moves
-
-
-def move_delta(squares: list[int], move: int, turn: int) -> tuple[int, int, int]:
-    """How `move` changes White's middlegame sum, endgame sum and the phase.
-
-    Called before the move is made, while `squares` still shows the moving piece on its origin.
-    """
-    target = move & 127
-    origin = move >> 7 & 127
-    piece = squares[origin]
-    victim = squares[target]
-    mg_table, eg_table = MG_TABLE, EG_TABLE
-    mg = mg_table[piece][target] - mg_table[piece][origin] - mg_table[victim][target]
-    eg = eg_table[piece][target] - eg_table[piece][origin] - eg_table[victim][target]
-    phase = -PHASE_OF_CODE[victim]
-    if move < ORDINARY_LIMIT:
-        return mg, eg, phase
-    promotion = move >> PROMOTION_SHIFT & 7
-    flag = move >> FLAG_SHIFT
-    if promotion:
-        promoted = promotion | turn << 3
-        mg += mg_table[promoted][target] - mg_table[piece][target]
-        eg += eg_table[promoted][target] - eg_table[piece][target]
-        phase += PHASE_OF_CODE[promoted]
-    elif flag == EN_PASSANT:
-        captured_sq = target - 16 if turn == 0 else target + 16
-        pawn = PAWN | (1 - turn) << 3
-        mg -= mg_table[pawn][captured_sq]
-        eg -= eg_table[pawn][captured_sq]
-    elif flag == CASTLING:
-        rook = ROOK | turn << 3
-        rook_from, rook_to = (
-            (origin + 3, origin + 1) if target > origin else (origin - 4, origin - 1)
-        )
-        mg += mg_table[rook][rook_to] - mg_table[rook][rook_from]
-        eg += eg_table[rook][rook_to] - eg_table[rook][rook_from]
-    return mg, eg, phase
 
 
 class Searcher:
@@ -450,7 +344,7 @@ class Searcher:
             quiet = not (
                 squares[move & 127]
                 or move >> PROMOTION_SHIFT & 7
-                or move >> FLAG_SHIFT == EN_PASSANT
+                or move >> FLAG_SHIFT == FLAG_EN_PASSANT
             )
             dmg, deg, dphase = move_delta(squares, move, turn)
             board.push_packed(move)
@@ -498,7 +392,7 @@ class Searcher:
             victim = squares[move & 127]
             if move == tt_move:
                 order = TT_MOVE_ORDER
-            elif victim or move >> PROMOTION_SHIFT & 7 or move >> FLAG_SHIFT == EN_PASSANT:
+            elif victim or move >> PROMOTION_SHIFT & 7 or move >> FLAG_SHIFT == FLAG_EN_PASSANT:
                 attacker = squares[move >> 7 & 127] & 7
                 order = CAPTURE_ORDER + ((victim & 7) << 4) - attacker
                 order += (move >> PROMOTION_SHIFT & 7) << 8

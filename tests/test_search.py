@@ -13,14 +13,13 @@ import chess
 import pytest
 
 from chesscore.board import Board
-from chesscore.evaluate import evaluate, evaluation_terms
+from chesscore.captures import generate_captures
+from chesscore.evaluate import evaluate, evaluation_terms, move_delta
 from chesscore.search import (
     MATE,
     Searcher,
     SearchInfo,
     SearchLimits,
-    generate_captures,
-    move_delta,
 )
 
 # (name, FEN, depth, expected first move, moves to mate)
