@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from chesscore.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from chesscore.move import MOVE_KEY_MASK, Move, packed_origin, packed_target
+from chesscore.move import MOVE_KEY_MASK, SQUARE_MASK, Move
 from chesscore.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, parse_square, square_name
 
 if TYPE_CHECKING:
@@ -64,13 +64,16 @@ def _make_san_body(board: Board, move: Move, legal: list[int]) -> str:
 def _disambiguation(board: Board, move: Move, legal: list[int]) -> str:
     """The origin file, rank or square needed to tell `move` from its look-alikes."""
     origin, target = move.from_square, move.to_square
-    piece = board.board[origin]
+    cells = board.board
+    piece = cells[origin]
+    # Packed layout (chesscore.move): target in bits 0-6, origin in bits 7-13; unpacked inline
+    # because this scans every legal move.
     rivals = [
-        packed_origin(m)
+        m >> 7 & SQUARE_MASK
         for m in legal
-        if packed_target(m) == target
-        and packed_origin(m) != origin
-        and board.board[packed_origin(m)] == piece
+        if m & SQUARE_MASK == target
+        and m >> 7 & SQUARE_MASK != origin
+        and cells[m >> 7 & SQUARE_MASK] == piece
     ]
     if not rivals:
         return ""
