@@ -201,7 +201,10 @@ async function sendMove(uci) {
   $('#move-error').textContent = '';
   const reply = await connection.request('move', { ply: page.state.ply, uci });
   if (!reply.ok) {
-    $('#move-error').textContent = reply.error;
+    $('#move-error').textContent =
+      reply.code === 'timeout'
+        ? 'The server did not answer the move in time; the board shows the last position it confirmed.'
+        : reply.error;
     board.restore();
   }
   return reply.ok;

@@ -40,7 +40,9 @@ export function createActions(container, message, send) {
     if (state.can_claim_draw && state.turn === role) {
       buttons.push({ id: 'claim-draw', label: 'Claim a draw', run: () => act('claim_draw') });
     }
-    if (state.ply > 0) buttons.push(...offerButtons(state, role, 'takeback', 'Ask for a takeback', 'takeback'));
+    if (hasMoved(state, role)) {
+      buttons.push(...offerButtons(state, role, 'takeback', 'Ask for a takeback', 'takeback'));
+    }
     return buttons;
   }
 
@@ -79,6 +81,12 @@ function makeButton({ id, label, run, disabled }) {
   button.disabled = Boolean(disabled);
   if (run) button.addEventListener('click', run);
   return button;
+}
+
+/** Whether `role` has made a move: the first move is by the start FEN's side to move. */
+function hasMoved(state, role) {
+  const firstMover = state.start_fen.split(' ')[1] === 'b' ? 'black' : 'white';
+  return state.ply >= 2 || (state.ply === 1 && firstMover === role);
 }
 
 function capitalize(word) {
