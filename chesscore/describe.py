@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from chesscore.threats import ThreatMap
 
 PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
+SQUARE_OF_NAME = {square_name(sq): sq for sq in range(128) if not sq & 0x88}
 
 
 def describe_square(board: Board, square: int | str, threats: ThreatMap | None = None) -> str:
@@ -53,7 +54,7 @@ def describe_squares(board: Board, threats: ThreatMap | None = None) -> dict[str
     threats = threats or board.threat_map()
     pins = find_pins(board)
     return {
-        name: _describe(board, parse_square(name), threats, pins)
+        name: _describe(board, SQUARE_OF_NAME[name], threats, pins)
         for name in sorted(threats["squares"])
     }
 
@@ -84,7 +85,7 @@ def _group(board: Board, names: list[str], color: Color) -> str:
     first), or "no white piece"."""
     if not names:
         return f"no {COLOR_NAMES[color]} piece"
-    kinds = {name: board.board[parse_square(name)] & 7 for name in names}
+    kinds = {name: board.board[SQUARE_OF_NAME[name]] & 7 for name in names}
     ordered = sorted(names, key=lambda name: (-PIECE_VALUES[kinds[name]], name))
     words = [f"{PIECE_NAMES[kinds[name]]} {name}" for name in ordered]
     listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
@@ -99,8 +100,8 @@ def _piece_facts(board: Board, name: str, threats: ThreatMap, pins: list[PinLine
     if name in threats["checkers"]:
         facts.append("giving check")
     for pin in pins:
-        pinner_kind = PIECE_NAMES[board.board[parse_square(pin["pinner"])] & 7]
-        target = board.board[parse_square(pin["target"])] & 7
+        pinner_kind = PIECE_NAMES[board.board[SQUARE_OF_NAME[pin["pinner"]]] & 7]
+        target = board.board[SQUARE_OF_NAME[pin["target"]]] & 7
         behind = "the king" if target == KING else f"the {PIECE_NAMES[target]} on {pin['target']}"
         if pin["pinned"] == name:
             facts.append(f"pinned to {behind} by {pinner_kind} {pin['pinner']}")
