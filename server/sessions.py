@@ -19,7 +19,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from chesscore import BLACK, WHITE, Color, Move
@@ -145,7 +145,9 @@ class GameService:
         try:
             with self.session(game_id):
                 return True
-        except RequestError:
+        except RequestError as error:
+            if error.code != "not_found":
+                raise
             return False
 
     # -- creating and seating -------------------------------------------------------------
@@ -166,10 +168,8 @@ class GameService:
         invite = new_token() if settings.opponent == "friend" and len(colors) == 1 else None
         invite_hash = hash_token(invite) if invite else None
         hashes = {color: hash_token(token) for color, token in seats.items()}
-        if len(colors) == 2:
-            game.header = games.Header(
-                game.header.status, None, game.header.clock, (), frozenset(colors)
-            )
+        if len(colors) == 2:  # a rematch between friends: both seats are taken from the start
+            game.header = replace(game.header, seated=frozenset(colors))
         self.store.create_game(stored_from_game(game, invite_hash), hashes)
         with self._lock(game.id):
             self.invite_hashes[game.id] = invite_hash
