@@ -9,11 +9,12 @@ pinned or giving check, and which pieces back the attackers or defenders up from
     piece, queen e7"
 
 An empty square has no side to take, so it is *controlled by* the pieces of each colour that
-reach it: "d5, empty: controlled by 1 white piece, knight c3, and by no black piece". Pieces
-are listed most valuable first (then by square), the order the eye ranks threats in. A move
-reads "White knight from g1 to f3", "White bishop from b5 takes knight on c6", "Black pawn
-from e4 to d3, takes pawn on d4 en passant", "White pawn from e7 to e8, promotes to queen", "White
-castles kingside", each followed by ", check" or ", checkmate" when it gives one.
+reach it: "d5, empty: controlled by 1 white piece, knight c3, and by no black piece" (or
+"controlled by no piece"). Pieces are listed most valuable first (then by square), the order
+the eye ranks threats in. A move reads "White knight from g1 to f3", "White bishop from b5
+takes knight on c6", "Black pawn from e4 to d3, takes pawn on d4 en passant", "White pawn from
+e7 to e8, promotes to queen", "White castles kingside", each followed by ", check" or ",
+checkmate" when it gives one.
 """
 
 from __future__ import annotations
@@ -65,8 +66,9 @@ def _describe(board: Board, sq: int, threats: ThreatMap, pins: list[PinLine]) ->
     by_color = (entry["white"], entry["black"])
     piece = board.piece_at(sq)
     if piece is None:
-        white = _group(board, by_color[WHITE], WHITE)
-        black = _group(board, by_color[1 - WHITE], 1 - WHITE)
+        if not by_color[0] and not by_color[1]:
+            return f"{name}, empty: controlled by no piece"
+        white, black = _group(board, by_color[0], 0), _group(board, by_color[1], 1)
         return f"{name}, empty: controlled by {white}, and by {black}"
     own, enemy = piece.color, piece.color ^ 1
     parts = [

@@ -24,7 +24,7 @@ SQUARES = [
     ("4k3/4q3/8/8/4p3/2NP4/8/4K3 w - - 0 1", "e5",
      "e5, empty: controlled by no white piece, and by 1 black piece, queen e7"),
     ("4k3/4q3/8/8/4p3/2NP4/8/4K3 w - - 0 1", "a8",
-     "a8, empty: controlled by no white piece, and by no black piece"),
+     "a8, empty: controlled by no piece"),
     ("4k3/4q3/8/8/4p3/2NP4/8/4K3 w - - 0 1", "c3",
      "c3, white knight: not attacked; not defended"),
     ("4k3/8/2n5/1B6/8/8/8/4K3 b - - 0 1", "c6",
