@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from chesscore import movegen
-from chesscore.errors import IllegalMoveError
+from chesscore.errors import ChessError, IllegalMoveError, InvalidSquareError
 from chesscore.fen import STARTING_FEN, make_fen, parse_fen
 from chesscore.move import (
     FLAG_CASTLING,
@@ -29,7 +29,7 @@ from chesscore.move import (
     Move,
     Piece,
 )
-from chesscore.squares import KING, PAWN, WHITE, Color, square_name
+from chesscore.squares import BLACK, KING, PAWN, WHITE, Color, is_on_board, square_name
 from chesscore.zobrist import CASTLING_KEYS, EN_PASSANT_KEYS, PIECE_KEYS, SIDE_KEY, compute_key
 
 if TYPE_CHECKING:
@@ -42,6 +42,18 @@ StateRecord = tuple[int, int, int, int | None, int, int]
 
 _CASTLING_MASK = movegen.CASTLING_MASK
 _SPECIAL = 1 << 14  # packed moves at or above this promote or carry a flag
+
+
+def _checked_square(sq: object) -> int:
+    if type(sq) is not int or not is_on_board(sq):
+        raise InvalidSquareError(f"not a square of the board: {sq!r}")
+    return sq
+
+
+def _checked_color(color: object) -> Color:
+    if color not in (WHITE, BLACK) or type(color) is not int:
+        raise ChessError(f"not a colour (WHITE = 0, BLACK = 1): {color!r}")
+    return color
 
 
 class Board:
@@ -132,7 +144,7 @@ class Board:
         return [Move.from_packed(record[0]) for record in self._stack]
 
     def piece_at(self, sq: int) -> Piece | None:
-        code = self.board[sq] if 0 <= sq < 128 else 0
+        code = self.board[_checked_square(sq)]
         return Piece.from_code(code) if code else None
 
     def pieces(self) -> dict[int, Piece]:
@@ -142,7 +154,7 @@ class Board:
         return {sq: Piece.from_code(board[sq]) for sq in squares}
 
     def king_square(self, color: Color) -> int:
-        return self.kings[color]
+        return self.kings[_checked_color(color)]
 
     def key(self) -> int:
         """64-bit Zobrist key of the position (see chesscore.zobrist)."""
@@ -353,10 +365,12 @@ class Board:
 
     def attackers(self, color: Color, sq: int) -> list[int]:
         """Squares of the pieces of `color` attacking or defending `sq` (the attack primitive)."""
-        return movegen.attackers(self.board, sq, self.piece_squares[color])
+        pieces = self.piece_squares[_checked_color(color)]
+        return movegen.attackers(self.board, _checked_square(sq), pieces)
 
     def is_attacked(self, color: Color, sq: int) -> bool:
-        return movegen.is_attacked(self.board, sq, self.piece_squares[color])
+        pieces = self.piece_squares[_checked_color(color)]
+        return movegen.is_attacked(self.board, _checked_square(sq), pieces)
 
     def is_check(self) -> bool:
         color = self.turn
@@ -369,7 +383,7 @@ class Board:
 
     def pins(self, color: Color) -> list[tuple[int, int]]:
         """(pinned square, pinner square) for the pieces of `color` pinned to their king."""
-        enemies = self.piece_squares[color ^ 1]
+        enemies = self.piece_squares[_checked_color(color) ^ 1]
         pinned = movegen.scan_king(self.board, self.kings[color], enemies).pinned
         return sorted((sq, along.start) for sq, along in pinned.items())
 

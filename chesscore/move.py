@@ -18,12 +18,15 @@ from dataclasses import dataclass
 from chesscore.errors import InvalidMoveError
 from chesscore.squares import (
     BISHOP,
+    KING,
     KNIGHT,
+    PAWN,
     QUEEN,
     ROOK,
     WHITE,
     Color,
     InvalidSquareError,
+    is_on_board,
     parse_square,
     square_name,
 )
@@ -70,6 +73,19 @@ class Move:
     from_square: int
     to_square: int
     promotion: int | None = None
+
+    def __post_init__(self) -> None:
+        # Moves also come from callers' code: refuse nonsense here rather than deep inside.
+        squares_ok = all(
+            type(sq) is int and is_on_board(sq) for sq in (self.from_square, self.to_square)
+        )
+        promotion_ok = self.promotion is None or (
+            type(self.promotion) is int and PAWN <= self.promotion <= KING
+        )
+        if not (squares_ok and promotion_ok):
+            raise InvalidMoveError(
+                f"not a move: Move({self.from_square!r}, {self.to_square!r}, {self.promotion!r})"
+            )
 
     def uci(self) -> str:
         """UCI text: "e2e4", "e7e8q"."""

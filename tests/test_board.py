@@ -17,8 +17,10 @@ from chesscore import (
     QUEEN,
     WHITE,
     Board,
+    ChessError,
     IllegalMoveError,
     InvalidMoveError,
+    InvalidSquareError,
     Move,
     Piece,
     parse_square,
@@ -228,3 +230,25 @@ def test_fuzzed_uci_raises_only_move_errors(text: str) -> None:
         assert move.uci() == text
         assert move in board.legal_moves()
     assert board.fen() == UCI_FUZZ_FEN
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda b: b.piece_at(8), InvalidSquareError),
+        (lambda b: b.piece_at(-1), InvalidSquareError),
+        (lambda b: b.piece_at("e4"), InvalidSquareError),
+        (lambda b: b.attackers(WHITE, 200), InvalidSquareError),
+        (lambda b: b.attackers(2, 20), ChessError),
+        (lambda b: b.king_square(None), ChessError),
+        (lambda b: b.pins(-1), ChessError),
+        (lambda b: b.push(Move(20, 136)), InvalidMoveError),
+        (lambda b: b.push(Move(20, 36, 9)), InvalidMoveError),
+        (lambda b: b.push("e2e4"), IllegalMoveError),
+    ],
+)
+def test_bad_arguments_raise_clear_errors(call: object, error: type[Exception]) -> None:
+    board = Board()
+    with pytest.raises(error):
+        call(board)  # type: ignore[operator]
+    assert board.fen() == Board().fen()
