@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from chesscore.board import Board
 from chesscore.captures import generate_captures
-from chesscore.evaluate import blend, evaluation_terms, move_delta
+from chesscore.evaluate import MOP_UP_PHASE, blend, evaluation_terms, mop_up, move_delta
 from chesscore.move import FLAG_EN_PASSANT, FLAG_SHIFT, PROMOTION_SHIFT, Move
 from chesscore.movegen import is_attacked, scan_king
 from chesscore.squares import KNIGHT, QUEEN
@@ -231,13 +231,14 @@ class Searcher:
         in_check = board.is_check()
         if in_check:
             depth += 1
+        # Before the horizon test, so a quiet last move that repeats a position counts as a draw.
+        if board.halfmove_clock >= 4 and (board.halfmove_clock >= 100 or self._is_repetition()):
+            return 0
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(alpha, beta, ply, mg, eg, phase)
         self.nodes += 1
         if not self.nodes & CHECK_EVERY:
             self._check_limits()
-        if board.halfmove_clock >= 100 or self._is_repetition():
-            return 0
         key = board.key()
         entry = self.table.get(key)
         tt_move = 0
@@ -256,6 +257,8 @@ class Searcher:
             # Away from the principal variation, a position far above beta is not worth a full
             # search (and a null move proves it), one far below alpha only for its captures.
             static = blend(mg, eg, phase, board.turn)
+            if phase <= MOP_UP_PHASE:
+                static += mop_up(board.kings, eg, phase, board.turn)
             if depth <= 3 and static - STATIC_MARGIN * depth >= beta:
                 return static
             if depth >= 3 and static >= beta and self._has_pieces():
@@ -435,6 +438,8 @@ class Searcher:
         if safety.checkers:
             return self._quiesce_evasions(alpha, beta, ply, mg, eg, phase)
         stand = blend(mg, eg, phase, turn)
+        if phase <= MOP_UP_PHASE:
+            stand += mop_up(board.kings, eg, phase, turn)
         if stand >= beta or ply >= MAX_PLY:
             return stand
         alpha = max(alpha, stand)
