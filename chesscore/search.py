@@ -228,14 +228,15 @@ class Searcher:
     ) -> int:
         """The score of the board's position for the side to move, within (alpha, beta)."""
         board = self.board
-        in_check = board.is_check()
-        if in_check:
-            depth += 1
         # Before the horizon test, so a quiet last move that repeats a position counts as a draw.
         if board.halfmove_clock >= 4 and (board.halfmove_clock >= 100 or self._is_repetition()):
             return 0
         if depth <= 0 or ply >= MAX_PLY:
+            # The quiescence search answers a check with every evasion: the check extension.
             return self._quiesce(alpha, beta, ply, mg, eg, phase)
+        in_check = board.is_check()
+        if in_check:
+            depth += 1
         self.nodes += 1
         if not self.nodes & CHECK_EVERY:
             self._check_limits()
