@@ -33,6 +33,7 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 LINE_WIDTH = 80
 
+TAG_NAME_PATTERN = re.compile(r"[A-Za-z0-9_]+")
 TAG_PATTERN = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 # One movetext token: a comment, a rest-of-line comment, a NAG, a variation bracket, a move
 # number ("12." or "12..."), a word (SAN move, result, annotation glyph), or a stray character
@@ -57,9 +58,7 @@ def make_pgn(board: Board, headers: dict[str, str] | None = None, result: str | 
     The result is `result` if given, else the ``Result`` header, else the board's outcome
     (``*`` while the game goes on).
     """
-    root = board.copy()
-    while root.move_stack:
-        root.pop()
+    root = board.root()
     tags = _make_tags(board, root, headers or {}, result)
     lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
     movetext = _wrap([*_movetext_tokens(root, board.move_stack), tags["Result"]])
@@ -69,6 +68,9 @@ def make_pgn(board: Board, headers: dict[str, str] | None = None, result: str | 
 def _make_tags(
     board: Board, root: Board, headers: dict[str, str], result: str | None
 ) -> dict[str, str]:
+    for name in headers:
+        if not isinstance(name, str) or TAG_NAME_PATTERN.fullmatch(name) is None:
+            raise InvalidPgnError(f"invalid tag name {name!r}: letters, digits and _ only")
     tags = {name: headers.get(name, default) for name, default in SEVEN_TAG_ROSTER.items()}
     if result is None and "Result" not in headers:
         outcome = board.outcome()
@@ -87,7 +89,9 @@ def _make_tags(
 
 
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    # A tag pair is one line: line breaks in a value become spaces.
+    flat = " ".join(str(value).splitlines())
+    return flat.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _movetext_tokens(root: Board, moves: list[Move]) -> list[str]:

@@ -155,3 +155,15 @@ def test_python_chess_reads_our_pgn_and_we_read_theirs(seed: int) -> None:
 def test_parse_pgn_skips_the_en_passant_mark() -> None:
     game = parse_pgn("1. e4 Nf6 2. e5 d5 3. exd6 e.p. exd6 *")
     assert [move.uci() for move in game.moves][-2:] == ["e5d6", "e7d6"]
+
+
+@pytest.mark.parametrize("name", ["My Tag", "", "Tag]", 'A"'])
+def test_make_pgn_refuses_a_bad_tag_name(name: str) -> None:
+    with pytest.raises(InvalidPgnError, match="invalid tag name"):
+        make_pgn(Board(), {name: "x"})
+
+
+def test_make_pgn_keeps_each_tag_on_one_line() -> None:
+    text = make_pgn(Board(), {"Annotator": "line one\nline two"})
+    assert '[Annotator "line one line two"]\n' in text
+    assert parse_pgn(text).headers["Annotator"] == "line one line two"
