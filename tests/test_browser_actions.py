@@ -75,3 +75,27 @@ def test_offers_takeback_resignation_and_rematch(
     finally:
         for context in contexts:
             context.close()
+
+
+def test_claim_a_threefold_repetition(
+    browser: Any, live_server: LiveServer, request: pytest.FixtureRequest
+) -> None:
+    """After the knights go out and back twice, black may claim: the button shows and works."""
+    created = create_game(live_server.url, opponent="friend", color="white")
+    contexts = [browser.new_context(viewport={"width": 1100, "height": 850}) for _ in range(2)]
+    try:
+        white = open_game(contexts[0], live_server.url + created["links"]["private"])
+        black = open_game(contexts[1], live_server.url + created["links"]["invite"])
+        moves = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]
+        for ply, san in enumerate(moves, start=1):
+            type_move(white if ply % 2 == 1 else black, san)
+            wait_for_ply(black, ply)
+            wait_for_ply(white, ply)
+        expect(white.get_by_role("button", name="Claim a draw")).to_have_count(0)
+        click(black, "Claim a draw")
+        for page in (white, black):
+            expect(page.locator("#result")).to_have_text("Draw by threefold repetition (1/2-1/2)")
+        black.screenshot(path=screenshot_path(request))
+    finally:
+        for context in contexts:
+            context.close()

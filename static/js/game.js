@@ -30,7 +30,11 @@ const history = createHistory(gameId);
 const board = createBoard($('#board'), { onMove: playBoardMove });
 const overlay = createThreatOverlay($('#threat-grid'), $('#threat-heat'), board);
 const overlayControl = createOverlayControl($('#overlay-modes'), () => render());
-const clocks = createClocks({ white: $('#clock-white'), black: $('#clock-black'), box: $('#clocks') });
+const clocks = createClocks({
+  white: $('#clock-white'),
+  black: $('#clock-black'),
+  box: $('#clocks'),
+});
 const connection = connectToGame(gameId, {
   onStatus: showConnection,
   onJoined: receiveJoin,
@@ -55,7 +59,11 @@ function receiveJoin(reply) {
   }
   receiveState(reply.state, false);
   if (page.role !== 'spectator') {
-    rememberGame(gameId, { color: page.role, opponent: page.state.opponent, over: page.state.status !== 'playing' });
+    rememberGame(gameId, {
+      color: page.role,
+      opponent: page.state.opponent,
+      over: page.state.status !== 'playing',
+    });
   }
 }
 
@@ -111,7 +119,8 @@ function showConnection(status, detail) {
 /** The position on view: the live one, or an earlier one while stepping through the game. */
 function viewedPosition() {
   const { state, viewPly } = page;
-  if (viewPly === null) return { ply: state.ply, fen: state.fen, check: state.check, threats: state.threats };
+  if (viewPly === null)
+    return { ply: state.ply, fen: state.fen, check: state.check, threats: state.threats };
   return history.get(viewPly);
 }
 
@@ -130,12 +139,18 @@ function render() {
     turn: position.fen.split(' ')[1] === 'b' ? 'black' : 'white',
     lastMove: lastUci ? [lastUci.slice(0, 2), lastUci.slice(2, 4)] : null,
     check: position.check,
-    dests: live && page.connected && state.status === 'playing' && state.turn === role ? state.dests : null,
+    dests:
+      live && page.connected && state.status === 'playing' && state.turn === role
+        ? state.dests
+        : null,
   });
   overlay.render({
     threats: position.threats,
     fen: position.fen,
-    perspective: role === 'black' || (role === 'spectator' && board.orientation() === 'black') ? 'black' : 'white',
+    perspective:
+      role === 'black' || (role === 'spectator' && board.orientation() === 'black')
+        ? 'black'
+        : 'white',
     orientation: board.orientation(),
     mode: overlayControl.mode(),
   });
@@ -151,12 +166,18 @@ function renderPanel(position, live) {
   renderInvite($('#invite-row'), $('#invite-link'), inviteUrl(), state, role);
   const note = $('#history-note');
   note.hidden = live && position.threats !== null;
+  const after = position.ply === 0 ? 'the start' : state.moves[position.ply - 1].san;
   note.textContent = live
     ? ''
-    : `Showing the position after move ${position.ply} of ${state.ply}. Press » to return to the game.`;
+    : `Viewing the position after ${after}. Press » to return to the game.`;
   if (!position.threats) note.textContent += ' The threat map of this position is not available.';
   root.dataset.viewPly = String(position.ply);
-  Object.assign(root.dataset, { ply: state.ply, version: state.version, status: state.status, role });
+  Object.assign(root.dataset, {
+    ply: state.ply,
+    version: state.version,
+    status: state.status,
+    role,
+  });
   root.dataset.fen = position.fen;
 }
 
@@ -167,7 +188,8 @@ async function fetchEarlier(ply) {
     render();
   } else {
     $('#history-note').hidden = false;
-    $('#history-note').textContent = `The position after move ${ply} is not available from the server.`;
+    $('#history-note').textContent =
+      `The position after move ${ply} is not available from the server.`;
   }
 }
 
@@ -203,7 +225,8 @@ async function sendMove(uci) {
   if (!reply.ok) {
     $('#move-error').textContent =
       reply.code === 'timeout'
-        ? 'The server did not answer the move in time; the board shows the last position it confirmed.'
+        ? 'The server did not answer the move in time; ' +
+          'the board shows the last position it confirmed.'
         : reply.error;
     board.restore();
   }
@@ -218,7 +241,9 @@ function stepTo(ply) {
 function step(where) {
   if (!page.state) return;
   const current = page.viewPly ?? page.state.ply;
-  const target = { first: 0, previous: current - 1, next: current + 1, last: page.state.ply }[where];
+  const target = { first: 0, previous: current - 1, next: current + 1, last: page.state.ply }[
+    where
+  ];
   stepTo(target);
 }
 

@@ -37,7 +37,12 @@ export function createHistory(gameId) {
         asked.delete(ply);
         return null;
       }
-      const position = { ply, fen: reply.fen, check: Boolean(reply.check), threats: reply.threats ?? null };
+      const position = {
+        ply,
+        fen: reply.fen,
+        check: Boolean(reply.check),
+        threats: reply.threats ?? null,
+      };
       positions.set(ply, position);
       return position;
     },

@@ -46,7 +46,12 @@ async function startGame(opponent) {
     $('#lobby-error').textContent = `The game was not created: ${reply.error}`;
     return;
   }
-  rememberGame(reply.game, { color: reply.color, opponent, invite: reply.links.invite, over: false });
+  rememberGame(reply.game, {
+    color: reply.color,
+    opponent,
+    invite: reply.links.invite,
+    over: false,
+  });
   window.location.href = reply.links.watch;
 }
 

@@ -22,7 +22,8 @@ export function parseTypedMove(text, state) {
   const candidates = /^[O0]-[O0](-[O0])?$/.test(san)
     ? matchCastling(san, state)
     : matchSan(san, state);
-  if (candidates === null) return { error: `'${typed}' is neither SAN (like Nf3) nor UCI (like g1f3)` };
+  if (candidates === null)
+    return { error: `'${typed}' is neither SAN (like Nf3) nor UCI (like g1f3)` };
   if (candidates.length === 0) return { error: `'${typed}' is not a legal move in this position` };
   if (candidates.length > 1) {
     return { error: `'${typed}' is ambiguous: it could be ${candidates.join(' or ')}` };
@@ -64,7 +65,9 @@ function matchCastling(san, state) {
   return listedMoves(state)
     .filter((move) => {
       const piece = pieces.get(move.from);
-      return piece?.role === 'king' && move.from[0] === 'e' && move.to === `${targetFile}${move.from[1]}`;
+      return (
+        piece?.role === 'king' && move.from[0] === 'e' && move.to === `${targetFile}${move.from[1]}`
+      );
     })
     .map((move) => `${move.from}${move.to}`);
 }

@@ -23,18 +23,42 @@ export function createActions(container, message, send) {
     container.replaceChildren();
     container.hidden = role === 'spectator';
     if (container.hidden) return;
-    const buttons = state.status === 'playing' ? playingButtons(state, role) : endedButtons(state, role);
+    const buttons =
+      state.status === 'playing' ? playingButtons(state, role) : endedButtons(state, role);
     for (const spec of buttons) container.append(makeButton(spec));
   }
 
   function playingButtons(state, role) {
     if (confirming) {
       return [
-        { id: 'confirm-resign', label: 'Yes, resign', run: () => { confirming = false; act('resign'); } },
-        { id: 'cancel-resign', label: 'No, play on', run: () => { confirming = false; rerender(); } },
+        {
+          id: 'confirm-resign',
+          label: 'Yes, resign',
+          run: () => {
+            confirming = false;
+            act('resign');
+          },
+        },
+        {
+          id: 'cancel-resign',
+          label: 'No, play on',
+          run: () => {
+            confirming = false;
+            rerender();
+          },
+        },
       ];
     }
-    const buttons = [{ id: 'resign', label: 'Resign', run: () => { confirming = true; rerender(); } }];
+    const buttons = [
+      {
+        id: 'resign',
+        label: 'Resign',
+        run: () => {
+          confirming = true;
+          rerender();
+        },
+      },
+    ];
     if (state.ply < 2) buttons.push({ id: 'abort', label: 'Abort game', run: () => act('abort') });
     buttons.push(...offerButtons(state, role, 'draw', 'Offer a draw', 'draw'));
     if (state.can_claim_draw && state.turn === role) {
@@ -48,14 +72,23 @@ export function createActions(container, message, send) {
 
   function endedButtons(state, role) {
     if (state.rematch) {
-      return [{ id: 'open-rematch', label: 'Go to the rematch', run: () => { window.location.href = `/game/${state.rematch}`; } }];
+      return [
+        {
+          id: 'open-rematch',
+          label: 'Go to the rematch',
+          run: () => {
+            window.location.href = `/game/${state.rematch}`;
+          },
+        },
+      ];
     }
     return offerButtons(state, role, 'rematch', 'Offer a rematch', 'rematch');
   }
 
   function offerButtons(state, role, kind, offerLabel, noun) {
     const by = state.offers[kind];
-    if (by === role) return [{ id: `${kind}-pending`, label: `${capitalize(noun)} offered…`, disabled: true }];
+    if (by === role)
+      return [{ id: `${kind}-pending`, label: `${capitalize(noun)} offered…`, disabled: true }];
     if (by) {
       return [
         { id: `accept-${kind}`, label: `Accept ${noun}`, run: () => act('accept', { kind }) },

@@ -5,7 +5,7 @@
  * Move numbers start from the start FEN's move number and side to move (notation, not rules).
  */
 
-/** Rebuild the list in `list` for `moves`; `viewPly` is the ply on view; clicks call onSelect(ply). */
+/** Rebuild the list in `list`; `viewPly` is the ply on view; a click calls onSelect(ply). */
 export function renderMoves(list, moves, startFen, viewPly, onSelect) {
   list.replaceChildren();
   const [, side, , , , fullmove] = startFen.split(' ');
@@ -56,7 +56,9 @@ export function wireStepping(root, step) {
   }
   document.addEventListener('keydown', (event) => {
     if (event.target.closest('input, textarea, select')) return;
-    const where = { ArrowLeft: 'previous', ArrowRight: 'next', Home: 'first', End: 'last' }[event.key];
+    const where = { ArrowLeft: 'previous', ArrowRight: 'next', Home: 'first', End: 'last' }[
+      event.key
+    ];
     if (where) {
       event.preventDefault();
       step(where);

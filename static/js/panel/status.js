@@ -10,8 +10,8 @@ const REASONS = {
   insufficient_material: 'insufficient material',
   fivefold_repetition: 'fivefold repetition',
   seventyfive_moves: 'the seventy-five-move rule',
-  threefold_repetition: 'threefold repetition (claimed)',
-  fifty_moves: 'the fifty-move rule (claimed)',
+  threefold_repetition: 'threefold repetition',
+  fifty_moves: 'the fifty-move rule',
   resignation: 'resignation',
   agreement: 'agreement',
   time_forfeit: 'time forfeit',
@@ -39,7 +39,9 @@ export function renderStatus(root, state, role) {
   root.querySelector('#turn').textContent = describeTurn(state, role);
   const check = root.querySelector('#check');
   check.hidden = !(state.check && state.status === 'playing');
-  check.textContent = check.hidden ? '' : `${state.turn === 'white' ? 'White' : 'Black'} is in check`;
+  check.textContent = check.hidden
+    ? ''
+    : `${state.turn === 'white' ? 'White' : 'Black'} is in check`;
   const result = root.querySelector('#result');
   result.textContent = describeResult(state);
   result.hidden = result.textContent === '';
