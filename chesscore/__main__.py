@@ -21,6 +21,11 @@ from chesscore.squares import square_name
 from chesscore.threats import make_threat_map
 
 USAGE_ERROR = 2
+EXAMPLES = """examples:
+  python -m chesscore perft "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" 4
+  python -m chesscore perft "<FEN>" 3 --divide     (uci: count per root move, then the total)
+  python -m chesscore moves "<FEN>"                (each legal move in UCI and SAN)
+  python -m chesscore threats "<FEN>"              (white/black attacker counts per square)"""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -41,7 +46,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m chesscore", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m chesscore",
+        description="The chesscore rules on the command line.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
     perft_parser = commands.add_parser("perft", help="count the leaf nodes of the move tree")
     perft_parser.add_argument("fen", metavar="FEN")
