@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from chesscore.board import Board
 from chesscore.errors import ChessError
 from chesscore.move import Move
-from chesscore.search import MAX_PLY, Searcher, SearchLimits
+from chesscore.search import MAX_PLY, Searcher, SearchLimits, StopSignal
 from chesscore.squares import KING, Color
 from chesscore.threats import PIECE_VALUES
 
@@ -122,7 +122,9 @@ class SearchPlayer:
     thread) makes a running `choose_move` answer at once with the best move found so far.
     """
 
-    def __init__(self, level: int, movetime: float | None = None) -> None:
+    def __init__(
+        self, level: int, movetime: float | None = None, cancel: StopSignal | None = None
+    ) -> None:
         if level not in SEARCH_LEVELS:
             raise ChessError(
                 f"unknown search level {level!r}; search levels: {tuple(SEARCH_LEVELS)}"
@@ -132,7 +134,7 @@ class SearchPlayer:
         self.limits = SearchLimits(
             depth=limits.depth, movetime=limits.movetime if movetime is None else movetime
         )
-        self.searcher = Searcher()
+        self.searcher = Searcher(cancel)
 
     def choose_move(self, board: Board) -> Move:
         self.searcher.resume()
@@ -157,11 +159,21 @@ def make_level_player(level: int, seed: int | None = None) -> CarefulPlayer | Se
     raise ChessError(f"unknown player level {level!r}; engine levels: {LEVELS}")
 
 
-def choose_move_uci(fen: str, moves: list[str], level: int, seed: int | None = None) -> str:
+def choose_move_uci(
+    fen: str,
+    moves: list[str],
+    level: int,
+    seed: int | None = None,
+    cancel: StopSignal | None = None,
+    movetime: float | None = None,
+) -> str:
     """The level's move, as UCI text, in the position `fen` after the UCI `moves`.
 
     Plain data in and out, so it can run in a worker process (`ProcessPoolExecutor.submit`).
-    Raises the chesscore error of a bad FEN, move or level.
+    `cancel` (e.g. a `multiprocessing.Manager().Event()`) makes a search level answer at once
+    with its best move so far once set, for a position that changed meanwhile; `movetime`
+    overrides the level's thinking time (seconds). Raises the chesscore error of a bad FEN,
+    move or level.
 
     >>> choose_move_uci("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", [], 4)
     'a1a8'
@@ -169,4 +181,6 @@ def choose_move_uci(fen: str, moves: list[str], level: int, seed: int | None = N
     board = Board.from_fen(fen)
     for text in moves:
         board.push_uci(text)
+    if level in SEARCH_LEVELS:
+        return SearchPlayer(level, movetime, cancel).choose_move(board).uci()
     return make_level_player(level, seed).choose_move(board).uci()

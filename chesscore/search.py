@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from chesscore.board import Board
 from chesscore.captures import generate_captures
@@ -92,8 +93,17 @@ class SearchInfo:
 InfoCallback = Callable[[SearchInfo], None]
 
 
+class StopSignal(Protocol):
+    """A flag another thread or process may raise: `threading.Event`, a Manager's Event."""
+
+    def is_set(self) -> bool: ...
+
+
 class Searcher:
     """An alpha-beta searcher with its own transposition table, killers and history.
+
+    `cancel`, when given, is looked at as often as the clock: once it is set, every search
+    ends at once with its best move so far (a worker process's way to be told to stop).
 
     >>> from chesscore import Board
     >>> board = Board.from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
@@ -101,7 +111,8 @@ class Searcher:
     'a1a8'
     """
 
-    def __init__(self) -> None:
+    def __init__(self, cancel: StopSignal | None = None) -> None:
+        self.cancel = cancel
         self.table: dict[int, tuple[int, int, int, int]] = {}
         self.history = [0] * (2 << 14)
         self.killers = [[0, 0] for _ in range(MAX_PLY + 1)]
@@ -508,6 +519,7 @@ class Searcher:
     def _check_limits(self) -> None:
         if (
             self.stopped
+            or (self.cancel is not None and self.cancel.is_set())
             or time.monotonic() >= self.deadline
             or (self.node_limit is not None and self.nodes >= self.node_limit)
         ):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import random
+import threading
 from concurrent.futures import ProcessPoolExecutor
 
 import chess
@@ -19,6 +21,7 @@ from chesscore.levels import (
     hanging_squares,
     make_level_player,
 )
+from chesscore.search import Searcher, SearchLimits
 from chesscore.squares import square_name
 
 # (name, FEN, the squares the careful player may capture on)
@@ -142,3 +145,23 @@ def test_choose_move_uci_runs_in_a_worker_process():
 def test_choose_move_uci_names_bad_input(fen: str, moves: list[str], level: int, error: type):
     with pytest.raises(error):
         choose_move_uci(fen, moves, level)
+
+
+def test_a_raised_cancel_signal_ends_the_search_at_its_first_look():
+    cancel = threading.Event()
+    cancel.set()
+    board = Board.from_fen(random_boards(1, seed=4)[0])
+    result = Searcher(cancel).search(board, SearchLimits(depth=6))
+    # The signal is read every 1024 nodes: the search got no deeper than that allowed.
+    assert result.move in board.legal_moves()
+    assert result.nodes <= 1024 + 64
+    assert Searcher().search(board, SearchLimits(depth=3)).depth == 3
+
+
+def test_choose_move_uci_in_a_worker_obeys_a_cancel_signal():
+    with multiprocessing.Manager() as manager, ProcessPoolExecutor(max_workers=1) as pool:
+        cancel = manager.Event()
+        cancel.set()
+        # Level 8 with an hour to think: only the signal can end it.
+        future = pool.submit(choose_move_uci, chess.STARTING_FEN, [], 8, None, cancel, 3600.0)
+        assert chess.Move.from_uci(future.result(timeout=60)) in chess.Board().legal_moves
