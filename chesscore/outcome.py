@@ -47,6 +47,22 @@ class Termination(enum.Enum):
     ABANDONED = "abandoned"
 
 
+# Terminations that always have a winner, and those that never do (time forfeit and
+# abandonment can go either way: a flag against a side that cannot be mated is a draw).
+DECISIVE = frozenset((Termination.CHECKMATE, Termination.RESIGNATION))
+DRAWN = frozenset(
+    (
+        Termination.STALEMATE,
+        Termination.INSUFFICIENT_MATERIAL,
+        Termination.FIVEFOLD_REPETITION,
+        Termination.SEVENTYFIVE_MOVES,
+        Termination.THREEFOLD_REPETITION,
+        Termination.FIFTY_MOVES,
+        Termination.AGREEMENT,
+    )
+)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The end of a game: why it ended and who won (`None` for a draw).
@@ -59,6 +75,16 @@ class Outcome:
 
     termination: Termination
     winner: Color | None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.termination, Termination):
+            raise ValueError(f"not a Termination: {self.termination!r}")
+        if self.winner not in (None, WHITE, BLACK):
+            raise ValueError(f"winner must be WHITE, BLACK or None, got {self.winner!r}")
+        if self.winner is None and self.termination in DECISIVE:
+            raise ValueError(f"{self.termination.value} needs a winner")
+        if self.winner is not None and self.termination in DRAWN:
+            raise ValueError(f"{self.termination.value} is a draw, it has no winner")
 
     def result(self) -> str:
         """The PGN result token: "1-0", "0-1" or "1/2-1/2"."""

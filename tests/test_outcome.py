@@ -164,3 +164,26 @@ def test_fifty_moves(fen: str, occurred: bool, claimable: bool) -> None:
     board = Board.from_fen(fen)
     assert board.is_fifty_moves() is occurred
     assert board.can_claim_fifty_moves() is claimable
+
+
+@pytest.mark.parametrize(
+    ("termination", "winner", "message"),
+    [
+        ("checkmate", WHITE, "not a Termination"),
+        (Termination.CHECKMATE, None, "needs a winner"),
+        (Termination.RESIGNATION, None, "needs a winner"),
+        (Termination.STALEMATE, WHITE, "is a draw"),
+        (Termination.AGREEMENT, BLACK, "is a draw"),
+        (Termination.CHECKMATE, 2, "winner must be"),
+        (Termination.ABANDONED, "white", "winner must be"),
+    ],
+)
+def test_outcome_refuses_nonsense(termination: object, winner: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Outcome(termination, winner)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("winner", [WHITE, BLACK, None])
+def test_time_forfeit_and_abandonment_may_be_won_or_drawn(winner: int | None) -> None:
+    for termination in (Termination.TIME_FORFEIT, Termination.ABANDONED):
+        assert Outcome(termination, winner).winner == winner
