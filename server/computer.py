@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
@@ -41,6 +43,20 @@ def check_level(level: int) -> None:
     """Raise ChessError for a level no player exists for."""
     if level not in LEVELS:
         raise ChessError(f"unknown computer level {level!r}; levels: {LEVELS}")
+
+
+def exit_with_parent(parent: int) -> None:
+    """Worker initializer: leave when the server process is gone.
+
+    A server stopped by a signal (SIGTERM, or kill -9) runs no clean-up, and its worker would
+    otherwise linger as an orphan, so the worker watches its parent id and exits on its own."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 class ComputerMover:
@@ -81,9 +97,13 @@ class ComputerMover:
     def _worker(self) -> ProcessPoolExecutor:
         with self.pool_lock:
             if self.pool is None:
-                # forkserver: forking a process that runs threads could copy a held lock.
-                context = multiprocessing.get_context("forkserver")
-                self.pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+                # spawn: forking a process that runs threads could copy a held lock.
+                self.pool = ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=exit_with_parent,
+                    initargs=(os.getpid(),),
+                )
             return self.pool
 
     def close(self) -> None:
