@@ -138,6 +138,7 @@ def test_missed_changes_over_http(server: LiveServer) -> None:
 # path, body, seat ("white", "other", "junk", None), expected status, expected code
 BAD_REQUESTS: list[tuple[str, str, Any, str | None, int, str]] = [
     ("no_token", "/moves", {"ply": 0, "uci": "e2e4"}, None, 403, "forbidden"),
+    ("other_colours_token", "/moves", {"ply": 0, "uci": "e2e4"}, "black", 409, "not_your_turn"),
     ("junk_token", "/moves", {"ply": 0, "uci": "e2e4"}, "junk", 400, "bad_request"),
     ("other_games_token", "/moves", {"ply": 0, "uci": "e2e4"}, "other", 403, "forbidden"),
     ("missing_ply", "/moves", {"uci": "e2e4"}, "white", 400, "bad_request"),
@@ -170,14 +171,18 @@ def test_bad_requests_get_json_errors(
 ) -> None:
     created = create_game(server.url, opponent="friend", color="white")
     other = create_game(server.url, opponent="friend")
-    token = {"white": created["seat"], "other": other["seat"], "junk": "x" * 12, None: None}[seat]
+    joined = post(
+        server.url, f"/api/games/{created['game']}/join", {"invite": invite_token(created)}
+    )
+    tokens = {"white": created["seat"], "black": joined.json()["seat"], "other": other["seat"]}
+    token = {**tokens, "junk": "x" * 12, None: None}[seat]
     response = post(server.url, f"/api/games/{created['game']}{path}", body, token)
     assert response.status_code == status, response.text
     assert response.json()["ok"] is False
     assert response.json()["code"] == code
     assert response.json()["error"]
     state = requests.get(f"{server.url}/api/games/{created['game']}", timeout=10).json()["state"]
-    assert state["version"] == 0
+    assert state["version"] == 1  # only the seat claimed by the invitation
 
 
 @pytest.mark.parametrize(

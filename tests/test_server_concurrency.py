@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.game_client import FriendGame, GameClient, api_state
+from tests.support.game_client import FriendGame, GameClient, api_state, create_game, invite_token
 from tests.support.live_server import LiveServer
 
 pytestmark = pytest.mark.server
@@ -113,3 +113,28 @@ def test_different_moves_for_the_same_ply_apply_once(server: LiveServer) -> None
         for client in clients:
             client.close()
         table.close()
+
+
+def test_ten_people_open_the_invitation_at_once(server: LiveServer) -> None:
+    created = create_game(server.url, opponent="friend", color="white")
+    guests = [GameClient(server.url) for _ in range(10)]
+    barrier = threading.Barrier(len(guests))
+    replies: list[dict[str, Any]] = [{} for _ in guests]
+
+    def open_link(index: int) -> None:
+        barrier.wait()
+        replies[index] = guests[index].join(created["game"], invite=invite_token(created))
+
+    threads = [threading.Thread(target=open_link, args=(index,)) for index in range(len(guests))]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        roles = sorted(reply["role"] for reply in replies)
+        assert roles == ["black"] + ["spectator"] * 9
+        assert sum("seat" in reply for reply in replies) == 1
+        assert all("notice" in reply for reply in replies if reply["role"] == "spectator")
+    finally:
+        for guest in guests:
+            guest.close()

@@ -376,3 +376,37 @@ def test_fifty_move_rule_claim(server: LiveServer) -> None:
         assert final["outcome"]["termination"] == "fifty_moves"
     finally:
         game.close()
+
+
+def test_a_rematch_with_the_computer_swaps_colours_and_it_opens(server: LiveServer) -> None:
+    created = create_game(server.url, opponent="computer", color="white")
+    player = GameClient(server.url)
+    try:
+        player.join(created["game"], seat=created["seat"])
+        assert player.call("resign", {"game": created["game"]})["ok"]
+        reply = player.call("offer", {"game": created["game"], "kind": "rematch"})
+        assert reply["ok"], reply
+        rematch = player.wait_rematch()
+        assert rematch["rematch"] == reply["rematch"] and rematch["color"] == "black"
+        joined = player.join(rematch["rematch"], seat=rematch["seat"])
+        assert joined["role"] == "black"
+        opened = player.wait_for(lambda s: s["game"] == rematch["rematch"] and s["ply"] == 1)
+        assert opened["turn"] == "black" and opened["players"]["white"]["kind"] == "computer"
+    finally:
+        player.close()
+
+
+def test_the_opponent_never_receives_a_seat_token(table: FriendGame) -> None:
+    table.play("e2e4", "e7e5")
+    offered = table.white.call("offer", {"game": table.id, "kind": "draw"})
+    assert offered["ok"]
+    table.black.wait_version(offered["version"])
+    back = GameClient(table.url)
+    try:
+        missed = back.join(table.id, seat=table.black_seat, since=0)["missed"]
+        assert [change["type"] for change in missed] == ["seat", "move", "move", "offer"]
+        assert table.white_seat not in str(missed)
+    finally:
+        back.close()
+    assert table.white_seat not in str(table.black.states)
+    assert table.black_seat not in str(table.white.states)
