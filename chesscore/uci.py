@@ -44,8 +44,11 @@ def format_info(info: SearchInfo) -> str:
     )
 
 
-def parse_go(tokens: list[str], turn: int) -> tuple[SearchLimits, bool]:
-    """The search limits of a `go` command's arguments, and whether it is `infinite`."""
+def parse_go(tokens: list[str], turn: int, default_movetime: float) -> tuple[SearchLimits, bool]:
+    """The search limits of a `go` command's arguments, and whether it is `infinite`.
+
+    A bare `go` (no time, depth or node limit) thinks for `default_movetime` seconds.
+    """
     numbers: dict[str, int] = {}
     infinite = False
     index = 0
@@ -66,7 +69,7 @@ def parse_go(tokens: list[str], turn: int) -> tuple[SearchLimits, bool]:
     elif ("wtime", "btime")[turn] in numbers:
         movetime = _budget(numbers, turn)
     elif not infinite and "depth" not in numbers and "nodes" not in numbers:
-        movetime = SEARCH_LEVELS[TOP_LEVEL].movetime
+        movetime = default_movetime
     return SearchLimits(depth=depth, movetime=movetime, nodes=numbers.get("nodes")), infinite
 
 
@@ -174,7 +177,8 @@ class UciEngine:
 
     def _go(self, args: list[str]) -> bool:
         self._stop([])
-        limits, infinite = parse_go(args, self.board.turn)
+        level = SEARCH_LEVELS.get(self.level, SEARCH_LEVELS[TOP_LEVEL])
+        limits, infinite = parse_go(args, self.board.turn, level.movetime)
         self._stop_event.clear()
         self.searcher.resume()
         board = self.board.copy()

@@ -195,3 +195,14 @@ def test_end_of_input_ends_the_engine(engine: EngineProcess):
     assert engine.process.stdin is not None
     engine.process.stdin.close()
     assert engine.process.wait(timeout=WAIT) == 0
+
+
+def test_a_level_caps_the_depth_and_a_bare_go_uses_its_time(engine: EngineProcess):
+    engine.send("setoption name Level value 4")
+    engine.send("position startpos")
+    engine.send("go depth 9")
+    depths = [int(line.split()[2]) for line in engine.read_until("bestmove")[:-1]]
+    assert depths == [1, 2]
+    engine.send("go")
+    lines = engine.read_until("bestmove")
+    assert [line.split()[2] for line in lines[:-1]] == ["1", "2"]
