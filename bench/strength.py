@@ -18,7 +18,7 @@ positions, each searching in this process for the same time (nodes as each engin
     .venv/bin/python bench/strength.py sunfish --games 20 --movetime 500
     .venv/bin/python bench/strength.py stockfish --skills 0 2 4 --games 20 --movetime 200
 
-`--movetime` (milliseconds) is given to both sides of every match; without it each of our
+`--pgn FILE` keeps the games. `--movetime` (milliseconds) is given to both sides of every match; without it each of our
 search levels uses its own thinking time (level 8: 2 s) and opponents get the same time as the
 level they play. `--parallel 2` plays two games at once (one per core: only one side of a game
 thinks at a time).
@@ -37,6 +37,7 @@ from pathlib import Path
 
 import chess
 import chess.engine
+import chess.pgn
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -143,31 +144,42 @@ def _elo_of(score: float) -> float:
     return -400 * math.log10(1 / score - 1)
 
 
-def play_game(white: PlayerSpec, black: PlayerSpec, opening: str, max_plies: int) -> str:
-    """One game; the result from White's side ("1-0", "0-1", "1/2-1/2")."""
+def play_game(
+    white: PlayerSpec, black: PlayerSpec, opening: str, max_plies: int
+) -> tuple[str, str]:
+    """One game: the result from White's side ("1-0", "0-1", "1/2-1/2") and its PGN."""
     board = chess.Board()
     for text in opening.split():
         board.push_uci(text)
     engines = {chess.WHITE: white.start(), chess.BLACK: black.start()}
     specs = {chess.WHITE: white, chess.BLACK: black}
+    result = "1/2-1/2"  # also when the game reaches max_plies
     try:
-        for engine in engines.values():
-            engine.protocol.send_line("ucinewgame")
         while board.outcome(claim_draw=True) is None and board.ply() < max_plies:
             side = board.turn
             played = engines[side].play(board, chess.engine.Limit(time=specs[side].seconds))
             if played.move is None or played.move not in board.legal_moves:
-                return "0-1" if side == chess.WHITE else "1-0"  # an illegal move loses
+                result = "0-1" if side == chess.WHITE else "1-0"  # an illegal move loses
+                break
             board.push(played.move)
     finally:
         for engine in engines.values():
             engine.quit()
     outcome = board.outcome(claim_draw=True)
-    return outcome.result() if outcome is not None else "1/2-1/2"
+    if outcome is not None:
+        result = outcome.result()
+    game = chess.pgn.Game.from_board(board)
+    game.headers.update(White=white.name, Black=black.name, Result=result)
+    return result, str(game)
 
 
 def play_match(
-    first: PlayerSpec, second: PlayerSpec, games: int, max_plies: int, parallel: int
+    first: PlayerSpec,
+    second: PlayerSpec,
+    games: int,
+    max_plies: int,
+    parallel: int,
+    pgn_path: str | None = None,
 ) -> MatchResult:
     """`games` games, openings in turn, colours alternated; prints a line per game."""
     jobs = []
@@ -176,14 +188,17 @@ def play_match(
         first_is_white = index % 2 == 0
         jobs.append((index, opening, first_is_white))
 
-    def run(job: tuple[int, str, bool]) -> tuple[int, str, bool]:
+    def run(job: tuple[int, str, bool]) -> tuple[int, tuple[str, str], bool]:
         index, opening, first_is_white = job
         white, black = (first, second) if first_is_white else (second, first)
         return index, play_game(white, black, opening, max_plies), first_is_white
 
     result = MatchResult()
     with ThreadPoolExecutor(max_workers=parallel) as pool:
-        for index, outcome, first_is_white in pool.map(run, jobs):
+        for index, (outcome, pgn), first_is_white in pool.map(run, jobs):
+            if pgn_path is not None:
+                with open(pgn_path, "a", encoding="utf-8") as file:
+                    file.write(pgn + "\n\n")
             points = {"1-0": 1.0, "0-1": 0.0}.get(outcome, 0.5)
             points = points if first_is_white else 1 - points
             result.wins += points == 1.0
@@ -201,7 +216,7 @@ def report(first: PlayerSpec, second: PlayerSpec, args: argparse.Namespace) -> M
         flush=True,
     )
     started = time.monotonic()
-    result = play_match(first, second, args.games, args.max_plies, args.parallel)
+    result = play_match(first, second, args.games, args.max_plies, args.parallel, args.pgn)
     minutes = (time.monotonic() - started) / 60
     print(f"=> {first.name}: {result.summary()}  ({minutes:.1f} min)\n", flush=True)
     return result
@@ -295,6 +310,7 @@ def main() -> None:
     parser.add_argument("--skills", type=int, nargs="*", default=[0, 2, 4])
     parser.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after")
     parser.add_argument("--parallel", type=int, default=1, help="games at once")
+    parser.add_argument("--pgn", help="append every game to this PGN file")
     parser.add_argument("--seconds", type=float, default=2.0, help="nps: time per position")
     args = parser.parse_args()
     if args.match == "nps":
