@@ -78,7 +78,6 @@ def test_ten_moves_against_the_random_computer(
             play_by_clicks(page, choose_move(fen, rng))
             wait_for_ply(page, 2 * number + 2)  # the computer has answered
         assert len(move_list(page)) == 2 * MOVES
-        page.wait_for_timeout(300)  # the computer's move animates in
         state = server_state(server.url, created["game"])
         assert state["ply"] == 2 * MOVES
         assert board_pieces(page) == pieces_of_fen(state["fen"])

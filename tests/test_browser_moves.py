@@ -84,7 +84,6 @@ def test_special_move_on_the_board(
         else:
             play_by_clicks(page, uci)
         wait_for_ply(page, 1)
-        page.wait_for_timeout(300)  # let the move's animation finish before reading squares
         assert board_pieces(page) == pieces_of_fen(fen_after(fen, uci))
         assert move_list(page) == [san]
         page.screenshot(path=screenshot_path(request))
@@ -174,7 +173,6 @@ def test_an_unanswered_move_goes_back_on_the_board(
         page.wait_for_function(
             "document.querySelector('#move-error').textContent !== ''", timeout=20_000
         )
-        page.wait_for_timeout(300)
         assert page.locator("#move-error").inner_text() == (
             "The server did not answer the move in time; the board shows the last position"
             " it confirmed."
@@ -212,7 +210,6 @@ def test_a_refused_move_goes_back_on_the_board(
         start = board_pieces(page)
         play_by_clicks(page, "e2e4")
         page.wait_for_function("document.querySelector('#move-error').textContent !== ''")
-        page.wait_for_timeout(300)
         assert "illegal move 'e2e5'" in page.locator("#move-error").inner_text()
         assert board_pieces(page) == start
         assert page.locator("main.game").get_attribute("data-ply") == "0"

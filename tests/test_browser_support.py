@@ -88,8 +88,18 @@ def drag_piece(page: Any, origin: str, target: str) -> None:
     page.mouse.up()
 
 
+def wait_for_board_at_rest(page: Any) -> None:
+    """Let chessground draw (it redraws on the next animation frame) and end its animations."""
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.wait_for_function(
+        "document.querySelectorAll('cg-board piece.anim, cg-board piece.fading').length === 0",
+        timeout=WAIT_MS,
+    )
+
+
 def board_pieces(page: Any) -> dict[str, str]:
     """The pieces chessground drew: square -> 'white knight' (from each element's own key)."""
+    wait_for_board_at_rest(page)
     pieces = page.evaluate(
         """() => [...document.querySelectorAll('cg-board piece:not(.ghost)')]
             .filter((el) => !el.classList.contains('fading'))
