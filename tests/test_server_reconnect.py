@@ -172,3 +172,24 @@ def test_the_computer_answers_after_a_restart(restartable: LiveServer) -> None:
         assert api_state(restartable.url, created["game"])["moves"][0]["uci"] == "e2e4"
     finally:
         player.close()
+
+
+def test_a_clock_keeps_running_across_a_restart(restartable: LiveServer) -> None:
+    table = FriendGame(restartable.url, clock={"minutes": 0.05, "increment": 0})
+    state = table.play("e2e4", "e7e5")
+    assert state["clock"]["running"] == "white"
+    table.close()
+    restartable.kill()
+    restartable.start()
+    watcher = GameClient(restartable.url)
+    try:
+        watcher.join(table.id)
+        final = watcher.wait_for(lambda s: s["status"] == "finished")
+        assert final["outcome"] == {
+            "termination": "time_forfeit",
+            "winner": "black",
+            "result": "0-1",
+        }
+        assert final["ply"] == 2
+    finally:
+        watcher.close()
