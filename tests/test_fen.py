@@ -163,3 +163,38 @@ def test_fuzzed_boards_raise_only_fen_errors(
         return
     assert Board.from_fen(board.fen()).fen() == board.fen()
     board.legal_moves()
+
+
+def _random_placement(rng: random.Random) -> str:
+    """A random FEN with both kings and a few pieces, sometimes odd castling or en passant."""
+    board = chess.Board(None)
+    squares = rng.sample(range(64), rng.randint(2, 9))
+    board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+    board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+    for sq in squares[2:]:
+        board.set_piece_at(sq, chess.Piece.from_symbol(rng.choice("PNBRQpnbrq")))
+    board.turn = rng.choice([chess.WHITE, chess.BLACK])
+    fields = board.fen().split()
+    if rng.random() < 0.3:
+        fields[3] = rng.choice(["a3", "c3", "e3", "h3", "a6", "d6", "e6", "h6"])
+    if rng.random() < 0.2:
+        fields[2] = rng.choice(["K", "Q", "k", "q", "KQkq"])
+    return " ".join(fields)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_refusals_agree_with_python_chess(seed: int) -> None:
+    """We refuse what python-chess's `is_valid()` refuses; beyond it only double checks that
+    no move could give (python-chess accepts castling rights it silently drops: skipped)."""
+    rng = random.Random(seed)
+    for _ in range(1000):
+        fen = _random_placement(rng)
+        theirs = chess.Board(fen)
+        if theirs.castling_xfen() != fen.split()[2]:
+            continue
+        try:
+            Board.from_fen(fen)
+        except InvalidFenError as error:
+            assert not theirs.is_valid() or "double check" in str(error), fen
+        else:
+            assert theirs.is_valid(), fen
