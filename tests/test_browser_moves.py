@@ -111,26 +111,36 @@ def test_promotion_picker_offers_all_four_pieces(
         context.close()
 
 
-# (typed text, the move list after it, or the error shown)
+# (typed text, the move list after it, a part of the error shown). A SAN the server cannot
+# take is matched against the server's listed moves; either way the error quotes the input.
+TWO_KNIGHTS = "4k3/8/8/8/8/8/8/N1N1K3 w - - 0 1"
+CASTLES = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+PROMOTES = SPECIAL_MOVES[0][1]
 TYPED_MOVES = [
-    ("Nf3", ["Nf3"], ""),
-    ("g1f3", ["Nf3"], ""),
-    ("e2e5", [], "illegal move 'e2e5'"),
-    ("Ke2", [], "'Ke2' is not a legal move in this position"),
-    ("Zz9", [], "'Zz9' is neither SAN (like Nf3) nor UCI (like g1f3)"),
+    (None, "Nf3", ["Nf3"], ""),
+    (None, "g1f3", ["Nf3"], ""),
+    (None, "O-O", [], "'O-O'"),
+    (None, "e2e5", [], "illegal move 'e2e5'"),
+    (None, "Ke2", [], "'Ke2'"),
+    (None, "Zz9", [], "'Zz9' is neither SAN (like Nf3) nor UCI (like g1f3)"),
+    (TWO_KNIGHTS, "Nb3", [], "'Nb3'"),
+    (TWO_KNIGHTS, "Ncb3", ["Ncb3"], ""),
+    (CASTLES, "O-O-O", ["O-O-O"], ""),
+    (PROMOTES, "a8=N", ["a8=N"], ""),
 ]
 
 
-@pytest.mark.parametrize(("typed", "moves", "error"), TYPED_MOVES)
+@pytest.mark.parametrize(("fen", "typed", "moves", "error"), TYPED_MOVES)
 def test_typed_move(
     browser: Any,
     server: LiveServer,
     request: pytest.FixtureRequest,
+    fen: str | None,
     typed: str,
     moves: list[str],
     error: str,
 ) -> None:
-    created = create_game(server.url, opponent="friend", color="white")
+    created = create_game(server.url, opponent="friend", color="white", fen=fen)
     context = browser.new_context()
     try:
         page = open_game(context, server.url + created["links"]["private"])

@@ -5,7 +5,7 @@
  * server's `dests`, and a move the player makes is handed to `onMove` for the server to judge.
  * Premoves are off because the page must never offer a move the server did not list.
  */
-import { Chessground } from '/vendor/chessground/chessground.js';
+import { Chessground } from '/vendor/chessground/chessground.min.js';
 
 /** `onMove(orig, dest)` is called when the player drops or clicks a piece onto a listed target. */
 export function createBoard(element, { onMove }) {

@@ -25,7 +25,14 @@ const $ = (selector) => document.querySelector(selector);
 const root = $('main.game');
 const gameId = root.dataset.game;
 
-const page = { state: null, role: null, viewPly: null, oriented: false, connected: false };
+const page = {
+  state: null,
+  role: null,
+  viewPly: null,
+  oriented: false,
+  connected: false,
+  serverParsesSan: null,
+};
 const history = createHistory(gameId);
 const board = createBoard($('#board'), { onMove: playBoardMove });
 const overlay = createThreatOverlay($('#threat-grid'), $('#threat-heat'), board);
@@ -221,7 +228,10 @@ async function playBoardMove(orig, dest) {
 /** Send `uci`; a refusal or a missing answer puts the position back and says why. */
 async function sendMove(uci) {
   $('#move-error').textContent = '';
-  const reply = await connection.request('move', { ply: page.state.ply, uci });
+  return settleMove(await connection.request('move', { ply: page.state.ply, uci }));
+}
+
+function settleMove(reply) {
   if (!reply.ok) {
     $('#move-error').textContent =
       reply.code === 'timeout'
@@ -231,6 +241,25 @@ async function sendMove(uci) {
     board.restore();
   }
   return reply.ok;
+}
+
+/**
+ * A typed move. SAN goes to the server as `san` for it to parse; a server without that field
+ * answers "unknown field", and from then on the SAN is matched against its listed moves here.
+ */
+async function playTypedMove(text) {
+  $('#move-error').textContent = '';
+  const parsed = parseTypedMove(text, page.state);
+  if (parsed.san && page.serverParsesSan !== false) {
+    const reply = await connection.request('move', { ply: page.state.ply, san: parsed.san });
+    page.serverParsesSan = !(reply.code === 'bad_request' && /unknown field/.test(reply.error));
+    if (page.serverParsesSan) return settleMove(reply);
+  }
+  if (parsed.error) {
+    $('#move-error').textContent = parsed.error;
+    return false;
+  }
+  return sendMove(parsed.uci);
 }
 
 function stepTo(ply) {
@@ -250,12 +279,7 @@ function step(where) {
 $('#typed-move').addEventListener('submit', async (event) => {
   event.preventDefault();
   const input = $('#typed-move-input');
-  const parsed = parseTypedMove(input.value, page.state);
-  if (parsed.error) {
-    $('#move-error').textContent = parsed.error;
-    return;
-  }
-  if (await sendMove(parsed.uci)) input.value = '';
+  if (await playTypedMove(input.value)) input.value = '';
 });
 
 $('#flip').addEventListener('click', () => {

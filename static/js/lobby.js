@@ -6,7 +6,7 @@
  * The server creates the game (`POST /api/games`), sets the seat cookie and checks the FEN;
  * the page then opens the game, which shows the invitation and watch links.
  */
-import { Chessground } from '/vendor/chessground/chessground.js';
+import { Chessground } from '/vendor/chessground/chessground.min.js';
 import { postJson } from './connection.js';
 import { listGames, rememberGame } from './storage.js';
 
