@@ -13,11 +13,16 @@ from dataclasses import dataclass, field
 from chesscore import Color
 from server.ratelimit import TokenBucket
 
+# Refused events (rate limit) in a burst after which the connection is closed.
+FLOOD_LIMIT = 1000
+
 
 @dataclass
 class Connection:
     roles: dict[str, Color | None] = field(default_factory=dict)
     bucket: TokenBucket = field(default_factory=TokenBucket)
+    # Refused events allowed before the connection is closed, refilled at the event rate.
+    strikes: TokenBucket = field(default_factory=lambda: TokenBucket(capacity=FLOOD_LIMIT))
 
 
 class Connections:
@@ -43,7 +48,13 @@ class Connections:
             return self.open_connections.setdefault(sid, Connection())
 
     def allow(self, sid: str) -> bool:
+        """Whether the connection may send one more event now."""
         return self.get(sid).bucket.allow()
+
+    def is_flooding(self, sid: str) -> bool:
+        """Count one refused event; True once a client keeps sending long after being told to
+        slow down (each event costs the server a task even when refused), to be cut off."""
+        return not self.get(sid).strikes.allow()
 
     def set_role(self, sid: str, game_id: str, role: Color | None) -> None:
         self.get(sid).roles[game_id] = role

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from flask import current_app, request
-from flask_socketio import SocketIO, emit, join_room, leave_room
+from flask_socketio import SocketIO, disconnect, emit, join_room, leave_room
 
 from chesscore import BLACK, WHITE, Board, Color
 from server.connections import Connections
@@ -55,7 +55,10 @@ def _sid() -> str:
 
 def _answer(args: tuple[Any, ...], work: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
     """Rate-limit, check there is exactly one payload, run `work`, reply."""
-    if not _connections().allow(_sid()):
+    connections = _connections()
+    if not connections.allow(_sid()):
+        if connections.is_flooding(_sid()):
+            disconnect()
         return error_reply("rate_limited", "too many events on this connection; slow down")
     if len(args) != 1:
         return error_reply(

@@ -346,6 +346,18 @@ def test_a_flood_is_rate_limited_and_the_connection_recovers(own_arena: Arena) -
     assert_connection_answers(black)
 
 
+def test_a_flood_that_goes_on_is_cut_off(own_arena: Arena) -> None:
+    before = own_arena.snapshot()
+    black = own_arena.sender("black")
+    for _ in range(1500):
+        if black.disconnected.is_set():
+            break
+        black.client.emit("move", own_arena.move("d7d5"))
+    assert black.disconnected.wait(30)
+    assert own_arena.snapshot() == before
+    assert_connection_answers(own_arena.sender("white"))
+
+
 def test_moves_after_the_end_are_refused(own_arena: Arena) -> None:
     white, black = own_arena.sender("white"), own_arena.sender("black")
     assert black.call("resign", {"game": own_arena.game})["ok"]
