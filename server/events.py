@@ -198,9 +198,7 @@ def register(socketio: SocketIO) -> None:
     @socketio.on("connect")
     def on_connect(auth: Any = None) -> dict[str, Any] | None:
         if not _connections().open(_sid()):
-            return error_reply(
-                "reserved_event", "'connect' is reserved; it cannot be sent as an event"
-            )
+            return _refuse_reserved("connect")
         # The walking skeleton's page shows the start position until it joins a game.
         emit("position", {"fen": Board().fen()})
         return None
@@ -209,9 +207,7 @@ def register(socketio: SocketIO) -> None:
     def on_disconnect(reason: Any = None) -> dict[str, Any] | None:
         # A real disconnect is pending in the manager; a forged one arrives while still connected.
         if socketio.server.manager.is_connected(_sid(), request.namespace):  # type: ignore[attr-defined]
-            return error_reply(
-                "reserved_event", "'disconnect' is reserved; it cannot be sent as an event"
-            )
+            return _refuse_reserved("disconnect")
         _connections().close(_sid())
         return None
 
@@ -228,6 +224,12 @@ def register(socketio: SocketIO) -> None:
     def on_error(error: Exception) -> dict[str, Any]:
         log.error("unexpected error in a Socket.IO handler", exc_info=error)
         return error_reply("internal", "internal error: the request was not applied")
+
+
+def _refuse_reserved(name: str) -> dict[str, Any]:
+    """The reply to a client event named like a reserved one (rate-limited like any event)."""
+    message = f"{name!r} is reserved; it cannot be sent as an event"
+    return _answer((None,), lambda _: error_reply("reserved_event", message))
 
 
 def _bind(work: Callable[[Any], dict[str, Any]]) -> Callable[..., dict[str, Any]]:
