@@ -18,10 +18,10 @@ positions, each searching in this process for the same time (nodes as each engin
     .venv/bin/python bench/strength.py sunfish --games 20 --movetime 500
     .venv/bin/python bench/strength.py stockfish --skills 0 2 4 --games 20 --movetime 200
 
-`--pgn FILE` keeps the games. `--movetime` (milliseconds) is given to both sides of every match; without it each of our
-search levels uses its own thinking time (level 8: 2 s) and opponents get the same time as the
-level they play. `--parallel 2` plays two games at once (one per core: only one side of a game
-thinks at a time).
+`--pgn FILE` keeps the games. `--movetime` (milliseconds) is given to both sides of every
+match; without it each of our search levels uses its own thinking time (level 8: 2 s) and
+opponents get the same time as the level they play. `--parallel 2` plays two games at once
+(one per core: only one side of a game thinks at a time).
 """
 
 from __future__ import annotations
@@ -205,7 +205,8 @@ def play_match(
             result.draws += points == 0.5
             result.losses += points == 0.0
             colour = "white" if first_is_white else "black"
-            print(f"  game {index + 1}: {first.name} ({colour}) {outcome}", flush=True)
+            verdict = {1.0: "win", 0.5: "draw", 0.0: "loss"}[points]
+            print(f"  game {index + 1}: {first.name} ({colour}) {outcome}: {verdict}", flush=True)
     return result
 
 
