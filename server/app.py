@@ -41,7 +41,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(views.blueprint)
     app.register_blueprint(api.blueprint)
-    socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], **socketio_options(app.config))
+    socketio.init_app(
+        app,
+        async_mode=app.config["ASYNC_MODE"],
+        # Several processes share one Redis so a broadcast reaches clients held by any of them.
+        message_queue=app.config["REDIS_URL"] or None,
+        **socketio_options(app.config),
+    )
     events.register(socketio)
     app.extensions["chess"] = _make_service(app)
     app.extensions["chess_connections"] = Connections()

@@ -31,6 +31,10 @@ DEFAULTS: dict[str, Any] = {
     "SQLITE_SYNCHRONOUS": "FULL",
     # HTTP bodies above this many bytes are refused (413).
     "MAX_CONTENT_LENGTH": 4096,
+    # PostgreSQL (postgresql://...) shared by several server processes; empty: SQLite.
+    "DATABASE_URL": "",
+    # Redis (redis://...) carrying Socket.IO broadcasts between processes; empty: one process.
+    "REDIS_URL": "",
 }
 
 # Environment variable -> (setting, type).
@@ -41,6 +45,9 @@ ENVIRONMENT = {
     "CHESS_COMPUTER_DELAY": ("COMPUTER_DELAY", float),
     "CHESS_ALLOWED_ORIGINS": ("ALLOWED_ORIGINS", str),
     "CHESS_SQLITE_SYNCHRONOUS": ("SQLITE_SYNCHRONOUS", str),
+    # The conventional names that hosting platforms set.
+    "DATABASE_URL": ("DATABASE_URL", str),
+    "REDIS_URL": ("REDIS_URL", str),
 }
 
 

@@ -71,7 +71,12 @@ class GameStore(Protocol):
 
 
 def open_store(instance_path: str, config: dict[str, Any]) -> GameStore:
-    """The configured store; SQLite under the instance folder by default."""
+    """The configured store: PostgreSQL when DATABASE_URL is set (several processes share it),
+    else SQLite under the instance folder."""
+    if config.get("DATABASE_URL"):
+        from server.store_postgres import PostgresStore
+
+        return PostgresStore(str(config["DATABASE_URL"]))
     from server.store_sqlite import SqliteStore
 
     path = Path(instance_path) / "games.sqlite3"

@@ -1,0 +1,216 @@
+"""PostgreSQL storage behind `server.store.GameStore`, for several server processes or machines.
+
+Chosen by `DATABASE_URL` (see `server.store.open_store`). The schema mirrors the SQLite one, and
+the database itself guards every ply: moves are keyed by (game, ply), and each change is one
+transaction whose `UPDATE games ... WHERE version = <the version it was made for>` takes the
+game's row lock, so when two processes race to change the same position the second waits,
+finds the version moved on, and gets `StaleVersionError`; a duplicate ply or seat is refused
+by its primary key the same way. Connections come from a small pool shared by the server's
+threads (psycopg connections must not be used by two threads at once); one that broke, say
+after the database restarted, is dropped and the next request opens a fresh one.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+
+from server.games import MoveRecord
+from server.store import StaleVersionError, StoredChange, StoredGame
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    settings TEXT NOT NULL,
+    header TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    invite_hash TEXT,
+    active BOOLEAN NOT NULL,
+    created DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    uci TEXT NOT NULL,
+    san TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    color INTEGER NOT NULL,
+    token_hash TEXT NOT NULL,
+    PRIMARY KEY (game_id, color)
+);
+CREATE TABLE IF NOT EXISTS changes (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    version INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game_id, version)
+);
+CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active;
+"""
+
+# Processes starting together would race on CREATE TABLE IF NOT EXISTS (it is not atomic in
+# PostgreSQL); an advisory lock with this arbitrary key lets one create the schema at a time.
+SCHEMA_LOCK = 0x43485353
+
+POOL_SIZE = 8
+
+
+class PostgresStore:
+    """A `GameStore` in a PostgreSQL database."""
+
+    def __init__(self, url: str, pool_size: int = POOL_SIZE) -> None:
+        self.url = url
+        self.idle: queue.LifoQueue[psycopg.Connection[Any]] = queue.LifoQueue()
+        # Each permit is one connection that may exist; waiting for a permit bounds the pool.
+        self.permits = threading.BoundedSemaphore(pool_size)
+        self.closed = False
+        with self._connection() as db, db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+            db.execute(SCHEMA)
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection for one unit of work; a broken one is closed, not returned."""
+        self.permits.acquire()
+        db: psycopg.Connection[Any] | None = None
+        try:
+            try:
+                db = self.idle.get_nowait()
+            except queue.Empty:
+                db = psycopg.connect(self.url, autocommit=True)
+            yield db
+        except psycopg.OperationalError:
+            if db is not None:
+                db.close()
+                db = None
+            raise
+        finally:
+            if db is not None and not db.closed and not self.closed:
+                self.idle.put(db)
+            elif db is not None:
+                db.close()
+            self.permits.release()
+
+    def create_game(self, game: StoredGame, seats: dict[int, str]) -> None:
+        with self._connection() as db, db.transaction():
+            db.execute(
+                "INSERT INTO games (id, settings, header, version, invite_hash, active, created)"
+                " VALUES (%s, %s, %s, %s, %s, TRUE, %s)",
+                (
+                    game.id,
+                    json.dumps(game.settings),
+                    json.dumps(game.header),
+                    game.version,
+                    game.invite_hash,
+                    time.time(),
+                ),
+            )
+            with db.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO seats (game_id, color, token_hash) VALUES (%s, %s, %s)",
+                    [(game.id, color, token_hash) for color, token_hash in seats.items()],
+                )
+
+    def load_game(self, game_id: str) -> StoredGame | None:
+        # One transaction: the header and the moves are read from the same snapshot.
+        with self._connection() as db, db.transaction():
+            db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            row = db.execute(
+                "SELECT settings, header, version, invite_hash FROM games WHERE id = %s",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            moves = db.execute(
+                "SELECT uci, san FROM moves WHERE game_id = %s ORDER BY ply", (game_id,)
+            ).fetchall()
+        settings, header, version, invite_hash = row
+        records = [MoveRecord(uci, san) for uci, san in moves]
+        return StoredGame(
+            game_id, json.loads(settings), json.loads(header), version, records, invite_hash
+        )
+
+    def version_of(self, game_id: str) -> int | None:
+        with self._connection() as db:
+            row = db.execute("SELECT version FROM games WHERE id = %s", (game_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def commit(self, game_id: str, change: StoredChange) -> None:
+        try:
+            self._write_change(game_id, change)
+        except psycopg.errors.UniqueViolation as error:
+            # A ply or seat that exists already: the change was made for an older game.
+            raise StaleVersionError(f"game {game_id}: {error}") from error
+
+    def _write_change(self, game_id: str, change: StoredChange) -> None:
+        with self._connection() as db, db.transaction():
+            updated = db.execute(
+                "UPDATE games SET header = %s, version = %s, active = %s"
+                " WHERE id = %s AND version = %s",
+                (
+                    json.dumps(change.header),
+                    change.version,
+                    change.active,
+                    game_id,
+                    change.version - 1,
+                ),
+            )
+            if updated.rowcount != 1:
+                raise StaleVersionError(f"game {game_id} is not at version {change.version - 1}")
+            if change.keep_plies is not None:
+                db.execute(
+                    "DELETE FROM moves WHERE game_id = %s AND ply >= %s",
+                    (game_id, change.keep_plies),
+                )
+            with db.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO moves (game_id, ply, uci, san) VALUES (%s, %s, %s, %s)",
+                    [(game_id, ply, record.uci, record.san) for ply, record in change.added],
+                )
+            if change.seat is not None:
+                db.execute(
+                    "INSERT INTO seats (game_id, color, token_hash) VALUES (%s, %s, %s)",
+                    (game_id, *change.seat),
+                )
+            db.execute(
+                "INSERT INTO changes (game_id, version, body) VALUES (%s, %s, %s)",
+                (game_id, change.version, json.dumps(change.event)),
+            )
+
+    def changes_since(self, game_id: str, version: int) -> list[dict[str, Any]]:
+        with self._connection() as db:
+            rows = db.execute(
+                "SELECT body FROM changes WHERE game_id = %s AND version > %s ORDER BY version",
+                (game_id, version),
+            ).fetchall()
+        return [json.loads(body) for (body,) in rows]
+
+    def seat_color(self, game_id: str, token_hash: str) -> int | None:
+        with self._connection() as db:
+            row = db.execute(
+                "SELECT color FROM seats WHERE game_id = %s AND token_hash = %s",
+                (game_id, token_hash),
+            ).fetchone()
+        return None if row is None else int(row[0])
+
+    def active_game_ids(self) -> list[str]:
+        with self._connection() as db:
+            rows = db.execute("SELECT id FROM games WHERE active").fetchall()
+        return [game_id for (game_id,) in rows]
+
+    def close(self) -> None:
+        self.closed = True
+        while True:
+            try:
+                self.idle.get_nowait().close()
+            except queue.Empty:
+                return
