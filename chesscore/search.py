@@ -6,7 +6,10 @@ moves that refuted a sibling) and the history counters (how often a quiet move c
 cutoff anywhere). Moves are tried best-first: the table's move, then captures by most valuable
 victim and least valuable attacker, then killers, then quiet moves by history. Each depth
 searches the first move with the full window and the rest with a null window (principal
-variation search), late quiet moves at reduced depth; a side in check gets one more ply. At
+variation search), late quiet moves at reduced depth; a side in check gets one more ply. Away
+from the principal variation, positions far from the window are cut short: one far above beta
+returns at once near the leaves, or when even passing the move (a null move, searched
+shallower) keeps it above beta; one far below alpha tries only its captures and checks. At
 the leaves the quiescence search plays out captures so a score is never taken in the middle of
 an exchange. Mate scores count plies (`MATE - ply`), so the shortest mate wins; a repetition of
 any earlier position, or the fifty-move rule, is a draw. The search stops at its depth or time
@@ -39,7 +42,7 @@ MATE_BOUND = MATE - 1_000  # scores beyond this are mates, counted in plies
 INFINITY = MATE + 1
 MAX_PLY = 100
 EXACT, LOWER, UPPER = 0, 1, 2
-TABLE_LIMIT = 1_000_000  # entries before the transposition table is cleared
+TABLE_LIMIT = 300_000  # entries (about 150 bytes each) before the table is cleared
 CHECK_EVERY = 1023  # nodes between looks at the clock and the stop flag (mask)
 
 # Move ordering keys: the table's move first, then captures, killers, then quiet by history.
