@@ -19,7 +19,8 @@ positions, each searching in this process for the same time (nodes as each engin
     .venv/bin/python bench/strength.py stockfish --skills 0 2 4 --games 20 --movetime 200
 
 `--pgn FILE` keeps the games. `--movetime` (milliseconds) is given to both sides of every
-match; without it each of our search levels uses its own thinking time (level 8: 2 s) and
+match; without it each of our search levels uses its own thinking time (level 8: 2 s), times
+`--time-scale` (0.25: a quarter, keeping the levels' ratios for a quicker ladder), and
 opponents get the same time as the level they play. `--parallel 2` plays two games at once
 (one per core: only one side of a game thinks at a time).
 """
@@ -82,8 +83,9 @@ class PlayerSpec:
         return engine
 
 
-def our_level(level: int, movetime_ms: int | None) -> PlayerSpec:
-    seconds = SEARCH_LEVELS[level].movetime if level in SEARCH_LEVELS else 0.05
+def our_level(level: int, movetime_ms: int | None, time_scale: float = 1.0) -> PlayerSpec:
+    """Our engine at `level`: its own thinking time times `time_scale`, or `movetime_ms`."""
+    seconds = SEARCH_LEVELS[level].movetime * time_scale if level in SEARCH_LEVELS else 0.05
     if movetime_ms is not None and level in SEARCH_LEVELS:
         seconds = movetime_ms / 1000
     name = {1: "random (level 1)", 2: "careful (level 2)"}.get(level, f"level {level}")
@@ -226,7 +228,7 @@ def report(first: PlayerSpec, second: PlayerSpec, args: argparse.Namespace) -> M
 def run_random(args: argparse.Namespace) -> None:
     """Every level from 2 up against the random mover."""
     for level in args.levels or [2, *SEARCH_LEVELS]:
-        report(our_level(level, args.movetime), our_level(1, None), args)
+        report(our_level(level, args.movetime, args.time_scale), our_level(1, None), args)
 
 
 def run_ladder(args: argparse.Namespace) -> None:
@@ -234,18 +236,19 @@ def run_ladder(args: argparse.Namespace) -> None:
     levels = args.levels or list(SEARCH_LEVELS)
     for level in levels:
         for lower in range(2, level):
-            report(our_level(level, args.movetime), our_level(lower, args.movetime), args)
+            ours = our_level(level, args.movetime, args.time_scale)
+            report(ours, our_level(lower, args.movetime, args.time_scale), args)
 
 
 def run_sunfish(args: argparse.Namespace) -> None:
     for level in args.levels or [max(SEARCH_LEVELS)]:
-        ours = our_level(level, args.movetime)
+        ours = our_level(level, args.movetime, args.time_scale)
         report(ours, sunfish(ours.seconds), args)
 
 
 def run_stockfish(args: argparse.Namespace) -> None:
     for level in args.levels or [max(SEARCH_LEVELS)]:
-        ours = our_level(level, args.movetime)
+        ours = our_level(level, args.movetime, args.time_scale)
         for skill in args.skills:
             report(ours, stockfish(skill, ours.seconds), args)
 
@@ -312,6 +315,9 @@ def main() -> None:
     parser.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after")
     parser.add_argument("--parallel", type=int, default=1, help="games at once")
     parser.add_argument("--pgn", help="append every game to this PGN file")
+    parser.add_argument(
+        "--time-scale", type=float, default=1.0, help="our levels' own times times this"
+    )
     parser.add_argument("--seconds", type=float, default=2.0, help="nps: time per position")
     args = parser.parse_args()
     if args.match == "nps":
