@@ -29,7 +29,7 @@ from chesscore.move import (
     Move,
     Piece,
 )
-from chesscore.squares import BLACK, KING, PAWN, WHITE, Color, is_on_board, square_name
+from chesscore.squares import BLACK, KING, PAWN, SQUARE_NAMES, WHITE, Color, is_on_board
 from chesscore.zobrist import CASTLING_KEYS, EN_PASSANT_KEYS, PIECE_KEYS, SIDE_KEY, compute_key
 
 if TYPE_CHECKING:
@@ -89,6 +89,8 @@ class Board:
         self._stack: list[StateRecord] = []
         self._root_fen = self.fen()
         self.keys = [self._current_key()]
+        self._legal_key: int | None = None
+        self._legal_moves: list[int] = []
 
     @classmethod
     def from_fen(cls, fen: str, *, allow_impossible_checks: bool = False) -> Board:
@@ -170,6 +172,16 @@ class Board:
     def generate_legal(self) -> list[int]:
         """Legal moves as packed ints (chesscore.move); for perft and the engine."""
         return movegen.generate_legal(self)
+
+    def _legal(self) -> list[int]:
+        """The legal moves for the public methods, generated once per position: SAN, push,
+        destinations and the outcome all ask for them after every move. Keyed by the position
+        key, so no make or unmake pays for the cache; never handed out (callers could change it)."""
+        key = self.keys[-1]
+        if self._legal_key != key:
+            self._legal_moves = movegen.generate_legal(self)
+            self._legal_key = key
+        return self._legal_moves
 
     def push_packed(self, move: int) -> None:
         """Make a legal packed move (unchecked: it must come from `generate_legal`)."""
@@ -292,7 +304,7 @@ class Board:
     def find_packed(self, move: Move) -> int | None:
         """The legal packed move matching a public Move, or None when it is not legal."""
         wanted = move.packed_key()
-        for packed in self.generate_legal():
+        for packed in self._legal():
             if packed & MOVE_KEY_MASK == wanted:
                 return packed
         return None
@@ -301,7 +313,7 @@ class Board:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, in a fixed order (by origin square, then target, then promotion)."""
-        keys = sorted((m >> 7 & 127, m & 127, m >> 14 & 7) for m in self.generate_legal())
+        keys = sorted((m >> 7 & 127, m & 127, m >> 14 & 7) for m in self._legal())
         return [Move(origin, target, promotion or None) for origin, target, promotion in keys]
 
     def is_legal(self, move: Move) -> bool:
@@ -335,8 +347,8 @@ class Board:
     def destinations(self) -> dict[str, list[str]]:
         """From-square name -> sorted names of the squares its legal moves go to."""
         targets: dict[str, set[str]] = {}
-        for m in self.generate_legal():
-            targets.setdefault(square_name(m >> 7 & 127), set()).add(square_name(m & 127))
+        for m in self._legal():
+            targets.setdefault(SQUARE_NAMES[m >> 7 & 127], set()).add(SQUARE_NAMES[m & 127])
         return {origin: sorted(names) for origin, names in sorted(targets.items())}
 
     def is_capture(self, move: Move) -> bool:
@@ -388,10 +400,10 @@ class Board:
         return sorted((sq, along.start) for sq, along in pinned.items())
 
     def is_checkmate(self) -> bool:
-        return self.is_check() and not self.generate_legal()
+        return self.is_check() and not self._legal()
 
     def is_stalemate(self) -> bool:
-        return not self.is_check() and not self.generate_legal()
+        return not self.is_check() and not self._legal()
 
     # -- formats, outcome and threats live in their own modules ---------------------------
 

@@ -23,12 +23,12 @@ from chesscore.squares import (
     PAWN,
     QUEEN,
     ROOK,
+    SQUARE_NAMES,
     WHITE,
     Color,
     InvalidSquareError,
     is_on_board,
     parse_square,
-    square_name,
 )
 
 PROMOTION_SHIFT = 14
@@ -89,7 +89,7 @@ class Move:
 
     def uci(self) -> str:
         """UCI text: "e2e4", "e7e8q"."""
-        text = square_name(self.from_square) + square_name(self.to_square)
+        text = SQUARE_NAMES[self.from_square] + SQUARE_NAMES[self.to_square]
         return text + PIECE_SYMBOLS[self.promotion] if self.promotion else text
 
     @classmethod

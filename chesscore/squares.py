@@ -62,11 +62,18 @@ def is_on_board(sq: int) -> bool:
     return 0 <= sq < 128 and not sq & 0x88
 
 
+# Name of every 0x88 index ("" off the board): a lookup for the hot paths that name squares.
+SQUARE_NAMES: tuple[str, ...] = tuple(
+    "" if sq & 0x88 else FILE_NAMES[sq & 7] + RANK_NAMES[sq >> 4] for sq in range(128)
+)
+
+
 def square_name(sq: int) -> str:
     """Algebraic name of a square: `square_name(0)` is "a1"."""
-    if not is_on_board(sq):
+    name = SQUARE_NAMES[sq] if type(sq) is int and 0 <= sq < 128 else ""
+    if not name:
         raise InvalidSquareError(f"not a square of the board: {sq!r}")
-    return FILE_NAMES[sq & 7] + RANK_NAMES[sq >> 4]
+    return name
 
 
 def parse_square(name: str) -> int:
