@@ -170,13 +170,14 @@ class Board:
     # -- fast internals on packed moves ---------------------------------------------------
 
     def generate_legal(self) -> list[int]:
-        """Legal moves as packed ints (chesscore.move); for perft and the engine."""
-        return movegen.generate_legal(self)
+        """Legal moves as packed ints (chesscore.move), a new list the caller may change;
+        for the engine and everything that needs no Move objects."""
+        return self._legal()[:]
 
     def _legal(self) -> list[int]:
-        """The legal moves for the public methods, generated once per position: SAN, push,
-        destinations and the outcome all ask for them after every move. Keyed by the position
-        key, so no make or unmake pays for the cache; never handed out (callers could change it)."""
+        """The legal moves, generated once per position: SAN, push, destinations and the
+        outcome all ask for them after every move. Keyed by the position key, so no make or
+        unmake pays for the cache; never handed out as is (callers could change it)."""
         key = self.keys[-1]
         if self._legal_key != key:
             self._legal_moves = movegen.generate_legal(self)
