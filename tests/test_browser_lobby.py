@@ -45,6 +45,7 @@ def test_friend_game_in_two_clicks_with_invitation(
         page.goto(server.url + "/")
         page.get_by_role("button", name="White").click()
         page.get_by_role("button", name="Play a friend").click()
+        page.wait_for_url("**/game/*")
         wait_connected(page)
         assert page.locator("#role").inner_text() == "You play white"
         invite_row = page.locator("#invite-row")
@@ -84,6 +85,7 @@ def test_computer_game_with_clock_and_start_position(
         page.get_by_role("button", name="5 minutes plus 3 seconds").click()
         page.get_by_label("Start position (FEN, optional)").fill(fen)
         page.get_by_role("button", name="Play the computer").click()
+        page.wait_for_url("**/game/*")
         wait_connected(page)
         assert page.locator("#role").inner_text() == "You play black"
         expect(page.locator("#clocks")).to_be_visible()

@@ -43,8 +43,8 @@ def open_game(context: Any, url: str) -> Any:
 
 def wait_connected(page: Any) -> None:
     page.wait_for_function(
-        "document.querySelector('#connection').dataset.state === 'connected'"
-        " && document.querySelector('main.game').dataset.ply !== undefined",
+        "document.querySelector('#connection')?.dataset.state === 'connected'"
+        " && document.querySelector('main.game')?.dataset.ply !== undefined",
         timeout=WAIT_MS,
     )
 
