@@ -252,3 +252,15 @@ def test_bad_arguments_raise_clear_errors(call: object, error: type[Exception]) 
     with pytest.raises(error):
         call(board)  # type: ignore[operator]
     assert board.fen() == Board().fen()
+
+
+def test_generated_move_lists_are_the_callers_own() -> None:
+    board = Board()
+    moves = board.generate_legal()
+    moves.clear()
+    assert len(board.generate_legal()) == 20
+    assert len(board.legal_moves()) == 20
+    board.push_uci("e2e4")
+    assert len(board.generate_legal()) == 20
+    board.pop()
+    assert sorted(board.generate_legal()) == sorted(Board().generate_legal())
