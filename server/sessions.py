@@ -8,6 +8,13 @@ with the game and the recorded change event. It knows nothing of Socket.IO or HT
 transport modules pass `notify` and `notify_rematch` in. It also keeps time (a flag check on
 every action and one scheduled at each running clock's deadline) and starts the computer's
 reply whenever it is the computer's turn, including after a restart (`resume`).
+
+Several processes may share one store (PostgreSQL): a cached game is used only while the store
+holds no newer version, a commit that loses the version race to another process is retried on
+the reloaded game (which refuses the request cleanly if it no longer applies), and a process
+that loads a game from the store arms its clock check and the computer's reply itself, so they
+happen whichever process holds the players, even after the process that held them died. A
+duplicate reply or check from two processes loses the version race harmlessly.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from chesscore import BLACK, WHITE, Color, Move
 from server import games, offers
@@ -44,6 +51,10 @@ log = logging.getLogger(__name__)
 Notify = Callable[[Game, dict[str, Any]], None]
 # (finished game, rematch game, seat tokens of the rematch by colour in the new game)
 NotifyRematch = Callable[[Game, Game, dict[Color, str]], None]
+T = TypeVar("T")
+
+# Attempts at a request whose commit lost the version race to another process sharing the store.
+CONFLICT_ATTEMPTS = 3
 
 
 @dataclass(frozen=True)
@@ -96,12 +107,14 @@ class GameService:
         with self.registry:
             return self.locks.setdefault(game_id, threading.Lock())
 
-    def _load(self, game_id: str) -> Game:
+    def _load(self, game_id: str) -> tuple[Game, bool]:
         """The game, from the cache if the store has no newer version (another server process
-        sharing the store may have changed it), else from the store."""
+        sharing the store may have changed it), else from the store; and whether it was read
+        from the store."""
         game = self.cache.get(game_id)
         if game is not None and self.store.version_of(game_id) != game.version:
             game = None
+        fresh = game is None
         if game is None:
             stored = self.store.load_game(game_id)
             if stored is None:
@@ -109,7 +122,28 @@ class GameService:
             game = game_from_stored(stored)
             self.invite_hashes[game_id] = stored.invite_hash
         self._keep(game)
+        return game, fresh
+
+    def _load_settled(self, game_id: str) -> Game:
+        """The loaded game with a clock that ran out settled. A game read from the store may
+        have been left by another process (or one that died): its clock check and computer
+        reply are armed here, so they happen in this process too."""
+        game, fresh = self._load(game_id)
+        settled = self._settle_time(game)
+        if fresh and not settled:
+            self._after_change(game)
         return game
+
+    def _retrying(self, work: Callable[[], T]) -> T:
+        """Run `work`, again when its commit lost the race to another process: the retry works
+        on the reloaded game, so a move that process already applied is refused as stale."""
+        for _ in range(CONFLICT_ATTEMPTS - 1):
+            try:
+                return work()
+            except RequestError as error:
+                if error.code != "conflict":
+                    raise
+        return work()
 
     def _keep(self, game: Game) -> None:
         """Cache `game` as the most recently used, dropping the least recently used beyond the
@@ -132,13 +166,13 @@ class GameService:
         """Hold the game's lock; a clock that ran out is settled first."""
         with self._lock(game_id):
             try:
-                game = self._load(game_id)
-            except RequestError:
+                game = self._retrying(lambda: self._load_settled(game_id))
+            except RequestError as error:
                 # No lock is kept for a game that does not exist, or made-up ids would pile up.
-                with self.registry:
-                    self.locks.pop(game_id, None)
+                if error.code == "not_found":
+                    with self.registry:
+                        self.locks.pop(game_id, None)
                 raise
-            self._settle_time(game)
             yield game
 
     def exists(self, game_id: str) -> bool:
@@ -184,6 +218,9 @@ class GameService:
 
     def claim_invite(self, game_id: str, invite: str) -> tuple[Color, str] | None:
         """Give the friend's seat to the invitation's holder; None once it was taken."""
+        return self._retrying(lambda: self._claim_invite(game_id, invite))
+
+    def _claim_invite(self, game_id: str, invite: str) -> tuple[Color, str] | None:
         with self.session(game_id) as game:
             if not hashes_match(invite, self.invite_hashes.get(game_id)):
                 raise RequestError("forbidden", "the invitation token is not this game's")
@@ -205,12 +242,18 @@ class GameService:
     # -- actions -------------------------------------------------------------------------
 
     def move(self, game_id: str, color: Color, ply: int, move: Move) -> Done:
+        return self._retrying(lambda: self._move(game_id, color, ply, move))
+
+    def _move(self, game_id: str, color: Color, ply: int, move: Move) -> Done:
         with self.session(game_id) as game:
             change = games.make_move(game, color, ply, move, self.clock())
             return Done(game, self._commit(game, change))
 
     def act(self, game_id: str, color: Color, action: str, kind: str | None = None) -> Done:
         """resign, abort, claim_draw, or offer/accept/decline of `kind`."""
+        return self._retrying(lambda: self._act(game_id, color, action, kind))
+
+    def _act(self, game_id: str, color: Color, action: str, kind: str | None) -> Done:
         with self.session(game_id) as game:
             now = self.clock()
             if action in ("offer", "accept") and kind == "rematch":
@@ -289,10 +332,12 @@ class GameService:
         self._after_change(game)
         return event
 
-    def _settle_time(self, game: Game) -> None:
+    def _settle_time(self, game: Game) -> bool:
+        """Commit the flag of a clock that ran out; whether there was one."""
         change = games.expire(game, self.clock())
         if change is not None:
             self._commit(game, change)
+        return change is not None
 
     def _after_change(self, game: Game) -> None:
         """Arm the flag check and start the computer's reply when they are due."""
@@ -332,6 +377,15 @@ class GameService:
                 self._arm_flag_check(game)
 
     def play_computer(self, game_id: str, version: int, move: Move) -> None:
+        try:
+            self._play_computer(game_id, version, move)
+        except RequestError as error:
+            if error.code != "conflict":
+                raise
+            # Another process played the same reply (or something else) first.
+            log.info("game %s: the computer's reply for version %d lost a race", game_id, version)
+
+    def _play_computer(self, game_id: str, version: int, move: Move) -> None:
         with self.session(game_id) as game:
             if game.version != version or not game.is_playing:
                 log.info(
@@ -345,8 +399,9 @@ class GameService:
         """After a start: settle clocks, re-arm timers, restart the computer's pending replies."""
         for game_id in self.store.active_game_ids():
             try:
-                with self.session(game_id) as game:
-                    self._after_change(game)
+                # Loading a game from the store settles it and arms what is due (_load_settled).
+                with self.session(game_id):
+                    pass
             except Exception:
                 log.exception("could not resume game %s", game_id)
 
