@@ -37,6 +37,7 @@ class GameSettings:
     clock: ClockSettings | None = None
     level: int | None = None
     seed: int = 0
+    assisted: bool = True  # whether the players may see the threat overlays (issue 7)
 
     @property
     def computer(self) -> Color | None:

@@ -52,6 +52,15 @@ class MoveRequest:
 
 
 @dataclass(frozen=True)
+class DescribeRequest:
+    """A square of the position at `ply`, to be read out (the `describe` event)."""
+
+    game: str
+    ply: int
+    square: str
+
+
+@dataclass(frozen=True)
 class OfferRequest:
     """offer / accept / decline of a `kind` (draw, takeback, rematch)."""
 
@@ -74,6 +83,7 @@ class CreateRequest:
     fen: str
     clock: ClockSettings | None = None
     level: int | None = None
+    assisted: bool = True
 
 
 def shorten(value: Any, limit: int = 40) -> str:
@@ -187,6 +197,18 @@ def parse_move(payload: Any) -> MoveRequest:
     return MoveRequest(game, ply, move)
 
 
+def parse_describe(payload: Any) -> DescribeRequest:
+    fields = _fields(payload, ("game", "ply", "square"))
+    game = _game_id(fields)
+    ply = _integer(fields, "ply", 0, MAX_VERSION)
+    square = _string(fields, "square", is_square_name, "a square name such as 'e4'")
+    return DescribeRequest(game, ply, square)
+
+
+def is_square_name(text: str) -> bool:
+    return len(text) == 2 and text[0] in "abcdefgh" and text[1] in "12345678"
+
+
 def parse_http_move(payload: Any) -> tuple[int, Move]:
     return parse_move_fields(_fields(payload, ("ply", "uci")))
 
@@ -212,7 +234,7 @@ def parse_invite(payload: Any) -> str:
 
 
 def parse_create(payload: Any) -> CreateRequest:
-    fields = _fields(payload, ("opponent",), ("color", "fen", "clock", "level"))
+    fields = _fields(payload, ("opponent",), ("color", "fen", "clock", "level", "assisted"))
     opponent = _string(
         fields, "opponent", lambda t: t in ("friend", "computer"), "'friend' or 'computer'"
     )
@@ -227,7 +249,17 @@ def parse_create(payload: Any) -> CreateRequest:
         _parse_fen(fields),
         _parse_clock(fields),
         _parse_level(fields, opponent),
+        _parse_assisted(fields),
     )
+
+
+def _parse_assisted(fields: dict[str, Any]) -> bool:
+    value = fields.get("assisted")
+    if value is None:
+        return True
+    if not isinstance(value, bool):
+        raise _bad(f"field 'assisted' must be true or false, got {shorten(value)}")
+    return value
 
 
 def _parse_fen(fields: dict[str, Any]) -> str:
