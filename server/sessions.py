@@ -189,7 +189,13 @@ class GameService:
     def create(self, request: CreateRequest) -> Created:
         color = secrets.randbelow(2) if request.color is None else request.color
         settings = GameSettings(
-            request.opponent, color, request.fen, request.clock, request.level, secrets.randbits(31)
+            request.opponent,
+            color,
+            request.fen,
+            request.clock,
+            request.level,
+            secrets.randbits(31),
+            request.assisted,
         )
         game, seats, invite = self._create_game(settings, (color,))
         return Created(game, color, seats[color], invite)
@@ -292,6 +298,7 @@ class GameService:
             settings.clock,
             settings.level,
             secrets.randbits(31),
+            settings.assisted,
         )
         people = tuple(c for c in (WHITE, BLACK) if c != swapped.computer)
         rematch, seats, _ = self._create_game(swapped, people)

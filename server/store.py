@@ -91,13 +91,20 @@ def settings_to_data(settings: GameSettings) -> dict[str, Any]:
         "clock": settings.clock.to_data() if settings.clock else None,
         "level": settings.level,
         "seed": settings.seed,
+        "assisted": settings.assisted,
     }
 
 
 def settings_from_data(data: dict[str, Any]) -> GameSettings:
     clock = ClockSettings.from_data(data["clock"]) if data["clock"] else None
     return GameSettings(
-        data["opponent"], data["creator"], data["start_fen"], clock, data["level"], data["seed"]
+        data["opponent"],
+        data["creator"],
+        data["start_fen"],
+        clock,
+        data["level"],
+        data["seed"],
+        data.get("assisted", True),  # games stored before the setting existed were assisted
     )
 
 
