@@ -143,17 +143,27 @@ KIND_BITS: tuple[int, ...] = tuple(
     _KIND.get(code, _KIND.get(code & 7, 0)) if code & 7 else 0 for code in range(16)
 )
 ATTACK_KINDS, ATTACK_STEPS = _attack_tables()
+# The same tables by target square, then origin square: KINDS_TO[sq][origin].
+KINDS_TO: tuple[tuple[int, ...], ...] = tuple(
+    tuple(0 if (sq | origin) & 0x88 else ATTACK_KINDS[sq - origin + 119] for origin in range(128))
+    for sq in range(128)
+)
+STEPS_TO: tuple[tuple[int, ...], ...] = tuple(
+    tuple(0 if (sq | origin) & 0x88 else ATTACK_STEPS[sq - origin + 119] for origin in range(128))
+    for sq in range(128)
+)
 _SLIDER_KINDS = _KIND[BISHOP] | _KIND[ROOK]
 
 
 def is_attacked(board: list[int], sq: int, by: Iterable[int]) -> bool:
     """Whether any piece on the squares `by` (one colour's) attacks `sq`: `attackers` with an
     early exit."""
-    kinds, steps, kind_bits = ATTACK_KINDS, ATTACK_STEPS, KIND_BITS  # locals: hot loop
+    # The rows of the difference tables that end on `sq`, indexed by origin: no arithmetic
+    # per piece in this hot loop.
+    kinds, steps, kind_bits = KINDS_TO[sq], STEPS_TO[sq], KIND_BITS
     for origin in by:
-        d = sq - origin + 119
-        if kinds[d] & kind_bits[board[origin]]:
-            step = steps[d]
+        if kinds[origin] & kind_bits[board[origin]]:
+            step = steps[origin]
             x = origin + step
             while x != sq:
                 if board[x]:
@@ -216,13 +226,12 @@ def scan_king(board: list[int], ksq: int, enemies: Iterable[int]) -> KingSafety:
     the way (a pin) instead of stopping."""
     safety = KingSafety()
     own_bit = board[ksq] & 8
-    kinds, steps, kind_bits = ATTACK_KINDS, ATTACK_STEPS, KIND_BITS  # locals: hot loop
+    kinds, steps, kind_bits = KINDS_TO[ksq], STEPS_TO[ksq], KIND_BITS  # locals: hot loop
     for origin in enemies:
         p = board[origin]
-        d = ksq - origin + 119
-        if not kinds[d] & kind_bits[p]:
+        if not kinds[origin] & kind_bits[p]:
             continue
-        step = steps[d]
+        step = steps[origin]
         x = origin + step
         blocker = -1
         while x != ksq:
