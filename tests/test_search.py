@@ -78,6 +78,23 @@ def test_finds_mate_at_fixed_depth(name: str, fen: str, depth: int, expected: st
     assert result.score == MATE - (2 * moves - 1)
 
 
+@pytest.mark.parametrize(("name", "fen", "depth", "expected", "moves"), MATES[:5])
+def test_mate_distance_survives_the_transposition_table(
+    name: str, fen: str, depth: int, expected: str, moves: int
+):
+    # A second search reads the first one's table entries, stored as distances from the
+    # node: a mistake in re-counting them from the root shows up as a wrong mate distance.
+    searcher = Searcher()
+    board = Board.from_fen(fen)
+    searcher.search(board, SearchLimits(depth=depth))
+    again = searcher.search(board, SearchLimits(depth=depth + 1))
+    assert again.move is not None
+    assert (again.move.uci(), again.mate_in) == (expected, moves), name
+    board.push(again.move)
+    after = searcher.search(board, SearchLimits(depth=depth))
+    assert after.mate_in == -(moves - 1), name
+
+
 @pytest.mark.parametrize(("name", "fen", "depth", "expected", "least"), WINS)
 def test_takes_hanging_queen(name: str, fen: str, depth: int, expected: str, least: int):
     result = search(fen, depth)
