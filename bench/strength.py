@@ -10,7 +10,8 @@ openings, each played twice with colours swapped, and a game still running after
 plies is scored a draw. For each match the bench prints wins, draws and losses of the first
 player, its score, and the Elo difference with a 95% error margin (from the per-game score
 variance). `nps` measures our search's nodes per second beside sunfish's on the same
-positions, each searching in this process for the same time (nodes as each engine counts them).
+positions, each searching in this process for the same time, per CPU second (nodes as each
+engine counts them).
 
     .venv/bin/python bench/strength.py nps --seconds 2
     .venv/bin/python bench/strength.py random --games 20 --movetime 100
@@ -264,13 +265,15 @@ NPS_POSITIONS = [
 
 
 def our_nodes(fen: str, seconds: float) -> tuple[int, float]:
-    started = time.monotonic()
+    """Our search's nodes in `seconds` of wall time, and the CPU seconds it used."""
+    started = time.process_time()
     info = Searcher().search(Board.from_fen(fen), SearchLimits(movetime=seconds))
-    return info.nodes, time.monotonic() - started
+    return info.nodes, time.process_time() - started
 
 
 def sunfish_nodes(fen: str, seconds: float) -> tuple[int, float]:
-    """sunfish's own searcher, run in this process for `seconds` (its nodes, its way)."""
+    """sunfish's own searcher, run in this process for `seconds` (its nodes, its way), and
+    the CPU seconds it used."""
     import sunfish as engine
     import sunfish_ui.uci as sunfish_uci
 
@@ -278,7 +281,7 @@ def sunfish_nodes(fen: str, seconds: float) -> tuple[int, float]:
     sunfish_uci.sunfish = engine  # type: ignore[attr-defined]
     searcher = engine.Searcher()
     position = sunfish_uci.from_fen(*fen.split())
-    started = time.monotonic()
+    started = time.process_time()
     searcher.deadline = searcher.soft = time.time() + seconds
     try:
         for _ in searcher.search([position]):
@@ -286,12 +289,18 @@ def sunfish_nodes(fen: str, seconds: float) -> tuple[int, float]:
                 break
     except engine.Stop:
         pass
-    return searcher.nodes, time.monotonic() - started
+    return searcher.nodes, time.process_time() - started
 
 
 def run_nps(seconds: float) -> None:
-    """Nodes per second of our search and sunfish's on the same positions, same time each."""
-    print(f"nodes/s, {seconds:g} s per position and engine (nodes as each engine counts them)")
+    """Nodes per CPU second of our search and sunfish's on the same positions.
+
+    CPU time, not wall time, so that other work on the machine does not skew the figures.
+    """
+    print(
+        f"nodes per CPU second, {seconds:g} s per position and engine "
+        "(nodes as each engine counts them)"
+    )
     print(f"{'position':<15}{'ours':>10}{'sunfish':>10}{'ratio':>8}")
     totals = [0, 0.0, 0, 0.0]
     for name, fen in NPS_POSITIONS:
