@@ -110,7 +110,9 @@ def _random_boards(seed: int, plies: int) -> list[tuple[Board, chess.Board]]:
     return positions
 
 
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize(
+    "seed", [*range(6), *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(6, 60))]
+)
 def test_agrees_with_python_chess(seed: int) -> None:
     for ours, theirs in _random_boards(seed, 200):
         assert sorted(m.uci() for m in ours.legal_moves()) == sorted(
