@@ -26,6 +26,15 @@ EDGE_CASE_PERFT = [
 ]
 
 
+# The classic positions 4, 5 and 6, which bench/perft.py times but standard.epd lacks.
+CLASSIC_PERFT = [
+    ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 3, 9467),
+    ("r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1", 3, 9467),
+    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3, 62379),
+    ("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 3, 89890),
+]
+
+
 def _board(fen: str) -> Board:
     # The suite and the edge cases hold composed positions with checks no move could give
     # (two bishops on one diagonal; a pawn check beside an en passant square).
@@ -41,6 +50,11 @@ def test_suite_to_depth_3(fen: str, depth: int, count: int) -> None:
 @pytest.mark.parametrize(("fen", "depth", "count"), DEEP)
 def test_suite_deeper(fen: str, depth: int, count: int) -> None:
     assert perft(_board(fen), depth) == count
+
+
+@pytest.mark.parametrize(("fen", "depth", "count"), CLASSIC_PERFT)
+def test_classic_positions(fen: str, depth: int, count: int) -> None:
+    assert perft(Board.from_fen(fen), depth) == count
 
 
 @pytest.mark.parametrize(("fen", "depth", "count"), EDGE_CASE_PERFT)
