@@ -18,10 +18,13 @@ from flask import Blueprint, Response, current_app, jsonify, make_response, requ
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
-from chesscore import BLACK, WHITE, Board, Color
+from chesscore import BLACK, WHITE, Color
+from chesscore.annotate import make_annotated_pgn
 from chesscore.pgn import make_pgn
 from server.errors import RequestError
 from server.games import Game, color_name
+from server.insight import position_facts
+from server.lookups import board_at
 from server.requests import parse_action, parse_create, parse_http_move, parse_invite
 from server.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
 from server.sessions import GameService
@@ -154,26 +157,41 @@ def game_position(game_id: str, ply: int) -> Response:
             raise RequestError(
                 "not_found", f"no position at ply {ply}: the game is at ply {game.ply}"
             )
-        board = Board.from_fen(game.settings.start_fen)
-        for record in game.moves[:ply]:
-            board.push_uci(record.uci)
+        board = board_at(game, ply)
         last = game.moves[ply - 1] if ply > 0 else None
+        # Anyone may watch, so a position comes with its overlays, as spectators get them.
+        facts = position_facts(board)
     body = {
         "ok": True,
         "ply": ply,
         "fen": board.fen(),
         "check": board.is_check(),
         "last_move": {"uci": last.uci, "san": last.san} if last else None,
-        "threats": board.threat_map(),
+        "threats": facts.threats,
+        "insight": facts.insight,
     }
     return jsonify(body)
 
 
 @blueprint.get("/games/<game_id>/pgn")
 def game_pgn(game_id: str) -> Response:
+    """The game as PGN; `?annotated=1` comments every move with its threat annotations."""
     game_id = _game_id(game_id)
+    annotated = request.args.get("annotated", "0")
+    if annotated not in ("0", "1"):
+        raise RequestError(
+            "bad_request", f"parameter 'annotated' must be 0 or 1, got {annotated[:20]!r}"
+        )
     with _service().session(game_id) as game:
-        text = make_pgn(game.board, _pgn_headers(game), _pgn_result(game))
+        # A copy: annotating a long game takes a while, and the game need not wait for it.
+        board, headers, result = game.board.copy(), _pgn_headers(game), _pgn_result(game)
+        assisted = game.settings.assisted
+    if annotated == "1":
+        text = make_annotated_pgn(
+            board, headers, result, annotator="chesscore threat map", assisted=assisted
+        )
+    else:
+        text = make_pgn(board, {**headers, "Assisted": "yes" if assisted else "no"}, result)
     return Response(text, mimetype="text/x-chess-pgn")
 
 

@@ -6,6 +6,8 @@ Every client event takes one JSON object and is answered through its acknowledge
 reply, and leaves any other exception to the error handler registered for every namespace,
 which logs it and answers `internal`. The game's members sit in three rooms per game (white,
 black, spectators) so each gets its own state, with the legal moves only for the seat to move.
+The look-ups (`preview`, `describe`) change nothing and draw from a rate limit of their own
+(server.lookup_limits), so a player dragging a piece around never has the move refused.
 Events named `connect`/`disconnect` can be forged by clients; neither handler trusts them.
 """
 
@@ -23,7 +25,16 @@ from chesscore import BLACK, WHITE, Board, Color
 from server.connections import Connections
 from server.errors import RequestError, error_reply
 from server.games import Game, color_name
-from server.requests import parse_game_request, parse_join, parse_move, parse_offer, shorten
+from server.lookup_limits import LookupLimits
+from server.lookups import describe_square_at, preview_move
+from server.requests import (
+    parse_describe,
+    parse_game_request,
+    parse_join,
+    parse_move,
+    parse_offer,
+    shorten,
+)
 from server.seats import cookie_name, is_token
 from server.sessions import GameService
 from server.state import make_public_state, make_state, tailor_state
@@ -49,14 +60,25 @@ def _connections() -> Connections:
     return cast(Connections, current_app.extensions["chess_connections"])
 
 
+def _lookup_limits() -> LookupLimits:
+    extensions = current_app.extensions
+    if "chess_lookup_limits" not in extensions:
+        extensions["chess_lookup_limits"] = LookupLimits()
+    return cast(LookupLimits, extensions["chess_lookup_limits"])
+
+
 def _sid() -> str:
     return request.sid  # type: ignore[attr-defined, no-any-return]
 
 
-def _answer(args: tuple[Any, ...], work: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
-    """Rate-limit, check there is exactly one payload, run `work`, reply."""
+def _answer(
+    args: tuple[Any, ...], work: Callable[[Any], dict[str, Any]], lookup: bool = False
+) -> dict[str, Any]:
+    """Rate-limit (a look-up from its own bucket), check there is exactly one payload, run
+    `work`, reply."""
     connections = _connections()
-    if not connections.allow(_sid()):
+    allowed = _lookup_limits().allow(_sid()) if lookup else connections.allow(_sid())
+    if not allowed:
         if connections.is_flooding(_sid()):
             disconnect()
         return error_reply("rate_limited", "too many events on this connection; slow down")
@@ -70,12 +92,17 @@ def _answer(args: tuple[Any, ...], work: Callable[[Any], dict[str, Any]]) -> dic
         return error.to_json()
 
 
-def _seat(game_id: str) -> Color:
-    """The colour this connection holds in the game, or a refusal."""
+def _member(game_id: str) -> Color | None:
+    """The role of this connection in the game (None: a spectator), or a refusal."""
     connections = _connections()
     if not connections.has_joined(_sid(), game_id):
         raise RequestError("not_found", f"this connection has not joined game {game_id!r}")
-    role = connections.role(_sid(), game_id)
+    return connections.role(_sid(), game_id)
+
+
+def _seat(game_id: str) -> Color:
+    """The colour this connection holds in the game, or a refusal."""
+    role = _member(game_id)
     if role is None:
         raise RequestError("forbidden", "spectators cannot act in the game")
     return role
@@ -181,6 +208,24 @@ def make_action_handler(action: str) -> Callable[[Any], dict[str, Any]]:
     return handle
 
 
+def preview(payload: Any) -> dict[str, Any]:
+    request_ = parse_move(payload)
+    role = _member(request_.game)
+    with _service().session(request_.game) as game:
+        found = preview_move(game, role, request_.ply, request_.move)
+    return {"ok": True, "preview": found}
+
+
+def describe(payload: Any) -> dict[str, Any]:
+    request_ = parse_describe(payload)
+    role = _member(request_.game)
+    with _service().session(request_.game) as game:
+        text = describe_square_at(game, role, request_.ply, request_.square)
+    return {"ok": True, "text": text}
+
+
+LOOKUPS: dict[str, Callable[[Any], dict[str, Any]]] = {"preview": preview, "describe": describe}
+
 HANDLERS: dict[str, Callable[[Any], dict[str, Any]]] = {
     "join": join,
     "leave": leave,
@@ -209,10 +254,13 @@ def register(socketio: SocketIO) -> None:
         if socketio.server.manager.is_connected(_sid(), request.namespace):  # type: ignore[attr-defined]
             return _refuse_reserved("disconnect")
         _connections().close(_sid())
+        _lookup_limits().close(_sid())
         return None
 
     for name, work in HANDLERS.items():
         socketio.on_event(name, _bind(work))
+    for name, work in LOOKUPS.items():
+        socketio.on_event(name, _bind(work, lookup=True))
 
     @socketio.on("*")
     def on_unknown(event: Any, *args: Any) -> dict[str, Any]:
@@ -232,8 +280,10 @@ def _refuse_reserved(name: str) -> dict[str, Any]:
     return _answer((None,), lambda _: error_reply("reserved_event", message))
 
 
-def _bind(work: Callable[[Any], dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+def _bind(
+    work: Callable[[Any], dict[str, Any]], lookup: bool = False
+) -> Callable[..., dict[str, Any]]:
     def handler(*args: Any) -> dict[str, Any]:
-        return _answer(args, work)
+        return _answer(args, work, lookup)
 
     return handler

@@ -1,10 +1,12 @@
 """What the server pushes: a game's state as plain JSON-ready data, tailored to its receiver.
 
-Everyone gets the same public state (position, moves, clocks, offers, the threat map ...);
-only the seat whose turn it is also gets `dests` and `promotions`, the legal moves it may make.
-The public part is built once per change and copied per room, because the threat map and
-the draw-claim test are the costly parts. Seat tokens never appear here. The fields are
-documented in docs/protocol.md, "The state".
+Everyone gets the same public state (position, moves, clocks, offers, the threat map and its
+insight ...); only the seat whose turn it is also gets `dests` and `promotions`, the legal moves
+it may make, and `safety`, how each of them fares in an exchange. In a game that is not
+`assisted` the players get no overlays (`threats`, `insight` and `safety` are null) while
+spectators still do. The public part is built once per change and copied per room, and the
+costly position facts come from `server.insight`'s cache. Seat tokens never appear here. The
+fields are documented in docs/protocol.md, "The state".
 """
 
 from __future__ import annotations
@@ -13,6 +15,10 @@ from typing import Any
 
 from chesscore import BLACK, WHITE, Color
 from server.games import Game, color_name
+from server.insight import position_facts
+
+# What a player of a game that is not assisted does not get.
+OVERLAYS = {"threats": None, "insight": None, "safety": None}
 
 
 def make_public_state(game: Game, now: float) -> dict[str, Any]:
@@ -20,6 +26,7 @@ def make_public_state(game: Game, now: float) -> dict[str, Any]:
     board = game.board
     header = game.header
     last = game.moves[-1] if game.moves else None
+    facts = position_facts(board)
     return {
         "game": game.id,
         "version": game.version,
@@ -41,17 +48,25 @@ def make_public_state(game: Game, now: float) -> dict[str, Any]:
             kind: _name_or_none(header.offer_by(kind)) for kind in ("draw", "takeback", "rematch")
         },
         "rematch": header.rematch,
-        "threats": board.threat_map(),
+        "assisted": game.settings.assisted,
+        "threats": facts.threats,
+        "insight": facts.insight,
         "dests": None,
         "promotions": None,
+        "safety": None,
     }
 
 
 def tailor_state(public: dict[str, Any], game: Game, role: Color | None) -> dict[str, Any]:
     """`public` as `role` (a colour, or None for a spectator) receives it."""
+    assisted = role is None or game.settings.assisted
     if role is None or role != game.board.turn or not game.is_playing:
-        return public
-    return {**public, **make_destinations(game)}
+        return public if assisted else {**public, **OVERLAYS}
+    moves = make_destinations(game)
+    if assisted:
+        moves["safety"] = position_facts(game.board).safety_of(game.board)
+        return {**public, **moves}
+    return {**public, **OVERLAYS, **moves}
 
 
 def make_state(game: Game, role: Color | None, now: float) -> dict[str, Any]:

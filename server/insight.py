@@ -1,0 +1,126 @@
+"""Threat insight for the server: a position's facts computed once, shared by every receiver.
+
+The state carries, beside the threat map, what `chesscore` says about the position (issue 7):
+the x-ray attackers of the squares that have any, every pin line, what the last move changed
+(`chesscore.insight.compare_positions`) and that move in words; the seat to move also gets the
+safety label of each legal move (`chesscore.see`). These cost about a millisecond or two per
+position, so they are computed once per position and kept in a small LRU cache shared by every
+game of the process: the key is the Zobrist keys of the position and of the one before it, which
+fix the position, the last move and hence every fact here, so a join, an HTTP read or a change
+that leaves the board alone (an offer, a seat claimed) costs a dictionary look-up, and games in
+the same opening share their entries. Previews of candidate moves are cached the same way, since
+a player dragging a piece hovers over the same few squares again and again. The cached data is
+shared between the states built from it: nothing may change it after it is made.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from chesscore import Board, Move
+from chesscore.describe import PIECE_NAMES, describe_move, describe_square
+from chesscore.insight import Preview, compare_positions, preview
+from chesscore.see import classify_destinations
+from chesscore.squares import COLOR_NAMES, parse_square
+from chesscore.threats import ThreatMap
+from chesscore.xray import make_xray_map
+
+FACTS_CACHE_SIZE = 2048
+PREVIEW_CACHE_SIZE = 4096
+
+T = TypeVar("T")
+
+
+class PositionFacts:
+    """The threat map, the insight and (on first use) the safety labels of one position."""
+
+    def __init__(self, board: Board) -> None:
+        self.threats: ThreatMap = board.threat_map()
+        self.insight = make_position_insight(board, self.threats)
+        self.safety: dict[str, dict[str, str]] | None = None
+
+    def safety_of(self, board: Board) -> dict[str, dict[str, str]]:
+        """The safety labels of `board` (this position), computed when the seat to move first
+        asks: nobody needs them while the computer or an absent player is to move."""
+        if self.safety is None:
+            self.safety = classify_destinations(board)
+        return self.safety
+
+
+class LruCache:
+    """A thread-safe least-recently-used map; values are made outside the lock."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: OrderedDict[Any, Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: Any, make: Callable[[], T]) -> T:
+        with self.lock:
+            if key in self.entries:
+                self.entries.move_to_end(key)
+                return self.entries[key]  # type: ignore[no-any-return]
+        # Two threads may both make a missing value; both results are equal, one is kept.
+        value = make()
+        with self.lock:
+            self.entries[key] = value
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+        return value
+
+
+_facts = LruCache(FACTS_CACHE_SIZE)
+_previews = LruCache(PREVIEW_CACHE_SIZE)
+
+
+def position_key(board: Board) -> tuple[int, ...]:
+    """The Zobrist keys of the position and of the one before it (if the game has one)."""
+    return tuple(board.keys[-2:])
+
+
+def position_facts(board: Board) -> PositionFacts:
+    return _facts.get(position_key(board), lambda: PositionFacts(board))
+
+
+def cached_preview(board: Board, move: Move) -> Preview:
+    """`chesscore.insight.preview` of the legal `move` (IllegalMoveError otherwise)."""
+    facts = position_facts(board)
+    key = (*position_key(board), move.uci())
+    return _previews.get(key, lambda: preview(board, move, facts.threats))
+
+
+def make_position_insight(board: Board, threats: ThreatMap) -> dict[str, Any]:
+    """The state's `insight` (docs/protocol.md): x-rays of the squares that have any, pin
+    lines, the last move's change and its words. The 64 square descriptions are left out
+    (about 5.6 KB a state): the page asks for one with the `describe` event on focus."""
+    xrays = make_xray_map(board)
+    change, announcement = None, None
+    if board.ply:
+        before = board.copy()
+        move = before.pop()
+        change = compare_positions(before, move, board, before.threat_map(), threats)
+        announcement = describe_move(before, move)
+    return {
+        "xrays": {
+            name: sides
+            for name, sides in xrays["squares"].items()
+            if sides["white"] or sides["black"]
+        },
+        "pins": xrays["pins"],
+        "change": change,
+        "announcement": announcement,
+    }
+
+
+def describe(board: Board, square: str, *, assisted: bool) -> str:
+    """The square in words: every attacker and defender (chesscore.describe) when `assisted`,
+    else only what stands on it, which is what a sighted player sees without overlays."""
+    if assisted:
+        return describe_square(board, square, position_facts(board).threats)
+    piece = board.piece_at(parse_square(square))
+    if piece is None:
+        return f"{square}, empty"
+    return f"{square}, {COLOR_NAMES[piece.color]} {PIECE_NAMES[piece.piece_type]}"
