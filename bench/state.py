@@ -1,0 +1,160 @@
+"""What a pushed state costs to build, without and with the threat insight (issue 7).
+
+Usage: `python bench/state.py [--positions N] [--seed S] [--repeat R]`
+
+Games come from seeded random movers (one sample every few plies, each a `server.games.Game`
+restored from its moves, as the server holds it). For each sample, each way of building a state
+is timed with `time.perf_counter_ns`, `--repeat` times (3 by default) keeping the fastest call,
+since other processes can only add time:
+
+- `public, no insight`: `make_public_state` as it was before issue 7, the threat map built anew
+  and no insight (`server.insight.position_facts` replaced for the measure);
+- `public, insight, first build`: the caches emptied first, as after a move: threat map, x-rays,
+  pin lines, the last move's change and its words;
+- `public, insight, cached`: the same position again (a join, an HTTP read, an offer);
+- `dests only` and `dests + safety, first build`: what the seat to move gets on top;
+- `a move's states, before` and `..., with insight`: everything one change costs, the public
+  state and the three tailored copies (white, black, spectators), caches emptied first;
+- the JSON size of the public state, without and with `insight`.
+
+The table gives the median, the 99th percentile and the maximum over all samples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import server.state
+from chesscore import BLACK, WHITE, Board
+from server.games import Game, GameSettings, Header, MoveRecord, restore_game
+from server.insight import clear_caches, position_facts
+from server.state import make_destinations, make_public_state, tailor_state
+
+NOW = 1_000_000.0
+
+
+def sample_games(count: int, seed: int, stride: int = 4) -> list[Game]:
+    """`count` games of seeded random movers, cut every `stride` plies."""
+    rng = random.Random(seed)
+    samples: list[Game] = []
+    settings = GameSettings("friend", WHITE, Board().fen())
+    header = Header(seated=frozenset({WHITE, BLACK}))
+    while len(samples) < count:
+        board, moves = Board(), []
+        while board.outcome() is None and board.ply < 300 and len(samples) < count:
+            legal = sorted(board.legal_moves(), key=lambda move: move.uci())
+            move = rng.choice(legal)
+            moves.append(MoveRecord(move.uci(), board.san(move)))
+            board.push(move)
+            if board.ply % stride == 0 and board.outcome() is None:
+                samples.append(restore_game("benchgame001", settings, header, 0, list(moves)))
+    return samples
+
+
+def without_insight(board: Board) -> Any:
+    """What the state held before issue 7: a threat map made for each state, nothing more."""
+    return SimpleNamespace(threats=board.threat_map(), insight=None)
+
+
+def move_states(game: Game) -> None:
+    public = make_public_state(game, NOW)
+    for role in (WHITE, BLACK, None):
+        tailor_state(public, game, role)
+
+
+def old_move_states(game: Game) -> None:
+    public = make_public_state(game, NOW)
+    for role in (WHITE, BLACK, None):
+        if role == game.board.turn:
+            _ = {**public, **make_destinations(game)}
+
+
+def cold(work: Callable[[Game], object]) -> Callable[[Game], object]:
+    def run(game: Game) -> object:
+        clear_caches()
+        return work(game)
+
+    return run
+
+
+def patched(work: Callable[[Game], object]) -> Callable[[Game], object]:
+    def run(game: Game) -> object:
+        server.state.position_facts = without_insight  # type: ignore[assignment]
+        try:
+            return work(game)
+        finally:
+            server.state.position_facts = position_facts
+
+    return run
+
+
+def safety(game: Game) -> object:
+    facts = position_facts(game.board)
+    facts.safety = None
+    return {**make_destinations(game), "safety": facts.safety_of(game.board)}
+
+
+OPERATIONS: dict[str, Callable[[Game], object]] = {
+    "public, no insight": patched(lambda game: make_public_state(game, NOW)),
+    "public, insight, first build": cold(lambda game: make_public_state(game, NOW)),
+    "public, insight, cached": lambda game: make_public_state(game, NOW),
+    "dests only": make_destinations,
+    "dests + safety, first build": safety,
+    "a move's states, before": patched(old_move_states),
+    "a move's states, with insight": cold(move_states),
+}
+
+
+def best_time(work: Callable[[Game], object], game: Game, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter_ns()
+        work(game)
+        best = min(best, (time.perf_counter_ns() - start) / 1000)
+    return best
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="calls per sample; best kept")
+    args = parser.parse_args()
+    games = sample_games(args.positions, args.seed)
+    times: dict[str, list[float]] = {name: [] for name in OPERATIONS}
+    sizes: dict[str, list[float]] = {"state bytes, no insight": [], "state bytes, insight": []}
+    for game in games:
+        for name, work in OPERATIONS.items():
+            times[name].append(best_time(work, game, args.repeat))
+        state = make_public_state(game, NOW)
+        sizes["state bytes, insight"].append(len(json.dumps(state)))
+        sizes["state bytes, no insight"].append(len(json.dumps({**state, "insight": None})))
+    print(f"{len(games)} positions from seeded random games (seed {args.seed}); "
+          f"Python {platform.python_version()} on {platform.machine()}")  # fmt: skip
+    print(f"{'operation (microseconds)':<32}{'median':>10}{'p99':>10}{'max':>10}")
+    for name, values in {**times, **sizes}.items():
+        print(
+            f"{name:<32}{statistics.median(values):>10.0f}"
+            f"{percentile(values, 0.99):>10.0f}{max(values):>10.0f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
