@@ -106,6 +106,12 @@ def test_promotion_picker_offers_all_four_pieces(
         page.screenshot(path=screenshot_path(request))
         picker.get_by_role("button", name="Cancel").click()
         assert board_pieces(page) == pieces_of_fen(SPECIAL_MOVES[0][1])
+        click_square(page, "a7")
+        click_square(page, "a8")
+        expect(picker).to_be_visible()
+        page.keyboard.press("Escape")
+        expect(picker).to_be_hidden()
+        assert board_pieces(page) == pieces_of_fen(SPECIAL_MOVES[0][1])
         assert page.locator("main.game").get_attribute("data-ply") == "0"
     finally:
         context.close()

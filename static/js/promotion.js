@@ -1,5 +1,6 @@
 /**
- * The promotion picker: four real buttons (queen, rook, bishop, knight) and a cancel button.
+ * The promotion picker: four real buttons (queen, rook, bishop, knight) and a cancel button
+ * (Escape cancels too).
  *
  * It only asks; which targets are promotions comes from the server's `promotions` field.
  */
@@ -18,11 +19,16 @@ export function askPromotion(dialog, color) {
   title.textContent = 'Promote to:';
   dialog.append(title);
   return new Promise((resolve) => {
+    const onKey = (event) => {
+      if (event.key === 'Escape') finish(null);
+    };
     const finish = (letter) => {
       dialog.hidden = true;
       dialog.replaceChildren();
+      dialog.removeEventListener('keydown', onKey);
       resolve(letter);
     };
+    dialog.addEventListener('keydown', onKey);
     for (const [letter, role] of CHOICES) {
       const button = document.createElement('button');
       button.type = 'button';
