@@ -91,10 +91,10 @@ def _piece_type_at(board: Board, sq: int) -> int | None:
 
 
 def _check_suffix(board: Board, packed: int) -> str:
+    if not board.gives_check_packed(packed):
+        return ""
     board.push_packed(packed)
     try:
-        if not board.is_check():
-            return ""
         return "+" if board.generate_legal() else "#"
     finally:
         board.pop_packed()
