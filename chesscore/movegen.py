@@ -345,7 +345,7 @@ def generate_legal(pos: Board) -> list[int]:
     moves: list[int] = []
     checkers = safety.checkers
     if not checkers:
-        _generate_piece_moves(pos, safety.pinned, moves)
+        _generate_non_king_moves(pos, safety.pinned, moves)
         king_moves: list[int] = []
         _generate_king_moves(board, ksq, color, safety.behind, enemies, king_moves)
         moves += king_moves
@@ -353,7 +353,7 @@ def generate_legal(pos: Board) -> list[int]:
             _generate_castling(board, color, pos.castling_rights, enemies, king_moves, moves)
         return moves
     if len(checkers) == 1:
-        _generate_piece_moves(pos, safety.pinned, moves)
+        _generate_non_king_moves(pos, safety.pinned, moves)
         evasions = safety.evasions
         # En passant moves were already tested against the whole position; an en passant
         # capture can stop a check by removing the checking pawn, off the evasion squares.
@@ -362,8 +362,22 @@ def generate_legal(pos: Board) -> list[int]:
     return moves
 
 
-def _generate_piece_moves(pos: Board, pinned: dict[int, range], moves: list[int]) -> None:
-    """Moves of every piece but the king, legal as far as pins go (checks are filtered later)."""
+def _generate_non_king_moves(pos: Board, pinned: dict[int, range], moves: list[int]) -> None:
+    """Moves of every piece but the king, legal as far as pins go (checks are filtered later):
+    a pinned piece keeps only the moves along its pin."""
+    own = pos.piece_squares[pos.turn]
+    if not pinned:
+        _generate_piece_moves(pos, own, moves)
+        return
+    _generate_piece_moves(pos, [sq for sq in own if sq not in pinned], moves)
+    for origin, along in pinned.items():
+        piece_moves: list[int] = []
+        _generate_piece_moves(pos, (origin,), piece_moves)
+        moves += [m for m in piece_moves if (m & 127) in along]
+
+
+def _generate_piece_moves(pos: Board, origins: Iterable[int], moves: list[int]) -> None:
+    """Pseudo-legal moves of the pieces on `origins` (kings excepted)."""
     board = pos.board
     color = pos.turn
     is_enemy = _IS_ENEMY[color]
@@ -376,7 +390,7 @@ def _generate_piece_moves(pos: Board, pinned: dict[int, range], moves: list[int]
     knight_targets = KNIGHT_TARGETS
     piece_rays = PIECE_RAYS
     append = moves.append  # bound once: called for every generated move
-    for origin in pos.piece_squares[color]:
+    for origin in origins:
         kind = board[origin] & 7
         base = origin << 7
         if kind == PAWN:
@@ -411,11 +425,6 @@ def _generate_piece_moves(pos: Board, pinned: dict[int, range], moves: list[int]
                             append(base | target)
                         break
                     append(base | target)
-    if pinned:
-        # Rare: a pinned piece keeps only the moves along its pin.
-        moves[:] = [
-            m for m in moves if (m >> 7 & 127) not in pinned or (m & 127) in pinned[m >> 7 & 127]
-        ]
 
 
 def _generate_king_moves(
