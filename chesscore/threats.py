@@ -1,13 +1,13 @@
 """The threat map: for every square, which pieces of each colour attack or defend it.
 
-`make_threat_map` builds the plain, JSON-ready data the browser overlays draw, from the board's
+`make_threat_map` builds the plain, JSON-ready data the browser overlays draw from the board's
 one attack primitive (`board.attackers(color, sq)`: pawns only diagonally, sliders stopped by
-the first piece; here in its all-squares-at-once form `attack_lists`, see there), and the
-board's `pins` and `checkers`. Derived facts ride along: the pieces giving
-check, the absolutely pinned pieces of both colours with their pinners, and the hanging pieces:
-a piece (not a king) attacked by the other colour and either undefended or attacked by a piece
-worth less than itself (pawn 1, knight 3, bishop 3, rook 5, queen 9). Every list of squares is
-sorted by square name, so equal positions give equal maps.
+the first piece), here in its all-squares-at-once form `attack_lists` (see there). Derived facts
+ride along: the pieces giving check (the attackers of the king of the side to move), the
+absolutely pinned pieces of both colours with their pinners (`board.pins`), and the hanging
+pieces: a piece (not a king) attacked by the other colour and either undefended or attacked by
+a piece worth less than itself (pawn 1, knight 3, bishop 3, rook 5, queen 9). Every list of
+squares is sorted by square name, so equal positions give equal maps.
 """
 
 from __future__ import annotations
