@@ -1,0 +1,346 @@
+"""Load test: many games at once over real WebSockets, against one server process or a cluster.
+
+Usage:
+  python bench/load.py --games 500 --seconds 60                    # one process, threading mode
+  python bench/load.py --games 500 --seconds 60 --async-mode gevent
+  python bench/load.py --games 500 --seconds 60 --cluster          # PostgreSQL, Redis, 2 processes
+  python bench/load.py --url http://127.0.0.1:5000 --games 50      # a server already running
+
+Unless `--url` is given the script starts the server(s) itself in a temporary folder, as a user
+would (`python -m server`; the cluster through deploy/cluster.py), and stops them at the end.
+Each game is a friend game created over the HTTP API; white, black and `--spectators` watchers
+each hold their own python-socketio `AsyncClient` over a WebSocket, spread over `--clients`
+client processes so one Python process's CPU does not cap the load. With several server
+processes a game's white, black and spectators connect to different ones, so every move crosses
+the Redis message queue. Every game makes `--rate` moves per second, in turn, each a random
+legal move from the `dests` the server sent. Printed: acknowledged moves per second, the round
+trip from sending a move to the opponent receiving the state that shows it (p50, p95, p99,
+max), errors (refusals, timeouts, dropped connections, ticks skipped because the mover had not
+yet seen the opponent's move) and the server's memory per game: the resident size of the
+server process(es) with every game connected and played, minus that before any game, divided by
+the games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import random
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from deploy import cluster
+
+CONNECT_CONCURRENCY = 25  # connections being opened at once per client process
+ANSWER_SECONDS = 10.0
+
+
+# -- servers ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Targets:
+    urls: list[str]
+    pids: list[int]
+    folder: Path | None = None
+    cluster: bool = False
+
+
+def start_targets(async_mode: str, use_cluster: bool) -> Targets:
+    folder = Path(tempfile.mkdtemp(prefix="chess-load-"))
+    folder.chmod(0o755)  # as root, PostgreSQL runs as `postgres`, who must reach its folder
+    environment = {"CHESS_ASYNC_MODE": async_mode, "CHESS_SECRET_KEY": "load-test"}
+    ports = [cluster.free_port() for _ in range(2 if use_cluster else 1)]
+    if use_cluster:
+        environment["DATABASE_URL"] = cluster.start_postgres(folder, cluster.free_port())
+        environment["REDIS_URL"] = cluster.start_redis(folder, cluster.free_port())
+    pids = []
+    for index, port in enumerate(ports, start=1):
+        instance = {"CHESS_INSTANCE_PATH": str(folder / f"server-{index}")}
+        pids.append(cluster.start_server(folder, index, port, {**environment, **instance}))
+    return Targets([f"http://127.0.0.1:{port}" for port in ports], pids, folder, use_cluster)
+
+
+def stop_targets(targets: Targets) -> None:
+    if targets.folder is None:
+        return
+    cluster.stop(targets.folder)
+    shutil.rmtree(targets.folder, ignore_errors=True)
+
+
+def resident_kb(pids: list[int]) -> int:
+    """The resident memory of the processes, in KiB (Linux's /proc)."""
+    total = 0
+    for pid in pids:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total
+
+
+# -- one client process -------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """One game as its clients see it."""
+
+    id: str
+    players: dict[str, Any] = field(default_factory=dict)  # colour -> AsyncClient
+    newest: dict[str, dict[str, Any]] = field(default_factory=dict)  # colour -> newest state
+    sent: dict[int, float] = field(default_factory=dict)  # ply reached -> when its move was sent
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)  # milliseconds
+    moves: int = 0
+    errors: list[str] = field(default_factory=list)
+    skipped: int = 0
+    finished: int = 0
+    disconnects: int = 0
+    closing: bool = False  # the run is over: disconnects from now on are ours
+
+
+async def open_client(url: str, on_state: Any, tally: Tally) -> Any:
+    import socketio
+
+    client = socketio.AsyncClient(reconnection=False)
+    client.on("state", on_state)
+
+    def lost(*reason: Any) -> None:
+        if not tally.closing:
+            tally.disconnects += 1
+
+    client.on("disconnect", lost)
+    await client.connect(url, transports=["websocket"], wait_timeout=ANSWER_SECONDS)
+    return client
+
+
+async def join(client: Any, game: str, **fields: Any) -> dict[str, Any]:
+    reply: dict[str, Any] = await client.call(
+        "join", {"game": game, **fields}, timeout=ANSWER_SECONDS
+    )
+    if not reply.get("ok"):
+        raise RuntimeError(f"join refused: {reply}")
+    return reply
+
+
+async def set_table(
+    http: Any, urls: list[str], index: int, spectators: int, tally: Tally
+) -> tuple[Table, list[Any]]:
+    """Create a game and seat its clients, each on the next server along."""
+    url = urls[index % len(urls)]
+    async with http.post(url + "/api/games", json={"opponent": "friend", "color": "white"}) as r:
+        created = await r.json()
+    table = Table(created["game"])
+
+    def watch(state: dict[str, Any]) -> None:
+        """Spectators only receive; what they cost the server is the point."""
+
+    def recorder(color: str) -> Any:
+        def on_state(state: dict[str, Any]) -> None:
+            now = time.perf_counter()
+            if color in table.newest and table.newest[color]["version"] >= state["version"]:
+                return
+            table.newest[color] = state
+            mover = "white" if state["ply"] % 2 == 1 else "black"  # who made the last move
+            sent = table.sent.get(state["ply"]) if color != mover else None
+            if sent is not None:
+                tally.latencies.append((now - sent) * 1000)
+                del table.sent[state["ply"]]
+
+        return on_state
+
+    white = await open_client(urls[index % len(urls)], recorder("white"), tally)
+    table.newest["white"] = (await join(white, table.id, seat=created["seat"]))["state"]
+    black = await open_client(urls[(index + 1) % len(urls)], recorder("black"), tally)
+    invite = created["links"]["invite"].split("invite=", 1)[1]
+    table.newest["black"] = (await join(black, table.id, invite=invite))["state"]
+    table.players = {"white": white, "black": black}
+    watchers = []
+    for offset in range(spectators):
+        watcher = await open_client(urls[(index + 2 + offset) % len(urls)], watch, tally)
+        await join(watcher, table.id)
+        watchers.append(watcher)
+    return table, [white, black, *watchers]
+
+
+async def play(table: Table, rate: float, end: float, rng: random.Random, tally: Tally) -> None:
+    interval = 1.0 / rate
+    tick = time.monotonic() + rng.uniform(0, interval)
+    while tick < end:
+        await asyncio.sleep(max(0.0, tick - time.monotonic()))
+        tick += interval
+        latest = max(table.newest.values(), key=lambda state: state["version"])
+        if latest["status"] != "playing":
+            tally.finished += 1
+            return
+        state = table.newest[latest["turn"]]
+        if state["version"] != latest["version"] or not state.get("dests"):
+            tally.skipped += 1  # the mover has not seen the last move yet
+            continue
+        origin = rng.choice(sorted(state["dests"]))
+        target = rng.choice(state["dests"][origin])
+        promotion = "q" if target in (state.get("promotions") or {}).get(origin, []) else ""
+        payload = {"game": table.id, "ply": state["ply"], "uci": origin + target + promotion}
+        table.sent[state["ply"] + 1] = time.perf_counter()
+        try:
+            reply = await table.players[latest["turn"]].call(
+                "move", payload, timeout=ANSWER_SECONDS
+            )
+        except Exception as error:
+            tally.errors.append(f"move: {type(error).__name__}")
+            continue
+        if reply.get("ok"):
+            tally.moves += 1
+        else:
+            tally.errors.append(f"move refused: {reply.get('code')}")
+
+
+async def run_client_process(
+    urls: list[str], indexes: list[int], options: dict[str, Any], barrier: Any
+) -> Tally:
+    import aiohttp
+
+    tally = Tally()
+    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+
+    async def seated(index: int) -> tuple[Table, list[Any]]:
+        async with gate:
+            return await set_table(http, urls, index, options["spectators"], tally)
+
+    async with aiohttp.ClientSession() as http:
+        tables = await asyncio.gather(*(seated(index) for index in indexes))
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, barrier.wait)  # everyone seated: memory is measured
+    end = time.monotonic() + options["seconds"]
+    rng = random.Random(indexes[0] if indexes else 0)
+    await asyncio.gather(*(play(table, options["rate"], end, rng, tally) for table, _ in tables))
+    await loop.run_in_executor(None, barrier.wait)  # everyone done: memory is measured again
+    tally.closing = True
+    await asyncio.gather(*(client.disconnect() for _, clients in tables for client in clients))
+    return tally
+
+
+def client_process(
+    urls: list[str], indexes: list[int], options: dict[str, Any], barrier: Any, results: Any
+) -> None:
+    try:
+        tally = asyncio.run(run_client_process(urls, indexes, options, barrier))
+    except Exception as error:
+        barrier.abort()
+        tally = Tally(errors=[f"client process failed: {error!r}"])
+    results.put(tally)
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def run(args: argparse.Namespace, targets: Targets) -> None:
+    options = {"spectators": args.spectators, "rate": args.rate, "seconds": args.seconds}
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(args.clients + 1)
+    results = context.Queue()
+    before = resident_kb(targets.pids)
+    workers = [
+        context.Process(
+            target=client_process,
+            args=(
+                targets.urls,
+                list(range(n, args.games, args.clients)),
+                options,
+                barrier,
+                results,
+            ),
+        )
+        for n in range(args.clients)
+    ]
+    started = time.monotonic()
+    for worker in workers:
+        worker.start()
+    barrier.wait()
+    seated = resident_kb(targets.pids)
+    print(f"seated {args.games} games in {time.monotonic() - started:.1f} s", flush=True)
+    barrier.wait()
+    after = resident_kb(targets.pids)
+    tallies = [results.get() for _ in workers]
+    for worker in workers:
+        worker.join()
+    report(args, targets, tallies, (before, seated, after))
+
+
+def report(
+    args: argparse.Namespace, targets: Targets, tallies: list[Tally], memory: tuple[int, ...]
+) -> None:
+    latencies = [value for tally in tallies for value in tally.latencies]
+    errors = [error for tally in tallies for error in tally.errors]
+    moves = sum(tally.moves for tally in tallies)
+    before, seated, after = memory
+    kinds = sorted({error for error in errors})
+    processes = f"{len(targets.urls)} process(es)" + (
+        " + PostgreSQL + Redis" if targets.cluster else ""
+    )
+    print(f"servers: {processes}, async mode {args.async_mode}; clients: {args.clients} processes")
+    print(
+        f"games {args.games}, players {2 * args.games}, spectators {args.spectators * args.games},"
+        f" {args.rate} move/s per game for {args.seconds:.0f} s"
+    )
+    print(f"moves acknowledged: {moves} ({moves / args.seconds:.1f} moves/s)")
+    print(
+        "move -> opponent sees it (ms): "
+        f"p50 {percentile(latencies, 0.50):.1f}, p95 {percentile(latencies, 0.95):.1f}, "
+        f"p99 {percentile(latencies, 0.99):.1f}, max {max(latencies, default=float('nan')):.1f}"
+        f" over {len(latencies)} moves"
+    )
+    print(
+        f"errors: {len(errors)} {[(kind, errors.count(kind)) for kind in kinds]}; "
+        f"ticks skipped (mover behind): {sum(t.skipped for t in tallies)}; "
+        f"disconnects: {sum(t.disconnects for t in tallies)}; "
+        f"games finished: {sum(t.finished for t in tallies)}"
+    )
+    if targets.pids:
+        print(
+            f"server RSS: {before / 1024:.1f} MiB idle, {seated / 1024:.1f} MiB seated,"
+            f" {after / 1024:.1f} MiB after play; "
+            f"{(after - before) / args.games:.1f} KiB per game"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=100, help="concurrent games")
+    parser.add_argument("--rate", type=float, default=1.0, help="moves per second per game")
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long the games play")
+    parser.add_argument("--spectators", type=int, default=1, help="watchers per game")
+    parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument("--async-mode", choices=["threading", "gevent"], default="threading")
+    parser.add_argument("--cluster", action="store_true", help="PostgreSQL, Redis, 2 processes")
+    parser.add_argument("--url", action="append", help="use running server(s) at this URL")
+    args = parser.parse_args()
+    targets = Targets(args.url, []) if args.url else start_targets(args.async_mode, args.cluster)
+    try:
+        run(args, targets)
+    finally:
+        stop_targets(targets)
+
+
+if __name__ == "__main__":
+    main()
