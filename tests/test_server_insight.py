@@ -58,6 +58,8 @@ INSIGHT_FACTS = [
         [{"from": "f3", "to": "e5", "by": "white"}],
     ),
     (None, [], ("change",), None),
+    # Back at the start position, but with a last move: not the facts of ply 0.
+    (None, ["g1f3", "g8f6", "f3g1", "f6g8"], ("announcement",), "Black knight from f6 to g8"),
 ]
 
 
@@ -134,6 +136,22 @@ def test_the_state_carries_chesscores_insight(
             f"{server.url}/api/games/{table.id}/positions/{len(moves)}", timeout=10
         ).json()
         assert position["insight"] == state["insight"]
+    finally:
+        table.close()
+
+
+def test_a_takeback_brings_back_the_insight_of_the_earlier_position(server: LiveServer) -> None:
+    table = friend_game(server)
+    try:
+        table.play("e2e4", "e7e5", "g1f3")
+        assert table.white.call("offer", {"game": table.id, "kind": "takeback"})["ok"]
+        accepted = table.black.call("accept", {"game": table.id, "kind": "takeback"})
+        assert accepted["ok"], accepted
+        state = table.white.wait_version(accepted["version"])
+        assert state["ply"] == 2
+        assert state["insight"] == expected_insight(board_after(None, ["e2e4", "e7e5"]))
+        assert state["insight"]["announcement"] == "Black pawn from e7 to e5"
+        assert state["safety"] == classify_destinations(board_after(None, ["e2e4", "e7e5"]))
     finally:
         table.close()
 
