@@ -91,7 +91,8 @@ function announceChange(previous, state) {
   if (state.ply === previous.ply + 1 && state.last_move) {
     sentences.push(describeMove(previous.fen, state.last_move));
   } else if (state.ply < previous.ply) {
-    sentences.push(`Takeback: back to move ${state.ply}`);
+    const taken = previous.ply - state.ply;
+    sentences.push(`Takeback: ${taken === 1 ? 'one move' : `${taken} moves`} taken back`);
   }
   if (state.status !== previous.status) sentences.push(describeResult(state));
   if (sentences.length > 0) announce($('#announcer'), sentences.join('. '));
@@ -154,14 +155,17 @@ function render() {
   overlay.render({
     threats: position.threats,
     fen: position.fen,
-    perspective:
-      role === 'black' || (role === 'spectator' && board.orientation() === 'black')
-        ? 'black'
-        : 'white',
+    perspective: overlayPerspective(),
     orientation: board.orientation(),
     mode: overlayControl.mode(),
   });
   renderPanel(position, live);
+}
+
+/** Whose threats are "mine": the player's colour; for a spectator, the side at the bottom. */
+function overlayPerspective() {
+  if (page.role === 'white' || page.role === 'black') return page.role;
+  return board.orientation();
 }
 
 function renderPanel(position, live) {
@@ -195,8 +199,8 @@ async function fetchEarlier(ply) {
     render();
   } else {
     $('#history-note').hidden = false;
-    $('#history-note').textContent =
-      `The position after move ${ply} is not available from the server.`;
+    const san = page.state.moves[ply - 1]?.san ?? 'the start';
+    $('#history-note').textContent = `The position after ${san} is not available from the server.`;
   }
 }
 
@@ -231,7 +235,9 @@ async function sendMove(uci) {
   return settleMove(await connection.request('move', { ply: page.state.ply, uci }));
 }
 
+/** After the server's answer to a move: back to the live position, or the move goes back. */
 function settleMove(reply) {
+  if (reply.ok && page.viewPly !== null) stepTo(page.state.ply);
   if (!reply.ok) {
     $('#move-error').textContent =
       reply.code === 'timeout'
