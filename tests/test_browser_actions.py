@@ -40,8 +40,11 @@ def test_offers_takeback_resignation_and_rematch(
         wait_for_ply(white, 2)
         expect(white.get_by_role("button", name="Abort game")).to_have_count(0)
 
+        assert white.locator("#players").inner_text() == "White: you · Black: a friend"
         click(white, "Offer a draw")
         expect(white.get_by_role("button", name="Draw offered…")).to_be_disabled()
+        expect(black.locator("#offers")).to_have_text("White offers a draw")
+        expect(black.locator("#announcer")).to_have_text("White offers a draw")
         click(black, "Decline draw")
         expect(white.get_by_role("button", name="Offer a draw")).to_be_visible()
 

@@ -15,7 +15,7 @@ import { announce, describeMove, describeSanOnly } from './announce.js';
 import { rememberGame, findGame } from './storage.js';
 import { createThreatOverlay } from './overlays/threats.js';
 import { createOverlayControl } from './overlays/control.js';
-import { renderStatus, describeResult } from './panel/status.js';
+import { renderStatus, describeResult, describeOffers } from './panel/status.js';
 import { renderMoves, wireStepping } from './panel/moves.js';
 import { createClocks } from './panel/clock.js';
 import { createActions } from './panel/actions.js';
@@ -95,6 +95,10 @@ function announceChange(previous, state) {
     sentences.push(`Takeback: ${taken === 1 ? 'one move' : `${taken} moves`} taken back`);
   }
   if (state.status !== previous.status) sentences.push(describeResult(state));
+  const offersBefore = describeOffers(previous, page.role);
+  sentences.push(
+    ...describeOffers(state, page.role).filter((text) => !offersBefore.includes(text)),
+  );
   if (sentences.length > 0) announce($('#announcer'), sentences.join('. '));
 }
 

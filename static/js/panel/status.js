@@ -34,7 +34,27 @@ export function describeTurn(state, role) {
   return `${side} to move${yours}`;
 }
 
-/** Fill the status elements: {turn, check, result, role} inside `root`. */
+/** Who plays `color`, in words: you, the computer (with its level), a friend or nobody yet. */
+export function describePlayer(state, color, role) {
+  const player = state.players[color];
+  if (role === color) return 'you';
+  if (player.kind === 'computer') return `the computer (level ${state.level ?? 1})`;
+  return player.seated ? 'a friend' : 'waiting for a friend to join';
+}
+
+/** The pending offers made by the other side, in words (for the panel and announcements). */
+export function describeOffers(state, role) {
+  const names = { draw: 'a draw', takeback: 'a takeback', rematch: 'a rematch' };
+  return Object.entries(state.offers)
+    .filter(([, by]) => by && by !== role)
+    .map(([kind, by]) => `${capitalize(by)} offers ${names[kind]}`);
+}
+
+function capitalize(word) {
+  return word[0].toUpperCase() + word.slice(1);
+}
+
+/** Fill the status elements (#role, #players, #turn, #check, #result, #offers) in `root`. */
 export function renderStatus(root, state, role) {
   root.querySelector('#turn').textContent = describeTurn(state, role);
   const check = root.querySelector('#check');
@@ -47,4 +67,10 @@ export function renderStatus(root, state, role) {
   result.hidden = result.textContent === '';
   root.querySelector('#role').textContent =
     role === 'spectator' ? 'You are watching' : `You play ${role}`;
+  const white = describePlayer(state, 'white', role);
+  const black = describePlayer(state, 'black', role);
+  root.querySelector('#players').textContent = `White: ${white} · Black: ${black}`;
+  const offers = describeOffers(state, role);
+  root.querySelector('#offers').textContent = offers.join('. ');
+  root.querySelector('#offers').hidden = offers.length === 0;
 }
