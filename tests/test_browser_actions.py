@@ -59,6 +59,7 @@ def test_offers_takeback_resignation_and_rematch(
         click(black, "Resign")
         click(black, "No, play on")
         click(black, "Resign")
+        expect(black.locator(".confirm-question")).to_have_text("Resign this game?")
         black.screenshot(path=screenshot_path(request, "-confirm"))
         click(black, "Yes, resign")
         for page in (white, black):

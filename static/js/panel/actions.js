@@ -25,6 +25,12 @@ export function createActions(container, message, send) {
     if (container.hidden) return;
     const buttons =
       state.status === 'playing' ? playingButtons(state, role) : endedButtons(state, role);
+    if (confirming && state.status === 'playing') {
+      const question = document.createElement('span');
+      question.className = 'confirm-question';
+      question.textContent = 'Resign this game?';
+      container.append(question);
+    }
     for (const spec of buttons) container.append(makeButton(spec));
   }
 
