@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing
 import random
 import shutil
@@ -41,6 +42,7 @@ from deploy import cluster
 
 CONNECT_CONCURRENCY = 25  # connections being opened at once per client process
 ANSWER_SECONDS = 10.0
+DRAIN_SECONDS = 20.0  # how long past the end an overloaded run may take to settle
 
 
 # -- servers ------------------------------------------------------------------------------------
@@ -107,6 +109,7 @@ class Tally:
     skipped: int = 0
     finished: int = 0
     disconnects: int = 0
+    unseen: int = 0  # moves the opponent had not seen when the run ended
     closing: bool = False  # the run is over: disconnects from now on are ours
 
 
@@ -224,10 +227,19 @@ async def run_client_process(
     await loop.run_in_executor(None, barrier.wait)  # everyone seated: memory is measured
     end = time.monotonic() + options["seconds"]
     rng = random.Random(indexes[0] if indexes else 0)
-    await asyncio.gather(*(play(table, options["rate"], end, rng, tally) for table, _ in tables))
+    plays = asyncio.gather(*(play(table, options["rate"], end, rng, tally) for table, _ in tables))
+    try:
+        # An overloaded server answers late; the run still ends, counting what never came.
+        await asyncio.wait_for(plays, options["seconds"] + DRAIN_SECONDS)
+    except TimeoutError:
+        tally.errors.append("still waiting for an answer at the end")
+    await asyncio.sleep(min(DRAIN_SECONDS, 2.0))  # the last states are on their way
+    tally.unseen = sum(len(table.sent) for table, _ in tables)
     await loop.run_in_executor(None, barrier.wait)  # everyone done: memory is measured again
     tally.closing = True
-    await asyncio.gather(*(client.disconnect() for _, clients in tables for client in clients))
+    closing = asyncio.gather(*(client.disconnect() for _, clients in tables for client in clients))
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(closing, DRAIN_SECONDS)
     return tally
 
 
@@ -312,6 +324,7 @@ def report(
         f"errors: {len(errors)} {[(kind, errors.count(kind)) for kind in kinds]}; "
         f"ticks skipped (mover behind): {sum(t.skipped for t in tallies)}; "
         f"disconnects: {sum(t.disconnects for t in tallies)}; "
+        f"moves the opponent never saw: {sum(t.unseen for t in tallies)}; "
         f"games finished: {sum(t.finished for t in tallies)}"
     )
     if targets.pids:
