@@ -60,7 +60,8 @@ def make_public_state(game: Game, now: float) -> dict[str, Any]:
 def tailor_state(public: dict[str, Any], game: Game, role: Color | None) -> dict[str, Any]:
     """`public` as `role` (a colour, or None for a spectator) receives it."""
     assisted = role is None or game.settings.assisted
-    if role is None or role != game.board.turn or not game.is_playing:
+    # The computer's seat has no connection to receive its moves: they are not worth making.
+    if role != game.board.turn or role == game.settings.computer or not game.is_playing:
         return public if assisted else {**public, **OVERLAYS}
     moves = make_destinations(game)
     if assisted:

@@ -385,6 +385,9 @@ def test_bad_assisted_and_annotated_values_are_refused(server: LiveServer) -> No
         assert "'assisted'" in response.json()["error"]
     created = create_game(server.url, opponent="computer", assisted=False, color="white")
     assert created["state"]["assisted"] is False and created["state"]["threats"] is None
+    assisted = create_game(server.url, opponent="computer", color="white")["state"]
+    assert assisted["assisted"] is True
+    assert assisted["safety"] == classify_destinations(Board())
     url = f"{server.url}/api/games/{created['game']}/pgn"
     refused = requests.get(url, params={"annotated": "yes"}, timeout=10)
     assert refused.status_code == 400 and "'annotated'" in refused.json()["error"]
