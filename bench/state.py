@@ -15,6 +15,8 @@ since other processes can only add time:
 - `dests only` and `dests + safety, first build`: what the seat to move gets on top;
 - `a move's states, before` and `..., with insight`: everything one change costs, the public
   state and the three tailored copies (white, black, spectators), caches emptied first;
+- `preview, first` and `preview, cached`: the `preview` event's work for the first legal move
+  (in sorted UCI order), with the position's facts cached as they are after a state was sent;
 - the JSON size of the public state, without and with `insight`.
 
 The table gives the median, the 99th percentile and the maximum over all samples.
@@ -37,9 +39,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import server.state
-from chesscore import BLACK, WHITE, Board
+from chesscore import BLACK, WHITE, Board, Move
 from server.games import Game, GameSettings, Header, MoveRecord, restore_game
-from server.insight import clear_caches, position_facts
+from server.insight import cached_preview, clear_caches, position_facts
 from server.state import make_destinations, make_public_state, tailor_state
 
 NOW = 1_000_000.0
@@ -106,6 +108,20 @@ def safety(game: Game) -> object:
     return {**make_destinations(game), "safety": facts.safety_of(game.board)}
 
 
+# The move each game's previews are asked for, chosen before the timing (by id of the game).
+PREVIEW_MOVES: dict[int, Move] = {}
+
+
+def first_move_preview(game: Game) -> object:
+    return cached_preview(game.board, PREVIEW_MOVES[id(game)])
+
+
+def facts_only(game: Game) -> None:
+    """Before a first preview: the position's facts cached (a state was sent), no previews."""
+    clear_caches()
+    position_facts(game.board)
+
+
 OPERATIONS: dict[str, Callable[[Game], object]] = {
     "public, no insight": patched(lambda game: make_public_state(game, NOW)),
     "public, insight, first build": cold(lambda game: make_public_state(game, NOW)),
@@ -114,12 +130,21 @@ OPERATIONS: dict[str, Callable[[Game], object]] = {
     "dests + safety, first build": safety,
     "a move's states, before": patched(old_move_states),
     "a move's states, with insight": cold(move_states),
+    "preview, first": first_move_preview,
+    "preview, cached": first_move_preview,
 }
 
 
-def best_time(work: Callable[[Game], object], game: Game, repeat: int) -> float:
+# Work done before each timed call of an operation, outside the timing.
+SETUPS: dict[str, Callable[[Game], object]] = {"preview, first": facts_only}
+
+
+def best_time(
+    work: Callable[[Game], object], game: Game, repeat: int, setup: Callable[[Game], object]
+) -> float:
     best = float("inf")
     for _ in range(repeat):
+        setup(game)
         start = time.perf_counter_ns()
         work(game)
         best = min(best, (time.perf_counter_ns() - start) / 1000)
@@ -138,11 +163,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="calls per sample; best kept")
     args = parser.parse_args()
     games = sample_games(args.positions, args.seed)
+    for game in games:
+        PREVIEW_MOVES[id(game)] = min(game.board.legal_moves(), key=lambda move: move.uci())
     times: dict[str, list[float]] = {name: [] for name in OPERATIONS}
     sizes: dict[str, list[float]] = {"state bytes, no insight": [], "state bytes, insight": []}
     for game in games:
         for name, work in OPERATIONS.items():
-            times[name].append(best_time(work, game, args.repeat))
+            setup = SETUPS.get(name, lambda game: None)
+            times[name].append(best_time(work, game, args.repeat, setup))
         state = make_public_state(game, NOW)
         sizes["state bytes, insight"].append(len(json.dumps(state)))
         sizes["state bytes, no insight"].append(len(json.dumps({**state, "insight": None})))
