@@ -117,47 +117,53 @@ def test_promotion_picker_offers_all_four_pieces(
         context.close()
 
 
-# (typed text, the move list after it, a part of the error shown). A SAN the server cannot
-# take is matched against the server's listed moves; either way the error quotes the input.
+# Typed moves, in sequences on one page: (typed text, the move list after it, a part of the
+# error shown). A SAN the server cannot take is matched against the server's listed moves;
+# either way the error quotes the input.
 TWO_KNIGHTS = "4k3/8/8/8/8/8/8/N1N1K3 w - - 0 1"
 CASTLES = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
 PROMOTES = SPECIAL_MOVES[0][1]
-TYPED_MOVES = [
-    (None, "Nf3", ["Nf3"], ""),
-    (None, "g1f3", ["Nf3"], ""),
-    (None, "O-O", [], "'O-O'"),
-    (None, "e2e5", [], "illegal move 'e2e5'"),
-    (None, "Ke2", [], "'Ke2'"),
-    (None, "Zz9", [], "'Zz9' is neither SAN (like Nf3) nor UCI (like g1f3)"),
-    (TWO_KNIGHTS, "Nb3", [], "'Nb3'"),
-    (TWO_KNIGHTS, "Ncb3", ["Ncb3"], ""),
-    (CASTLES, "O-O-O", ["O-O-O"], ""),
-    (PROMOTES, "a8=N", ["a8=N"], ""),
-]
+TYPED_MOVES = {
+    "refused_then_san": (
+        None,
+        [
+            ("Zz9", [], "'Zz9' is neither SAN (like Nf3) nor UCI (like g1f3)"),
+            ("e2e5", [], "illegal move 'e2e5'"),
+            ("Ke2", [], "'Ke2'"),
+            ("O-O", [], "'O-O'"),
+            ("Nf3", ["Nf3"], ""),
+        ],
+    ),
+    "uci": (None, [("g1f3", ["Nf3"], "")]),
+    "ambiguous_then_disambiguated": (
+        TWO_KNIGHTS,
+        [("Nb3", [], "'Nb3'"), ("Ncb3", ["Ncb3"], "")],
+    ),
+    "castling": (CASTLES, [("O-O-O", ["O-O-O"], "")]),
+    "promotion": (PROMOTES, [("a8=N", ["a8=N"], "")]),
+}
 
 
-@pytest.mark.parametrize(("fen", "typed", "moves", "error"), TYPED_MOVES)
-def test_typed_move(
-    browser: Any,
-    server: LiveServer,
-    request: pytest.FixtureRequest,
-    fen: str | None,
-    typed: str,
-    moves: list[str],
-    error: str,
+@pytest.mark.parametrize("name", TYPED_MOVES)
+def test_typed_moves(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest, name: str
 ) -> None:
+    fen, steps = TYPED_MOVES[name]
     created = create_game(server.url, opponent="friend", color="white", fen=fen)
     context = browser.new_context()
     try:
         page = open_game(context, server.url + created["links"]["private"])
-        page.get_by_label("Type a move (SAN or UCI)").fill(typed)
-        page.get_by_role("button", name="Play").click()
-        if moves:
-            wait_for_ply(page, len(moves))
-        else:
-            page.wait_for_function("document.querySelector('#move-error').textContent !== ''")
-        assert move_list(page) == moves
-        assert error in page.locator("#move-error").inner_text()
+        for typed, moves, error in steps:
+            page.get_by_label("Type a move (SAN or UCI)").fill(typed)
+            page.get_by_role("button", name="Play").click()
+            if moves:
+                wait_for_ply(page, len(moves))
+            else:
+                page.wait_for_function(
+                    f"document.querySelector('#move-error').textContent.includes({typed!r})"
+                )
+            assert move_list(page) == moves
+            assert error in page.locator("#move-error").inner_text()
         page.screenshot(path=screenshot_path(request))
     finally:
         context.close()
