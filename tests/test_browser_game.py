@@ -20,6 +20,7 @@ from tests.support.live_server import LiveServer
 from tests.test_browser_support import (
     board_pieces,
     create_game,
+    highlighted_squares,
     move_list,
     open_game,
     pieces_of_fen,
@@ -75,6 +76,9 @@ def test_two_players_play_to_checkmate_while_a_spectator_watches(
             watcher.locator("#announcer").inner_text()
             == "White queen from h5 to f7, capture, checkmate. White wins by checkmate (1-0)"
         )
+        for page in (white, black, watcher):
+            assert highlighted_squares(page, "check") == {"e8"}
+            assert highlighted_squares(page, "last-move") == {"h5", "f7"}
         white.screenshot(path=screenshot_path(request, "-white"))
         watcher.screenshot(path=screenshot_path(request, "-spectator"))
 

@@ -22,10 +22,12 @@ from tests.test_browser_support import (
     click_square,
     create_game,
     drag_piece,
+    highlighted_squares,
     move_list,
     open_game,
     pieces_of_fen,
     play_by_clicks,
+    server_state,
     start_server,
     wait_for_ply,
 )
@@ -86,6 +88,30 @@ def test_special_move_on_the_board(
         wait_for_ply(page, 1)
         assert board_pieces(page) == pieces_of_fen(fen_after(fen, uci))
         assert move_list(page) == [san]
+        page.screenshot(path=screenshot_path(request))
+    finally:
+        context.close()
+
+
+def test_the_board_offers_only_the_servers_destinations(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest
+) -> None:
+    """Picking up each piece shows exactly the targets the server listed; a click on any other
+    square sends nothing."""
+    fen = SPECIAL_MOVES[1][1]  # castling both ways, pawns on their first moves
+    created = create_game(server.url, opponent="friend", color="white", fen=fen)
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    try:
+        page = open_game(context, server.url + created["links"]["private"])
+        dests = server_state(server.url, created["game"], created["seat"])["dests"]
+        for origin in ("e1", "a1", "e2", "h2"):
+            click_square(page, origin)
+            assert highlighted_squares(page, "move-dest") == set(dests.get(origin, []))
+            click_square(page, origin)  # put it down again
+        click_square(page, "e2")
+        click_square(page, "e5")  # not listed: the piece stays, no move is sent
+        assert board_pieces(page) == pieces_of_fen(fen)
+        assert server_state(server.url, created["game"])["ply"] == 0
         page.screenshot(path=screenshot_path(request))
     finally:
         context.close()

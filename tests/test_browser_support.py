@@ -108,6 +108,15 @@ def board_pieces(page: Any) -> dict[str, str]:
     return {square: " ".join(name.split()) for square, name in pieces}
 
 
+def highlighted_squares(page: Any, kind: str) -> set[str]:
+    """The squares chessground marks with class `kind` ('move-dest', 'last-move', 'check')."""
+    wait_for_board_at_rest(page)
+    keys = page.locator(f"cg-board square.{kind}").evaluate_all(
+        "squares => squares.filter(s => s.style.display !== 'none').map(s => s.cgKey)"
+    )
+    return set(keys)
+
+
 def pieces_of_fen(fen: str) -> dict[str, str]:
     """What `board_pieces` should read for `fen` (the FEN's placement, read by chesscore)."""
     names = {"p": "pawn", "n": "knight", "b": "bishop", "r": "rook", "q": "queen", "k": "king"}
