@@ -188,3 +188,36 @@ def test_check_facts(fen: str, uci: str, check: bool) -> None:
     assert board.gives_check(Move.from_uci(uci)) is check
     board.push_uci(uci)
     assert board.is_check() is check
+
+
+def _random_position(rng: random.Random) -> str:
+    """A random FEN: both kings and up to twelve other pieces anywhere legal for pawns."""
+    board = chess.Board(None)
+    squares = rng.sample(range(64), rng.randint(2, 14))
+    board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+    board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+    for sq in squares[2:]:
+        symbols = "NBRQnbrq" if chess.square_rank(sq) in (0, 7) else "PNBRQpnbrq"
+        board.set_piece_at(sq, chess.Piece.from_symbol(rng.choice(symbols)))
+    board.turn = rng.choice([chess.WHITE, chess.BLACK])
+    return board.fen()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_positions_agree_with_python_chess(seed: int) -> None:
+    """Odd material (many queens, pieces next to kings, checks from everywhere) that games
+    rarely reach: the same legal moves, checkers and pins as the oracle."""
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(1500):
+        fen = _random_position(rng)
+        theirs = chess.Board(fen)
+        if not theirs.is_valid():
+            continue
+        ours = Board.from_fen(fen, allow_impossible_checks=True)
+        assert sorted(m.uci() for m in ours.legal_moves()) == sorted(
+            m.uci() for m in theirs.legal_moves
+        ), fen
+        assert ours.checkers() == sorted(_to_0x88(sq) for sq in theirs.checkers()), fen
+        compared += 1
+    assert compared > 300
