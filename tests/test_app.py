@@ -19,7 +19,7 @@ def test_index_page_loads_the_board(tmp_path: Path) -> None:
     page = client.get("/")
     assert page.status_code == 200
     assert b'id="board"' in page.data
-    assert b"js/main.js" in page.data
+    assert b"js/lobby.js" in page.data
 
 
 def test_front_end_packages_come_from_node_modules(tmp_path: Path) -> None:
