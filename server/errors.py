@@ -19,6 +19,7 @@ HTTP_STATUS = {
     "stale_ply": 409,
     "future_ply": 409,
     "illegal_move": 409,
+    "ambiguous_move": 409,
     "game_over": 409,
     "not_allowed": 409,
     "seat_taken": 409,

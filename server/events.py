@@ -33,6 +33,7 @@ from server.requests import (
     parse_join,
     parse_move,
     parse_offer,
+    parse_preview,
     shorten,
 )
 from server.seats import cookie_name, is_token
@@ -209,7 +210,7 @@ def make_action_handler(action: str) -> Callable[[Any], dict[str, Any]]:
 
 
 def preview(payload: Any) -> dict[str, Any]:
-    request_ = parse_move(payload)
+    request_ = parse_preview(payload)
     role = _member(request_.game)
     with _service().session(request_.game) as game:
         found = preview_move(game, role, request_.ply, request_.move)

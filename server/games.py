@@ -14,7 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from chesscore import BLACK, WHITE, Board, Color, Move, Outcome, Termination
+from chesscore import (
+    BLACK,
+    WHITE,
+    AmbiguousMoveError,
+    Board,
+    ChessError,
+    Color,
+    IllegalMoveError,
+    Move,
+    Outcome,
+    Termination,
+)
 from server.clock import ClockSettings, ClockState
 from server.errors import RequestError
 
@@ -179,8 +190,8 @@ def expire(game: Game, now: float) -> Change | None:
     return Change(event, finished_header(game, game.header, outcome, now))
 
 
-def make_move(game: Game, color: Color, ply: int, move: Move, now: float) -> Change:
-    """`color` plays `move` in the position at `ply`."""
+def require_turn(game: Game, color: Color, ply: int) -> None:
+    """The checks a move passes before its legality: the game on, `ply` current, `color` to move."""
     require_playing(game)
     if ply < game.ply:
         raise RequestError("stale_ply", f"stale ply {ply}: the game is at ply {game.ply}")
@@ -188,6 +199,25 @@ def make_move(game: Game, color: Color, ply: int, move: Move, now: float) -> Cha
         raise RequestError("future_ply", f"future ply {ply}: the game is at ply {game.ply}")
     if color != game.board.turn:
         raise RequestError("not_your_turn", f"it is {color_name(game.board.turn)}'s turn")
+
+
+def read_san(game: Game, color: Color, ply: int, text: str) -> Move:
+    """The move the SAN `text` names in the game's position; SAN means something only in the
+    position it was written for, so the ply and turn are checked first."""
+    require_turn(game, color, ply)
+    try:
+        return game.board.parse_san(text)
+    except AmbiguousMoveError as error:
+        raise RequestError("ambiguous_move", str(error)) from error
+    except IllegalMoveError as error:
+        raise RequestError("illegal_move", str(error)) from error
+    except ChessError as error:
+        raise RequestError("bad_request", f"field 'san': {error}") from error
+
+
+def make_move(game: Game, color: Color, ply: int, move: Move, now: float) -> Change:
+    """`color` plays `move` in the position at `ply`."""
+    require_turn(game, color, ply)
     if not game.board.is_legal(move):
         raise RequestError("illegal_move", f"illegal move {move.uci()!r} in {game.board.fen()}")
     san = game.board.san(move)

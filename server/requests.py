@@ -46,6 +46,17 @@ class GameRequest:
 
 @dataclass(frozen=True)
 class MoveRequest:
+    """A move as UCI (a parsed `Move`) or as SAN text, which only the game's position can read."""
+
+    game: str
+    ply: int
+    move: Move | str
+
+
+@dataclass(frozen=True)
+class PreviewRequest:
+    """A legal move to look at without playing it (the `preview` event): UCI only."""
+
     game: str
     ply: int
     move: Move
@@ -178,23 +189,45 @@ def parse_game_request(payload: Any) -> GameRequest:
     return GameRequest(_game_id(_fields(payload, ("game",))))
 
 
-def parse_move_fields(fields: dict[str, Any]) -> tuple[int, Move]:
-    """The `ply` and `uci` of a move request (shared by Socket.IO and HTTP)."""
+MAX_SAN_LENGTH = 20
+
+
+def parse_move_fields(fields: dict[str, Any]) -> tuple[int, Move | str]:
+    """The `ply` and the move of a move request (shared by Socket.IO and HTTP): exactly one of
+    `uci` (parsed here) and `san` (checked for shape only: its meaning depends on the position,
+    so the session parses it under the game's lock)."""
     ply = _integer(fields, "ply", 0, MAX_VERSION)
+    if ("uci" in fields) == ("san" in fields):
+        raise _bad("exactly one of the fields 'uci' and 'san' is needed")
+    if "san" in fields:
+        san = fields["san"]
+        if not isinstance(san, str) or not 0 < len(san.strip()) <= MAX_SAN_LENGTH:
+            raise _bad(f"field 'san' must be a SAN move such as 'Nf3' or 'O-O', got {shorten(san)}")
+        return ply, san
+    return ply, _uci_move(fields)
+
+
+def _uci_move(fields: dict[str, Any]) -> Move:
     uci = fields["uci"]
     if not isinstance(uci, str) or not 4 <= len(uci) <= 5:
         raise _bad(f"field 'uci' must be a UCI move such as 'e2e4' or 'e7e8q', got {shorten(uci)}")
     try:
-        return ply, Move.from_uci(uci)
+        return Move.from_uci(uci)
     except ChessError as error:
         raise _bad(f"field 'uci': {error}") from error
 
 
 def parse_move(payload: Any) -> MoveRequest:
-    fields = _fields(payload, ("game", "ply", "uci"))
+    fields = _fields(payload, ("game", "ply"), ("uci", "san"))
     game = _game_id(fields)
     ply, move = parse_move_fields(fields)
     return MoveRequest(game, ply, move)
+
+
+def parse_preview(payload: Any) -> PreviewRequest:
+    fields = _fields(payload, ("game", "ply", "uci"))
+    game = _game_id(fields)
+    return PreviewRequest(game, _integer(fields, "ply", 0, MAX_VERSION), _uci_move(fields))
 
 
 def parse_describe(payload: Any) -> DescribeRequest:
@@ -209,8 +242,8 @@ def is_square_name(text: str) -> bool:
     return len(text) == 2 and text[0] in "abcdefgh" and text[1] in "12345678"
 
 
-def parse_http_move(payload: Any) -> tuple[int, Move]:
-    return parse_move_fields(_fields(payload, ("ply", "uci")))
+def parse_http_move(payload: Any) -> tuple[int, Move | str]:
+    return parse_move_fields(_fields(payload, ("ply",), ("uci", "san")))
 
 
 def parse_offer(payload: Any) -> OfferRequest:

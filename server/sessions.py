@@ -247,11 +247,14 @@ class GameService:
 
     # -- actions -------------------------------------------------------------------------
 
-    def move(self, game_id: str, color: Color, ply: int, move: Move) -> Done:
+    def move(self, game_id: str, color: Color, ply: int, move: Move | str) -> Done:
+        """Play `move`: a `Move`, or SAN text read against the game's position under its lock."""
         return self._retrying(lambda: self._move(game_id, color, ply, move))
 
-    def _move(self, game_id: str, color: Color, ply: int, move: Move) -> Done:
+    def _move(self, game_id: str, color: Color, ply: int, move: Move | str) -> Done:
         with self.session(game_id) as game:
+            if isinstance(move, str):
+                move = games.read_san(game, color, ply, move)
             change = games.make_move(game, color, ply, move, self.clock())
             return Done(game, self._commit(game, change))
 
