@@ -48,6 +48,7 @@ from chesscore.board import Board  # noqa: E402
 from chesscore.levels import SEARCH_LEVELS  # noqa: E402
 from chesscore.search import Searcher, SearchLimits  # noqa: E402
 
+ENGINE_TIMEOUT = 60.0  # seconds an engine may take beyond its thinking time
 STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
 SUNFISH = str(Path(sys.executable).with_name("sunfish-uci"))
 
@@ -78,7 +79,10 @@ class PlayerSpec:
     seconds: float
 
     def start(self) -> chess.engine.SimpleEngine:
-        engine = chess.engine.SimpleEngine.popen_uci(list(self.command), cwd=str(ROOT))
+        # A generous timeout: on a busy machine a Python engine can take seconds to start.
+        engine = chess.engine.SimpleEngine.popen_uci(
+            list(self.command), cwd=str(ROOT), timeout=ENGINE_TIMEOUT
+        )
         if self.options:
             engine.configure(dict(self.options))
         return engine
@@ -150,14 +154,19 @@ def _elo_of(score: float) -> float:
 def play_game(
     white: PlayerSpec, black: PlayerSpec, opening: str, max_plies: int
 ) -> tuple[str, str]:
-    """One game: the result from White's side ("1-0", "0-1", "1/2-1/2") and its PGN."""
+    """One game: the result from White's side ("1-0", "0-1", "1/2-1/2") and its PGN.
+
+    A game in which an engine fails to answer at all (it crashed, or the machine stalled it
+    past ENGINE_TIMEOUT) is aborted: result "*", not counted in the match.
+    """
     board = chess.Board()
     for text in opening.split():
         board.push_uci(text)
-    engines = {chess.WHITE: white.start(), chess.BLACK: black.start()}
+    engines: dict[bool, chess.engine.SimpleEngine] = {}
     specs = {chess.WHITE: white, chess.BLACK: black}
     result = "1/2-1/2"  # also when the game reaches max_plies
     try:
+        engines[chess.WHITE], engines[chess.BLACK] = white.start(), black.start()
         while board.outcome(claim_draw=True) is None and board.ply() < max_plies:
             side = board.turn
             played = engines[side].play(board, chess.engine.Limit(time=specs[side].seconds))
@@ -165,12 +174,18 @@ def play_game(
                 result = "0-1" if side == chess.WHITE else "1-0"  # an illegal move loses
                 break
             board.push(played.move)
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            result = outcome.result()
+    except (TimeoutError, chess.engine.EngineError) as error:
+        print(f"  aborted: {white.name} - {black.name}: {error!r}", flush=True)
+        result = "*"
     finally:
         for engine in engines.values():
-            engine.quit()
-    outcome = board.outcome(claim_draw=True)
-    if outcome is not None:
-        result = outcome.result()
+            try:
+                engine.quit()
+            except (TimeoutError, chess.engine.EngineError):
+                engine.close()
     game = chess.pgn.Game.from_board(board)
     game.headers.update(White=white.name, Black=black.name, Result=result)
     return result, str(game)
@@ -202,6 +217,9 @@ def play_match(
             if pgn_path is not None:
                 with open(pgn_path, "a", encoding="utf-8") as file:
                     file.write(pgn + "\n\n")
+            if outcome == "*":
+                print(f"  game {index + 1}: aborted, not counted", flush=True)
+                continue
             points = {"1-0": 1.0, "0-1": 0.0}.get(outcome, 0.5)
             points = points if first_is_white else 1 - points
             result.wins += points == 1.0
