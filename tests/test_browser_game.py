@@ -74,7 +74,7 @@ def test_two_players_play_to_checkmate_while_a_spectator_watches(
             assert page.locator("#result").inner_text() == "White wins by checkmate (1-0)"
         assert (
             watcher.locator("#announcer").inner_text()
-            == "White queen from h5 to f7, capture, checkmate. White wins by checkmate (1-0)"
+            == "White queen from h5 takes pawn on f7, checkmate. White wins by checkmate (1-0)"
         )
         for page in (white, black, watcher):
             assert highlighted_squares(page, "check") == {"e8"}

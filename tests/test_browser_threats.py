@@ -2,8 +2,9 @@
 
 For known positions (a pin, a check, hanging pieces) the test opens the game, turns the
 overlay on and reads every square's numbers back from the page; they must equal the number of
-white and black attackers that `chesscore.Board.from_fen(fen).threat_map()` lists, the marked
-squares must be its hanging pieces, and an arrow must be drawn for each pin and check. The
+white and black attackers that `chesscore.Board.from_fen(fen).threat_map()` lists (with its
+x-ray attackers after a '+'), the marked squares must be its hanging pieces, and two arrows
+(pinner -> pinned -> target) must be drawn for each pin line and one for each check. The
 overlay modes and stepping back to an earlier position are checked the same way.
 """
 
@@ -16,6 +17,7 @@ import pytest
 import requests
 
 from chesscore import Board
+from chesscore.xray import make_xray_map
 from tests.conftest import screenshot_path
 from tests.support.live_server import LiveServer
 from tests.test_browser_support import (
@@ -62,14 +64,22 @@ def read_overlay(page: Any) -> dict[str, tuple[str, str]]:
     return {square: (white, black) for square, white, black in cells}
 
 
-def expected_overlay(fen: str, colors: tuple[str, ...]) -> dict[str, tuple[str, str]]:
-    squares = Board.from_fen(fen).threat_map()["squares"]
+def expected_overlay(
+    fen: str, colors: tuple[str, ...], with_xrays: bool = True
+) -> dict[str, tuple[str, str]]:
+    """What each square should show: the direct attackers of chesscore's threat map, and after
+    a '+' the x-ray attackers of its x-ray map (left out where the page has none, a preview)."""
+    board = Board.from_fen(fen)
+    squares = board.threat_map()["squares"]
+    xrays = make_xray_map(board)["squares"]
     shown = {}
     for square, attackers in squares.items():
         counts = []
         for color in ("white", "black"):
             number = len(attackers[color])
-            counts.append(str(number) if color in colors and number > 0 else "")
+            behind = len(xrays[square][color]) if with_xrays else 0
+            text = f"{number}+{behind}" if behind else str(number)
+            counts.append(text if color in colors and number + behind > 0 else "")
         shown[square] = (counts[0], counts[1])
     return shown
 
@@ -98,7 +108,8 @@ def test_overlay_counts_match_chesscore(
         assert overlay == expected_overlay(fen, ("white", "black"))
         assert marked_hanging(page) == set(threats["hanging"])
         arrows = page.locator(".cg-wrap svg.cg-shapes line").count()
-        assert arrows == len(threats["pins"]) + len(threats["checkers"])
+        pin_lines = make_xray_map(Board.from_fen(fen))["pins"]
+        assert arrows == 2 * len(pin_lines) + len(threats["checkers"])
         page.screenshot(path=screenshot_path(request))
 
         page.get_by_role("button", name="My threats").click()

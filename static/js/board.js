@@ -7,8 +7,12 @@
  */
 import { Chessground } from '/vendor/chessground/chessground.min.js';
 
-/** `onMove(orig, dest)` is called when the player drops or clicks a piece onto a listed target. */
-export function createBoard(element, { onMove }) {
+/**
+ * `onMove(orig, dest)` is called when the player drops or clicks a piece onto a listed target,
+ * `onSelect(square)` when a piece or square is picked up or clicked; `brushes` are the
+ * overlays' own arrow colours.
+ */
+export function createBoard(element, { onMove, onSelect = () => {}, brushes = {} }) {
   const ground = Chessground(element, {
     fen: 'start',
     orientation: 'white',
@@ -18,8 +22,8 @@ export function createBoard(element, { onMove }) {
     draggable: { showGhost: true },
     animation: { enabled: true, duration: 220 },
     highlight: { lastMove: true, check: true },
-    drawable: { enabled: true, visible: true },
-    events: { move: (orig, dest) => onMove(orig, dest) },
+    drawable: { enabled: true, visible: true, brushes },
+    events: { move: (orig, dest) => onMove(orig, dest), select: (square) => onSelect(square) },
   });
   let shown = null;
 
@@ -52,6 +56,14 @@ export function createBoard(element, { onMove }) {
     flip() {
       ground.toggleOrientation();
     },
+    /** Extra classes on squares: square -> class (the safety of each destination). */
+    markSquares(classes) {
+      ground.set({ highlight: { custom: new Map(Object.entries(classes)) } });
+    },
+    /** The square of the piece picked up, or null. */
+    selected: () => ground.state.selected ?? null,
+    /** The square under the screen point (x, y), or null off the board. */
+    squareAt: (x, y) => ground.getKeyAtDomPos([x, y]) ?? null,
     /** Arrows and circles drawn by the page (check, pins, hanging pieces). */
     setShapes(shapes) {
       ground.setAutoShapes(shapes);

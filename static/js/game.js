@@ -3,8 +3,9 @@
  *
  * It holds the page's own state (the latest server state, the role, which ply is on view)
  * and redraws every part from it. The server decides everything about chess: the page shows
- * the positions, destinations, threat maps and results it sends, and a move the server
- * refuses or never acknowledges goes back on the board.
+ * the positions, destinations, threat maps, insight and results it sends, and a move the
+ * server refuses or never acknowledges goes back on the board. While a piece is held over a
+ * destination the overlay shows the server's preview of the position after that move.
  */
 import { connectToGame } from './connection.js';
 import { createBoard } from './board.js';
@@ -13,8 +14,11 @@ import { createHistory } from './history.js';
 import { parseTypedMove } from './notation.js';
 import { announce, describeMove, describeSanOnly } from './announce.js';
 import { rememberGame, findGame } from './storage.js';
-import { createThreatOverlay } from './overlays/threats.js';
+import { createThreatOverlay, OVERLAY_BRUSHES } from './overlays/threats.js';
 import { createOverlayControl } from './overlays/control.js';
+import { CHANGE_BRUSHES, describeChange, renderChangeLegend } from './overlays/change.js';
+import { createPreview } from './overlays/preview.js';
+import { createSquareFocus } from './panel/squares.js';
 import { renderStatus, describeResult, describeOffers } from './panel/status.js';
 import { renderMoves, wireStepping } from './panel/moves.js';
 import { createClocks } from './panel/clock.js';
@@ -31,12 +35,18 @@ const page = {
   viewPly: null,
   oriented: false,
   connected: false,
-  serverParsesSan: null,
+  preview: null,
 };
 const history = createHistory(gameId);
-const board = createBoard($('#board'), { onMove: playBoardMove });
+const board = createBoard($('#board'), {
+  onMove: playBoardMove,
+  onSelect: markSafety,
+  brushes: { ...OVERLAY_BRUSHES, ...CHANGE_BRUSHES },
+});
 const overlay = createThreatOverlay($('#threat-grid'), $('#threat-heat'), board);
-const overlayControl = createOverlayControl($('#overlay-modes'), () => render());
+const overlayControl = createOverlayControl($('#overlay-modes'), $('#overlay-note'), () =>
+  render(),
+);
 const clocks = createClocks({
   white: $('#clock-white'),
   black: $('#clock-black'),
@@ -49,6 +59,23 @@ const connection = connectToGame(gameId, {
   onRematch: goToRematch,
 });
 const actions = createActions($('#actions'), $('#action-error'), connection.request);
+const preview = createPreview($('#board'), {
+  board,
+  targetOf: previewTarget,
+  ask: (uci) => connection.request('preview', { ply: page.state.ply, uci }),
+  show: (found) => {
+    page.preview = found;
+    redrawOverlay();
+  },
+  clear: () => {
+    if (page.preview === null) return;
+    page.preview = null;
+    redrawOverlay();
+  },
+});
+const squares = createSquareFocus($('#square-focus'), $('#square-description'), (square) =>
+  connection.request('describe', { ply: page.viewPly ?? page.state?.ply ?? 0, square }),
+);
 
 // -- receiving ---------------------------------------------------------------------------
 
@@ -78,6 +105,9 @@ function receiveState(state, speak) {
   const previous = page.state;
   if (previous && state.version < previous.version) return;
   page.state = state;
+  page.preview = null;
+  preview.reset();
+  board.markSquares({});
   connection.seenVersion(state.version);
   history.record(state);
   clocks.update(state.clock);
@@ -89,7 +119,7 @@ function receiveState(state, speak) {
 function announceChange(previous, state) {
   const sentences = [];
   if (state.ply === previous.ply + 1 && state.last_move) {
-    sentences.push(describeMove(previous.fen, state.last_move));
+    sentences.push(state.insight?.announcement ?? describeMove(previous.fen, state.last_move));
   } else if (state.ply < previous.ply) {
     const taken = previous.ply - state.ply;
     sentences.push(`Takeback: ${taken === 1 ? 'one move' : `${taken} moves`} taken back`);
@@ -131,8 +161,10 @@ function showConnection(status, detail) {
 /** The position on view: the live one, or an earlier one while stepping through the game. */
 function viewedPosition() {
   const { state, viewPly } = page;
-  if (viewPly === null)
-    return { ply: state.ply, fen: state.fen, check: state.check, threats: state.threats };
+  if (viewPly === null) {
+    const { ply, fen, check, threats, insight } = state;
+    return { ply, fen, check, threats, insight };
+  }
   return history.get(viewPly);
 }
 
@@ -156,14 +188,62 @@ function render() {
         ? state.dests
         : null,
   });
+  renderOverlay(live && page.preview ? previewPosition(page.preview) : position);
+  squares.layout(board.orientation());
+  renderPanel(position, live);
+  squares.refresh();
+}
+
+/** Only the overlay, not the board: chessground is in the middle of a drag. */
+function redrawOverlay() {
+  const position = page.state && viewedPosition();
+  if (!position) return;
+  renderOverlay(page.viewPly === null && page.preview ? previewPosition(page.preview) : position);
+}
+
+/** The preview's position, shaped like a viewed position (the threat map after the move). */
+function previewPosition(found) {
+  const insight = { xrays: null, pins: found.pins, change: found.change };
+  return { fen: found.fen, threats: found.threats, insight, preview: found };
+}
+
+function renderOverlay(position) {
+  const mode = overlayControl.mode();
+  const perspective = overlayPerspective();
+  const change = describeChange(position.insight?.change ?? null, mode, perspective);
   overlay.render({
     threats: position.threats,
+    xrays: position.insight?.xrays ?? null,
+    pins: position.insight?.pins ?? null,
     fen: position.fen,
-    perspective: overlayPerspective(),
+    perspective,
     orientation: board.orientation(),
-    mode: overlayControl.mode(),
+    mode,
+    extraShapes: change.shapes,
   });
-  renderPanel(position, live);
+  const found = position.preview;
+  const title = found
+    ? `If you play ${found.move} (${found.safety}): the position after it`
+    : 'What the last move changed';
+  renderChangeLegend($('#change-legend'), title, change.lines);
+  root.dataset.preview = found ? found.move : '';
+}
+
+/** Mark each destination of the piece on `square` safe, contested or losing (from `safety`). */
+function markSafety(square) {
+  const labels = page.viewPly === null ? page.state?.safety?.[square] : null;
+  const classes = {};
+  for (const [target, label] of Object.entries(labels ?? {})) classes[target] = `safety-${label}`;
+  board.markSquares(classes);
+}
+
+/** The UCI to preview when the piece on `from` is held over `square`, or null. */
+function previewTarget(from, square) {
+  const { state } = page;
+  if (!state?.dests || page.viewPly !== null || !square) return null;
+  if (!(state.dests[from] ?? []).includes(square)) return null;
+  const promotes = (state.promotions?.[from] ?? []).includes(square);
+  return `${from}${square}${promotes ? 'q' : ''}`;
 }
 
 /** Whose threats are "mine": the player's colour; for a spectator, the side at the bottom. */
@@ -178,6 +258,7 @@ function renderPanel(position, live) {
   renderMoves($('#moves'), state.moves, state.start_fen, position.ply, stepTo);
   actions.render(state, role);
   $('#typed-move').hidden = role === 'spectator' || state.status !== 'playing';
+  renderAssisted(state, role);
   renderInvite($('#invite-row'), $('#invite-link'), inviteUrl(), state, role);
   const note = $('#history-note');
   note.hidden = live && position.threats !== null;
@@ -206,6 +287,20 @@ async function fetchEarlier(ply) {
     const san = page.state.moves[ply - 1]?.san ?? 'the start';
     $('#history-note').textContent = `The position after ${san} is not available from the server.`;
   }
+}
+
+/** Whether the game is assisted, for everyone; an unassisted game's players get no overlays. */
+function renderAssisted(state, role) {
+  $('#assisted').textContent = state.assisted
+    ? 'Assisted game: threat overlays are allowed for the players.'
+    : 'Unassisted game: no threat overlays for the players.';
+  root.dataset.assisted = String(state.assisted);
+  const player = role === 'white' || role === 'black';
+  overlayControl.disable(
+    player && !state.assisted
+      ? 'Threat overlays are off for the players of an unassisted game (spectators have them).'
+      : null,
+  );
 }
 
 function inviteUrl() {
@@ -253,23 +348,16 @@ function settleMove(reply) {
   return reply.ok;
 }
 
-/**
- * A typed move. SAN goes to the server as `san` for it to parse; a server without that field
- * answers "unknown field", and from then on the SAN is matched against its listed moves here.
- */
+/** A typed move: UCI goes as `uci`, SAN as `san`; the server reads and judges both. */
 async function playTypedMove(text) {
   $('#move-error').textContent = '';
-  const parsed = parseTypedMove(text, page.state);
-  if (parsed.san && page.serverParsesSan !== false) {
-    const reply = await connection.request('move', { ply: page.state.ply, san: parsed.san });
-    page.serverParsesSan = !(reply.code === 'bad_request' && /unknown field/.test(reply.error));
-    if (page.serverParsesSan) return settleMove(reply);
-  }
+  const parsed = parseTypedMove(text);
   if (parsed.error) {
     $('#move-error').textContent = parsed.error;
     return false;
   }
-  return sendMove(parsed.uci);
+  if (parsed.uci) return sendMove(parsed.uci);
+  return settleMove(await connection.request('move', { ply: page.state.ply, san: parsed.san }));
 }
 
 function stepTo(ply) {
@@ -302,3 +390,15 @@ wireCopyButton($('#copy-watch'), () => $('#watch-link').value, $('#link-feedback
 wireCopyButton($('#copy-invite'), () => $('#invite-link').value, $('#link-feedback'));
 wireCopyButton($('#copy-fen'), () => root.dataset.fen ?? '', $('#link-feedback'));
 $('#download-pgn').addEventListener('click', () => downloadPgn(gameId, $('#link-feedback')));
+$('#download-annotated-pgn').addEventListener('click', () =>
+  downloadPgn(gameId, $('#link-feedback'), true),
+);
+for (const type of ['mouseup', 'touchend']) {
+  // A piece put back or dropped: its destinations' safety marks go with it. chessground
+  // settles the drop on these same events, hence the wait for its handler.
+  document.addEventListener(type, () => {
+    window.setTimeout(() => {
+      if (!board.selected()) board.markSquares({});
+    }, 0);
+  });
+}

@@ -1,7 +1,7 @@
 /**
  * Earlier positions of the game, for stepping back through the move list.
  *
- * Every state the page receives is kept by its ply (FEN, check, threat map), so positions
+ * Every state the page receives is kept by its ply (FEN, check, threat map, insight), so positions
  * seen during the visit are at hand. A position from before the page was opened is asked of
  * the server (`GET /api/games/<id>/positions/<ply>`); if it cannot be had, the page says so
  * rather than guess it.
@@ -25,6 +25,7 @@ export function createHistory(gameId) {
         fen: state.fen,
         check: state.check,
         threats: state.threats,
+        insight: state.insight,
       });
     },
     get: (ply) => positions.get(ply) ?? null,
@@ -42,6 +43,7 @@ export function createHistory(gameId) {
         fen: reply.fen,
         check: Boolean(reply.check),
         threats: reply.threats ?? null,
+        insight: reply.insight ?? null,
       };
       positions.set(ply, position);
       return position;

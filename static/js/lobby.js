@@ -1,6 +1,7 @@
 /**
  * The lobby: start a game against a friend or the computer in two clicks (a colour, then an
- * opponent), with an optional clock, computer level and start position; and the list of the
+ * opponent), with an optional clock, computer level, start position and whether the players
+ * may use the threat overlays (an assisted game); and the list of the
  * games this browser plays, to come back to.
  *
  * The server creates the game (`POST /api/games`), sets the seat cookie and checks the FEN;
@@ -27,7 +28,7 @@ const chosenColor = wireToggleGroup('.color-choice');
 const chosenClock = wireToggleGroup('.clock-choice');
 
 function makeRequest(opponent) {
-  const body = { opponent, color: chosenColor().dataset.color };
+  const body = { opponent, color: chosenColor().dataset.color, assisted: $('#assisted').checked };
   const clock = chosenClock().dataset.clock;
   if (clock) {
     const [minutes, increment] = clock.split('+').map(Number);

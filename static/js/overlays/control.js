@@ -12,8 +12,12 @@ const LABELS = {
 };
 const STORAGE_KEY = 'chess.overlayMode';
 
-/** Build the buttons in `container`; `onChange(mode)` runs on every choice. Returns {mode()}. */
-export function createOverlayControl(container, onChange) {
+/**
+ * Build the buttons in `container`; `onChange(mode)` runs on every choice. Returns {mode(),
+ * disable(reason)}: `disable` with a reason turns the buttons off and says why in `note`;
+ * with null turns them back on.
+ */
+export function createOverlayControl(container, note, onChange) {
   let mode = MODES.includes(localStorage.getItem(STORAGE_KEY))
     ? localStorage.getItem(STORAGE_KEY)
     : 'off';
@@ -39,5 +43,14 @@ export function createOverlayControl(container, onChange) {
   for (const button of buttons) {
     button.setAttribute('aria-pressed', String(button.dataset.mode === mode));
   }
-  return { mode: () => mode };
+  let disabledReason = null;
+  return {
+    mode: () => (disabledReason ? 'off' : mode),
+    disable(reason) {
+      disabledReason = reason;
+      for (const button of buttons) button.disabled = Boolean(reason);
+      note.hidden = !reason;
+      note.textContent = reason ?? '';
+    },
+  };
 }

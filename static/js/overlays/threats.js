@@ -2,10 +2,13 @@
  * The threat overlay: per-square attacker/defender counts, a heat colour for who controls the
  * square, hanging pieces marked, and checks and pins drawn as arrows from the attacker.
  *
- * Everything drawn here is read from the server's threat map (`state.threats`, see
- * docs/protocol.md); the page computes no chess. Counts are written as numbers on the square,
- * a white badge for white and a black badge for black, so the overlay does not depend on
- * telling colours apart; the heat tint (blue for white, orange for black) only repeats it.
+ * Everything drawn here is read from the server's threat map and insight (`state.threats`,
+ * `state.insight`, see docs/protocol.md); the page computes no chess. Counts are written as
+ * numbers on the square, a white badge for white and a black badge for black, so the overlay
+ * does not depend on telling colours apart; the heat tint (blue for white, orange for black)
+ * only repeats it. Attacks through a piece of the same colour (x-rays, batteries) are added
+ * apart, as "2+1". Pin lines go pinner -> pinned -> target, solid for an absolute pin and
+ * dashed for a relative one.
  */
 import { parsePlacement, squaresInReadingOrder, otherColor } from '../fen.js';
 
@@ -44,7 +47,10 @@ export function createThreatOverlay(grid, heat, board) {
   }
 
   return {
-    /** view: {threats, fen, perspective, orientation, mode}. */
+    /**
+     * view: {threats, xrays (or null), pins (insight pin lines, or null), fen, perspective,
+     * orientation, mode, extraShapes (drawn with the overlay's own, e.g. the last move's change)}.
+     */
     render(view) {
       layout(view.orientation);
       const colors = shownColors(view.mode, view.perspective);
@@ -59,11 +65,13 @@ export function createThreatOverlay(grid, heat, board) {
       const hanging = new Set(view.threats.hanging);
       for (const [square, cell] of cells) {
         const attackers = view.threats.squares[square] ?? { white: [], black: [] };
-        fillCell(cell, attackers, colors, hangingBy(square, hanging, pieces, colors));
+        const xrays = view.xrays?.[square] ?? { white: [], black: [] };
+        fillCell(cell, attackers, xrays, colors, hangingBy(square, hanging, pieces, colors));
         tints.get(square).dataset.control = cell.dataset.control;
         tints.get(square).style.setProperty('--heat', cell.style.getPropertyValue('--heat'));
       }
-      board.setShapes(makeShapes(view.threats, pieces, colors));
+      const shapes = makeShapes(view.threats, view.pins, pieces, colors);
+      board.setShapes([...shapes, ...(view.extraShapes ?? [])]);
     },
   };
 }
@@ -87,15 +95,19 @@ function hangingBy(square, hanging, pieces, colors) {
   return hanging.has(square) && piece !== undefined && colors.includes(otherColor(piece.color));
 }
 
-function fillCell(cell, attackers, colors, isHanging) {
+function fillCell(cell, attackers, xrays, colors, isHanging) {
   const white = attackers.white.length;
   const black = attackers.black.length;
   cell.dataset.white = String(white);
   cell.dataset.black = String(black);
+  cell.dataset.xrayWhite = String(xrays.white.length);
+  cell.dataset.xrayBlack = String(xrays.black.length);
   for (const count of cell.querySelectorAll('.threat-count')) {
-    const number = count.dataset.color === 'white' ? white : black;
-    const shown = colors.includes(count.dataset.color) && number > 0;
-    count.textContent = shown ? String(number) : '';
+    const color = count.dataset.color;
+    const number = color === 'white' ? white : black;
+    const behind = xrays[color].length;
+    const shown = colors.includes(color) && number + behind > 0;
+    count.textContent = shown ? (behind > 0 ? `${number}+${behind}` : String(number)) : '';
     count.hidden = !shown;
   }
   const lead = (colors.includes('white') ? white : 0) - (colors.includes('black') ? black : 0);
@@ -104,8 +116,12 @@ function fillCell(cell, attackers, colors, isHanging) {
   cell.classList.toggle('hanging', isHanging);
 }
 
-/** Arrows from each checker and pinner of a shown colour; a circle on each hanging piece. */
-function makeShapes(threats, pieces, colors) {
+/**
+ * Arrows from each checker of a shown colour to the king; each pin line of a shown colour in
+ * two arrows, pinner -> pinned -> target (from the insight; without it, the threat map's
+ * absolute pins); a circle on each hanging piece.
+ */
+function makeShapes(threats, pins, pieces, colors) {
   const shapes = [];
   const colorOf = (square) => pieces.get(square)?.color;
   for (const checker of threats.checkers) {
@@ -114,10 +130,9 @@ function makeShapes(threats, pieces, colors) {
       shapes.push({ orig: checker, dest: king, brush: 'red' });
     }
   }
-  for (const pin of threats.pins) {
-    if (colors.includes(colorOf(pin.pinner))) {
-      shapes.push({ orig: pin.pinner, dest: pin.pinned, brush: 'yellow' });
-    }
+  const lines = pins ?? threats.pins.map((pin) => ({ ...pin, target: pin.king, absolute: true }));
+  for (const pin of lines) {
+    if (colors.includes(colorOf(pin.pinner))) shapes.push(...pinLine(pin));
   }
   for (const square of threats.hanging) {
     if (colors.includes(otherColor(colorOf(square)))) {
@@ -132,4 +147,19 @@ function findKing(pieces, color) {
     if (piece.role === 'king' && piece.color === color) return square;
   }
   return null;
+}
+
+/** Brushes of the lines this overlay draws (given to chessground by board.js). */
+export const OVERLAY_BRUSHES = {
+  pinAbsolute: { key: 'pa', color: '#d4a000', opacity: 0.9, lineWidth: 9 },
+  // Drawn dashed by app.css, which finds it by this exact stroke colour.
+  pinRelative: { key: 'pr', color: '#d4a001', opacity: 0.9, lineWidth: 7 },
+};
+
+function pinLine(pin) {
+  const brush = pin.absolute ? 'pinAbsolute' : 'pinRelative';
+  return [
+    { orig: pin.pinner, dest: pin.pinned, brush },
+    { orig: pin.pinned, dest: pin.target, brush },
+  ];
 }

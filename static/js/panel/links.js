@@ -22,20 +22,24 @@ export function wireCopyButton(button, getText, feedback) {
   });
 }
 
-/** Fetch the game's PGN from the server and hand it to the browser as a file download. */
-export async function downloadPgn(gameId, feedback) {
+/**
+ * Fetch the game's PGN from the server and hand it to the browser as a file download;
+ * `annotated`: with the threat annotations as [%csl]/[%cal] comments.
+ */
+export async function downloadPgn(gameId, feedback, annotated = false) {
   try {
-    const response = await fetch(`/api/games/${gameId}/pgn`);
+    const query = annotated ? '?annotated=1' : '';
+    const response = await fetch(`/api/games/${gameId}/pgn${query}`);
     if (!response.ok) throw new Error(`the server answered ${response.status}`);
     const url = URL.createObjectURL(await response.blob());
     const anchor = document.createElement('a');
     anchor.href = url;
-    anchor.download = `game-${gameId}.pgn`;
+    anchor.download = `game-${gameId}${annotated ? '-annotated' : ''}.pgn`;
     document.body.append(anchor);
     anchor.click();
     anchor.remove();
     URL.revokeObjectURL(url);
-    feedback.textContent = 'PGN downloaded';
+    feedback.textContent = annotated ? 'Annotated PGN downloaded' : 'PGN downloaded';
   } catch (error) {
     feedback.textContent = `Could not download the PGN: ${error.message}`;
   }

@@ -1,0 +1,75 @@
+/**
+ * What the last move changed: only the difference the server found (`insight.change`, see
+ * docs/protocol.md), drawn as arrows and circles on the board and listed in words in the side
+ * panel's legend.
+ *
+ * New attacks are green arrows, discovered attacks blue, a fork an arrow from the forking
+ * piece to each target (a pin created is among the overlay's pin lines), pieces that became hanging a red circle and
+ * those no longer hanging a green one. The colours only repeat the words of the legend, so a
+ * player who cannot tell them apart reads the list. Nothing here is judged on the page.
+ */
+import { shownColors } from './threats.js';
+
+/** Brushes of the change's arrows (given to chessground by board.js). */
+export const CHANGE_BRUSHES = {
+  newAttack: { key: 'na', color: '#15781b', opacity: 0.75, lineWidth: 8 },
+  discovered: { key: 'da', color: '#003088', opacity: 0.8, lineWidth: 8 },
+  fork: { key: 'fk', color: '#882020', opacity: 0.85, lineWidth: 10 },
+};
+
+/**
+ * The shapes and legend lines for `change` (null before the first move), showing only the
+ * facts of the colours the overlay `mode` shows to a viewer looking from `perspective`.
+ */
+export function describeChange(change, mode, perspective) {
+  const colors = shownColors(mode, perspective);
+  if (!change || colors.length === 0) return { shapes: [], lines: [] };
+  const shapes = [];
+  const lines = [];
+  const byShown = (fact) => colors.includes(fact.by);
+  const discovered = new Set(change.discovered.map((a) => `${a.from}${a.to}`));
+  for (const attack of change.new_attacks.filter(byShown)) {
+    if (discovered.has(`${attack.from}${attack.to}`)) continue;
+    shapes.push({ orig: attack.from, dest: attack.to, brush: 'newAttack' });
+    lines.push(`New attack: ${attack.from} on ${attack.to}`);
+  }
+  for (const attack of change.discovered.filter(byShown)) {
+    shapes.push({ orig: attack.from, dest: attack.to, brush: 'discovered' });
+    lines.push(`Discovered attack: ${attack.from} on ${attack.to}`);
+  }
+  for (const fork of change.forks.filter(byShown)) {
+    for (const target of fork.targets) shapes.push({ orig: fork.from, dest: target, brush: 'fork' });
+    lines.push(`Fork: ${fork.from} attacks ${fork.targets.join(' and ')}`);
+  }
+  for (const pin of change.pins_created) {
+    // Its line is drawn by the threat overlay with every other pin line.
+    lines.push(`Pin created: ${pin.pinner} pins ${pin.pinned} to ${pin.target}`);
+  }
+  for (const pin of change.pins_released) {
+    lines.push(`Pin released: ${pin.pinner} no longer pins ${pin.pinned}`);
+  }
+  for (const square of change.became_hanging) {
+    shapes.push({ orig: square, brush: 'red' });
+    lines.push(`Now hanging: ${square}`);
+  }
+  for (const square of change.no_longer_hanging) {
+    shapes.push({ orig: square, brush: 'green' });
+    lines.push(`No longer hanging: ${square}`);
+  }
+  return { shapes, lines };
+}
+
+/** Fill the legend list with `lines` under `title`; hidden when there is nothing to say. */
+export function renderChangeLegend(box, title, lines) {
+  box.hidden = lines.length === 0;
+  const heading = document.createElement('p');
+  heading.className = 'change-title';
+  heading.textContent = title;
+  const list = document.createElement('ul');
+  for (const line of lines) {
+    const item = document.createElement('li');
+    item.textContent = line;
+    list.append(item);
+  }
+  box.replaceChildren(heading, list);
+}

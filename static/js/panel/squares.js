@@ -1,0 +1,70 @@
+/**
+ * The board's squares for the keyboard and screen readers: 64 buttons laid over the board
+ * (the pointer goes through them to chessground). One cell is in the tab order at a
+ * time (a roving focus); the arrow keys, Home and End move it. When a cell gets the focus,
+ * the server's words for that square (`describe`, see docs/protocol.md) become its
+ * description, for the position on view.
+ */
+import { squaresInReadingOrder } from '../fen.js';
+
+const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+
+/** `describe(square)` resolves with the server's reply ({ok, text}). */
+export function createSquareFocus(layer, description, describe) {
+  const cells = new Map();
+  let orientation = null;
+  let current = 'e2';
+
+  for (const square of squaresInReadingOrder('white')) {
+    const cell = document.createElement('button');
+    cell.type = 'button';
+    cell.className = 'square-cell';
+    cell.dataset.square = square;
+    cell.setAttribute('aria-label', square);
+    cell.setAttribute('aria-describedby', description.id);
+    cell.tabIndex = square === current ? 0 : -1;
+    cell.addEventListener('focus', () => explain(square));
+    cell.addEventListener('keydown', (event) => move(event, square));
+    cells.set(square, cell);
+  }
+
+  async function explain(square) {
+    current = square;
+    for (const [name, cell] of cells) cell.tabIndex = name === square ? 0 : -1;
+    description.textContent = '';
+    delete cells.get(square).dataset.description;
+    const reply = await describe(square);
+    if (current !== square) return; // the focus moved on meanwhile
+    const text = reply.ok ? reply.text : `${square}: ${reply.error}`;
+    description.textContent = text;
+    cells.get(square).dataset.description = text;
+  }
+
+  function move(event, square) {
+    let next = null;
+    if (event.key in STEPS) {
+      // Arrows follow the screen: on a board seen from black, right is towards the a-file.
+      const [files, ranks] = STEPS[event.key].map((step) => (orientation === 'black' ? -step : step));
+      next = String.fromCharCode(square.charCodeAt(0) + files) + (Number(square[1]) + ranks);
+    } else if (event.key === 'Home' || event.key === 'End') {
+      next = (event.key === 'Home' ? 'a' : 'h') + square[1];
+    }
+    if (next && cells.has(next)) {
+      event.preventDefault();
+      cells.get(next).focus();
+    }
+  }
+
+  return {
+    /** Lay the cells out for the board's orientation. */
+    layout(newOrientation) {
+      if (orientation === newOrientation) return;
+      orientation = newOrientation;
+      layer.replaceChildren(...squaresInReadingOrder(orientation).map((sq) => cells.get(sq)));
+    },
+    /** The position on view changed: describe the focused square again. */
+    refresh() {
+      if (layer.contains(document.activeElement)) explain(current);
+    },
+  };
+}
