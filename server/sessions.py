@@ -41,7 +41,9 @@ from server.store import (
     GameStore,
     StaleVersionError,
     StoredChange,
+    StoredGame,
     game_from_stored,
+    header_from_data,
     header_to_data,
     stored_from_game,
 )
@@ -111,18 +113,17 @@ class GameService:
         """The game, from the cache if the store has no newer version (another server process
         sharing the store may have changed it), else from the store; and whether it was read
         from the store."""
-        game = self.cache.get(game_id)
-        if game is not None and self.store.version_of(game_id) != game.version:
-            game = None
-        fresh = game is None
-        if game is None:
-            stored = self.store.load_game(game_id)
-            if stored is None:
-                raise RequestError("not_found", f"no game with id {game_id!r}")
-            game = game_from_stored(stored)
-            self.invite_hashes[game_id] = stored.invite_hash
+        cached = self.cache.get(game_id)
+        if cached is not None and self.store.version_of(game_id) == cached.version:
+            self._keep(cached)
+            return cached, False
+        stored = self.store.load_game(game_id)
+        if stored is None:
+            raise RequestError("not_found", f"no game with id {game_id!r}")
+        game = _catch_up(cached, stored) or game_from_stored(stored)
+        self.invite_hashes[game_id] = stored.invite_hash
         self._keep(game)
-        return game, fresh
+        return game, True
 
     def _load_settled(self, game_id: str) -> Game:
         """The loaded game with a clock that ran out settled. A game read from the store may
@@ -418,3 +419,17 @@ class GameService:
     def close(self) -> None:
         self.scheduler.stop()
         self.computer.close()
+
+
+def _catch_up(cached: Game | None, stored: StoredGame) -> Game | None:
+    """The cached game brought up to the stored one by playing only the moves it lacks, when
+    the stored moves extend its own (the usual case: another process made the next move);
+    None otherwise. Replaying a whole game on every move made elsewhere would cost a process
+    time in proportion to the game's length."""
+    if cached is None or stored.moves[: cached.ply] != cached.moves:
+        return None
+    board = cached.board.copy()
+    for record in stored.moves[cached.ply :]:
+        board.push_uci(record.uci)
+    header = header_from_data(stored.header)
+    return replace(cached, board=board, header=header, version=stored.version, moves=stored.moves)
