@@ -240,7 +240,10 @@ function markSafety(square) {
 /** The UCI to preview when the piece on `from` is held over `square`, or null. */
 function previewTarget(from, square) {
   const { state } = page;
-  if (!state?.dests || page.viewPly !== null || !square) return null;
+  // Nothing to show with the overlay off: then the server is not asked either.
+  if (!state?.dests || page.viewPly !== null || !square || overlayControl.mode() === 'off') {
+    return null;
+  }
   if (!(state.dests[from] ?? []).includes(square)) return null;
   const promotes = (state.promotions?.[from] ?? []).includes(square);
   return `${from}${square}${promotes ? 'q' : ''}`;
