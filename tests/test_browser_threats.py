@@ -33,7 +33,8 @@ from tests.test_browser_support import (
 pytestmark = pytest.mark.browser
 
 POSITIONS = {
-    # Black's queen on h4 pins f2 to the white king; white's bishop on c4 eyes f7.
+    # Black's queen on h4 pins f2 to the white king (absolute) and h2 to the rook h1 (relative);
+    # white's bishop on c4 eyes f7.
     "pin": "rnb1kbnr/pppp1ppp/8/4p3/2B1P2q/3P4/PPP2PPP/RNBQK1NR w KQkq - 1 4",
     # White is in check from the bishop on b4, which nothing defends.
     "check": "r1bqk1nr/pppp1ppp/2n5/4p3/1b1PP3/5N2/PPP2PPP/RNBQKB1R w KQkq - 1 4",
@@ -110,6 +111,11 @@ def test_overlay_counts_match_chesscore(
         arrows = page.locator(".cg-wrap svg.cg-shapes line").count()
         pin_lines = make_xray_map(Board.from_fen(fen))["pins"]
         assert arrows == 2 * len(pin_lines) + len(threats["checkers"])
+        for absolute, stroke, dashed in ((True, "#d4a000", False), (False, "#d4a001", True)):
+            lines = page.locator(f".cg-wrap svg.cg-shapes line[stroke='{stroke}']")
+            assert lines.count() == 2 * sum(pin["absolute"] == absolute for pin in pin_lines)
+            dashes = lines.evaluate_all("ls => ls.map(l => getComputedStyle(l).strokeDasharray)")
+            assert all((dash != "none") == dashed for dash in dashes)
         page.screenshot(path=screenshot_path(request))
 
         page.get_by_role("button", name="My threats").click()
