@@ -188,7 +188,7 @@ function render() {
         ? state.dests
         : null,
   });
-  renderOverlay(live && page.preview ? previewPosition(page.preview) : position);
+  renderOverlay(overlaidPosition(position));
   squares.layout(board.orientation());
   renderPanel(position, live);
   squares.refresh();
@@ -197,12 +197,17 @@ function render() {
 /** Only the overlay, not the board: chessground is in the middle of a drag. */
 function redrawOverlay() {
   const position = page.state && viewedPosition();
-  if (!position) return;
-  renderOverlay(page.viewPly === null && page.preview ? previewPosition(page.preview) : position);
+  if (position) renderOverlay(overlaidPosition(position));
 }
 
-/** The preview's position, shaped like a viewed position (the threat map after the move). */
-function previewPosition(found) {
+/**
+ * What the overlay shows: the position on view, or while a piece is held over a destination
+ * of the live position, the server's preview of the position after that move (it has no
+ * x-rays; its pins and change take the place of the insight's).
+ */
+function overlaidPosition(position) {
+  const found = page.viewPly === null ? page.preview : null;
+  if (!found) return position;
   const insight = { xrays: null, pins: found.pins, change: found.change };
   return { fen: found.fen, threats: found.threats, insight, preview: found };
 }
