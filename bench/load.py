@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import random
 import shutil
 import sys
@@ -86,6 +87,16 @@ def resident_kb(pids: list[int]) -> int:
             if line.startswith("VmRSS:"):
                 total += int(line.split()[1])
     return total
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU time the processes have used (Linux's /proc): unlike latency, a
+    figure other work on the machine hardly changes."""
+    ticks = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 # -- one client process -------------------------------------------------------------------------
@@ -288,17 +299,23 @@ def run(args: argparse.Namespace, targets: Targets) -> None:
         worker.start()
     barrier.wait()
     seated = resident_kb(targets.pids)
+    cpu_before = cpu_seconds(targets.pids)
     print(f"seated {args.games} games in {time.monotonic() - started:.1f} s", flush=True)
     barrier.wait()
     after = resident_kb(targets.pids)
+    cpu = cpu_seconds(targets.pids) - cpu_before
     tallies = [results.get() for _ in workers]
     for worker in workers:
         worker.join()
-    report(args, targets, tallies, (before, seated, after))
+    report(args, targets, tallies, (before, seated, after), cpu)
 
 
 def report(
-    args: argparse.Namespace, targets: Targets, tallies: list[Tally], memory: tuple[int, ...]
+    args: argparse.Namespace,
+    targets: Targets,
+    tallies: list[Tally],
+    memory: tuple[int, ...],
+    cpu: float,
 ) -> None:
     latencies = [value for tally in tallies for value in tally.latencies]
     errors = [error for tally in tallies for error in tally.errors]
@@ -332,6 +349,10 @@ def report(
             f"server RSS: {before / 1024:.1f} MiB idle, {seated / 1024:.1f} MiB seated,"
             f" {after / 1024:.1f} MiB after play; "
             f"{(after - before) / args.games:.1f} KiB per game"
+        )
+        print(
+            f"server CPU while playing: {cpu:.1f} s, {1000 * cpu / max(moves, 1):.1f} ms per move"
+            f" (machine load average now: {os.getloadavg()[0]:.1f})"
         )
 
 
