@@ -15,8 +15,7 @@ For example, after 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 comes ``4. Bxc6 { [%csl Yb7,Rc6
 Yc6a8,Yc6e8] }``. A move that leaves nothing to show gets no comment. The headers are
 chesscore.pgn's (seven-tag roster first, SetUp/FEN for a set-up position), plus ``Annotator``
 and ``Assisted`` (``"yes"``/``"no"``: whether the players were allowed the threat overlays) when
-given. The movetext is written here rather than by `chesscore.pgn.make_pgn` because that has no
-way to put a comment after a move; its tag, escaping and line-wrapping helpers are reused.
+given. The PGN itself is written by `chesscore.pgn.make_pgn`, which takes one comment per move.
 """
 
 from __future__ import annotations
@@ -24,8 +23,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from chesscore.insight import compare_positions
-from chesscore.pgn import _escape, _make_tags, _wrap
-from chesscore.squares import WHITE, square_name
+from chesscore.pgn import make_pgn
+from chesscore.squares import square_name
 from chesscore.xray import find_pins
 
 if TYPE_CHECKING:
@@ -68,34 +67,22 @@ def make_annotated_pgn(
         extra["Annotator"] = annotator
     if assisted is not None:
         extra["Assisted"] = "yes" if assisted else "no"
-    root = board.copy()
-    while root.move_stack:
-        root.pop()
-    tags = _make_tags(board, root, extra, result)
-    lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
-    movetext = _wrap([*_annotated_tokens(root, board), tags["Result"]])
-    return "\n".join([*lines, "", *movetext]) + "\n"
+    return make_pgn(board, extra, result, comments=_annotations(board))
 
 
-def _annotated_tokens(root: Board, board: Board) -> list[str]:
-    replay = root.copy()
-    tokens = []
+def _annotations(board: Board) -> list[str]:
+    """The annotation of the position after each move of `board`'s game, oldest first."""
+    replay = board.root()
     threats = replay.threat_map()
-    for index, move in enumerate(board.move_stack):
-        if replay.turn == WHITE:
-            tokens.append(f"{replay.fullmove_number}.")
-        elif index == 0:
-            tokens.append(f"{replay.fullmove_number}...")
-        tokens.append(replay.san(move))
+    comments = []
+    for move in board.move_stack:
         after = replay.copy()
         after.push(move)
         after_threats = after.threat_map()
         change = compare_positions(replay, move, after, threats, after_threats)
         replay, threats = after, after_threats
-        comment = make_annotation(replay, threats, change)
-        if comment:
-            tokens.append(f"{{ {comment} }}")
-    return tokens
+        comments.append(make_annotation(replay, threats, change))
+    return comments
 
 
 def make_annotation(board: Board, threats: ThreatMap, change: Change | None = None) -> str:

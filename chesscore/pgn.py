@@ -3,9 +3,11 @@
 Export writes the seven-tag roster (Event, Site, Date, Round, White, Black, Result) first, in
 that order, then ``SetUp "1"`` and ``FEN`` when the game did not start from the standard
 position, then any other tags; the movetext is SAN with move numbers, wrapped at 80 columns,
-and ends with the result token. Import reads the tag pairs and the main line's SAN moves of the
-first game in the text; comments (``{...}`` and ``;`` to the end of the line), NAGs (``$n``),
-move-number indications, annotation glyphs and variations (``(...)``, nested) are skipped.
+and ends with the result token; `comments`, one per move (None or empty for none), are
+written as ``{ ... }`` after their moves. Import reads the tag pairs and the main line's SAN
+moves of the first game in the text; comments (``{...}`` and ``;`` to the end of the line),
+NAGs (``$n``), move-number indications, annotation glyphs and variations (``(...)``, nested)
+are skipped.
 Anything it cannot read raises `InvalidPgnError`, naming the first bad or illegal move with its
 move number.
 """
@@ -13,6 +15,7 @@ move number.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from chesscore.board import Board
@@ -52,17 +55,44 @@ class Game:
     moves: list[Move] = field(default_factory=list)
 
 
-def make_pgn(board: Board, headers: dict[str, str] | None = None, result: str | None = None) -> str:
+def make_pgn(
+    board: Board,
+    headers: dict[str, str] | None = None,
+    result: str | None = None,
+    comments: Sequence[str | None] | None = None,
+) -> str:
     """The PGN of the game that led to `board` (its root position and `move_stack`).
 
     The result is `result` if given, else the ``Result`` header, else the board's outcome
-    (``*`` while the game goes on).
+    (``*`` while the game goes on). `comments`, if given, holds one entry per move played:
+    the text of the comment written after that move, or None (or "") for none; a comment
+    may not contain ``}``, which would end it early.
+
+    >>> board = Board()
+    >>> _, _ = board.push_san("e4"), board.push_san("e5")
+    >>> make_pgn(board, comments=[None, "symmetric"]).splitlines()[-1]
+    '1. e4 e5 { symmetric } *'
     """
     root = board.root()
+    moves = board.move_stack
     tags = _make_tags(board, root, headers or {}, result)
     lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
-    movetext = _wrap([*_movetext_tokens(root, board.move_stack), tags["Result"]])
+    notes = _checked_comments(comments, len(moves))
+    movetext = _wrap([*_movetext_tokens(root, moves, notes), tags["Result"]])
     return "\n".join([*lines, "", *movetext]) + "\n"
+
+
+def _checked_comments(comments: Sequence[str | None] | None, count: int) -> list[str | None]:
+    """The comments to write, one per move; InvalidPgnError naming what is wrong otherwise."""
+    if comments is None:
+        return [None] * count
+    notes = list(comments)
+    if len(notes) != count:
+        raise InvalidPgnError(f"{len(notes)} comments given for {count} moves")
+    for note in notes:
+        if note is not None and (not isinstance(note, str) or "}" in note):
+            raise InvalidPgnError(f"invalid comment {note!r}: text without '}}' expected")
+    return notes
 
 
 def _make_tags(
@@ -94,7 +124,7 @@ def _escape(value: str) -> str:
     return flat.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _movetext_tokens(root: Board, moves: list[Move]) -> list[str]:
+def _movetext_tokens(root: Board, moves: list[Move], comments: list[str | None]) -> list[str]:
     replay = root.copy()
     tokens = []
     for index, move in enumerate(moves):
@@ -104,6 +134,8 @@ def _movetext_tokens(root: Board, moves: list[Move]) -> list[str]:
             tokens.append(f"{replay.fullmove_number}...")
         tokens.append(replay.san(move))
         replay.push(move)
+        if comments[index]:
+            tokens.append(f"{{ {comments[index]} }}")
     return tokens
 
 

@@ -167,3 +167,25 @@ def test_make_pgn_keeps_each_tag_on_one_line() -> None:
     text = make_pgn(Board(), {"Annotator": "line one\nline two"})
     assert '[Annotator "line one line two"]\n' in text
     assert parse_pgn(text).headers["Annotator"] == "line one line two"
+
+
+def test_make_pgn_writes_a_comment_after_its_move() -> None:
+    board = play(Board(), SCHOLARS_MATE)
+    comments = [None, "", "aims at f7", None, None, None, "mate"]
+    movetext = make_pgn(board, comments=comments).split("\n\n", 1)[1]
+    assert movetext == ("1. e4 e5 2. Bc4 { aims at f7 } Nc6 3. Qh5 Nf6 4. Qxf7# { mate } 1-0\n")
+    assert [move.uci() for move in parse_pgn(movetext).moves] == SCHOLARS_MATE
+
+
+@pytest.mark.parametrize(
+    ("comments", "message"),
+    [
+        (["one"], "1 comments given for 2 moves"),
+        (["a } b", None], "invalid comment 'a } b'"),
+        ([3, None], "invalid comment 3"),
+    ],
+)
+def test_make_pgn_refuses_bad_comments(comments: list[object], message: str) -> None:
+    board = play(Board(), SCHOLARS_MATE[:2])
+    with pytest.raises(InvalidPgnError, match=message):
+        make_pgn(board, comments=comments)  # type: ignore[arg-type]
