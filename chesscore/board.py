@@ -310,6 +310,61 @@ class Board:
                 return packed
         return None
 
+    # -- editing ----------------------------------------------------------------------------
+
+    def set_piece_at(self, sq: int, piece: Piece) -> Piece | None:
+        """Put `piece` on `sq` and return what stood there; see `replace_code`."""
+        if not isinstance(piece, Piece):
+            raise ChessError(f"not a Piece: {piece!r}")
+        old = self.replace_code(_checked_square(sq), piece.code())
+        return Piece.from_code(old) if old else None
+
+    def remove_piece_at(self, sq: int) -> Piece | None:
+        """Empty `sq` and return what stood there; see `replace_code`."""
+        old = self.replace_code(_checked_square(sq), 0)
+        return Piece.from_code(old) if old else None
+
+    def replace_code(self, sq: int, code: int) -> int:
+        """Put the piece code `code` (0: none) on `sq` and return the code that was there;
+        unchecked, for exchanges played out on scratch copies (chesscore.see), which is why
+        it takes ints. The position stays coherent: piece sets, king squares, the Zobrist key
+        of the current position (and with it the legal-move cache, keyed by it), castling
+        rights of a king or rook that left home and an en passant square whose pawn is gone.
+        A king taken off keeps its old square in `kings` until a king is put back. The
+        history is not rewritten: undoing a move played before an edit is not supported."""
+        board = self.board
+        old = board[sq]
+        key = self._hash
+        if old:
+            self.piece_squares[old >> 3].discard(sq)
+            key ^= PIECE_KEYS[old << 7 | sq]
+        board[sq] = code
+        if code:
+            self.piece_squares[code >> 3].add(sq)
+            key ^= PIECE_KEYS[code << 7 | sq]
+            if code & 7 == KING:
+                self.kings[code >> 3] = sq
+        rights = self.castling_rights
+        if rights & _CASTLING_MASK[sq] != rights:
+            self.castling_rights = rights & _CASTLING_MASK[sq]
+            key ^= CASTLING_KEYS[rights] ^ CASTLING_KEYS[self.castling_rights]
+        self._hash = key
+        self._drop_stale_en_passant()
+        self.keys[-1] = self._current_key()
+        # Regenerate even when the key is unchanged: an edit is rare, a stale move list costly.
+        self._legal_key = None
+        return old
+
+    def _drop_stale_en_passant(self) -> None:
+        """Forget the en passant square once the pawn that stepped past it is gone or the
+        square is taken."""
+        ep = self.ep_square
+        if ep is None:
+            return
+        pawn_sq = ep - 16 if self.turn == WHITE else ep + 16
+        if self.board[ep] or self.board[pawn_sq] != PAWN | (self.turn ^ 1) << 3:
+            self.ep_square = None
+
     # -- moves ----------------------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:

@@ -6,7 +6,7 @@ and so on, every side free to stop when going on would lose more. The result is 
 the mover gains, in centipawns (pawn 100, knight 300, bishop 300, rook 500, queen 900), from
 the mover's side: ``+300`` wins a knight, ``-200`` gives up a rook for a bishop. Attackers come
 from the board's one attack primitive (`board.attackers`), asked again after each capture on a
-scratch copy of the board (its squares and piece sets changed by hand, no push/pop), so pieces
+scratch copy of the board (edited with `Board.replace_code`, no push/pop), so pieces
 standing behind a capturer on the same line (a rook behind a rook, a queen behind a bishop or a
 pawn) join the exchange as the pieces in front of them leave. Pieces absolutely pinned to their
 king take part only along their pin line (pins are looked for again before every capture); a
@@ -113,32 +113,15 @@ def exchange_on_target(board: Board, packed: int) -> tuple[int, bool]:
     piece = board.board[origin]
     gain = SEE_VALUES[board.board[target] & 7]
     if packed >> FLAG_SHIFT == FLAG_EN_PASSANT:
-        _lift(scratch, target - 16 if color == WHITE else target + 16)
+        scratch.replace_code(target - 16 if color == WHITE else target + 16, 0)
         gain = SEE_VALUES[PAWN]
     promotion = packed >> 14 & 7
     if promotion:
         piece = promotion | color << 3
         gain += SEE_VALUES[promotion] - SEE_VALUES[PAWN]
-    _lift(scratch, target)
-    _lift(scratch, origin)
-    _place(scratch, target, piece)
+    scratch.replace_code(origin, 0)
+    scratch.replace_code(target, piece)
     return _exchange(scratch, target, color ^ 1, gain)
-
-
-def _lift(scratch: Board, sq: int) -> int:
-    """Take the piece (if any) off `sq` of a scratch board, keeping its piece sets in step."""
-    code = scratch.board[sq]
-    if code:
-        scratch.board[sq] = 0
-        scratch.piece_squares[code >> 3].discard(sq)
-    return code
-
-
-def _place(scratch: Board, sq: int, code: int) -> None:
-    scratch.board[sq] = code
-    scratch.piece_squares[code >> 3].add(sq)
-    if code & 7 == KING:
-        scratch.kings[code >> 3] = sq
 
 
 def _exchange(scratch: Board, target: int, side: Color, gain: int) -> tuple[int, bool]:
@@ -154,12 +137,11 @@ def _exchange(scratch: Board, target: int, side: Color, gain: int) -> tuple[int,
         capturer = _least_valuable_attacker(scratch, target, side, _pin_lines(scratch, side))
         if capturer is None:
             break
-        piece = _lift(scratch, capturer)
+        piece = scratch.replace_code(capturer, 0)
         bonus = 0
         if piece & 7 == PAWN and target >> 4 in (0, 7):  # recapturing onto the last rank
             piece, bonus = QUEEN | (piece & 8), SEE_VALUES[QUEEN] - SEE_VALUES[PAWN]
-        _lift(scratch, target)
-        _place(scratch, target, piece)
+        scratch.replace_code(target, piece)
         if piece & 7 == KING and scratch.attackers(side ^ 1, target):
             break  # the king may not capture into an attack, even one by a pinned piece
         gains.append(on_square + bonus - gains[-1])

@@ -264,3 +264,52 @@ def test_generated_move_lists_are_the_callers_own() -> None:
     assert len(board.generate_legal()) == 20
     board.pop()
     assert sorted(board.generate_legal()) == sorted(Board().generate_legal())
+
+
+# (FEN, edits as (square, piece symbol or "" to empty), FEN of the edited position)
+EDITS = [
+    ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", [("d1", "Q")], "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"),
+    (chess.STARTING_FEN, [("h1", ""), ("a8", "")],
+     "1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qk - 0 1"),
+    # The pawn that made the en passant square is taken off: no en passant any more.
+    ("4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 2", [("e5", "")], "4k3/8/8/3P4/8/8/8/4K3 w - - 0 2"),
+    ("4k3/8/8/8/8/8/8/4K3 b - - 0 1", [("e1", ""), ("a1", "K")], "4k3/8/8/8/8/8/8/K7 b - - 0 1"),
+    ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", [("h1", "n")], "4k3/8/8/8/8/8/8/4K2n w - - 0 1"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("fen", "edits", "edited"), EDITS)
+def test_edited_board_equals_the_board_of_its_fen(
+    fen: str, edits: list[tuple[str, str]], edited: str
+) -> None:
+    board = Board(fen, allow_impossible_checks=True)
+    before = board.generate_legal()  # fills the legal-move cache the edits must not reuse
+    for name, symbol in edits:
+        sq = parse_square(name)
+        old = board.piece_at(sq)
+        color = BLACK if symbol.islower() else WHITE
+        piece = Piece(" pnbrqk".index(symbol.lower()), color) if symbol else None
+        returned = board.set_piece_at(sq, piece) if piece else board.remove_piece_at(sq)
+        assert returned == old
+        assert board.piece_at(sq) == piece
+    fresh = Board(edited, allow_impossible_checks=True)
+    assert board.fen() == edited
+    assert board.key() == fresh.key() == _full_key(board)
+    assert board.kings == fresh.kings and board.piece_squares == fresh.piece_squares
+    assert sorted(board.generate_legal()) == sorted(fresh.generate_legal())
+    assert before == Board(fen, allow_impossible_checks=True).generate_legal()
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda b: b.set_piece_at(parse_square("e4"), "Q"), ChessError),
+        (lambda b: b.set_piece_at(8, Piece(QUEEN, WHITE)), InvalidSquareError),
+        (lambda b: b.remove_piece_at(-1), InvalidSquareError),
+    ],
+)
+def test_bad_edits_raise_clear_errors_and_change_nothing(call: object, error: type) -> None:
+    board = Board()
+    with pytest.raises(error):
+        call(board)  # type: ignore[operator]
+    assert board.fen() == chess.STARTING_FEN
