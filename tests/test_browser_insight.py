@@ -145,11 +145,14 @@ def test_safety_preview_fork_describe_and_annotated_pgn(
     assert targets == 2 and arrows_by_color(page, CHANGE_BRUSH_COLORS["fork"]) == targets
     page.screenshot(path=screenshot_path(request, "-fork"))
 
-    for square in ("d8", "e4"):
-        page.locator(f".square-cell[data-square='{square}']").focus()
+    # Focus d8, then the arrow keys move the focus (white at the bottom): up is off the board.
+    page.locator(".square-cell[data-square='d8']").focus()
+    for key, square in (("", "d8"), ("ArrowUp", "d8"), ("ArrowDown", "d7"), ("ArrowRight", "e7")):
+        if key:
+            page.keyboard.press(key)
         page.wait_for_function(
-            f"document.querySelector(\".square-cell[data-square='{square}']\")"
-            ".dataset.description !== undefined",
+            f"document.activeElement.dataset.square === '{square}'"
+            " && document.activeElement.dataset.description !== undefined",
             timeout=WAIT_MS,
         )
         assert page.locator("#square-description").inner_text() == describe_square(board, square)

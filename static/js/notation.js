@@ -8,7 +8,8 @@
 
 const UCI = /^([a-h][1-8])([a-h][1-8])([qrbn])?$/;
 // Loose on purpose: the server's SAN reader decides; this only spares it obvious typos.
-const LOOKS_LIKE_SAN = /^([NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQnbrq])?|[O0]-[O0](-[O0])?)[+#!?]*$/;
+const LOOKS_LIKE_SAN =
+  /^([NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQnbrq])?|[O0]-[O0](-[O0])?)[+#!?]*$/;
 
 /** {uci} for UCI text, {san} for SAN-like text, {error} for anything else. */
 export function parseTypedMove(text) {

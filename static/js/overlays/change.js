@@ -4,9 +4,10 @@
  * panel's legend.
  *
  * New attacks are green arrows, discovered attacks blue, a fork an arrow from the forking
- * piece to each target (a pin created is among the overlay's pin lines), pieces that became hanging a red circle and
- * those no longer hanging a green one. The colours only repeat the words of the legend, so a
- * player who cannot tell them apart reads the list. Nothing here is judged on the page.
+ * piece to each target (a pin created is among the overlay's pin lines), pieces that became
+ * hanging a red circle and those no longer hanging a green one. The colours only repeat the
+ * words of the legend, so a player who cannot tell them apart reads the list. Nothing here is
+ * judged on the page.
  */
 import { shownColors } from './threats.js';
 
@@ -38,7 +39,9 @@ export function describeChange(change, mode, perspective) {
     lines.push(`Discovered attack: ${attack.from} on ${attack.to}`);
   }
   for (const fork of change.forks.filter(byShown)) {
-    for (const target of fork.targets) shapes.push({ orig: fork.from, dest: target, brush: 'fork' });
+    for (const target of fork.targets) {
+      shapes.push({ orig: fork.from, dest: target, brush: 'fork' });
+    }
     lines.push(`Fork: ${fork.from} attacks ${fork.targets.join(' and ')}`);
   }
   for (const pin of change.pins_created) {

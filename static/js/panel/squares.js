@@ -44,7 +44,8 @@ export function createSquareFocus(layer, description, describe) {
     let next = null;
     if (event.key in STEPS) {
       // Arrows follow the screen: on a board seen from black, right is towards the a-file.
-      const [files, ranks] = STEPS[event.key].map((step) => (orientation === 'black' ? -step : step));
+      const flip = orientation === 'black' ? -1 : 1;
+      const [files, ranks] = STEPS[event.key].map((step) => step * flip);
       next = String.fromCharCode(square.charCodeAt(0) + files) + (Number(square[1]) + ranks);
     } else if (event.key === 'Home' || event.key === 'End') {
       next = (event.key === 'Home' ? 'a' : 'h') + square[1];
