@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 PYTEST_ARGS ?=
 
-.PHONY: run test test-slow lint format typecheck bench clean
+.PHONY: run test test-slow test-cluster cluster cluster-stop lint format typecheck clean
 
 # --- set-up ---------------------------------------------------------------
 
@@ -39,6 +39,18 @@ test: $(VENV)/.installed-dev node_modules/.package-lock.json
 
 test-slow: PYTEST_ARGS = -m slow
 test-slow: test
+
+# PostgreSQL, Redis and nginx started by the tests themselves; skipped (saying why) where the
+# servers are missing, failed instead when CI=true.
+test-cluster: $(VENV)/.installed-dev node_modules/.package-lock.json
+	$(PY) -m pytest -m cluster $(PYTEST_ARGS)
+
+# A local cluster to try: PostgreSQL, Redis, two server processes and nginx on 127.0.0.1.
+cluster: $(VENV)/.installed-dev node_modules/.package-lock.json
+	$(PY) -m deploy.cluster start
+
+cluster-stop:
+	$(PY) -m deploy.cluster stop
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
