@@ -1,18 +1,16 @@
-"""Move generation: the attack primitive, pins and checks, and legal moves as packed ints.
+"""Move generation: pins and checks, and legal moves as packed ints.
 
-Layers: `attackers`/`is_attacked` answer "which pieces of a colour attack this square" (the
-single attack primitive; `is_attacked` is its early-exit twin, same walk, same rules: pawns
-attack only diagonally, sliders stop at the first piece). Both work the classic 0x88 way:
-the difference of two squares tells, through a table, which kinds of piece could attack
-across it and in which steps, and only then are the squares in between looked at. `scan_king`
-makes the same walk from every enemy piece towards the king, letting one own piece stand in
-the way, to find once per position the checkers, the squares that stop a check and the
-absolutely pinned pieces with the squares they may still move to. `generate_legal` then
-generates pseudo-legal moves and keeps only the legal ones using those facts, without making
-the moves: a pinned piece keeps the moves along its pin, in check every non-king move must
-land on a checking or blocking square, the king never steps onto an attacked square, and the
-rare en passant capture, whose legality can hinge on two pieces leaving a rank, is tested on
-a copy of the board. Generation never mutates the position.
+Layers: the attack primitive (`attackers`/`is_attacked`, "which pieces of a colour attack
+this square") lives in chesscore.attacks beside its whole-board shape, and is imported here,
+where check detection, king moves and castling ask it. `scan_king` makes the primitive's walk
+from every enemy piece towards the king, letting one own piece stand in the way, to find once
+per position the checkers, the squares that stop a check and the absolutely pinned pieces
+with the squares they may still move to. `generate_legal` then generates pseudo-legal moves
+and keeps only the legal ones using those facts, without making the moves: a pinned piece
+keeps the moves along its pin, in check every non-king move must land on a checking or
+blocking square, the king never steps onto an attacked square, and the rare en passant
+capture, whose legality can hinge on two pieces leaving a rank, is tested on a copy of the
+board. Generation never mutates the position.
 
 The functions are written for speed because perft, the server and the engine all spend their
 time here: moves are packed ints (see chesscore.move), loops walk precomputed per-square
@@ -25,6 +23,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+# attackers and is_attacked are re-exported: callers ask movegen for them.
+from chesscore.attacks import (
+    ATTACK_KINDS,
+    ATTACK_STEPS,
+    KIND_BITS,
+    KINDS_TO,
+    SLIDER_KINDS,
+    STEPS_TO,
+)
+from chesscore.attacks import attackers as attackers
+from chesscore.attacks import is_attacked as is_attacked
 from chesscore.move import FLAG_CASTLING, FLAG_DOUBLE_STEP, FLAG_EN_PASSANT, FLAG_SHIFT
 from chesscore.squares import (
     A1,
@@ -47,7 +56,6 @@ from chesscore.squares import (
     KING,
     KING_TARGETS,
     KNIGHT,
-    KNIGHT_OFFSETS,
     KNIGHT_TARGETS,
     PAWN,
     PAWN_ATTACKER_SQUARES,
@@ -55,15 +63,9 @@ from chesscore.squares import (
     PIECE_RAYS,
     QUEEN,
     ROOK,
-    ROOK_DIRECTIONS,
     SQUARES,
     WHITE,
     Color,
-    E,
-    N,
-    S,
-    W,
-    direction_between,
 )
 
 if TYPE_CHECKING:
@@ -106,94 +108,6 @@ _IS_ENEMY = tuple(
     tuple(code & 7 != 0 and code >> 3 != color for code in range(16)) for color in (0, 1)
 )
 _CAN_LAND = tuple(tuple(code == 0 or code >> 3 != color for code in range(16)) for color in (0, 1))
-
-
-def _attack_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Per square difference `target - origin + 119`: the kinds that attack across it, and the
-    step from origin towards target (the whole difference for knights, kings and pawns).
-
-    In 0x88 a difference between two squares names the line joining them uniquely, which is
-    what makes these tables possible (no two directions produce the same difference)."""
-    kinds = [0] * 239
-    steps = [0] * 239
-    for origin in SQUARES:
-        for target in SQUARES:
-            d = target - origin
-            if d in KNIGHT_OFFSETS:
-                kinds[d + 119] |= _KIND[KNIGHT]
-                steps[d + 119] = d
-            direction = direction_between(origin, target)
-            if not direction:
-                continue
-            steps[d + 119] = direction
-            kind = _KIND[ROOK] if direction in ROOK_DIRECTIONS else _KIND[BISHOP]
-            kinds[d + 119] |= kind | _KIND[QUEEN]
-            if d == direction:
-                kinds[d + 119] |= _KIND[KING]
-                if d in (N + E, N + W):
-                    kinds[d + 119] |= _KIND[PAWN]
-                if d in (S + E, S + W):
-                    kinds[d + 119] |= _KIND[PAWN | 8]
-    return tuple(kinds), tuple(steps)
-
-
-# One bit per piece code: the two pawn codes differ because pawns attack in one direction.
-_KIND = {PAWN: 1, PAWN | 8: 2, KNIGHT: 4, BISHOP: 8, ROOK: 16, QUEEN: 32, KING: 64}
-KIND_BITS: tuple[int, ...] = tuple(
-    _KIND.get(code, _KIND.get(code & 7, 0)) if code & 7 else 0 for code in range(16)
-)
-ATTACK_KINDS, ATTACK_STEPS = _attack_tables()
-# The same tables by target square, then origin square: KINDS_TO[sq][origin].
-KINDS_TO: tuple[tuple[int, ...], ...] = tuple(
-    tuple(0 if (sq | origin) & 0x88 else ATTACK_KINDS[sq - origin + 119] for origin in range(128))
-    for sq in range(128)
-)
-STEPS_TO: tuple[tuple[int, ...], ...] = tuple(
-    tuple(0 if (sq | origin) & 0x88 else ATTACK_STEPS[sq - origin + 119] for origin in range(128))
-    for sq in range(128)
-)
-_SLIDER_KINDS = _KIND[BISHOP] | _KIND[ROOK]
-
-
-def is_attacked(board: list[int], sq: int, by: Iterable[int]) -> bool:
-    """Whether any piece on the squares `by` (one colour's) attacks `sq`: `attackers` with an
-    early exit."""
-    # The rows of the difference tables that end on `sq`, indexed by origin: no arithmetic
-    # per piece in this hot loop.
-    kinds, steps, kind_bits = KINDS_TO[sq], STEPS_TO[sq], KIND_BITS
-    for origin in by:
-        if kinds[origin] & kind_bits[board[origin]]:
-            step = steps[origin]
-            x = origin + step
-            while x != sq:
-                if board[x]:
-                    break
-                x += step
-            else:
-                return True
-    return False
-
-
-def attackers(board: list[int], sq: int, by: Iterable[int]) -> list[int]:
-    """Squares, in ascending order, of the pieces on the squares `by` (one colour's) that
-    attack or defend `sq`.
-
-    The attack primitive of chesscore, in the classic 0x88 way: the difference between two
-    squares says whether a piece of a kind could attack across it and in which steps; then
-    the squares in between must be empty. Pawns attack diagonally only, sliders stop at the
-    first piece in their way, and whatever stands on `sq` itself does not matter.
-    """
-    found = []
-    for origin in by:
-        d = sq - origin + 119
-        if ATTACK_KINDS[d] & KIND_BITS[board[origin]]:
-            step = ATTACK_STEPS[d]
-            x = origin + step
-            while x != sq and not board[x]:
-                x += step
-            if x == sq:
-                found.append(origin)
-    return sorted(found)
 
 
 def squares_of(board: list[int], color: Color) -> list[int]:
@@ -314,7 +228,7 @@ def _uncovers_slider(board: list[int], origin: int, target: int, king: int, colo
     """Whether emptying `origin` (the piece going to `target`) opens a line from a slider of
     `color` to the king on `king`."""
     d = origin - king + 119
-    if not ATTACK_KINDS[d] & _SLIDER_KINDS:
+    if not ATTACK_KINDS[d] & SLIDER_KINDS:
         return False
     step = ATTACK_STEPS[d]
     x = king + step

@@ -1,8 +1,8 @@
 """The threat map: for every square, which pieces of each colour attack or defend it.
 
-`make_threat_map` builds the plain, JSON-ready data the browser overlays draw from the board's
-one attack primitive (`board.attackers(color, sq)`: pawns only diagonally, sliders stopped by
-the first piece), here in its all-squares-at-once form `attack_lists` (see there). Derived facts
+`make_threat_map` builds the plain, JSON-ready data the browser overlays draw from the one
+attack primitive (chesscore.attacks: pawns only diagonally, sliders stopped by the first
+piece) in its whole-board shape, `attack_map`, labelled with square names. Derived facts
 ride along: the pieces giving check (the attackers of the king of the side to move), the
 absolutely pinned pieces of both colours with their pinners (`board.pins`), and the hanging
 pieces: a piece (not a king) attacked by the other colour and either undefended or attacked by
@@ -14,16 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypedDict
 
-from chesscore.squares import (
-    BLACK,
-    KING,
-    PAWN,
-    PAWN_CAPTURE_TARGETS,
-    PIECE_RAYS,
-    WHITE,
-    Color,
-    square_name,
-)
+from chesscore.attacks import attack_map, fill_attack_map
+from chesscore.squares import BLACK, KING, WHITE, Color, square_name
 
 if TYPE_CHECKING:
     from chesscore.board import Board
@@ -83,8 +75,8 @@ def make_threat_map(board: Board) -> ThreatMap:
         by_black: list[str] = []
         white[sq], black[sq] = by_white, by_black
         squares[NAMES[sq]] = {"white": by_white, "black": by_black}
-    _walk_attacks(board, WHITE, white)
-    _walk_attacks(board, BLACK, black)
+    fill_attack_map(board.board, _in_name_order(board, WHITE), NAMES, white)
+    fill_attack_map(board.board, _in_name_order(board, BLACK), NAMES, black)
     attacks = (white, black)
     turn = board.turn
     return {
@@ -97,38 +89,15 @@ def make_threat_map(board: Board) -> ThreatMap:
 
 
 def attack_lists(board: Board, color: Color) -> list[list[str]]:
-    """For each 0x88 index, the names (sorted) of the pieces of `color` attacking that square.
-
-    This is `board.attackers(color, sq)` for all 64 squares at once, turned inside out for
-    speed: rather than 64 calls that each test every piece of the colour, every piece walks
-    its own attack rays once, on the same per-square ray tables the move generator uses, with
-    the primitive's rules (pawns only diagonally, a ray ends on the first piece it meets). A
-    test checks it against `board.attackers` on every square of many positions.
-    """
-    found: list[list[str]] = [[] for _ in range(128)]
-    _walk_attacks(board, color, found)
-    return found
+    """For each 0x88 index, the names (sorted) of the pieces of `color` attacking that square:
+    `attack_map` labelled with names."""
+    return attack_map(board.board, _in_name_order(board, color), NAMES)
 
 
-def _walk_attacks(board: Board, color: Color, found: list[list[str]]) -> None:
-    """Append the name of every piece of `color` to the lists of the squares it attacks.
-
-    Walking the pieces in name order leaves every list sorted by name without sorting it.
-    """
-    cells = board.board
-    pawn_targets = PAWN_CAPTURE_TARGETS[color]
-    for origin in sorted(board.piece_squares[color], key=NAME_ORDER.__getitem__):
-        name = NAMES[origin]
-        kind = cells[origin] & 7
-        if kind == PAWN:
-            for target in pawn_targets[origin]:
-                found[target].append(name)
-            continue
-        for ray in PIECE_RAYS[kind][origin]:
-            for target in ray:
-                found[target].append(name)
-                if cells[target]:
-                    break
+def _in_name_order(board: Board, color: Color) -> list[int]:
+    """The squares of `color`'s pieces in name order: walked in that order, they leave every
+    list of the attack map sorted by name without sorting it."""
+    return sorted(board.piece_squares[color], key=NAME_ORDER.__getitem__)
 
 
 def _make_pins(board: Board) -> list[Pin]:

@@ -13,42 +13,36 @@ a battery). Pin lines run pinner -> pinned -> target, for both colours: *absolut
 target is the king (the pinned piece may not leave the line; these are exactly `board.pins`),
 *relative* when the target is a piece worth more than the pinned one (pawn 1, knight 3, bishop
 3, rook 5, queen 9) that the pinner would win by taking it: worth more than the pinner, or
-undefended. The module walks the 0x88 board itself (`sq & 0x88` off the board) because the
-attack primitive answers "who attacks", not "who stands behind whom".
+undefended. These walks let friendly pieces stand in the way, which the attack primitive
+(chesscore.attacks) never does, so they live here; but they walk the same per-square ray
+tables, and "would this piece attack that square, were the pieces in front of it gone" is
+the primitive's own difference table (`ATTACK_KINDS`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypedDict
 
+from chesscore.attacks import ATTACK_KINDS, KIND_BITS
 from chesscore.squares import (
     BISHOP,
     KING,
     PAWN,
+    PIECE_RAYS,
     QUEEN,
+    QUEEN_RAYS,
     ROOK,
     Color,
-    E,
-    N,
-    S,
-    W,
     square_name,
 )
 
 if TYPE_CHECKING:
     from chesscore.board import Board
 
-ORTHOGONAL_STEPS = (N, S, E, W)
-DIAGONAL_STEPS = (N + E, N + W, S + E, S + W)
-# Per colour, the steps from a square to a pawn of that colour that attacks it.
-PAWN_STEPS = ((S + E, S + W), (N + E, N + W))
 # Pawn 1, knight 3, bishop 3, rook 5, queen 9; the king above all.
 PIECE_VALUES = (0, 1, 3, 3, 5, 9, 100)
-SLIDER_STEPS = {
-    BISHOP: DIAGONAL_STEPS,
-    ROOK: ORTHOGONAL_STEPS,
-    QUEEN: DIAGONAL_STEPS + ORTHOGONAL_STEPS,
-}
+# The rays of the sliders by piece type; other pieces have none to look along.
+SLIDER_RAYS = {kind: PIECE_RAYS[kind] for kind in (BISHOP, ROOK, QUEEN)}
 NAMES = {rank * 16 + file: square_name(rank * 16 + file) for rank in range(8) for file in range(8)}
 SQUARES_BY_NAME = sorted(NAMES.items(), key=lambda item: item[1])  # a1, a2, ..., h8
 
@@ -111,32 +105,32 @@ def xray_lists(board: Board) -> tuple[list[list[int]], list[list[int]]]:
     )
     for color in (0, 1):
         for origin in board.piece_squares[color]:
-            for step in SLIDER_STEPS.get(cells[origin] & 7, ()):
-                _walk_battery(cells, origin, step, found[color])
+            rays = SLIDER_RAYS.get(cells[origin] & 7)
+            for ray in rays[origin] if rays else ():
+                _walk_battery(cells, origin, ray, found[color])
     return found
 
 
-def _walk_battery(cells: list[int], origin: int, step: int, found: list[list[int]]) -> None:
-    """Mark the squares the slider on `origin` x-rays along `step` (see `xray_lists`)."""
+def _walk_battery(
+    cells: list[int], origin: int, ray: tuple[int, ...], found: list[list[int]]
+) -> None:
+    """Mark the squares the slider on `origin` x-rays along `ray` (see `xray_lists`)."""
     color = cells[origin] >> 3
-    slider = ROOK if step in ORTHOGONAL_STEPS else BISHOP
-    t = origin + step
-    while not t & 0x88 and not cells[t]:
-        t += step
-    while not t & 0x88 and cells[t] >> 3 == color:  # a friendly piece in front: look past it
-        kind = cells[t] & 7
-        if kind in (slider, QUEEN):
-            t += step
-            while not t & 0x88:
-                found[t].append(origin)
-                if cells[t]:
-                    break
-                t += step
-        else:
-            attacks_next = kind == KING or (kind == PAWN and -step in PAWN_STEPS[color])
-            if attacks_next and not (t + step) & 0x88:
-                found[t + step].append(origin)
+    behind = False  # once past a friendly slider, every square reached is x-rayed
+    last = len(ray) - 1
+    for i, t in enumerate(ray):
+        if behind:
+            found[t].append(origin)
+        p = cells[t]
+        if not p:
+            continue
+        # Looked past only when it is a friendly piece attacking the next square of the line.
+        if p >> 3 != color or i == last or not ATTACK_KINDS[ray[i + 1] - t + 119] & KIND_BITS[p]:
             return
+        if p & 7 in (PAWN, KING):  # it attacks one step on, no further
+            found[ray[i + 1]].append(origin)
+            return
+        behind = True
 
 
 def xray_attackers(board: Board, color: Color, sq: int) -> list[int]:
@@ -147,34 +141,22 @@ def xray_attackers(board: Board, color: Color, sq: int) -> list[int]:
 def xrays_of_square(cells: list[int], sq: int) -> tuple[list[int], list[int]]:
     """(white, black) x-ray attackers of `sq` on the 0x88 list `cells`: one walk per line."""
     found: tuple[list[int], list[int]] = ([], [])
-    for steps, slider in ((ORTHOGONAL_STEPS, ROOK), (DIAGONAL_STEPS, BISHOP)):
-        for step in steps:
-            front = -1  # colour of the direct attacker heading the line, once found
-            t = sq + step
-            while not t & 0x88:  # one step off the board from a real square always sets 0x88
-                p = cells[t]
-                t += step
-                if not p:
-                    continue
-                kind, color = p & 7, p >> 3
-                if front < 0:
-                    if not _attacks_along(kind, color, t - step - sq, step, slider):
-                        break
-                    front = color
-                elif color == front and kind in (slider, QUEEN):
-                    found[color].append(t - step)
-                else:
-                    break
+    for ray in QUEEN_RAYS[sq]:
+        front = -1  # colour of the direct attacker heading the line, once found
+        for t in ray:
+            p = cells[t]
+            if not p:
+                continue
+            # Every piece of a battery would attack `sq` were the pieces in front gone.
+            if not ATTACK_KINDS[sq - t + 119] & KIND_BITS[p]:
+                break
+            if front < 0:
+                front = p >> 3
+            elif p >> 3 == front:
+                found[front].append(t)
+            else:
+                break
     return found
-
-
-def _attacks_along(kind: int, color: Color, offset: int, step: int, slider: int) -> bool:
-    """Whether a piece `offset` away from a square along `step` attacks the square directly."""
-    if kind in (slider, QUEEN):
-        return True
-    if offset != step:
-        return False
-    return kind == KING or (kind == PAWN and step in PAWN_STEPS[color])
 
 
 def find_pins(board: Board) -> list[PinLine]:
@@ -182,8 +164,9 @@ def find_pins(board: Board) -> list[PinLine]:
     cells = board.board
     pins: list[PinLine] = []
     for sq in board.piece_squares[0] | board.piece_squares[1]:
-        for step in SLIDER_STEPS.get(cells[sq] & 7, ()):
-            line = _first_two_pieces(cells, sq, step)
+        rays = SLIDER_RAYS.get(cells[sq] & 7)
+        for ray in rays[sq] if rays else ():
+            line = _first_two_pieces(cells, ray)
             if line is None:
                 continue
             pinned, target = line
@@ -199,17 +182,10 @@ def find_pins(board: Board) -> list[PinLine]:
     return sorted(pins, key=lambda pin: (pin["pinned"], pin["pinner"]))
 
 
-def _first_two_pieces(cells: list[int], sq: int, step: int) -> tuple[int, int] | None:
-    """The squares of the first two pieces met walking from `sq` along `step`, if there are two."""
-    met: list[int] = []
-    t = sq + step
-    while not t & 0x88:
-        if cells[t]:
-            met.append(t)
-            if len(met) == 2:
-                return met[0], met[1]
-        t += step
-    return None
+def _first_two_pieces(cells: list[int], ray: tuple[int, ...]) -> tuple[int, int] | None:
+    """The squares of the first two pieces met along `ray`, if there are two."""
+    met = [t for t in ray if cells[t]]
+    return (met[0], met[1]) if len(met) >= 2 else None
 
 
 def _is_pin(board: Board, pinner: int, pinned: int, target: int) -> bool:

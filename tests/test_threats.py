@@ -8,9 +8,8 @@ import json
 import chess
 import pytest
 
-from chesscore import BLACK, WHITE, Board, square_name
-from chesscore import SQUARES as SQUARES_88
-from chesscore.threats import attack_lists, make_threat_map
+from chesscore import Board
+from chesscore.threats import make_threat_map
 from tests.random_games import play_random_game
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -101,18 +100,3 @@ def test_pins_agree_with_python_chess() -> None:
         assert pinned == theirs, oracle.fen()
         board.push(move)
         oracle.push(chess.Move.from_uci(move.uci()))
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_attack_lists_are_the_attack_primitive(seed: int) -> None:
-    """`attack_lists` (all squares at once) equals `board.attackers` square by square."""
-    final = play_random_game(100 + seed, max_plies=150)
-    board = Board()
-    for move in [*final.move_stack, None]:
-        for color in (WHITE, BLACK):
-            lists = attack_lists(board, color)
-            for sq in SQUARES_88:
-                expected = sorted(square_name(s) for s in board.attackers(color, sq))
-                assert lists[sq] == expected, (board.fen(), square_name(sq), color)
-        if move is not None:
-            board.push(move)
