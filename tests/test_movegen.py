@@ -1,6 +1,6 @@
-"""Legal move generation and the attack primitive: the en passant, castling, promotion and
-check facts of tests/data/rules-edge-cases.md, pins and checkers, and agreement with
-python-chess (the test oracle) over seeded random games."""
+"""Legal move generation and the attack primitive: checks, pins and checkers, and agreement
+with python-chess (the test oracle) over seeded random games. The en passant, castling and
+promotion facts of tests/data/rules-edge-cases.md are tested in test_rules_edge_cases.py."""
 
 from __future__ import annotations
 
@@ -10,53 +10,6 @@ import chess
 import pytest
 
 from chesscore import WHITE, Board, Move, parse_square, square_name
-
-# (FEN, move in UCI, is it legal?)
-MOVE_FACTS = [
-    ("8/8/8/r2Pp2K/8/8/4k3/8 w - e6 0 1", "d5e6", False),
-    ("8/8/8/7B/6Pp/8/4k2K/3r4 b - g3 0 1", "h4g3", False),
-    ("8/5K2/8/3k4/3pP3/8/8/3R4 b - e3 0 1", "d4e3", False),
-    ("8/8/8/2k5/2pP4/8/4K3/8 b - d3 0 1", "c4d3", True),
-    ("8/8/4k3/8/2pPp3/8/B7/7K b - d3 0 1", "c4d3", False),
-    ("8/8/4k3/8/2pPp3/8/B7/7K b - d3 0 1", "e4d3", True),
-    ("8/8/4k3/8/8/8/4p3/R3K2R w KQ - 0 1", "e1g1", False),
-    ("8/8/4k3/8/8/8/4p3/R3K2R w KQ - 0 1", "e1c1", False),
-    ("2r5/4k3/8/8/8/8/r7/R3K3 w Q - 0 1", "e1c1", False),
-    ("1r6/4k3/8/8/8/8/r7/R3K3 w Q - 0 1", "e1c1", True),
-    ("8/8/8/4r3/3k4/8/8/R3K2R w Q - 0 1", "e1c1", False),
-    ("8/8/4k3/3bb3/8/8/8/R3K2R w KQ - 0 1", "e1g1", True),
-    ("8/8/4k3/3bb3/8/8/8/R3K2R w KQ - 0 1", "e1c1", True),
-    ("3k4/6P1/7P/8/K7/8/8/4R3 w - - 0 1", "g7g8", False),
-    ("3k4/6P1/7P/8/K7/8/8/4R3 w - - 0 1", "g7g8p", False),
-    ("3k4/6P1/7P/8/K7/8/8/4R3 w - - 0 1", "g7g8k", False),
-    ("3k4/6P1/7P/8/K7/8/8/4R3 w - - 0 1", "g7g8r", True),
-    ("3k4/6P1/7P/8/K7/8/8/4R3 w - - 0 1", "h6h7n", False),
-]
-
-# (FEN, number of legal moves); composed positions with impossible checks are allowed.
-MOVE_COUNTS = [
-    ("rnbqk1nr/bb3p1p/1q2r3/2pPp3/3P4/7P/1PP1NpPP/R1BQKBNR w KQkq c6 0 1", 2),
-    ("3k4/8/1K6/8/8/8/pppppppp/RRRRRRRR b - - 0 1", 52),
-    ("nnnnnnnn/PPPPPPPP/8/8/8/8/8/K6k w - - 0 1", 59),
-    ("3K3r/2PPP3/8/2k5/8/8/8/8 w - - 0 1", 4),
-]
-
-
-def _board(fen: str) -> Board:
-    return Board.from_fen(fen, allow_impossible_checks=True)
-
-
-@pytest.mark.parametrize(("fen", "uci", "legal"), MOVE_FACTS)
-def test_move_facts(fen: str, uci: str, legal: bool) -> None:
-    board = _board(fen)
-    move = Move.from_uci(uci)
-    assert board.is_legal(move) is legal
-    assert (move in board.legal_moves()) is legal
-
-
-@pytest.mark.parametrize(("fen", "count"), MOVE_COUNTS)
-def test_move_counts(fen: str, count: int) -> None:
-    assert len(_board(fen).legal_moves()) == count
 
 
 def test_double_check_leaves_only_king_moves() -> None:

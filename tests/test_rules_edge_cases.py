@@ -127,6 +127,7 @@ def test_perft(fen: str, depth: int, nodes: int) -> None:
 def test_move_legality(fen: str, uci: str, legal: bool) -> None:
     board = Board.from_fen(fen)
     assert (uci in {move.uci() for move in board.legal_moves()}) is legal
+    assert board.is_legal(Move.from_uci(uci)) is legal
     if legal:
         assert board.push_uci(uci).uci() == uci
     else:
