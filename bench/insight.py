@@ -74,12 +74,30 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_sampling_args(description: str) -> argparse.Namespace:
+    """--positions, --seed and --repeat, the options of the benches over sampled positions
+    (this one and bench/state.py)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--positions", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=3, help="calls per position; best kept")
-    args = parser.parse_args()
+    parser.add_argument("--repeat", type=int, default=3, help="calls per sample; best kept")
+    return parser.parse_args()
+
+
+def print_table(heading: str, rows: dict[str, list[float]], count: int, seed: int) -> None:
+    """The median, 99th percentile and maximum of each row, under a line naming the sample."""
+    print(f"{count} positions from seeded random games (seed {seed}); "
+          f"Python {platform.python_version()} on {platform.machine()}")  # fmt: skip
+    print(f"{heading:<32}{'median':>10}{'p99':>10}{'max':>10}")
+    for name, values in rows.items():
+        print(
+            f"{name:<32}{statistics.median(values):>10.0f}"
+            f"{percentile(values, 0.99):>10.0f}{max(values):>10.0f}"
+        )
+
+
+def main() -> None:
+    args = parse_sampling_args(__doc__.splitlines()[0])
     samples = sample_positions(args.positions, args.seed)
     operations: dict[str, Callable[[Board, Move, ThreatMap], object]] = {
         "classify_destinations": lambda board, move, threats: classify_destinations(board),
@@ -96,14 +114,7 @@ def main() -> None:
         for name, operation in operations.items():
             best = min(time_once(operation, board, move, threats) for _ in range(args.repeat))
             times[name].append(best)
-    print(f"{len(samples)} positions from seeded random games (seed {args.seed}); "
-          f"Python {platform.python_version()} on {platform.machine()}")  # fmt: skip
-    print(f"{'operation':<26}{'median us':>12}{'p99 us':>12}{'max us':>12}")
-    for name, values in times.items():
-        print(
-            f"{name:<26}{statistics.median(values):>12.0f}"
-            f"{percentile(values, 0.99):>12.0f}{max(values):>12.0f}"
-        )
+    print_table("operation (microseconds)", times, len(samples), args.seed)
 
 
 if __name__ == "__main__":

@@ -24,11 +24,8 @@ The table gives the median, the 99th percentile and the maximum over all samples
 
 from __future__ import annotations
 
-import argparse
 import json
-import platform
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -39,6 +36,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import server.state
+from bench.insight import parse_sampling_args, print_table
 from chesscore import BLACK, WHITE, Board, Move
 from server.games import Game, GameSettings, Header, MoveRecord, restore_game
 from server.insight import cached_preview, clear_caches, position_facts
@@ -151,17 +149,8 @@ def best_time(
     return best
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=3, help="calls per sample; best kept")
-    args = parser.parse_args()
+    args = parse_sampling_args(__doc__.splitlines()[0])
     games = sample_games(args.positions, args.seed)
     for game in games:
         PREVIEW_MOVES[id(game)] = min(game.board.legal_moves(), key=lambda move: move.uci())
@@ -174,14 +163,7 @@ def main() -> None:
         state = make_public_state(game, NOW)
         sizes["state bytes, insight"].append(len(json.dumps(state)))
         sizes["state bytes, no insight"].append(len(json.dumps({**state, "insight": None})))
-    print(f"{len(games)} positions from seeded random games (seed {args.seed}); "
-          f"Python {platform.python_version()} on {platform.machine()}")  # fmt: skip
-    print(f"{'operation (microseconds)':<32}{'median':>10}{'p99':>10}{'max':>10}")
-    for name, values in {**times, **sizes}.items():
-        print(
-            f"{name:<32}{statistics.median(values):>10.0f}"
-            f"{percentile(values, 0.99):>10.0f}{max(values):>10.0f}"
-        )
+    print_table("operation (microseconds)", {**times, **sizes}, len(games), args.seed)
 
 
 if __name__ == "__main__":
