@@ -107,12 +107,7 @@ def make_insight(board: Board, threats: ThreatMap | None = None) -> Insight:
     """
     threats = threats or board.threat_map()
     xrays = make_xray_map(board)
-    change, announcement = None, None
-    if board.move_stack:
-        before = board.copy()
-        move = before.pop()
-        change = compare_positions(before, move, board, before.threat_map(), threats)
-        announcement = describe_move(before, move)
+    change, announcement = describe_last_move(board, threats)
     return {
         "xrays": xrays["squares"],
         "pins": xrays["pins"],
@@ -120,6 +115,17 @@ def make_insight(board: Board, threats: ThreatMap | None = None) -> Insight:
         "announcement": announcement,
         "descriptions": describe_squares(board, threats),
     }
+
+
+def describe_last_move(board: Board, threats: ThreatMap) -> tuple[Change | None, str | None]:
+    """What the last move changed and that move in words, (None, None) before the first move;
+    `threats` is `board`'s threat map."""
+    if not board.ply:
+        return None, None
+    before = board.copy()
+    move = before.pop()
+    change = compare_positions(before, move, board, before.threat_map(), threats)
+    return change, describe_move(before, move)
 
 
 def describe_change(board: Board, move: Move, threats: ThreatMap | None = None) -> Change:

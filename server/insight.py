@@ -21,8 +21,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from chesscore import Board, Move
-from chesscore.describe import PIECE_NAMES, describe_move, describe_square
-from chesscore.insight import Preview, compare_positions, preview
+from chesscore.describe import PIECE_NAMES, describe_square
+from chesscore.insight import Preview, describe_last_move, preview
 from chesscore.see import classify_destinations
 from chesscore.squares import COLOR_NAMES, parse_square
 from chesscore.threats import ThreatMap
@@ -104,12 +104,7 @@ def make_position_insight(board: Board, threats: ThreatMap) -> dict[str, Any]:
     lines, the last move's change and its words. The 64 square descriptions are left out
     (about 5.6 KB a state): the page asks for one with the `describe` event on focus."""
     xrays = make_xray_map(board)
-    change, announcement = None, None
-    if board.ply:
-        before = board.copy()
-        move = before.pop()
-        change = compare_positions(before, move, board, before.threat_map(), threats)
-        announcement = describe_move(before, move)
+    change, announcement = describe_last_move(board, threats)
     return {
         "xrays": {
             name: sides
