@@ -6,26 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from chesscore import BLACK, SQUARES, WHITE, Board, square_name
+from chesscore import BLACK, SQUARES, WHITE, square_name
 from chesscore.attacks import SQUARE_LABELS, attack_map, attackers, is_attacked
 from chesscore.threats import attack_lists
-from tests.random_games import play_random_game
-
-
-def positions(seed: int) -> list[Board]:
-    """Every position of a seeded random game, from the start to its last move."""
-    final = play_random_game(100 + seed, max_plies=150)
-    board = Board()
-    boards = [board.copy()]
-    for move in final.move_stack:
-        board.push(move)
-        boards.append(board.copy())
-    return boards
+from tests.support.positions import game_positions
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_attack_map_is_attackers_on_every_square(seed: int) -> None:
-    for board in positions(seed):
+    for board in game_positions(100 + seed, max_plies=150):
         for color in (WHITE, BLACK):
             pieces = board.piece_squares[color]
             whole = attack_map(board.board, sorted(pieces), SQUARE_LABELS)

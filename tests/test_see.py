@@ -13,7 +13,7 @@ from chesscore import Board, IllegalMoveError, Move
 from chesscore.describe import describe_move
 from chesscore.insight import preview
 from chesscore.see import classify_destinations, classify_move, see
-from tests.random_games import play_random_game
+from tests.support.positions import sample_fens
 
 # (FEN, move, SEE in centipawns, label, why)
 EXCHANGES = [
@@ -94,24 +94,12 @@ def test_what_is_not_a_move_is_refused_by_name(junk: object) -> None:
         describe_move(Board(), junk)  # type: ignore[arg-type]
 
 
-def _sample_positions(games: int, stride: int) -> list[str]:
-    fens = []
-    for seed in range(games):
-        board = play_random_game(seed, max_plies=120)
-        replay = board.root()
-        for index, move in enumerate(board.move_stack):
-            if index % stride == 0:
-                fens.append(replay.fen())
-            replay.push(move)
-    return fens
-
-
 def test_labels_agree_with_the_legal_captures_of_python_chess() -> None:
     """Without check in the way (a checking move restricts the reply), a destination is safe
     exactly when the opponent has no legal capture on it; SEE never exceeds what the move
     itself takes, and "losing" is exactly a negative SEE."""
     checked = 0
-    for fen in _sample_positions(games=8, stride=10):
+    for fen in sample_fens(range(8), max_plies=120, stride=10):
         board = Board.from_fen(fen)
         oracle = chess.Board(fen)
         labels = classify_destinations(board)

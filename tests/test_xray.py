@@ -12,7 +12,7 @@ import pytest
 
 from chesscore import BLACK, WHITE, Board, parse_square, square_name
 from chesscore.xray import find_pins, make_xray_map, xray_attackers, xrays_of_square
-from tests.random_games import play_random_game
+from tests.support.positions import sample_fens
 
 # (FEN, square, white x-ray attackers, black x-ray attackers, why)
 XRAYS = [
@@ -77,25 +77,13 @@ def _oracle_xrays(oracle: chess.Board, color: chess.Color, square: chess.Square)
     return found
 
 
-def _sample_positions(games: int, stride: int) -> list[str]:
-    fens = []
-    for seed in range(100, 100 + games):
-        board = play_random_game(seed, max_plies=160)
-        replay = board.root()
-        for index, move in enumerate(board.move_stack):
-            if index % stride == 0:
-                fens.append(replay.fen())
-            replay.push(move)
-    return fens
-
-
 def _name(square: chess.Square) -> str:
     return chess.square_name(square)
 
 
 def test_xrays_agree_with_the_python_chess_oracle() -> None:
     compared = 0
-    for fen in _sample_positions(games=6, stride=6):
+    for fen in sample_fens(range(100, 106), max_plies=160, stride=6):
         board, oracle = Board.from_fen(fen), chess.Board(fen)
         squares = make_xray_map(board)["squares"]
         for square in chess.SQUARES:
@@ -114,7 +102,7 @@ def test_xrays_agree_with_the_python_chess_oracle() -> None:
 
 
 def test_absolute_pins_agree_with_python_chess_and_board_pins() -> None:
-    for fen in _sample_positions(games=6, stride=3):
+    for fen in sample_fens(range(100, 106), max_plies=160, stride=3):
         board, oracle = Board.from_fen(fen), chess.Board(fen)
         absolute = {(pin["pinned"], pin["pinner"]) for pin in find_pins(board) if pin["absolute"]}
         ours = {(square_name(p), square_name(q)) for c in (WHITE, BLACK) for p, q in board.pins(c)}
