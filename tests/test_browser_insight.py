@@ -25,6 +25,7 @@ from chesscore.insight import describe_change
 from chesscore.see import classify_destinations
 from tests.conftest import screenshot_path
 from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
 from tests.test_browser_support import (
     WAIT_MS,
     click_square,
@@ -32,7 +33,6 @@ from tests.test_browser_support import (
     open_game,
     play_by_clicks,
     square_center,
-    start_server,
     wait_connected,
     wait_for_board_at_rest,
     wait_for_ply,
@@ -49,11 +49,7 @@ LINES_MOVES = ("e2d3", "e7e6", "d1a4")
 CHANGE_BRUSH_COLORS = {"newAttack": "#15781b", "discovered": "#003088", "fork": "#882020"}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = start_server(tmp_path_factory.mktemp("insight"))
-    yield live
-    live.stop()
+server = module_server("insight")
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ the server's message. Copy buttons are checked through the real clipboard."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,16 +12,13 @@ from playwright.sync_api import expect
 
 from tests.conftest import screenshot_path
 from tests.support.live_server import LiveServer
-from tests.test_browser_support import start_server, wait_connected
+from tests.support.server_fixture import module_server
+from tests.test_browser_support import wait_connected
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = start_server(tmp_path_factory.mktemp("lobby"))
-    yield live
-    live.stop()
+server = module_server("lobby")
 
 
 def clipboard_context(browser: Any, server: LiveServer) -> Any:

@@ -8,7 +8,6 @@ and a move the server refuses are checked too: the refused move goes back on the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ from playwright.sync_api import expect
 from chesscore import Board
 from tests.conftest import screenshot_path
 from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
 from tests.test_browser_support import (
     board_pieces,
     click_square,
@@ -28,18 +28,13 @@ from tests.test_browser_support import (
     pieces_of_fen,
     play_by_clicks,
     server_state,
-    start_server,
     wait_for_ply,
 )
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = start_server(tmp_path_factory.mktemp("moves"))
-    yield live
-    live.stop()
+server = module_server("moves")
 
 
 # (name, start FEN, how the move is made, UCI, SAN in the move list)

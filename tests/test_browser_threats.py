@@ -10,7 +10,6 @@ overlay modes and stepping back to an earlier position are checked the same way.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,13 +19,13 @@ from chesscore import Board
 from chesscore.xray import make_xray_map
 from tests.conftest import screenshot_path
 from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
 from tests.test_browser_support import (
     board_pieces,
     create_game,
     open_game,
     pieces_of_fen,
     play_by_clicks,
-    start_server,
     wait_for_ply,
 )
 
@@ -43,11 +42,7 @@ POSITIONS = {
 }
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = start_server(tmp_path_factory.mktemp("threats"))
-    yield live
-    live.stop()
+server = module_server("threats")
 
 
 def read_overlay(page: Any) -> dict[str, tuple[str, str]]:

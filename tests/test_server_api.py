@@ -7,8 +7,6 @@ friend's seat with the invitation, and gets a clear JSON error for every bad req
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import chess
@@ -18,16 +16,12 @@ import requests
 
 from tests.support.game_client import create_game, invite_token
 from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
 
 pytestmark = pytest.mark.server
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    instance = tmp_path_factory.mktemp("api") / "instance"
-    live = LiveServer(instance_path=Path(instance), env={"CHESS_COMPUTER_DELAY": "0.05"}).start()
-    yield live
-    live.stop()
+server = module_server("api", {"CHESS_COMPUTER_DELAY": "0.05"})
 
 
 def post(

@@ -13,7 +13,6 @@ import secrets
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,18 +20,14 @@ import websocket
 
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
 
 pytestmark = pytest.mark.server
 
 UNKNOWN_GAME = "AAAAAAAAAAAA"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    instance = tmp_path_factory.mktemp("bad_input") / "instance"
-    live = LiveServer(instance_path=Path(instance)).start()
-    yield live
-    live.stop()
+server = module_server("bad_input")
 
 
 @dataclass

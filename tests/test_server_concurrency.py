@@ -9,26 +9,20 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game, invite_token
 from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
 
 pytestmark = pytest.mark.server
 
 COPIES = 20
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    instance = tmp_path_factory.mktemp("concurrency") / "instance"
-    live = LiveServer(instance_path=Path(instance)).start()
-    yield live
-    live.stop()
+server = module_server("concurrency")
 
 
 def stored_moves(server: LiveServer, game: str) -> list[tuple[int, str]]:

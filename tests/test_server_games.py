@@ -8,23 +8,18 @@ checked against python-chess, the test oracle, replaying the same moves.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import chess
 import pytest
 
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
 
 pytestmark = pytest.mark.server
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    instance = tmp_path_factory.mktemp("games") / "instance"
-    live = LiveServer(instance_path=Path(instance), env={"CHESS_COMPUTER_DELAY": "0.05"}).start()
-    yield live
-    live.stop()
+server = module_server("games", {"CHESS_COMPUTER_DELAY": "0.05"})
 
 
 @pytest.fixture

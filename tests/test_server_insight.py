@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +20,7 @@ from chesscore.insight import make_insight, preview
 from chesscore.see import classify_destinations
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
 
 pytestmark = pytest.mark.server
 
@@ -63,11 +63,7 @@ INSIGHT_FACTS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = LiveServer(instance_path=Path(tmp_path_factory.mktemp("insight")) / "instance").start()
-    yield live
-    live.stop()
+server = module_server("insight")
 
 
 @pytest.fixture

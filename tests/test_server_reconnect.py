@@ -16,16 +16,12 @@ import requests
 
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
 
 pytestmark = pytest.mark.server
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    instance = tmp_path_factory.mktemp("reconnect") / "instance"
-    live = LiveServer(instance_path=Path(instance)).start()
-    yield live
-    live.stop()
+server = module_server("reconnect")
 
 
 def api_move(url: str, game: str, seat: str, ply: int, uci: str) -> dict[str, object]:

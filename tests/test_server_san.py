@@ -9,8 +9,6 @@ did not change.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import chess
@@ -19,6 +17,7 @@ import requests
 
 from tests.support.game_client import WAIT_SECONDS, FriendGame, api_state
 from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
 
 pytestmark = pytest.mark.server
 
@@ -28,12 +27,7 @@ TWO_KNIGHTS_FEN = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"  # Nb1 and Nf1 both reach d
 TWO_ROOKS_FEN = "4k3/8/8/8/8/8/4K3/R6R w - - 0 1"  # Ra1 and Rh1 both reach d1 and f1
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    instance = tmp_path_factory.mktemp("san") / "instance"
-    live = LiveServer(instance_path=Path(instance)).start()
-    yield live
-    live.stop()
+server = module_server("san")
 
 
 def start(server: LiveServer, fen: str | None) -> FriendGame:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,16 +12,12 @@ import websocket
 from server import create_app
 from server.security import MAX_PAYLOAD_BYTES, allowed_origins, load_secret_key
 from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
 
 pytestmark = pytest.mark.server
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    instance = tmp_path_factory.mktemp("security") / "instance"
-    live = LiveServer(instance_path=Path(instance)).start()
-    yield live
-    live.stop()
+server = module_server("security")
 
 
 def open_websocket(server: LiveServer, origin: str) -> websocket.WebSocket:
