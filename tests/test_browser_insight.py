@@ -24,6 +24,7 @@ from chesscore.describe import describe_square
 from chesscore.insight import describe_change
 from chesscore.see import classify_destinations
 from tests.conftest import screenshot_path
+from tests.support.game_client import api_join, api_move
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
 from tests.test_browser_support import (
@@ -169,22 +170,12 @@ def test_discovered_attack_and_pins_as_they_happen(
     """A spectator sees each move's change; pin lines are drawn pinner -> pinned -> target."""
     created = create_game(server.url, opponent="friend", color="white", fen=LINES_FEN)
     game, seats = created["game"], {"white": created["seat"]}
-    invite = created["links"]["invite"].split("invite=", 1)[1]
-    seats["black"] = requests.post(
-        f"{server.url}/api/games/{game}/join", json={"invite": invite}, timeout=10
-    ).json()["seat"]
+    seats["black"] = api_join(server.url, created)
     page = open_game(context, server.url + created["links"]["watch"])
     page.get_by_role("button", name="Both").click()
     board = Board.from_fen(LINES_FEN)
     for ply, uci in enumerate(LINES_MOVES):
-        seat = seats["white" if ply % 2 == 0 else "black"]
-        reply = requests.post(
-            f"{server.url}/api/games/{game}/moves",
-            json={"ply": ply, "uci": uci},
-            headers={"Authorization": f"Bearer {seat}"},
-            timeout=10,
-        )
-        assert reply.status_code == 200, reply.text
+        api_move(server.url, game, seats["white" if ply % 2 == 0 else "black"], ply, uci)
         change = describe_change(board, Move.from_uci(uci))
         board.push(Move.from_uci(uci))
         wait_for_ply(page, ply + 1)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import requests
 
 from tests.conftest import screenshot_path
+from tests.support.game_client import api_join, api_move
 from tests.support.live_server import LiveServer
 from tests.test_browser_support import (
     create_game,
@@ -27,29 +27,12 @@ from tests.test_browser_support import (
 pytestmark = pytest.mark.browser
 
 
-def join_by_invitation(url: str, game: str, invite_link: str) -> str:
-    invite = invite_link.split("invite=", 1)[1]
-    reply = requests.post(f"{url}/api/games/{game}/join", json={"invite": invite}, timeout=10)
-    assert reply.status_code == 200, reply.text
-    return str(reply.json()["seat"])
-
-
-def move_over_http(url: str, game: str, seat: str, ply: int, uci: str) -> None:
-    reply = requests.post(
-        f"{url}/api/games/{game}/moves",
-        json={"ply": ply, "uci": uci},
-        headers={"Authorization": f"Bearer {seat}"},
-        timeout=10,
-    )
-    assert reply.status_code == 200, reply.text
-
-
 def test_page_reconnects_after_a_server_restart(
     browser: Any, live_server: LiveServer, request: pytest.FixtureRequest
 ) -> None:
     created = create_game(live_server.url, opponent="friend", color="white")
     game = created["game"]
-    black_seat = join_by_invitation(live_server.url, game, created["links"]["invite"])
+    black_seat = api_join(live_server.url, created)
     context = browser.new_context()
     try:
         page = open_game(context, live_server.url + created["links"]["private"])
@@ -65,7 +48,7 @@ def test_page_reconnects_after_a_server_restart(
         live_server.start()
         wait_connected(page)
 
-        move_over_http(live_server.url, game, black_seat, 1, "e7e5")
+        api_move(live_server.url, game, black_seat, 1, "e7e5")
         wait_for_ply(page, 2)
         play_by_clicks(page, "g1f3")
         wait_for_ply(page, 3)

@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import requests
 
 from chesscore import Board
 from chesscore.xray import make_xray_map
 from tests.conftest import screenshot_path
+from tests.support.game_client import api_join, api_move
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
 from tests.test_browser_support import (
@@ -151,21 +151,11 @@ def test_positions_from_before_the_page_opened_come_from_the_server(
     """A spectator who arrives after three moves steps back to each of them: board and overlay."""
     created = create_game(server.url, opponent="friend", color="white")
     game, white_seat = created["game"], created["seat"]
-    invite = created["links"]["invite"].split("invite=", 1)[1]
-    black_seat = requests.post(
-        f"{server.url}/api/games/{game}/join", json={"invite": invite}, timeout=10
-    ).json()["seat"]
+    black_seat = api_join(server.url, created)
     board = Board()
     fens = [board.fen()]
     for ply, uci in enumerate(["e2e4", "d7d5", "f1b5"]):
-        seat = white_seat if ply % 2 == 0 else black_seat
-        reply = requests.post(
-            f"{server.url}/api/games/{game}/moves",
-            json={"ply": ply, "uci": uci},
-            headers={"Authorization": f"Bearer {seat}"},
-            timeout=10,
-        )
-        assert reply.status_code == 200, reply.text
+        api_move(server.url, game, white_seat if ply % 2 == 0 else black_seat, ply, uci)
         board.push_uci(uci)
         fens.append(board.fen())
     context = browser.new_context(viewport={"width": 1100, "height": 850})

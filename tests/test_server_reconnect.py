@@ -12,9 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import requests
 
-from tests.support.game_client import FriendGame, GameClient, api_state, create_game
+from tests.support.game_client import FriendGame, GameClient, api_move, api_state, create_game
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
 
@@ -22,17 +21,6 @@ pytestmark = pytest.mark.server
 
 
 server = module_server("reconnect")
-
-
-def api_move(url: str, game: str, seat: str, ply: int, uci: str) -> dict[str, object]:
-    response = requests.post(
-        f"{url}/api/games/{game}/moves",
-        json={"ply": ply, "uci": uci},
-        headers={"Authorization": f"Bearer {seat}"},
-        timeout=10,
-    )
-    assert response.status_code == 200, response.text
-    return dict(response.json())
 
 
 def test_a_dropped_player_gets_exactly_what_it_missed(server: LiveServer) -> None:

@@ -107,6 +107,29 @@ def invite_token(created: dict[str, Any]) -> str:
     return str(created["links"]["invite"].split("invite=", 1)[1])
 
 
+def api_join(url: str, created: dict[str, Any]) -> str:
+    """Take the other seat of the game `create_game` returned, by its invitation; its token."""
+    response = requests.post(
+        f"{url}/api/games/{created['game']}/join",
+        json={"invite": invite_token(created)},
+        timeout=WAIT_SECONDS,
+    )
+    assert response.status_code == 200, response.text
+    return str(response.json()["seat"])
+
+
+def api_move(url: str, game: str, seat: str, ply: int, uci: str) -> dict[str, Any]:
+    """Play `uci` at `ply` over HTTP as the holder of `seat`; the reply must be 200."""
+    response = requests.post(
+        f"{url}/api/games/{game}/moves",
+        json={"ply": ply, "uci": uci},
+        headers={"Authorization": f"Bearer {seat}"},
+        timeout=WAIT_SECONDS,
+    )
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
 class FriendGame:
     """A game against a friend with white and black connected and seated."""
 
