@@ -5,6 +5,8 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 5000
 PYTEST_ARGS ?=
+# The suite mostly waits on servers and browsers, so more workers than cores pays off.
+PYTEST_WORKERS ?= 4
 
 .PHONY: run test test-slow test-cluster cluster cluster-stop lint format typecheck clean
 
@@ -35,7 +37,7 @@ run: $(VENV)/.installed node_modules/.package-lock.json
 test: $(VENV)/.installed-dev node_modules/.package-lock.json
 	@CHROMIUM_PATH="$$($(PY) -m tests.support.chromium)" || exit 1; \
 	echo "Chromium for the browser tests: $$CHROMIUM_PATH"; \
-	CHROMIUM_PATH="$$CHROMIUM_PATH" $(PY) -m pytest $(PYTEST_ARGS)
+	CHROMIUM_PATH="$$CHROMIUM_PATH" $(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 test-slow: PYTEST_ARGS = -m slow
 test-slow: test
