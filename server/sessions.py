@@ -352,6 +352,8 @@ class GameService:
 
     def _after_change(self, game: Game) -> None:
         """Arm the flag check and start the computer's reply when they are due."""
+        # Every change makes a search in flight for this game stale (takeback, resignation...).
+        self.computer.cancel(game.id)
         if not game.is_playing:
             return
         self._arm_flag_check(game)

@@ -1,4 +1,6 @@
-"""The computer's worker process lives and dies with the server, even after `kill -9`."""
+"""The computer's worker process: it lives and dies with the server, even after `kill -9`, and
+a search for a position that changed (a takeback, a resignation, an abort) is stopped at once,
+so the worker is free for the next game's search and no stale move is ever played."""
 
 from __future__ import annotations
 
@@ -8,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.game_client import GameClient, create_game
+from chesscore.levels import SEARCH_LEVELS
+from tests.support.game_client import GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
 
 pytestmark = pytest.mark.server
 
@@ -59,3 +63,50 @@ def test_the_engine_worker_exits_when_the_server_is_killed(tmp_path: Path) -> No
     assert not any(is_alive(pid) for pid in workers), (
         f"orphans left: {workers} (from {os.getpid()})"
     )
+
+
+server = module_server("computer", env={"CHESS_COMPUTER_DELAY": "0"})
+
+# How the human stops a game while level 8 thinks about its reply to 1. e4: the request and
+# the ply and status the game is left at (a takeback gives the move back, white to play).
+STOPS = [
+    ("resign", {}, 1, "finished"),
+    ("abort", {}, 1, "aborted"),
+    ("offer", {"kind": "takeback"}, 0, "playing"),
+]
+
+
+@pytest.mark.parametrize(("action", "fields", "ply", "status"), STOPS)
+def test_a_stale_search_is_cancelled_and_frees_the_worker(
+    server: LiveServer, action: str, fields: dict[str, str], ply: int, status: str
+) -> None:
+    first = create_game(server.url, opponent="computer", color="white", level=8)
+    second = create_game(server.url, opponent="computer", color="white", level=2)
+    human, other = GameClient(server.url), GameClient(server.url)
+    try:
+        human.join(first["game"], seat=first["seat"])
+        other.join(second["game"], seat=second["seat"])
+        # A first reply in the second game, so the worker process has started before the timing.
+        assert other.move(second["game"], 0, "e2e4")["ok"]
+        other.wait_for(lambda state: state["ply"] == 2)
+        started = time.monotonic()
+        assert human.move(first["game"], 0, "e2e4")["ok"]
+        assert human.call(action, {"game": first["game"], **fields})["ok"]
+        assert other.move(second["game"], 2, "d2d4")["ok"]
+        dests = other.wait_for(lambda state: state["ply"] == 4)["dests"]
+        waited = time.monotonic() - started
+        # One more reply: by then the worker has long handed back the stopped search's move.
+        origin, targets = next(iter(dests.items()))
+        assert other.move(second["game"], 4, origin + targets[0])["ok"]
+        other.wait_for(lambda state: state["ply"] == 6)
+        state = api_state(server.url, first["game"])
+        assert (state["ply"], state["status"]) == (ply, status)
+        assert all(seen["ply"] < 2 for seen in human.states), "a stale reply was played"
+    finally:
+        human.close()
+        other.close()
+    # The single worker takes the searches in turn, and level 8 searches by the wall clock until
+    # at least 60% of its thinking time has gone (Searcher._should_not_deepen starts no deeper
+    # iteration only after that), so the second game's reply could not come sooner unless the
+    # first search was stopped: this tells the two cases apart, it is not a speed requirement.
+    assert waited < SEARCH_LEVELS[8].movetime * 0.6, f"the second game waited {waited:.2f} s"
