@@ -1,0 +1,245 @@
+"""Move latency of one game while the computer searches in other games (issue 8).
+
+Usage:
+  python bench/latency.py                       # 6 rounds of 50 moves each way, 2 level-8 games
+  python bench/latency.py --rounds 10 --moves 80 --searching-games 3
+
+The script starts a real server process (`python -m server`) on 127.0.0.1 with no delay before
+the computer's replies. Game A is a friend game: its two python-socketio clients play a fixed
+cycle of knight moves back and forth (a fresh game every eight plies, well before any
+repetition ends it), and each move's round trip is timed from the mover sending `move` to the
+opponent receiving the state that shows it. Rounds alternate between (a) no search anywhere and
+(b) games B.. against level 8, whose human side answers every computer move at once with a
+random legal move, so the worker searches without a pause; alternating rounds in one run makes
+both sides carry whatever else the machine is doing equally. Printed: p50, p95, p99 and max of
+each side and their differences, and the CPU the server and its worker used in each side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.support.game_client import GameClient, api_join, create_game
+from tests.support.live_server import LiveServer
+
+# Knights out and back: legal from the start position and after every eight plies.
+KNIGHT_CYCLE = ("g1f3", "g8f6", "f3g1", "f6g8", "b1c3", "b8c6", "c3b1", "c6b8")
+PAUSE_SECONDS = 0.02  # between A's moves, so A measures latency rather than its own backlog
+SEARCH_LEVEL = 8
+
+
+def children_of(pid: int) -> list[int]:
+    """The ids of the processes whose parent is `pid` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of one process; 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class FriendTable:
+    """Game A: white and black seated, the knight cycle played in turn, a new game each cycle."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.white = GameClient(url)
+        self.black = GameClient(url)
+        self.ply = len(KNIGHT_CYCLE)
+
+    def _new_game(self) -> None:
+        created = create_game(self.url, opponent="friend", color="white")
+        self.game = created["game"]
+        self.white.join(self.game, seat=created["seat"])
+        self.black.join(self.game, seat=api_join(self.url, created))
+        self.ply = 0
+
+    def timed_move(self) -> float:
+        """Play the next move of the cycle; seconds until the opponent saw it."""
+        if self.ply == len(KNIGHT_CYCLE):
+            self._new_game()
+        mover, opponent = (
+            (self.white, self.black) if self.ply % 2 == 0 else (self.black, self.white)
+        )
+        game, ply = self.game, self.ply + 1
+        started = time.perf_counter()
+        reply = mover.move(game, self.ply, KNIGHT_CYCLE[self.ply])
+        opponent.wait_for(lambda state: state["game"] == game and state["ply"] == ply)
+        elapsed = time.perf_counter() - started
+        assert reply["ok"], reply
+        self.ply = ply
+        return elapsed
+
+    def close(self) -> None:
+        self.white.close()
+        self.black.close()
+
+
+class SearchingGame(threading.Thread):
+    """A game B against level 8: answers each computer move at once while `active` is set."""
+
+    def __init__(self, url: str, active: threading.Event, seed: int) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.active = active
+        self.idle = threading.Event()
+        self.random = random.Random(seed)
+        self.stopping = False
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        client = GameClient(self.url)
+        try:
+            while not self.stopping:
+                self._play_one(client)
+        except BaseException as error:  # reported by the main thread
+            self.error = error
+        finally:
+            client.close()
+
+    def _play_one(self, client: GameClient) -> None:
+        created = create_game(self.url, opponent="computer", color="white", level=SEARCH_LEVEL)
+        game = created["game"]
+        state = client.join(game, seat=created["seat"])["state"]
+        while state["status"] == "playing" and not self.stopping:
+            self.idle.set()
+            self.active.wait()
+            self.idle.clear()
+            if self.stopping:
+                return
+            origin = self.random.choice(sorted(state["dests"]))
+            uci = origin + self.random.choice(state["dests"][origin])
+            if uci[:2] in state.get("promotions", {}) and uci[2:4] in state["promotions"][uci[:2]]:
+                uci += "q"
+            ply = state["ply"]
+            assert client.move(game, ply, uci)["ok"]
+            state = client.wait_for(
+                lambda s, after=ply + 2: (
+                    s["game"] == game and (s["ply"] >= after or s["status"] != "playing")
+                )
+            )
+        self.idle.set()
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def measure(table: FriendTable, moves: int) -> list[float]:
+    samples = []
+    for _ in range(moves):
+        samples.append(table.timed_move())
+        time.sleep(PAUSE_SECONDS)
+    return samples
+
+
+def run(args: argparse.Namespace, server: LiveServer) -> None:
+    assert server.process is not None
+    server_pid = server.process.pid
+    active = threading.Event()
+    searchers = [SearchingGame(server.url, active, seed) for seed in range(args.searching_games)]
+    for searcher in searchers:
+        searcher.start()
+    table = FriendTable(server.url)
+    quiet: list[float] = []
+    busy: list[float] = []
+    cpu = {"quiet": [0.0, 0.0, 0.0], "busy": [0.0, 0.0, 0.0]}  # wall, server, worker
+    try:
+        measure(table, 16)  # warm-up, not counted
+        active.set()
+        time.sleep(3)  # the worker process starts with the first search
+        active.clear()
+        for _ in range(args.rounds):
+            for side, samples in (("quiet", quiet), ("busy", busy)):
+                if side == "quiet":
+                    active.clear()
+                    for searcher in searchers:  # each has its last reply: no search in flight
+                        searcher.idle.wait()
+                else:
+                    active.set()
+                    time.sleep(0.3)  # the searches have started
+                workers = children_of(server_pid)
+                before = _clocks(server_pid, workers)
+                samples.extend(measure(table, args.moves))
+                after = _clocks(server_pid, workers)
+                for index in range(3):
+                    cpu[side][index] += after[index] - before[index]
+        for searcher in searchers:
+            if searcher.error is not None:
+                raise RuntimeError("a searching game failed") from searcher.error
+    finally:
+        for searcher in searchers:
+            searcher.stopping = True
+        active.set()
+        table.close()
+    report(quiet, busy, cpu, args)
+
+
+def _clocks(server_pid: int, workers: list[int]) -> tuple[float, float, float]:
+    """Wall time, the server's CPU time and its workers' CPU time, in seconds."""
+    worker_cpu = sum(cpu_seconds(pid) for pid in workers)
+    return time.perf_counter(), cpu_seconds(server_pid), worker_cpu
+
+
+def report(
+    quiet: list[float], busy: list[float], cpu: dict[str, list[float]], args: argparse.Namespace
+) -> None:
+    print(
+        f"game A's move round trip, {len(quiet)} moves each side, {args.rounds} alternating rounds,"
+        f" {args.searching_games} level-{SEARCH_LEVEL} games searching in (b)"
+    )
+    print(f"{'':16}{'p50':>11}{'p95':>11}{'p99':>11}{'max':>11}")
+    rows = {"(a) no search": quiet, "(b) searching": busy}
+    for name, samples in rows.items():
+        figures = [percentile(samples, f) for f in (0.5, 0.95, 0.99)] + [max(samples)]
+        print(f"{name:16}" + "".join(f"{value * 1000:9.2f}ms" for value in figures))
+    differences = [percentile(busy, f) - percentile(quiet, f) for f in (0.5, 0.95, 0.99)]
+    differences.append(max(busy) - max(quiet))
+    print(f"{'(b) - (a)':16}" + "".join(f"{value * 1000:+9.2f}ms" for value in differences))
+    for side, (wall, server, worker) in cpu.items():
+        print(
+            f"CPU while {side}: server {server / wall:.0%} of a core, worker {worker / wall:.0%}"
+            f" of a core, over {wall:.1f} s"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=6, help="alternations of (a) and (b)")
+    parser.add_argument("--moves", type=int, default=50, help="timed moves per side per round")
+    parser.add_argument("--searching-games", type=int, default=2, help="level-8 games in (b)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="chess-latency-") as folder:
+        server = LiveServer(Path(folder) / "instance", env={"CHESS_COMPUTER_DELAY": "0"})
+        server.start()
+        try:
+            run(args, server)
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
