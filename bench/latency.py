@@ -25,6 +25,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -84,17 +85,29 @@ class FriendTable:
             (self.white, self.black) if self.ply % 2 == 0 else (self.black, self.white)
         )
         game, ply = self.game, self.ply + 1
+        acknowledged = threading.Event()
+        replies: list[dict[str, Any]] = []
+        payload = {"game": game, "ply": self.ply, "uci": KNIGHT_CYCLE[self.ply]}
         started = time.perf_counter()
-        reply = mover.move(game, self.ply, KNIGHT_CYCLE[self.ply])
+        # Not `call`: the round trip ends when the opponent has the state, whenever the mover's
+        # own acknowledgement comes (it is checked afterwards).
+        mover.client.emit(
+            "move", payload, callback=lambda reply: _keep(replies, acknowledged, reply)
+        )
         opponent.wait_for(lambda state: state["game"] == game and state["ply"] == ply)
         elapsed = time.perf_counter() - started
-        assert reply["ok"], reply
+        assert acknowledged.wait(15) and replies[0]["ok"], replies
         self.ply = ply
         return elapsed
 
     def close(self) -> None:
         self.white.close()
         self.black.close()
+
+
+def _keep(replies: list[dict[str, Any]], done: threading.Event, reply: dict[str, Any]) -> None:
+    replies.append(reply)
+    done.set()
 
 
 class SearchingGame(threading.Thread):
