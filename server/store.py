@@ -19,6 +19,30 @@ from chesscore import Outcome, Termination
 from server.clock import ClockSettings, ClockState
 from server.games import Game, GameSettings, Header, MoveRecord, restore_game
 
+# The tables every SQL backend shares word for word (the `games` table differs by dialect and
+# comes first in each backend's schema, since these refer to it).
+GAME_RECORD_TABLES = """
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    uci TEXT NOT NULL,
+    san TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    color INTEGER NOT NULL,
+    token_hash TEXT NOT NULL,
+    PRIMARY KEY (game_id, color)
+);
+CREATE TABLE IF NOT EXISTS changes (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    version INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game_id, version)
+);
+"""
+
 
 class StaleVersionError(Exception):
     """The game is no longer at the version a change was made for."""

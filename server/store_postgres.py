@@ -23,9 +23,10 @@ from typing import Any
 import psycopg
 
 from server.games import MoveRecord
-from server.store import StaleVersionError, StoredChange, StoredGame
+from server.store import GAME_RECORD_TABLES, StaleVersionError, StoredChange, StoredGame
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     settings TEXT NOT NULL,
@@ -35,27 +36,11 @@ CREATE TABLE IF NOT EXISTS games (
     active BOOLEAN NOT NULL,
     created DOUBLE PRECISION NOT NULL
 );
-CREATE TABLE IF NOT EXISTS moves (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    ply INTEGER NOT NULL,
-    uci TEXT NOT NULL,
-    san TEXT NOT NULL,
-    PRIMARY KEY (game_id, ply)
-);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    color INTEGER NOT NULL,
-    token_hash TEXT NOT NULL,
-    PRIMARY KEY (game_id, color)
-);
-CREATE TABLE IF NOT EXISTS changes (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    version INTEGER NOT NULL,
-    body TEXT NOT NULL,
-    PRIMARY KEY (game_id, version)
-);
-CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active;
 """
+    + GAME_RECORD_TABLES
+    + """CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active;
+"""
+)
 
 # Processes starting together would race on CREATE TABLE IF NOT EXISTS (it is not atomic in
 # PostgreSQL); an advisory lock with this arbitrary key lets one create the schema at a time.

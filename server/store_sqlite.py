@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from server.games import MoveRecord
-from server.store import StaleVersionError, StoredChange, StoredGame
+from server.store import GAME_RECORD_TABLES, StaleVersionError, StoredChange, StoredGame
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     settings TEXT NOT NULL,
@@ -31,27 +32,11 @@ CREATE TABLE IF NOT EXISTS games (
     active INTEGER NOT NULL,
     created REAL NOT NULL
 );
-CREATE TABLE IF NOT EXISTS moves (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    ply INTEGER NOT NULL,
-    uci TEXT NOT NULL,
-    san TEXT NOT NULL,
-    PRIMARY KEY (game_id, ply)
-);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    color INTEGER NOT NULL,
-    token_hash TEXT NOT NULL,
-    PRIMARY KEY (game_id, color)
-);
-CREATE TABLE IF NOT EXISTS changes (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    version INTEGER NOT NULL,
-    body TEXT NOT NULL,
-    PRIMARY KEY (game_id, version)
-);
-CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active = 1;
 """
+    + GAME_RECORD_TABLES
+    + """CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active = 1;
+"""
+)
 
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 
