@@ -18,7 +18,6 @@ each side and their differences, and the CPU the server and its worker used in e
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import tempfile
@@ -31,34 +30,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.support.game_client import GameClient, api_join, create_game
 from tests.support.live_server import LiveServer
+from tests.support.processes import children_of, cpu_seconds
 
 # Knights out and back: legal from the start position and after every eight plies.
 KNIGHT_CYCLE = ("g1f3", "g8f6", "f3g1", "f6g8", "b1c3", "b8c6", "c3b1", "c6b8")
 PAUSE_SECONDS = 0.02  # between A's moves, so A measures latency rather than its own backlog
 SEARCH_LEVEL = 8
-
-
-def children_of(pid: int) -> list[int]:
-    """The ids of the processes whose parent is `pid` (Linux's /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of one process; 0 once it is gone."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class FriendTable:

@@ -13,30 +13,10 @@ import pytest
 from chesscore.levels import SEARCH_LEVELS
 from tests.support.game_client import GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
+from tests.support.processes import children_of, is_alive
 from tests.support.server_fixture import module_server
 
 pytestmark = pytest.mark.server
-
-
-def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
-def is_alive(pid: int) -> bool:
-    try:
-        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
