@@ -13,12 +13,14 @@ from typing import Any
 
 from flask import Flask
 from flask_socketio import SocketIO
+from socketio import Manager, RedisManager
 
 from server.config import DEFAULTS, ROOT, load_environment
 from server.connections import Connections
 from server.security import load_secret_key, socketio_options
 from server.sessions import GameService
 from server.store import open_store
+from server.wire import JsonProvider, Packet, PacketJson
 
 socketio = SocketIO()
 
@@ -41,11 +43,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(views.blueprint)
     app.register_blueprint(api.blueprint)
+    app.json = JsonProvider(app)
     socketio.init_app(
         app,
         async_mode=app.config["ASYNC_MODE"],
-        # Several processes share one Redis so a broadcast reaches clients held by any of them.
-        message_queue=app.config["REDIS_URL"] or None,
+        client_manager=_client_manager(app.config["REDIS_URL"]),
+        serializer=Packet,
         **socketio_options(app.config),
     )
     events.register(socketio)
@@ -53,6 +56,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["chess_connections"] = Connections()
     app.extensions["chess"].resume()
     return app
+
+
+def _client_manager(redis_url: str) -> Manager:
+    """Who is in which room: this process's memory, or Redis when several processes share it,
+    so that a broadcast reaches clients held by any of them."""
+    if not redis_url:
+        return Manager()
+    return RedisManager(redis_url, channel="flask-socketio", json=PacketJson)
 
 
 def _make_service(app: Flask) -> GameService:

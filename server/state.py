@@ -4,8 +4,9 @@ Everyone gets the same public state (position, moves, clocks, offers, the threat
 insight ...); only the seat whose turn it is also gets `dests` and `promotions`, the legal moves
 it may make, and `safety`, how each of them fares in an exchange. In a game that is not
 `assisted` the players get no overlays (`threats`, `insight` and `safety` are null) while
-spectators still do. The public part is built once per change and copied per room, and the
-costly position facts come from `server.insight`'s cache. Seat tokens never appear here. The
+spectators still do. The public part is built once per change and copied per room; its costly
+parts (the move list, and the position facts from `server.insight`'s cache) are JSON text,
+encoded once and spliced into every message (server.wire). Seat tokens never appear here. The
 fields are documented in docs/protocol.md, "The state".
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 from chesscore import BLACK, WHITE, Color
 from server.games import Game, color_name
 from server.insight import position_facts
+from server.wire import encode
 
 # What a player of a game that is not assisted does not get.
 OVERLAYS = {"threats": None, "insight": None, "safety": None}
@@ -38,7 +40,7 @@ def make_public_state(game: Game, now: float) -> dict[str, Any]:
         "status": header.status,
         "outcome": header.outcome.to_json() if header.outcome else None,
         "last_move": {"uci": last.uci, "san": last.san} if last else None,
-        "moves": [{"uci": record.uci, "san": record.san} for record in game.moves],
+        "moves": encode([{"uci": record.uci, "san": record.san} for record in game.moves]),
         "opponent": game.settings.opponent,
         "level": game.settings.level,
         "players": _make_players(game),

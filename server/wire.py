@@ -1,0 +1,115 @@
+"""How the server writes JSON: pre-encoded fragments, and the Socket.IO packet class using them.
+
+Every move is pushed to three rooms, and most of each state is the same for all of them and for
+every later reader of the same position (the threat map, the insight, the move list). Those
+parts are encoded to JSON text once, wrapped in `JsonText`, and spliced verbatim wherever they
+appear: in Socket.IO packets (`Packet`, passed to Flask-SocketIO as its serializer), in the
+messages the Redis queue carries between processes (`PacketJson`) and in the HTTP API's
+responses (`JsonProvider`). What a client receives is the same JSON either way.
+
+`Packet` also skips python-socketio's search of every outgoing payload for binary attachments
+(`uses_binary_events = False`, as its msgpack packet does): the server never sends binary data,
+and that search walked every list and dict of every state, a quarter of the CPU a move cost.
+Incoming packets are decoded as before.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from flask.json.provider import DefaultJSONProvider
+from socketio import packet
+
+SEPARATORS = (",", ":")
+
+
+class JsonText:
+    """A value already encoded as JSON text; immutable, shared by every message holding it."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __getstate__(self) -> str:  # pickled between processes by the Redis message queue
+        return self.text
+
+    def __setstate__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"JsonText({self.text[:60]!r}...)"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, JsonText) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+def encode(value: object) -> JsonText:
+    """`value` as compact JSON text, to splice into later messages."""
+    return JsonText(dumps(value))
+
+
+# A string no data holds, written where a fragment goes and replaced by it: 128 random bits
+# fresh in every process, never sent anywhere.
+_MARK = f"\x00{secrets.token_hex(16)}\x00"
+_QUOTED_MARK = json.dumps(_MARK)
+
+
+def dumps(value: object, default: Callable[[Any], Any] | None = None) -> str:
+    """Compact JSON of `value`, with every `JsonText` in it spliced in as it is; `default`
+    turns other objects json cannot encode into ones it can (as `json.dumps`'s does)."""
+    if isinstance(value, JsonText):
+        return value.text
+    fragments: list[str] = []
+
+    def splice(item: Any) -> Any:
+        if isinstance(item, JsonText):
+            fragments.append(item.text)
+            return _MARK
+        if default is not None:
+            return default(item)
+        raise TypeError(f"Object of type {type(item).__name__} is not JSON serializable")
+
+    text = json.dumps(value, separators=SEPARATORS, default=splice)
+    if not fragments:
+        return text
+    pieces = text.split(_QUOTED_MARK)
+    if len(pieces) != len(fragments) + 1:
+        raise ValueError("the data holds the splice mark")  # it never leaves this process
+    spliced = [pieces[0]]
+    for fragment, piece in zip(fragments, pieces[1:], strict=True):
+        spliced += (fragment, piece)
+    return "".join(spliced)
+
+
+class PacketJson:
+    """The `json` module interface that python-socketio's packets and its Redis message queue
+    call (a message crossing Redis arrives as plain data and is encoded anew for its rooms)."""
+
+    @staticmethod
+    def dumps(value: object, **options: Any) -> str:
+        return dumps(value)
+
+    @staticmethod
+    def loads(text: str | bytes, **options: Any) -> Any:
+        return json.loads(text, **options)
+
+
+class Packet(packet.Packet):  # type: ignore[misc]
+    """Socket.IO packets that splice `JsonText` and never look for binary attachments."""
+
+    uses_binary_events = False
+    json = PacketJson
+
+
+class JsonProvider(DefaultJSONProvider):
+    """Flask's JSON for the HTTP API, splicing `JsonText` like the packets do."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        return dumps(obj, default=self.default)
