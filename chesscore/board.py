@@ -326,10 +326,10 @@ class Board:
 
     def replace_code(self, sq: int, code: int) -> int:
         """Put the piece code `code` (0: none) on `sq` and return the code that was there;
-        unchecked, for exchanges played out on scratch copies (chesscore.see), which is why
-        it takes ints. The position stays coherent: piece sets, king squares, the Zobrist key
-        of the current position (and with it the legal-move cache, keyed by it), castling
-        rights of a king or rook that left home and an en passant square whose pawn is gone.
+        unchecked and on ints, the shared core of `set_piece_at` and `remove_piece_at`. The
+        position stays coherent: piece sets, king squares, the Zobrist key of the current
+        position (and with it the legal-move cache, keyed by it), castling rights of a king
+        or rook that left home and an en passant square whose pawn is gone.
         A king taken off keeps its old square in `kings` until a king is put back. The
         history is not rewritten: undoing a move played before an edit is not supported."""
         board = self.board

@@ -5,17 +5,16 @@ other side recaptures with its least valuable piece, then the mover with its lea
 and so on, every side free to stop when going on would lose more. The result is the material
 the mover gains, in centipawns (pawn 100, knight 300, bishop 300, rook 500, queen 900), from
 the mover's side: ``+300`` wins a knight, ``-200`` gives up a rook for a bishop. Attackers come
-from the board's one attack primitive (`board.attackers`), asked again after each capture on a
-scratch copy of the board (edited with `Board.replace_code`, no push/pop), so pieces
+from the one attack primitive (chesscore.attacks), asked again after each capture, so pieces
 standing behind a capturer on the same line (a rook behind a rook, a queen behind a bishop or a
 pawn) join the exchange as the pieces in front of them leave. Pieces absolutely pinned to their
-king take part only along their pin line (pins are looked for again before every capture); a
-king captures only onto a square the other side no longer attacks. A promotion, by the move or
-by a pawn recapturing on the last rank, counts the queen's (or the chosen piece's) worth minus
-the pawn's; castling is worth 0 and is safe (the king cannot castle onto an attacked square;
-the rook is not looked at). The approximations every static exchange evaluation makes remain:
-each side captures with its least valuable piece (rarely a dearer one would do better), and a
-check given during the exchange is not seen.
+king take part only along their pin line (a capturer's pin is looked for again before every
+capture); a king captures only onto a square the other side no longer attacks. A promotion, by
+the move or by a pawn recapturing on the last rank, counts the queen's (or the chosen piece's)
+worth minus the pawn's; castling is worth 0 and is safe (the king cannot castle onto an
+attacked square; the rook is not looked at). The approximations every static exchange
+evaluation makes remain: each side captures with its least valuable piece (rarely a dearer one
+would do better), and a check given during the exchange is not seen.
 
 `classify_destinations(board)` labels every legal move's target square for the drag overlay:
 
@@ -27,15 +26,24 @@ check given during the exchange is not seen.
 
 Only the target square is judged: a piece left undefended elsewhere by the move shows in the
 preview's threat map and in `chesscore.insight`, not here.
+
+The server labels every legal move after every move, so the exchange is written for speed: it
+is played on a private copy of the 0x88 list of piece codes, edited in place and restored
+square by square after each move (no board copies, no push/pop, no Move objects), and most
+moves are settled by one attack test before any swap list or pin is looked at. The piece sets
+of the board are read but not edited: every square they list whose piece has left is empty
+(or is the target square, which never attacks itself), so the attack primitive skips it.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chesscore.attacks import ATTACK_KINDS, ATTACK_STEPS, KIND_BITS, attackers, is_attacked
 from chesscore.errors import IllegalMoveError
 from chesscore.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT, Move
-from chesscore.squares import KING, PAWN, QUEEN, WHITE, Color, square_name, squares_between
+from chesscore.squares import KING, PAWN, QUEEN, SQUARE_NAMES, WHITE, Color
+from chesscore.threats import NAME_ORDER
 
 if TYPE_CHECKING:
     from chesscore.board import Board
@@ -44,6 +52,8 @@ if TYPE_CHECKING:
 SEE_VALUES = (0, 100, 300, 300, 500, 900, 20000)
 
 SAFE, CONTESTED, LOSING = "safe", "contested", "losing"
+# The lines along which a piece can be pinned (the kinds bits of bishops and rooks).
+_LINE_KINDS = KIND_BITS[3] | KIND_BITS[4]
 
 
 def see(board: Board, move: Move) -> int:
@@ -68,18 +78,20 @@ def classify_destinations(board: Board) -> dict[str, dict[str, str]]:
     >>> labels["e5"], labels["g5"], labels["d4"]  # a knight for a knight, a pawn takes, no one
     ('contested', 'losing', 'safe')
     """
-    best: dict[tuple[int, int], tuple[int, bool]] = {}
+    cells = board.board[:]  # every move is played on this copy and taken back
+    squares, kings, color = board.piece_squares, board.kings, board.turn
+    best: dict[int, tuple[int, bool]] = {}  # by origin << 7 | target
     for packed in board.generate_legal():
-        key = (packed >> 7 & 127, packed & 127)
-        result = exchange_on_target(board, packed)
+        key = packed & 0x3FFF
+        result = _exchange_on_cells(cells, squares, kings, color, packed)
         if key not in best or result > best[key]:
             best[key] = result
     labels: dict[str, dict[str, str]] = {}
-    for (origin, target), (value, attacked) in sorted(best.items()):
-        labels.setdefault(square_name(origin), {})[square_name(target)] = label_exchange(
-            value, attacked
-        )
-    return {origin: dict(sorted(targets.items())) for origin, targets in sorted(labels.items())}
+    # Sorted by origin name, then target name: the order of the returned dicts.
+    for key in sorted(best, key=lambda k: NAME_ORDER[k >> 7] << 6 | NAME_ORDER[k & 127]):
+        targets = labels.setdefault(SQUARE_NAMES[key >> 7], {})
+        targets[SQUARE_NAMES[key & 127]] = label_exchange(*best[key])
+    return labels
 
 
 def classify_move(board: Board, move: Move) -> str:
@@ -105,72 +117,113 @@ def label_exchange(value: int, attacked: bool) -> str:
 
 def exchange_on_target(board: Board, packed: int) -> tuple[int, bool]:
     """(SEE of a legal packed move, whether the other side can capture on its target)."""
-    if packed >> FLAG_SHIFT == FLAG_CASTLING:
+    return _exchange_on_cells(board.board[:], board.piece_squares, board.kings, board.turn, packed)
+
+
+def _exchange_on_cells(
+    cells: list[int], squares: list[set[int]], kings: list[int], color: Color, packed: int
+) -> tuple[int, bool]:
+    """`exchange_on_target` on the 0x88 list `cells` of the position whose piece sets and king
+    squares are `squares` and `kings`, `color` to move; `cells` is left as it was found."""
+    flag = packed >> FLAG_SHIFT
+    if flag == FLAG_CASTLING:
         return 0, False
-    scratch = board.copy()  # the exchange is played out on a copy's squares, not by push/pop
-    color = board.turn
     origin, target = packed >> 7 & 127, packed & 127
-    piece = board.board[origin]
-    gain = SEE_VALUES[board.board[target] & 7]
-    if packed >> FLAG_SHIFT == FLAG_EN_PASSANT:
-        scratch.replace_code(target - 16 if color == WHITE else target + 16, 0)
+    piece = moved = cells[origin]
+    captured = cells[target]
+    gain = SEE_VALUES[captured & 7]
+    taken = target  # the square of the captured piece: another one for en passant
+    if flag == FLAG_EN_PASSANT:
+        taken = target - 16 if color == WHITE else target + 16
         gain = SEE_VALUES[PAWN]
+    taken_code = cells[taken]
     promotion = packed >> 14 & 7
     if promotion:
         piece = promotion | color << 3
         gain += SEE_VALUES[promotion] - SEE_VALUES[PAWN]
-    scratch.replace_code(origin, 0)
-    scratch.replace_code(target, piece)
-    return _exchange(scratch, target, color ^ 1, gain)
+    cells[taken] = 0
+    cells[origin] = 0
+    cells[target] = piece
+    if not is_attacked(cells, target, squares[color ^ 1]):
+        result = gain, False  # the common case, decided before any pin is looked for
+    else:
+        now = kings[:]
+        if piece & 7 == KING:
+            now[color] = target
+        result = _exchange(cells, squares, now, target, color ^ 1, gain)
+    cells[target] = captured
+    cells[taken] = taken_code
+    cells[origin] = moved
+    return result
 
 
-def _exchange(scratch: Board, target: int, side: Color, gain: int) -> tuple[int, bool]:
-    """Play out the captures on `target`, `side` to capture next; the swap algorithm: `gains[d]`
-    is what the side capturing at depth d has won if the exchange stopped right after."""
-    if not scratch.attackers(side, target):
-        return gain, False  # the common case, decided before the pins are worked out
+def _exchange(
+    cells: list[int], squares: list[set[int]], kings: list[int], target: int, side: Color, gain: int
+) -> tuple[int, bool]:
+    """Play out the captures on `target`, `side` to capture next, then restore `cells`; the swap
+    algorithm: `gains[d]` is what the side capturing at depth d has won if the exchange stopped
+    right after."""
     gains = [gain]
-    on_square = SEE_VALUES[scratch.board[target] & 7]
+    standing = cells[target]
+    on_square = SEE_VALUES[standing & 7]
+    left: list[tuple[int, int]] = []  # (square, piece) of every capturer, to put back
     while True:
-        # Pins are found again before every capture: a pinner that has just captured, or
-        # been captured, frees its pinned piece to join in.
-        capturer = _least_valuable_attacker(scratch, target, side, _pin_lines(scratch, side))
+        capturer = _least_valuable_attacker(cells, target, squares[side], kings[side])
         if capturer is None:
             break
-        piece = scratch.replace_code(capturer, 0)
+        piece = cells[capturer]
+        left.append((capturer, piece))
+        cells[capturer] = 0
         bonus = 0
         if piece & 7 == PAWN and target >> 4 in (0, 7):  # recapturing onto the last rank
             piece, bonus = QUEEN | (piece & 8), SEE_VALUES[QUEEN] - SEE_VALUES[PAWN]
-        scratch.replace_code(target, piece)
-        if piece & 7 == KING and scratch.attackers(side ^ 1, target):
+        cells[target] = piece
+        if piece & 7 == KING and is_attacked(cells, target, squares[side ^ 1]):
             break  # the king may not capture into an attack, even one by a pinned piece
+        # A king that captured is not attacked: the exchange ends, its square is not needed.
         gains.append(on_square + bonus - gains[-1])
         on_square = SEE_VALUES[piece & 7]
         side ^= 1
+    for sq, piece in left:
+        cells[sq] = piece
+    cells[target] = standing
     for depth in range(len(gains) - 1, 0, -1):
         gains[depth - 1] = -max(-gains[depth - 1], gains[depth])
     return gains[0], len(gains) > 1
 
 
-def _pin_lines(board: Board, color: Color) -> dict[int, set[int]]:
-    """Pinned square -> the squares it may still capture on: its pinner and the squares
-    between the pinner and the king."""
-    king = board.king_square(color)
-    return {
-        pinned: {pinner, *squares_between(king, pinner)} for pinned, pinner in board.pins(color)
-    }
-
-
-def _least_valuable_attacker(
-    board: Board, target: int, side: Color, pinned: dict[int, set[int]]
-) -> int | None:
-    """The square of `side`'s cheapest piece that may capture on `target`, or None."""
+def _least_valuable_attacker(cells: list[int], target: int, by: set[int], king: int) -> int | None:
+    """The square of the cheapest piece on the squares `by` (one colour's, king on `king`)
+    that may capture on `target`, the lowest square among equals; None when there is none."""
     best = None
     best_value = 1 << 30
-    for sq in board.attackers(side, target):
-        if sq in pinned and target not in pinned[sq]:
-            continue
-        value = SEE_VALUES[board.board[sq] & 7]
-        if value < best_value:
+    for sq in attackers(cells, target, by):
+        value = SEE_VALUES[cells[sq] & 7]
+        if value < best_value and not _is_pinned_off(cells, sq, king, target):
             best, best_value = sq, value
     return best
+
+
+def _is_pinned_off(cells: list[int], sq: int, king: int, target: int) -> bool:
+    """Whether the piece on `sq` is absolutely pinned to its king on `king` along a line that
+    `target` is not on: the walk of `movegen.scan_king` made from the king outwards, past
+    `sq`, for this one piece (the pin line runs from the pinner up to the king)."""
+    d = sq - king + 119
+    if sq == king or not ATTACK_KINDS[d] & _LINE_KINDS:
+        return False
+    step = ATTACK_STEPS[d]
+    x = king + step
+    while x != sq:
+        if cells[x]:
+            return False  # something between the piece and its king
+        x += step
+    own = cells[king] & 8
+    x += step
+    while not x & 0x88:
+        p = cells[x]
+        if p:
+            if p & 8 == own or not ATTACK_KINDS[king - x + 119] & KIND_BITS[p]:
+                return False
+            return target not in range(x, king, -step)
+        x += step
+    return False
