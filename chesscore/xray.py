@@ -21,9 +21,10 @@ the primitive's own difference table (`ATTACK_KINDS`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypedDict
 
-from chesscore.attacks import ATTACK_KINDS, KIND_BITS
+from chesscore.attacks import ATTACK_KINDS, KIND_BITS, SQUARE_LABELS, Label
 from chesscore.squares import (
     BISHOP,
     KING,
@@ -32,6 +33,7 @@ from chesscore.squares import (
     QUEEN,
     QUEEN_RAYS,
     ROOK,
+    SQUARE_NAMES,
     Color,
     square_name,
 )
@@ -79,15 +81,21 @@ def make_xray_map(board: Board) -> XrayMap:
     >>> xrays["d1"], xrays["a1"]  # a1 attacks d1 through b1; nothing stands behind b1 for a1
     ({'white': ['a1'], 'black': []}, {'white': [], 'black': []})
     """
-    lists = xray_lists(board)
-    white, black = lists
-    squares: dict[str, SquareXrays] = {
-        name: {
-            "white": _names(white[sq]) if white[sq] else [],
-            "black": _names(black[sq]) if black[sq] else [],
-        }
-        for sq, name in SQUARES_BY_NAME
-    }
+    # As in the threat map, the 64 output lists are made once, straight into the output, and
+    # filled in place through two 0x88-indexed views (off-board slots share one list that is
+    # never filled); the few that get more than one name are sorted afterwards.
+    white: list[list[str]] = [[]] * 128
+    black: list[list[str]] = [[]] * 128
+    squares: dict[str, SquareXrays] = {}
+    for sq, name in SQUARES_BY_NAME:
+        by_white: list[str] = []
+        by_black: list[str] = []
+        white[sq], black[sq] = by_white, by_black
+        squares[name] = {"white": by_white, "black": by_black}
+    fill_xray_lists(board, SQUARE_NAMES, (white, black))
+    for found in white + black:
+        if len(found) > 1:
+            found.sort()
     return {"squares": squares, "pins": find_pins(board)}
 
 
@@ -98,39 +106,65 @@ def xray_lists(board: Board) -> tuple[list[list[int]], list[list[int]]]:
     a friendly slider of the line's kind, on to the next piece (which it x-rays, and may look
     through in turn); if that is a friendly pawn or king attacking along the line, one square
     on. A test checks it against `xrays_of_square` on every square of many positions."""
-    cells = board.board
     found: tuple[list[list[int]], list[list[int]]] = (
         [[] for _ in range(128)],
         [[] for _ in range(128)],
     )
-    for color in (0, 1):
-        for origin in board.piece_squares[color]:
-            rays = SLIDER_RAYS.get(cells[origin] & 7)
-            for ray in rays[origin] if rays else ():
-                _walk_battery(cells, origin, ray, found[color])
+    fill_xray_lists(board, SQUARE_LABELS, found)
     return found
 
 
-def _walk_battery(
-    cells: list[int], origin: int, ray: tuple[int, ...], found: list[list[int]]
+def fill_xray_lists(
+    board: Board, labels: Sequence[Label], found: tuple[list[list[Label]], list[list[Label]]]
 ) -> None:
-    """Mark the squares the slider on `origin` x-rays along `ray` (see `xray_lists`)."""
+    """`xray_lists` appending `labels[attacker's square]` to lists the caller made (per
+    colour, 0x88-indexed), in the order of the piece sets."""
+    cells = board.board
+    kind_bits = KIND_BITS
+    for color in (0, 1):
+        marks = found[color]
+        for origin in board.piece_squares[color]:
+            rays = SLIDER_RAYS.get(cells[origin] & 7)
+            for ray in rays[origin] if rays else ():
+                # Most lines end at their first piece: find it with the tightest loop there is.
+                for t in ray:
+                    if cells[t]:
+                        break
+                else:
+                    continue
+                p = cells[t]
+                step = ray[0] - origin
+                # The kinds of piece that attack one step on along this line.
+                kinds = ATTACK_KINDS[step + 119]
+                if p >> 3 == color and kinds & kind_bits[p] and not (t + step) & 0x88:
+                    _walk_battery(cells, labels[origin], origin, t, step, marks)
+
+
+def _walk_battery(
+    cells: list[int], label: Label, origin: int, front: int, step: int, found: list[list[Label]]
+) -> None:
+    """Enter `label` for the squares the slider on `origin` x-rays along the line of `step`
+    past the friendly piece on `front`, which attacks the next square of the line (see
+    `xray_lists`)."""
     color = cells[origin] >> 3
-    behind = False  # once past a friendly slider, every square reached is x-rayed
-    last = len(ray) - 1
-    for i, t in enumerate(ray):
-        if behind:
-            found[t].append(origin)
-        p = cells[t]
-        if not p:
-            continue
+    kinds = ATTACK_KINDS[step + 119]
+    while True:
+        t = front + step
+        if cells[front] & 7 in (PAWN, KING):  # it attacks one step on, no further
+            found[t].append(label)
+            return
+        while not t & 0x88:  # every square reached behind a friendly slider is x-rayed
+            found[t].append(label)
+            if cells[t]:
+                break
+            t += step
+        else:
+            return
         # Looked past only when it is a friendly piece attacking the next square of the line.
-        if p >> 3 != color or i == last or not ATTACK_KINDS[ray[i + 1] - t + 119] & KIND_BITS[p]:
+        p = cells[t]
+        if p >> 3 != color or not kinds & KIND_BITS[p] or (t + step) & 0x88:
             return
-        if p & 7 in (PAWN, KING):  # it attacks one step on, no further
-            found[ray[i + 1]].append(origin)
-            return
-        behind = True
+        front = t
 
 
 def xray_attackers(board: Board, color: Color, sq: int) -> list[int]:
@@ -165,27 +199,31 @@ def find_pins(board: Board) -> list[PinLine]:
     pins: list[PinLine] = []
     for sq in board.piece_squares[0] | board.piece_squares[1]:
         rays = SLIDER_RAYS.get(cells[sq] & 7)
-        for ray in rays[sq] if rays else ():
-            line = _first_two_pieces(cells, ray)
-            if line is None:
-                continue
-            pinned, target = line
-            if _is_pin(board, sq, pinned, target):
-                pins.append(
-                    {
-                        "pinner": NAMES[sq],
-                        "pinned": NAMES[pinned],
-                        "target": NAMES[target],
-                        "absolute": cells[target] & 7 == KING,
-                    }
-                )
+        if rays is None:
+            continue
+        enemy = (cells[sq] >> 3) ^ 1
+        for ray in rays[sq]:
+            pinned = -1
+            for t in ray:
+                if not cells[t]:
+                    continue
+                if pinned >= 0:
+                    if _is_pin(board, sq, pinned, t):
+                        pins.append(_pin_line(cells, sq, pinned, t))
+                    break
+                if cells[t] >> 3 != enemy:
+                    break  # only an enemy piece can be pinned: the line ends here
+                pinned = t
     return sorted(pins, key=lambda pin: (pin["pinned"], pin["pinner"]))
 
 
-def _first_two_pieces(cells: list[int], ray: tuple[int, ...]) -> tuple[int, int] | None:
-    """The squares of the first two pieces met along `ray`, if there are two."""
-    met = [t for t in ray if cells[t]]
-    return (met[0], met[1]) if len(met) >= 2 else None
+def _pin_line(cells: list[int], pinner: int, pinned: int, target: int) -> PinLine:
+    return {
+        "pinner": NAMES[pinner],
+        "pinned": NAMES[pinned],
+        "target": NAMES[target],
+        "absolute": cells[target] & 7 == KING,
+    }
 
 
 def _is_pin(board: Board, pinner: int, pinned: int, target: int) -> bool:
@@ -199,7 +237,3 @@ def _is_pin(board: Board, pinner: int, pinned: int, target: int) -> bool:
     if target_value <= PIECE_VALUES[cells[pinned] & 7]:
         return False
     return target_value > PIECE_VALUES[cells[pinner] & 7] or not board.attackers(enemy, target)
-
-
-def _names(squares: list[int]) -> list[str]:
-    return sorted(NAMES[sq] for sq in squares)
