@@ -130,6 +130,14 @@ def describe_move(board: Board, move: Move) -> str:
     if not board.is_legal(move):
         text = move.uci() if isinstance(move, Move) else repr(move)
         raise IllegalMoveError(f"illegal move {text} in position {board.fen()!r}")
+    after = board.copy()
+    after.push(move)
+    return describe_played_move(board, move, after)
+
+
+def describe_played_move(board: Board, move: Move, after: Board) -> str:
+    """`describe_move` for a caller that has played the legal `move` already (unchecked):
+    `after` is `board` after it, which tells whether the move checks or mates."""
     piece = board.piece_at(move.from_square)
     assert piece is not None  # a legal move starts on a piece
     color = COLOR_NAMES[piece.color].capitalize()
@@ -149,12 +157,10 @@ def describe_move(board: Board, move: Move) -> str:
             text += f" to {target}"
         if move.promotion:
             text += f", promotes to {PIECE_NAMES[move.promotion]}"
-    return text + _check_suffix(board, move)
+    return text + _check_suffix(after)
 
 
-def _check_suffix(board: Board, move: Move) -> str:
-    after = board.copy()
-    after.push(move)
+def _check_suffix(after: Board) -> str:
     if after.is_checkmate():
         return ", checkmate"
     return ", check" if after.is_check() else ""

@@ -32,16 +32,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypedDict
 
-from chesscore.describe import describe_move, describe_squares
+from chesscore.describe import describe_played_move, describe_squares
 from chesscore.errors import IllegalMoveError
 from chesscore.move import Move
 from chesscore.see import exchange_on_target, label_exchange
-from chesscore.squares import COLOR_NAMES, KING, WHITE, Color, square_name
+from chesscore.squares import BLACK, COLOR_NAMES, KING, WHITE, square_name
+from chesscore.threats import NAMES, SQUARE_OF_NAME
 from chesscore.xray import PIECE_VALUES, PinLine, SquareXrays, find_pins, make_xray_map
 
 if TYPE_CHECKING:
     from chesscore.board import Board
-    from chesscore.threats import SquareAttackers, ThreatMap
+    from chesscore.threats import ThreatMap
 
 PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
 
@@ -125,7 +126,7 @@ def describe_last_move(board: Board, threats: ThreatMap) -> tuple[Change | None,
     before = board.copy()
     move = before.pop()
     change = compare_positions(before, move, board, before.threat_map(), threats)
-    return change, describe_move(before, move)
+    return change, describe_played_move(before, move, board)
 
 
 def describe_change(board: Board, move: Move, threats: ThreatMap | None = None) -> Change:
@@ -180,12 +181,12 @@ def compare_positions(
     after the legal `move`, the maps are their threat maps."""
     moved = _relocation(board, move)
     facts = _move_facts(board, move)
+    before_pairs = _attacks_on_pieces(board, before_map)
+    after_pairs = _attacks_on_pieces(after, after_map)
     before_attacks = {
-        (a2, t2)
-        for a, t in _attacks_on_pieces(board, before_map)
-        if (a2 := moved.get(a, a)) and (t2 := moved.get(t, t))
+        (a2, t2) for a, t in before_pairs if (a2 := moved.get(a, a)) and (t2 := moved.get(t, t))
     }
-    new = sorted(_attacks_on_pieces(after, after_map) - before_attacks)
+    new = sorted(after_pairs - before_attacks)
     new_attacks: list[Attack] = [{"from": a, "to": t, "by": _color_at(after, a)} for a, t in new]
     # The moved piece and a castling rook: their new attacks are theirs, not discovered ones.
     movers = {square for square in moved.values() if square is not None}
@@ -200,7 +201,12 @@ def compare_positions(
         ],
         "became_hanging": became,
         "no_longer_hanging": stopped,
-        "forks": _new_forks(board, before_map, after, after_map, moved),
+        "forks": _new_forks(
+            _forks_of(board, before_map, before_pairs),
+            _forks_of(after, after_map, after_pairs),
+            after,
+            moved,
+        ),
         "pins_created": created,
         "pins_released": released,
     }
@@ -252,58 +258,60 @@ def _move_facts(board: Board, move: Move) -> MoveFacts:
 
 
 def _color_at(board: Board, name: str) -> str:
-    return COLOR_NAMES[board.board[_square(name)] >> 3]
-
-
-def _square(name: str) -> int:
-    return (ord(name[1]) - ord("1")) * 16 + ord(name[0]) - ord("a")
-
-
-def _side(entry: SquareAttackers, color: Color) -> list[str]:
-    return entry["white"] if color == WHITE else entry["black"]
+    return COLOR_NAMES[board.board[SQUARE_OF_NAME[name]] >> 3]
 
 
 def _attacks_on_pieces(board: Board, threats: ThreatMap) -> set[tuple[str, str]]:
     """(attacker, target) name pairs: every attack on a piece of the other colour."""
-    pairs = set()
-    for sq, piece in board.pieces().items():
-        name = square_name(sq)
-        for attacker in _side(threats["squares"][name], piece.color ^ 1):
-            pairs.add((attacker, name))
+    squares = threats["squares"]
+    pairs: set[tuple[str, str]] = set()
+    for sq in board.piece_squares[WHITE]:
+        name = NAMES[sq]
+        pairs.update((attacker, name) for attacker in squares[name]["black"])
+    for sq in board.piece_squares[BLACK]:
+        name = NAMES[sq]
+        pairs.update((attacker, name) for attacker in squares[name]["white"])
     return pairs
 
 
 def find_forks(board: Board, threats: ThreatMap) -> dict[str, list[str]]:
     """Forking piece -> the two or more enemy pieces it forks: each one the king, undefended,
     or worth more than the forking piece."""
+    return _forks_of(board, threats, _attacks_on_pieces(board, threats))
+
+
+def _forks_of(
+    board: Board, threats: ThreatMap, pairs: set[tuple[str, str]]
+) -> dict[str, list[str]]:
+    """`find_forks` from the position's `_attacks_on_pieces`, which the caller has already."""
     cells = board.board
+    squares = threats["squares"]
     targets: dict[str, list[str]] = {}
-    for attacker, target in sorted(_attacks_on_pieces(board, threats)):
-        victim = cells[_square(target)]
-        defenders = _side(threats["squares"][target], victim >> 3)
+    for attacker, target in sorted(pairs):
+        victim = cells[SQUARE_OF_NAME[target]]
+        defenders = squares[target]["black" if victim >> 3 else "white"]
         if (
             victim & 7 == KING
             or not defenders
-            or PIECE_VALUES[victim & 7] > PIECE_VALUES[cells[_square(attacker)] & 7]
+            or PIECE_VALUES[victim & 7] > PIECE_VALUES[cells[SQUARE_OF_NAME[attacker]] & 7]
         ):
             targets.setdefault(attacker, []).append(target)
     return {attacker: found for attacker, found in targets.items() if len(found) >= 2}
 
 
 def _new_forks(
-    board: Board,
-    before_map: ThreatMap,
+    before_forks: dict[str, list[str]],
+    after_forks: dict[str, list[str]],
     after: Board,
-    after_map: ThreatMap,
     moved: dict[str, str | None],
 ) -> list[Fork]:
     before = {
         (moved.get(a, a), frozenset(moved.get(t, t) for t in found))
-        for a, found in find_forks(board, before_map).items()
+        for a, found in before_forks.items()
     }
     return [
         {"from": a, "targets": found, "by": _color_at(after, a)}
-        for a, found in sorted(find_forks(after, after_map).items())
+        for a, found in sorted(after_forks.items())
         if (a, frozenset(found)) not in before
     ]
 
