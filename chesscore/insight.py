@@ -37,7 +37,13 @@ from chesscore.errors import IllegalMoveError
 from chesscore.move import Move
 from chesscore.see import exchange_on_target, label_exchange
 from chesscore.squares import BLACK, COLOR_NAMES, KING, WHITE, square_name
-from chesscore.threats import NAMES, SQUARE_OF_NAME
+from chesscore.threats import (
+    NAMES,
+    SQUARE_OF_NAME,
+    AttackLists,
+    find_hanging,
+    piece_attack_lists,
+)
 from chesscore.xray import PIECE_VALUES, PinLine, SquareXrays, find_pins, make_xray_map
 
 if TYPE_CHECKING:
@@ -125,7 +131,9 @@ def describe_last_move(board: Board, threats: ThreatMap) -> tuple[Change | None,
         return None, None
     before = board.copy()
     move = before.pop()
-    change = compare_positions(before, move, board, before.threat_map(), threats)
+    # Of the position before, only its pieces' attackers are compared: no map is made.
+    lists = piece_attack_lists(before)
+    change = _compare(before, move, board, lists, find_hanging(before, lists), threats)
     return change, describe_played_move(before, move, board)
 
 
@@ -179,10 +187,25 @@ def compare_positions(
 ) -> Change:
     """`describe_change` for a caller that has played the move already: `after` is `board`
     after the legal `move`, the maps are their threat maps."""
+    before_lists = _map_lists(board, before_map)
+    return _compare(board, move, after, before_lists, before_map["hanging"], after_map)
+
+
+def _compare(
+    board: Board,
+    move: Move,
+    after: Board,
+    before_lists: AttackLists,
+    before_hanging: list[str],
+    after_map: ThreatMap,
+) -> Change:
+    """`compare_positions` given, of the position before, only the attack lists of its pieces
+    (`threats.piece_attack_lists`) and its hanging pieces."""
     moved = _relocation(board, move)
     facts = _move_facts(board, move)
-    before_pairs = _attacks_on_pieces(board, before_map)
-    after_pairs = _attacks_on_pieces(after, after_map)
+    after_lists = _map_lists(after, after_map)
+    before_pairs = _attacks_on_pieces(board, before_lists)
+    after_pairs = _attacks_on_pieces(after, after_lists)
     before_attacks = {
         (a2, t2) for a, t in before_pairs if (a2 := moved.get(a, a)) and (t2 := moved.get(t, t))
     }
@@ -191,7 +214,7 @@ def compare_positions(
     # The moved piece and a castling rook: their new attacks are theirs, not discovered ones.
     movers = {square for square in moved.values() if square is not None}
     created, released = _pin_changes(board, after, moved)
-    became, stopped = _hanging_changes(before_map["hanging"], after_map["hanging"], moved)
+    became, stopped = _hanging_changes(before_hanging, after_map["hanging"], moved)
     return {
         "move": facts,
         "checkers": after_map["checkers"],
@@ -202,8 +225,8 @@ def compare_positions(
         "became_hanging": became,
         "no_longer_hanging": stopped,
         "forks": _new_forks(
-            _forks_of(board, before_map, before_pairs),
-            _forks_of(after, after_map, after_pairs),
+            _forks_of(board, before_lists, before_pairs),
+            _forks_of(after, after_lists, after_pairs),
             after,
             moved,
         ),
@@ -261,35 +284,45 @@ def _color_at(board: Board, name: str) -> str:
     return COLOR_NAMES[board.board[SQUARE_OF_NAME[name]] >> 3]
 
 
-def _attacks_on_pieces(board: Board, threats: ThreatMap) -> set[tuple[str, str]]:
-    """(attacker, target) name pairs: every attack on a piece of the other colour."""
+def _map_lists(board: Board, threats: ThreatMap) -> AttackLists:
+    """The threat map's lists at the squares of the pieces of `board`, by 0x88 index (the
+    shape of `threats.piece_attack_lists`; the other indexes hold an empty list)."""
     squares = threats["squares"]
-    pairs: set[tuple[str, str]] = set()
-    for sq in board.piece_squares[WHITE]:
-        name = NAMES[sq]
-        pairs.update((attacker, name) for attacker in squares[name]["black"])
-    for sq in board.piece_squares[BLACK]:
-        name = NAMES[sq]
-        pairs.update((attacker, name) for attacker in squares[name]["white"])
+    empty: list[str] = []
+    white = [empty] * 128
+    black = [empty] * 128
+    for sq in board.piece_squares[WHITE] | board.piece_squares[BLACK]:
+        entry = squares[NAMES[sq]]
+        white[sq] = entry["white"]
+        black[sq] = entry["black"]
+    return white, black
+
+
+def _attacks_on_pieces(board: Board, lists: AttackLists) -> set[tuple[str, str]]:
+    """(attacker, target) name pairs: every attack on a piece of the other colour."""
+    white, black = lists
+    pairs = {(a, NAMES[sq]) for sq in board.piece_squares[WHITE] for a in black[sq]}
+    pairs |= {(a, NAMES[sq]) for sq in board.piece_squares[BLACK] for a in white[sq]}
     return pairs
 
 
 def find_forks(board: Board, threats: ThreatMap) -> dict[str, list[str]]:
     """Forking piece -> the two or more enemy pieces it forks: each one the king, undefended,
     or worth more than the forking piece."""
-    return _forks_of(board, threats, _attacks_on_pieces(board, threats))
+    lists = _map_lists(board, threats)
+    return _forks_of(board, lists, _attacks_on_pieces(board, lists))
 
 
 def _forks_of(
-    board: Board, threats: ThreatMap, pairs: set[tuple[str, str]]
+    board: Board, lists: AttackLists, pairs: set[tuple[str, str]]
 ) -> dict[str, list[str]]:
-    """`find_forks` from the position's `_attacks_on_pieces`, which the caller has already."""
+    """`find_forks` from the position's attack lists and `_attacks_on_pieces`."""
     cells = board.board
-    squares = threats["squares"]
     targets: dict[str, list[str]] = {}
     for attacker, target in sorted(pairs):
-        victim = cells[SQUARE_OF_NAME[target]]
-        defenders = squares[target]["black" if victim >> 3 else "white"]
+        sq = SQUARE_OF_NAME[target]
+        victim = cells[sq]
+        defenders = lists[victim >> 3][sq]
         if (
             victim & 7 == KING
             or not defenders

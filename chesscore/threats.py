@@ -31,6 +31,10 @@ BOARD_SQUARES = tuple(SQUARE_OF_NAME[name] for name in sorted(SQUARE_OF_NAME))  
 NAME_ORDER = tuple((sq & 7) * 8 + (sq >> 4) for sq in range(128))
 
 
+# Per colour, by 0x88 index, the names of that colour's pieces attacking the square.
+AttackLists = tuple[list[list[str]], list[list[str]]]
+
+
 class SquareAttackers(TypedDict):
     """The squares of the white and of the black pieces that attack or defend one square."""
 
@@ -84,7 +88,7 @@ def make_threat_map(board: Board) -> ThreatMap:
         # The checkers are the attackers of the king of the side to move.
         "checkers": list(attacks[turn ^ 1][board.king_square(turn)]),
         "pins": _make_pins(board),
-        "hanging": _find_hanging(board, attacks),
+        "hanging": find_hanging(board, attacks),
     }
 
 
@@ -92,6 +96,23 @@ def attack_lists(board: Board, color: Color) -> list[list[str]]:
     """For each 0x88 index, the names (sorted) of the pieces of `color` attacking that square:
     `attack_map` labelled with names."""
     return attack_map(board.board, _in_name_order(board, color), NAMES)
+
+
+def piece_attack_lists(board: Board) -> AttackLists:
+    """Per colour, by 0x88 index, the names of the pieces of that colour attacking or
+    defending the piece on that square, in no particular order: the threat map's facts about
+    pieces, for a caller that needs no map. Only the lists at occupied squares are real: all
+    other indexes share one list that collects what is entered there and is never read, which
+    spares making 128 lists per colour where 32 pieces at most are looked at."""
+    spill: list[str] = []
+    white = [spill] * 128
+    black = [spill] * 128
+    for sq in board.piece_squares[WHITE] | board.piece_squares[BLACK]:
+        white[sq] = []
+        black[sq] = []
+    fill_attack_map(board.board, board.piece_squares[WHITE], NAMES, white)
+    fill_attack_map(board.board, board.piece_squares[BLACK], NAMES, black)
+    return white, black
 
 
 def _in_name_order(board: Board, color: Color) -> list[int]:
@@ -109,8 +130,9 @@ def _make_pins(board: Board) -> list[Pin]:
     return sorted(pins, key=lambda pin: pin["pinned"])
 
 
-def _find_hanging(board: Board, attacks: tuple[list[list[str]], list[list[str]]]) -> list[str]:
-    """Pieces attacked by the other colour and undefended, or attacked by a cheaper piece."""
+def find_hanging(board: Board, attacks: AttackLists) -> list[str]:
+    """Pieces attacked by the other colour and undefended, or attacked by a cheaper piece,
+    from the attack lists of both colours (read at the pieces' squares only)."""
     cells = board.board
     hanging = []
     for color in (WHITE, BLACK):
