@@ -21,10 +21,9 @@ the primitive's own difference table (`ATTACK_KINDS`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypedDict
 
-from chesscore.attacks import ATTACK_KINDS, KIND_BITS, SQUARE_LABELS, Label
+from chesscore.attacks import ATTACK_KINDS, KIND_BITS
 from chesscore.squares import (
     BISHOP,
     KING,
@@ -46,7 +45,7 @@ PIECE_VALUES = (0, 1, 3, 3, 5, 9, 100)
 # The rays of the sliders by piece type; other pieces have none to look along.
 SLIDER_RAYS = {kind: PIECE_RAYS[kind] for kind in (BISHOP, ROOK, QUEEN)}
 NAMES = {rank * 16 + file: square_name(rank * 16 + file) for rank in range(8) for file in range(8)}
-SQUARES_BY_NAME = sorted(NAMES.items(), key=lambda item: item[1])  # a1, a2, ..., h8
+NAMES_IN_ORDER = sorted(NAMES.values())  # a1, a2, ..., h8
 
 
 class SquareXrays(TypedDict):
@@ -81,48 +80,41 @@ def make_xray_map(board: Board) -> XrayMap:
     >>> xrays["d1"], xrays["a1"]  # a1 attacks d1 through b1; nothing stands behind b1 for a1
     ({'white': ['a1'], 'black': []}, {'white': [], 'black': []})
     """
-    # As in the threat map, the 64 output lists are made once, straight into the output, and
-    # filled in place through two 0x88-indexed views (off-board slots share one list that is
-    # never filled); the few that get more than one name are sorted afterwards.
-    white: list[list[str]] = [[]] * 128
-    black: list[list[str]] = [[]] * 128
-    squares: dict[str, SquareXrays] = {}
-    for sq, name in SQUARES_BY_NAME:
-        by_white: list[str] = []
-        by_black: list[str] = []
-        white[sq], black[sq] = by_white, by_black
-        squares[name] = {"white": by_white, "black": by_black}
-    fill_xray_lists(board, SQUARE_NAMES, (white, black))
-    for found in white + black:
-        if len(found) > 1:
-            found.sort()
+    squares: dict[str, SquareXrays] = {name: {"white": [], "black": []} for name in NAMES_IN_ORDER}
+    xrays = find_xrays(board)
+    for color, sq, origin in xrays:
+        entry = squares[SQUARE_NAMES[sq]]
+        (entry["black"] if color else entry["white"]).append(SQUARE_NAMES[origin])
+    for color, sq, _ in xrays:  # x-rays are few: sorting some lists twice costs nothing
+        entry = squares[SQUARE_NAMES[sq]]
+        (entry["black"] if color else entry["white"]).sort()
     return {"squares": squares, "pins": find_pins(board)}
 
 
 def xray_lists(board: Board) -> tuple[list[list[int]], list[list[int]]]:
-    """Per colour, for each 0x88 index, the x-ray attackers of that square: `xrays_of_square`
-    for all squares at once, turned inside out for speed. Rather than walking eight lines out
-    of each of 64 squares, every slider walks its own lines: past the first piece, if that is
-    a friendly slider of the line's kind, on to the next piece (which it x-rays, and may look
-    through in turn); if that is a friendly pawn or king attacking along the line, one square
-    on. A test checks it against `xrays_of_square` on every square of many positions."""
+    """Per colour, for each 0x88 index, the x-ray attackers of that square (`find_xrays` by
+    square: `xrays_of_square` for all squares at once)."""
     found: tuple[list[list[int]], list[list[int]]] = (
         [[] for _ in range(128)],
         [[] for _ in range(128)],
     )
-    fill_xray_lists(board, SQUARE_LABELS, found)
+    for color, sq, origin in find_xrays(board):
+        found[color][sq].append(origin)
     return found
 
 
-def fill_xray_lists(
-    board: Board, labels: Sequence[Label], found: tuple[list[list[Label]], list[list[Label]]]
-) -> None:
-    """`xray_lists` appending `labels[attacker's square]` to lists the caller made (per
-    colour, 0x88-indexed), in the order of the piece sets."""
+def find_xrays(board: Board) -> list[tuple[Color, int, int]]:
+    """(colour, square, attacker's square) of every x-ray on the board, in the order of the
+    piece sets: `xrays_of_square` for all squares at once, turned inside out for speed.
+    Rather than walking eight lines out of each of 64 squares, every slider walks its own
+    lines: past the first piece, if that is a friendly slider of the line's kind, on to the
+    next piece (which it x-rays, and may look through in turn); if that is a friendly pawn or
+    king attacking along the line, one square on. A test checks it against `xrays_of_square`
+    on every square of many positions."""
     cells = board.board
     kind_bits = KIND_BITS
+    found: list[tuple[Color, int, int]] = []
     for color in (0, 1):
-        marks = found[color]
         for origin in board.piece_squares[color]:
             rays = SLIDER_RAYS.get(cells[origin] & 7)
             for ray in rays[origin] if rays else ():
@@ -137,24 +129,24 @@ def fill_xray_lists(
                 # The kinds of piece that attack one step on along this line.
                 kinds = ATTACK_KINDS[step + 119]
                 if p >> 3 == color and kinds & kind_bits[p] and not (t + step) & 0x88:
-                    _walk_battery(cells, labels[origin], origin, t, step, marks)
+                    _walk_battery(cells, origin, t, step, found)
+    return found
 
 
 def _walk_battery(
-    cells: list[int], label: Label, origin: int, front: int, step: int, found: list[list[Label]]
+    cells: list[int], origin: int, front: int, step: int, found: list[tuple[Color, int, int]]
 ) -> None:
-    """Enter `label` for the squares the slider on `origin` x-rays along the line of `step`
-    past the friendly piece on `front`, which attacks the next square of the line (see
-    `xray_lists`)."""
+    """Enter the squares the slider on `origin` x-rays along the line of `step` past the
+    friendly piece on `front`, which attacks the next square of the line (see `find_xrays`)."""
     color = cells[origin] >> 3
     kinds = ATTACK_KINDS[step + 119]
     while True:
         t = front + step
         if cells[front] & 7 in (PAWN, KING):  # it attacks one step on, no further
-            found[t].append(label)
+            found.append((color, t, origin))
             return
         while not t & 0x88:  # every square reached behind a friendly slider is x-rayed
-            found[t].append(label)
+            found.append((color, t, origin))
             if cells[t]:
                 break
             t += step
@@ -203,17 +195,21 @@ def find_pins(board: Board) -> list[PinLine]:
             continue
         enemy = (cells[sq] >> 3) ^ 1
         for ray in rays[sq]:
-            pinned = -1
-            for t in ray:
-                if not cells[t]:
-                    continue
-                if pinned >= 0:
-                    if _is_pin(board, sq, pinned, t):
-                        pins.append(_pin_line(cells, sq, pinned, t))
+            for pinned in ray:  # the first piece on the line, with the tightest loop there is
+                if cells[pinned]:
                     break
-                if cells[t] >> 3 != enemy:
-                    break  # only an enemy piece can be pinned: the line ends here
-                pinned = t
+            else:
+                continue
+            if cells[pinned] >> 3 != enemy:
+                continue  # only an enemy piece can be pinned
+            step = ray[0] - sq
+            target = pinned + step
+            while not target & 0x88:
+                if cells[target]:
+                    if _is_pin(board, sq, pinned, target):
+                        pins.append(_pin_line(cells, sq, pinned, target))
+                    break
+                target += step
     return sorted(pins, key=lambda pin: (pin["pinned"], pin["pinner"]))
 
 
