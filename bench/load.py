@@ -1,8 +1,8 @@
 """Load test: many games at once over real WebSockets, against one server process or a cluster.
 
 Usage:
-  python bench/load.py --games 500 --seconds 60                    # one process, threading mode
-  python bench/load.py --games 500 --seconds 60 --async-mode gevent
+  python bench/load.py --games 500 --seconds 60                    # one process, gevent mode
+  python bench/load.py --games 500 --seconds 60 --async-mode threading
   python bench/load.py --games 500 --seconds 60 --cluster          # PostgreSQL, Redis, 2 processes
   python bench/load.py --url http://127.0.0.1:5000 --games 50      # a server already running
 
@@ -365,7 +365,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the games play")
     parser.add_argument("--spectators", type=int, default=1, help="watchers per game")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
-    parser.add_argument("--async-mode", choices=["threading", "gevent"], default="threading")
+    parser.add_argument("--async-mode", choices=["threading", "gevent"], default="gevent")
     parser.add_argument("--cluster", action="store_true", help="PostgreSQL, Redis, 2 processes")
     parser.add_argument("--url", action="append", help="use running server(s) at this URL")
     args = parser.parse_args()

@@ -14,7 +14,8 @@ since other processes can only add time:
 - `public, insight, cached`: the same position again (a join, an HTTP read, an offer);
 - `dests only` and `dests + safety, first build`: what the seat to move gets on top;
 - `a move's states, before` and `..., with insight`: everything one change costs, the public
-  state and the three tailored copies (white, black, spectators), caches emptied first;
+  state and the three tailored copies (white, black, spectators) encoded to JSON as they are
+  sent, caches emptied first;
 - `preview, first` and `preview, cached`: the `preview` event's work for the first legal move
   (in sorted UCI order), with the position's facts cached as they are after a state was sent;
 - the JSON size of the public state, without and with `insight`.
@@ -24,7 +25,6 @@ The table gives the median, the 99th percentile and the maximum over all samples
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 import time
@@ -41,6 +41,7 @@ from chesscore import BLACK, WHITE, Board, Move
 from server.games import Game, GameSettings, Header, MoveRecord, restore_game
 from server.insight import cached_preview, clear_caches, position_facts
 from server.state import make_destinations, make_public_state, tailor_state
+from server.wire import dumps
 
 NOW = 1_000_000.0
 
@@ -71,14 +72,13 @@ def without_insight(board: Board) -> Any:
 def move_states(game: Game) -> None:
     public = make_public_state(game, NOW)
     for role in (WHITE, BLACK, None):
-        tailor_state(public, game, role)
+        dumps(tailor_state(public, game, role))
 
 
 def old_move_states(game: Game) -> None:
     public = make_public_state(game, NOW)
     for role in (WHITE, BLACK, None):
-        if role == game.board.turn:
-            _ = {**public, **make_destinations(game)}
+        dumps({**public, **make_destinations(game)} if role == game.board.turn else public)
 
 
 def cold(work: Callable[[Game], object]) -> Callable[[Game], object]:
@@ -161,8 +161,8 @@ def main() -> None:
             setup = SETUPS.get(name, lambda game: None)
             times[name].append(best_time(work, game, args.repeat, setup))
         state = make_public_state(game, NOW)
-        sizes["state bytes, insight"].append(len(json.dumps(state)))
-        sizes["state bytes, no insight"].append(len(json.dumps({**state, "insight": None})))
+        sizes["state bytes, insight"].append(len(dumps(state)))
+        sizes["state bytes, no insight"].append(len(dumps({**state, "insight": None})))
     print_table("operation (microseconds)", {**times, **sizes}, len(games), args.seed)
 
 

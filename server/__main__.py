@@ -1,11 +1,22 @@
-"""Start the server: `python -m server --host H --port P`, or the `chess-server` script."""
+"""Start the server: `python -m server --host H --port P`, or the `chess-server` script.
+
+In gevent mode (the default, server/config.py says why) the standard library is patched here,
+first thing, before anything imports sockets, threads or locks (Flask-SocketIO's deployment
+notes); only `server.config`, which needs none of them, is read before.
+"""
 
 from __future__ import annotations
 
 import argparse
 
-from server.app import create_app, socketio
-from server.config import DEFAULTS
+from server.config import DEFAULTS, configured_async_mode
+
+if configured_async_mode() == "gevent":
+    from gevent import monkey
+
+    monkey.patch_all()
+
+from server.app import create_app, socketio  # after the patch, on purpose
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -15,7 +26,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     app = create_app()
     print(f"Chess server running on http://{args.host}:{args.port}", flush=True)
-    # Werkzeug's server with simple-websocket carries real WebSockets in threading mode.
+    # gevent's WSGI server with gevent-websocket, or Werkzeug's with simple-websocket in
+    # threading mode; both carry real WebSockets.
     socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True)
 
 

@@ -15,7 +15,7 @@ from flask import Flask
 from flask_socketio import SocketIO
 from socketio import Manager, RedisManager
 
-from server.config import DEFAULTS, ROOT, load_environment
+from server.config import ASYNC_MODES, DEFAULTS, ROOT, load_environment
 from server.connections import Connections
 from server.security import load_secret_key, socketio_options
 from server.sessions import GameService
@@ -36,6 +36,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         instance_path=str(settings["INSTANCE_PATH"]),
     )
     app.config.update(settings)
+    _check_async_mode(app.config["ASYNC_MODE"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(app.instance_path)
 
@@ -56,6 +57,21 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["chess_connections"] = Connections()
     app.extensions["chess"].resume()
     return app
+
+
+def _check_async_mode(mode: str) -> None:
+    """gevent mode only works in a process whose standard library was patched first."""
+    if mode not in ASYNC_MODES:
+        raise ValueError(f"async mode {mode!r}: expected one of {ASYNC_MODES}")
+    if mode == "gevent":
+        from gevent import monkey
+
+        if not monkey.is_module_patched("socket"):
+            raise RuntimeError(
+                "gevent mode needs the standard library patched before anything else is "
+                "imported: start the server with `python -m server`, or create the app with "
+                "config={'ASYNC_MODE': 'threading'}"
+            )
 
 
 def _client_manager(redis_url: str) -> Manager:

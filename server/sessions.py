@@ -114,7 +114,9 @@ class GameService:
         sharing the store may have changed it), else from the store; and whether it was read
         from the store."""
         cached = self.cache.get(game_id)
-        if cached is not None and self.store.version_of(game_id) == cached.version:
+        if cached is not None and (
+            not self.store.shared or self.store.version_of(game_id) == cached.version
+        ):
             self._keep(cached)
             return cached, False
         stored = self.store.load_game(game_id)

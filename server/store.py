@@ -72,6 +72,10 @@ class StoredChange:
 
 
 class GameStore(Protocol):
+    # Whether other server processes may write the same store: then a cached game must be
+    # checked against the stored version before each use (`version_of`).
+    shared: bool
+
     def create_game(self, game: StoredGame, seats: dict[int, str]) -> None:
         """Store a new game at version 0 with its seats (colour -> token hash)."""
 

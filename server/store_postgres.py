@@ -52,6 +52,8 @@ POOL_SIZE = 8
 class PostgresStore:
     """A `GameStore` in a PostgreSQL database."""
 
+    shared = True  # several server processes share it
+
     def __init__(self, url: str, pool_size: int = POOL_SIZE) -> None:
         self.url = url
         self.idle: queue.LifoQueue[psycopg.Connection[Any]] = queue.LifoQueue()

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from server import create_app, socketio
+from tests.support.in_process import IN_PROCESS
 
 
 def test_an_unexpected_exception_answers_internal_and_keeps_the_connection(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    app = create_app({"INSTANCE_PATH": str(tmp_path), "TESTING": True})
+    app = create_app(IN_PROCESS | {"INSTANCE_PATH": str(tmp_path), "TESTING": True})
 
     @socketio.on("test_explode")
     def explode(payload: object) -> None:

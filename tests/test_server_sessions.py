@@ -25,11 +25,11 @@ WHITE, BLACK = 0, 1
 
 
 class Harness:
-    def __init__(self, tmp_path: Path, cache_size: int = 5000) -> None:
+    def __init__(self, tmp_path: Path, cache_size: int = 5000, shared: bool = False) -> None:
         self.events: list[dict[str, Any]] = []
         self.tasks: list[tuple[Callable[..., object], tuple[Any, ...]]] = []
         self.service = GameService(
-            SqliteStore(tmp_path / "games.sqlite3"),
+            SqliteStore(tmp_path / "games.sqlite3", shared=shared),
             notify=lambda game, event: self.events.append(event),
             notify_rematch=lambda game, rematch, seats: None,
             spawn=lambda task, *args: self.tasks.append((task, args)),
@@ -126,7 +126,7 @@ def test_made_up_game_ids_leave_no_locks_behind(harness: Harness) -> None:
 
 def test_two_services_sharing_one_store_stay_consistent(tmp_path: Path) -> None:
     """As two server processes would: each sees the other's moves, none is applied twice."""
-    first, second = Harness(tmp_path), Harness(tmp_path)
+    first, second = Harness(tmp_path, shared=True), Harness(tmp_path, shared=True)
     game_id = first.create()
     assert first.game(game_id).ply == 0
     second.service.move(game_id, WHITE, 0, Move.from_uci("e2e4"))
