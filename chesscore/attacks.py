@@ -29,8 +29,10 @@ from typing import TypeVar
 from chesscore.squares import (
     BISHOP,
     KING,
+    KING_TARGETS,
     KNIGHT,
     KNIGHT_OFFSETS,
+    KNIGHT_TARGETS,
     PAWN,
     PAWN_CAPTURE_TARGETS,
     PIECE_RAYS,
@@ -162,12 +164,20 @@ def fill_attack_map(
     for origin in by:
         label = labels[origin]
         code = board[origin]
-        if code & 7 == PAWN:
-            for target in PAWN_CAPTURE_TARGETS[code >> 3][origin]:
-                found[target].append(label)
+        kind = code & 7
+        # Pawns, knights and kings attack a fixed set of squares: one loop, no rays.
+        if kind == PAWN:
+            targets = PAWN_CAPTURE_TARGETS[code >> 3][origin]
+        elif kind == KNIGHT:
+            targets = KNIGHT_TARGETS[origin]
+        elif kind == KING:
+            targets = KING_TARGETS[origin]
+        else:
+            for ray in PIECE_RAYS[kind][origin]:
+                for target in ray:
+                    found[target].append(label)
+                    if board[target]:
+                        break
             continue
-        for ray in PIECE_RAYS[code & 7][origin]:
-            for target in ray:
-                found[target].append(label)
-                if board[target]:
-                    break
+        for target in targets:
+            found[target].append(label)

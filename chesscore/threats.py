@@ -142,7 +142,9 @@ def find_hanging(board: Board, attacks: AttackLists) -> list[str]:
             kind = cells[sq] & 7
             if not enemies or kind == KING:
                 continue
-            cheapest = min(PIECE_VALUES[cells[SQUARE_OF_NAME[name]] & 7] for name in enemies)
-            if not defended[sq] or cheapest < PIECE_VALUES[kind]:
+            if not defended[sq] or (
+                min(PIECE_VALUES[cells[SQUARE_OF_NAME[name]] & 7] for name in enemies)
+                < PIECE_VALUES[kind]
+            ):
                 hanging.append(NAMES[sq])
     return sorted(hanging)
