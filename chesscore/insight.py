@@ -44,7 +44,14 @@ from chesscore.threats import (
     find_hanging,
     piece_attack_lists,
 )
-from chesscore.xray import PIECE_VALUES, PinLine, SquareXrays, find_pins, make_xray_map
+from chesscore.xray import (
+    PIECE_VALUES,
+    PinLine,
+    SquareXrays,
+    find_pins,
+    find_pins_among,
+    make_xray_map,
+)
 
 if TYPE_CHECKING:
     from chesscore.board import Board
@@ -213,7 +220,12 @@ def _compare(
     new_attacks: list[Attack] = [{"from": a, "to": t, "by": _color_at(after, a)} for a, t in new]
     # The moved piece and a castling rook: their new attacks are theirs, not discovered ones.
     movers = {square for square in moved.values() if square is not None}
-    created, released = _pin_changes(board, after, moved)
+    # Every pinner attacks the piece it pins: the pins are looked for among the attacks.
+    created, released = _pin_changes(
+        find_pins_among(board, _squares_of(before_pairs)),
+        find_pins_among(after, _squares_of(after_pairs)),
+        moved,
+    )
     became, stopped = _hanging_changes(before_hanging, after_map["hanging"], moved)
     return {
         "move": facts,
@@ -317,19 +329,23 @@ def _forks_of(
     board: Board, lists: AttackLists, pairs: set[tuple[str, str]]
 ) -> dict[str, list[str]]:
     """`find_forks` from the position's attack lists and `_attacks_on_pieces`."""
+    attacked: dict[str, list[str]] = {}
+    for attacker, target in pairs:
+        attacked.setdefault(attacker, []).append(target)
     cells = board.board
-    targets: dict[str, list[str]] = {}
-    for attacker, target in sorted(pairs):
-        sq = SQUARE_OF_NAME[target]
-        victim = cells[sq]
-        defenders = lists[victim >> 3][sq]
-        if (
-            victim & 7 == KING
-            or not defenders
-            or PIECE_VALUES[victim & 7] > PIECE_VALUES[cells[SQUARE_OF_NAME[attacker]] & 7]
-        ):
-            targets.setdefault(attacker, []).append(target)
-    return {attacker: found for attacker, found in targets.items() if len(found) >= 2}
+    forks: dict[str, list[str]] = {}
+    # Only a piece attacking two pieces or more can fork: most attack one at most.
+    for attacker in sorted(a for a, targets in attacked.items() if len(targets) >= 2):
+        value = PIECE_VALUES[cells[SQUARE_OF_NAME[attacker]] & 7]
+        found = []
+        for target in sorted(attacked[attacker]):
+            sq = SQUARE_OF_NAME[target]
+            victim = cells[sq]
+            if victim & 7 == KING or not lists[victim >> 3][sq] or PIECE_VALUES[victim & 7] > value:
+                found.append(target)
+        if len(found) >= 2:
+            forks[attacker] = found
+    return forks
 
 
 def _new_forks(
@@ -349,11 +365,14 @@ def _new_forks(
     ]
 
 
+def _squares_of(pairs: set[tuple[str, str]]) -> list[tuple[int, int]]:
+    return [(SQUARE_OF_NAME[a], SQUARE_OF_NAME[t]) for a, t in pairs]
+
+
 def _pin_changes(
-    board: Board, after: Board, moved: dict[str, str | None]
+    before_pins: list[PinLine], after_pins: list[PinLine], moved: dict[str, str | None]
 ) -> tuple[list[PinLine], list[PinLine]]:
     """(pins created, pins released), comparing pins across the move by where their pieces went."""
-    before_pins, after_pins = find_pins(board), find_pins(after)
     before_keys = {_pin_key(pin, moved) for pin in before_pins}
     after_keys = {_pin_key(pin, {}) for pin in after_pins}
     return (

@@ -21,9 +21,10 @@ the primitive's own difference table (`ATTACK_KINDS`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, TypedDict
 
-from chesscore.attacks import ATTACK_KINDS, KIND_BITS
+from chesscore.attacks import ATTACK_KINDS, ATTACK_STEPS, KIND_BITS, is_attacked
 from chesscore.squares import (
     BISHOP,
     KING,
@@ -81,14 +82,16 @@ def make_xray_map(board: Board) -> XrayMap:
     ({'white': ['a1'], 'black': []}, {'white': [], 'black': []})
     """
     squares: dict[str, SquareXrays] = {name: {"white": [], "black": []} for name in NAMES_IN_ORDER}
-    xrays = find_xrays(board)
+    xrays: list[tuple[Color, int, int]] = []
+    pins: list[PinLine] = []
+    _scan_lines(board, xrays, pins)  # one walk of the sliders' lines finds both
     for color, sq, origin in xrays:
         entry = squares[SQUARE_NAMES[sq]]
         (entry["black"] if color else entry["white"]).append(SQUARE_NAMES[origin])
     for color, sq, _ in xrays:  # x-rays are few: sorting some lists twice costs nothing
         entry = squares[SQUARE_NAMES[sq]]
         (entry["black"] if color else entry["white"]).sort()
-    return {"squares": squares, "pins": find_pins(board)}
+    return {"squares": squares, "pins": _sorted_pins(pins)}
 
 
 def xray_lists(board: Board) -> tuple[list[list[int]], list[list[int]]]:
@@ -111,9 +114,19 @@ def find_xrays(board: Board) -> list[tuple[Color, int, int]]:
     next piece (which it x-rays, and may look through in turn); if that is a friendly pawn or
     king attacking along the line, one square on. A test checks it against `xrays_of_square`
     on every square of many positions."""
-    cells = board.board
-    kind_bits = KIND_BITS
     found: list[tuple[Color, int, int]] = []
+    _scan_lines(board, found, None)
+    return found
+
+
+def _scan_lines(
+    board: Board, xrays: list[tuple[Color, int, int]] | None, pins: list[PinLine] | None
+) -> None:
+    """Walk every slider's lines to the first piece, then past it: past a friendly piece that
+    attacks on along the line, for the x-rays (`find_xrays`, entered in `xrays`); past an
+    enemy piece, for a pin (`find_pins`, entered in `pins`). Either list may be None: not
+    looked for."""
+    cells = board.board
     for color in (0, 1):
         for origin in board.piece_squares[color]:
             rays = SLIDER_RAYS.get(cells[origin] & 7)
@@ -126,11 +139,16 @@ def find_xrays(board: Board) -> list[tuple[Color, int, int]]:
                     continue
                 p = cells[t]
                 step = ray[0] - origin
-                # The kinds of piece that attack one step on along this line.
-                kinds = ATTACK_KINDS[step + 119]
-                if p >> 3 == color and kinds & kind_bits[p] and not (t + step) & 0x88:
-                    _walk_battery(cells, origin, t, step, found)
-    return found
+                if p >> 3 == color:
+                    # ATTACK_KINDS of one step: the kinds that attack on along this line.
+                    if (
+                        xrays is not None
+                        and ATTACK_KINDS[step + 119] & KIND_BITS[p]
+                        and not (t + step) & 0x88
+                    ):
+                        _walk_battery(cells, origin, t, step, xrays)
+                elif pins is not None and p & 7 != KING:  # a king is never pinned
+                    _walk_pin(board, origin, t, step, pins)
 
 
 def _walk_battery(
@@ -187,30 +205,44 @@ def xrays_of_square(cells: list[int], sq: int) -> tuple[list[int], list[int]]:
 
 def find_pins(board: Board) -> list[PinLine]:
     """Every absolute and relative pin of both colours, sorted by pinned square's name."""
+    pins: list[PinLine] = []
+    _scan_lines(board, None, pins)
+    return _sorted_pins(pins)
+
+
+def find_pins_among(board: Board, attacks: Iterable[tuple[int, int]]) -> list[PinLine]:
+    """`find_pins` for a caller that knows every attack on a piece of the other colour, as
+    (attacker's square, attacked square) pairs: a pinner attacks the piece it pins (the first
+    piece on its line), so only the attacks by sliders are followed past their target, and
+    no line is walked up to its first piece. The same pins, in the same order."""
     cells = board.board
     pins: list[PinLine] = []
-    for sq in board.piece_squares[0] | board.piece_squares[1]:
-        rays = SLIDER_RAYS.get(cells[sq] & 7)
-        if rays is None:
-            continue
-        enemy = (cells[sq] >> 3) ^ 1
-        for ray in rays[sq]:
-            for pinned in ray:  # the first piece on the line, with the tightest loop there is
-                if cells[pinned]:
-                    break
-            else:
-                continue
-            if cells[pinned] >> 3 != enemy:
-                continue  # only an enemy piece can be pinned
-            step = ray[0] - sq
-            target = pinned + step
-            while not target & 0x88:
-                if cells[target]:
-                    if _is_pin(board, sq, pinned, target):
-                        pins.append(_pin_line(cells, sq, pinned, target))
-                    break
-                target += step
+    for pinner, pinned in attacks:
+        code = cells[pinner]
+        if (
+            BISHOP <= code & 7 <= QUEEN
+            and cells[pinned] & 7 != KING
+            and cells[pinned] >> 3 != code >> 3
+        ):
+            _walk_pin(board, pinner, pinned, ATTACK_STEPS[pinned - pinner + 119], pins)
+    return _sorted_pins(pins)
+
+
+def _sorted_pins(pins: list[PinLine]) -> list[PinLine]:
     return sorted(pins, key=lambda pin: (pin["pinned"], pin["pinner"]))
+
+
+def _walk_pin(board: Board, pinner: int, pinned: int, step: int, pins: list[PinLine]) -> None:
+    """Enter the pin of the enemy piece on `pinned` (not a king), first on the line of `step`
+    from the slider on `pinner`, if the next piece on the line makes it one."""
+    cells = board.board
+    target = pinned + step
+    while not target & 0x88:
+        if cells[target]:
+            if cells[target] >> 3 == cells[pinned] >> 3 and _is_pin(board, pinner, pinned, target):
+                pins.append(_pin_line(cells, pinner, pinned, target))
+            return
+        target += step
 
 
 def _pin_line(cells: list[int], pinner: int, pinned: int, target: int) -> PinLine:
@@ -223,13 +255,14 @@ def _pin_line(cells: list[int], pinner: int, pinned: int, target: int) -> PinLin
 
 
 def _is_pin(board: Board, pinner: int, pinned: int, target: int) -> bool:
+    """Whether the slider on `pinner` pins the enemy piece on `pinned` (not a king) to the
+    enemy piece on `target`, the next one on the line (`find_pins` has checked all that)."""
     cells = board.board
-    enemy = (cells[pinner] >> 3) ^ 1
-    if cells[pinned] >> 3 != enemy or cells[target] >> 3 != enemy or cells[pinned] & 7 == KING:
-        return False
-    target_value = PIECE_VALUES[cells[target] & 7]
     if cells[target] & 7 == KING:
         return True
+    target_value = PIECE_VALUES[cells[target] & 7]
     if target_value <= PIECE_VALUES[cells[pinned] & 7]:
         return False
-    return target_value > PIECE_VALUES[cells[pinner] & 7] or not board.attackers(enemy, target)
+    if target_value > PIECE_VALUES[cells[pinner] & 7]:
+        return True
+    return not is_attacked(cells, target, board.piece_squares[cells[target] >> 3])
