@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Request, Response
+from flask.sessions import SessionInterface, SessionMixin
 from flask_socketio import SocketIO
 from socketio import Manager, RedisManager
 
@@ -45,8 +46,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(views.blueprint)
     app.register_blueprint(api.blueprint)
     app.json = JsonProvider(app)
+    app.session_interface = NoSessions()
     socketio.init_app(
         app,
+        manage_session=False,
         async_mode=app.config["ASYNC_MODE"],
         client_manager=_client_manager(app.config["REDIS_URL"]),
         serializer=Packet,
@@ -57,6 +60,18 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["chess_connections"] = Connections()
     app.extensions["chess"].resume()
     return app
+
+
+class NoSessions(SessionInterface):
+    """The server keeps no Flask session: seats are cookies of their own (server.seats). Not
+    opening one spares every request and Socket.IO event a cookie signature check; writing to
+    `flask.session` fails loudly (Flask's null session)."""
+
+    def open_session(self, app: Flask, request: Request) -> None:
+        return None
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        return None
 
 
 def _check_async_mode(mode: str) -> None:
