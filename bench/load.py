@@ -300,14 +300,17 @@ def run(args: argparse.Namespace, targets: Targets) -> None:
     barrier.wait()
     seated = resident_kb(targets.pids)
     cpu_before = cpu_seconds(targets.pids)
+    client_pids = [worker.pid for worker in workers if worker.pid is not None]
+    client_cpu_before = cpu_seconds(client_pids)
     print(f"seated {args.games} games in {time.monotonic() - started:.1f} s", flush=True)
     barrier.wait()
     after = resident_kb(targets.pids)
     cpu = cpu_seconds(targets.pids) - cpu_before
+    client_cpu = cpu_seconds(client_pids) - client_cpu_before
     tallies = [results.get() for _ in workers]
     for worker in workers:
         worker.join()
-    report(args, targets, tallies, (before, seated, after), cpu)
+    report(args, targets, tallies, (before, seated, after), (cpu, client_cpu))
 
 
 def report(
@@ -315,12 +318,13 @@ def report(
     targets: Targets,
     tallies: list[Tally],
     memory: tuple[int, ...],
-    cpu: float,
+    cpus: tuple[float, float],
 ) -> None:
     latencies = [value for tally in tallies for value in tally.latencies]
     errors = [error for tally in tallies for error in tally.errors]
     moves = sum(tally.moves for tally in tallies)
     before, seated, after = memory
+    cpu, client_cpu = cpus
     kinds = sorted({error for error in errors})
     processes = f"{len(targets.urls)} process(es)" + (
         " + PostgreSQL + Redis" if targets.cluster else ""
@@ -354,6 +358,10 @@ def report(
             f"server CPU while playing: {cpu:.1f} s, {1000 * cpu / max(moves, 1):.1f} ms per move"
             f" (machine load average now: {os.getloadavg()[0]:.1f})"
         )
+    print(
+        f"client CPU while playing: {client_cpu:.1f} s, {1000 * client_cpu / max(moves, 1):.1f} ms"
+        " per move (on the same machine: what the clients take, the server cannot use)"
+    )
 
 
 def main() -> None:
