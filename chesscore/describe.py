@@ -161,6 +161,6 @@ def describe_played_move(board: Board, move: Move, after: Board) -> str:
 
 
 def _check_suffix(after: Board) -> str:
-    if after.is_checkmate():
-        return ", checkmate"
-    return ", check" if after.is_check() else ""
+    if not after.is_check():
+        return ""
+    return ", checkmate" if after.is_checkmate() else ", check"

@@ -331,11 +331,14 @@ def _forks_of(
     """`find_forks` from the position's attack lists and `_attacks_on_pieces`."""
     attacked: dict[str, list[str]] = {}
     for attacker, target in pairs:
-        attacked.setdefault(attacker, []).append(target)
+        if attacker in attacked:
+            attacked[attacker].append(target)
+        else:
+            attacked[attacker] = [target]
     cells = board.board
     forks: dict[str, list[str]] = {}
     # Only a piece attacking two pieces or more can fork: most attack one at most.
-    for attacker in sorted(a for a, targets in attacked.items() if len(targets) >= 2):
+    for attacker in sorted([a for a, targets in attacked.items() if len(targets) > 1]):
         value = PIECE_VALUES[cells[SQUARE_OF_NAME[attacker]] & 7]
         found = []
         for target in sorted(attacked[attacker]):
@@ -382,4 +385,5 @@ def _pin_changes(
 
 
 def _pin_key(pin: PinLine, moved: dict[str, str | None]) -> tuple[str | None, ...]:
-    return tuple(moved.get(name, name) for name in (pin["pinner"], pin["pinned"], pin["target"]))
+    pinner, pinned, target = pin["pinner"], pin["pinned"], pin["target"]
+    return moved.get(pinner, pinner), moved.get(pinned, pinned), moved.get(target, target)

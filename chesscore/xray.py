@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 PIECE_VALUES = (0, 1, 3, 3, 5, 9, 100)
 # The rays of the sliders by piece type; other pieces have none to look along.
 SLIDER_RAYS = {kind: PIECE_RAYS[kind] for kind in (BISHOP, ROOK, QUEEN)}
+# The same by piece code (None: not a slider), a tuple index in the walks' outer loop.
+_RAYS_OF_CODE = tuple(SLIDER_RAYS.get(code & 7) for code in range(16))
 NAMES = {rank * 16 + file: square_name(rank * 16 + file) for rank in range(8) for file in range(8)}
 NAMES_IN_ORDER = sorted(NAMES.values())  # a1, a2, ..., h8
 
@@ -127,10 +129,13 @@ def _scan_lines(
     enemy piece, for a pin (`find_pins`, entered in `pins`). Either list may be None: not
     looked for."""
     cells = board.board
+    rays_of_code = _RAYS_OF_CODE
     for color in (0, 1):
         for origin in board.piece_squares[color]:
-            rays = SLIDER_RAYS.get(cells[origin] & 7)
-            for ray in rays[origin] if rays else ():
+            rays = rays_of_code[cells[origin]]
+            if rays is None:
+                continue
+            for ray in rays[origin]:
                 # Most lines end at their first piece: find it with the tightest loop there is.
                 for t in ray:
                     if cells[t]:
