@@ -144,13 +144,14 @@ def _exchange_on_cells(
     cells[taken] = 0
     cells[origin] = 0
     cells[target] = piece
-    if not is_attacked(cells, target, squares[color ^ 1]):
+    found = attackers(cells, target, squares[color ^ 1])
+    if not found:
         result = gain, False  # the common case, decided before any pin is looked for
     else:
         now = kings[:]
         if piece & 7 == KING:
             now[color] = target
-        result = _exchange(cells, squares, now, target, color ^ 1, gain)
+        result = _exchange(cells, squares, now, target, color ^ 1, gain, found)
     cells[target] = captured
     cells[taken] = taken_code
     cells[origin] = moved
@@ -158,17 +159,23 @@ def _exchange_on_cells(
 
 
 def _exchange(
-    cells: list[int], squares: list[set[int]], kings: list[int], target: int, side: Color, gain: int
+    cells: list[int],
+    squares: list[set[int]],
+    kings: list[int],
+    target: int,
+    side: Color,
+    gain: int,
+    found: list[int],
 ) -> tuple[int, bool]:
-    """Play out the captures on `target`, `side` to capture next, then restore `cells`; the swap
-    algorithm: `gains[d]` is what the side capturing at depth d has won if the exchange stopped
-    right after."""
+    """Play out the captures on `target`, `side` to capture next with one of the pieces on
+    `found` (its attackers of `target`), then restore `cells`; the swap algorithm: `gains[d]`
+    is what the side capturing at depth d has won if the exchange stopped right after."""
     gains = [gain]
     standing = cells[target]
     on_square = SEE_VALUES[standing & 7]
     left: list[tuple[int, int]] = []  # (square, piece) of every capturer, to put back
     while True:
-        capturer = _least_valuable_attacker(cells, target, squares[side], kings[side])
+        capturer = _least_valuable_attacker(cells, target, found, kings[side])
         if capturer is None:
             break
         piece = cells[capturer]
@@ -184,6 +191,8 @@ def _exchange(
         gains.append(on_square + bonus - gains[-1])
         on_square = SEE_VALUES[piece & 7]
         side ^= 1
+        # Asked again after every capture: a piece behind the capturer may join in.
+        found = attackers(cells, target, squares[side])
     for sq, piece in left:
         cells[sq] = piece
     cells[target] = standing
@@ -192,12 +201,15 @@ def _exchange(
     return gains[0], len(gains) > 1
 
 
-def _least_valuable_attacker(cells: list[int], target: int, by: set[int], king: int) -> int | None:
-    """The square of the cheapest piece on the squares `by` (one colour's, king on `king`)
-    that may capture on `target`, the lowest square among equals; None when there is none."""
+def _least_valuable_attacker(
+    cells: list[int], target: int, found: list[int], king: int
+) -> int | None:
+    """The square of the cheapest of the pieces attacking `target` from the squares `found`
+    (ascending, one colour's, king on `king`) that may capture there, the lowest square among
+    equals; None when there is none."""
     best = None
     best_value = 1 << 30
-    for sq in attackers(cells, target, by):
+    for sq in found:
         value = SEE_VALUES[cells[sq] & 7]
         if value < best_value and not _is_pinned_off(cells, sq, king, target):
             best, best_value = sq, value
