@@ -101,13 +101,8 @@ def _make_service(app: Flask) -> GameService:
     from server.events import make_notifiers
 
     notify, notify_rematch = make_notifiers(socketio)
-    store = open_store(app.instance_path, app.config)
-    if app.config["ASYNC_MODE"] == "gevent" and not store.shared:
-        from server.store_thread import ThreadedStore
-
-        store = ThreadedStore(store)
     return GameService(
-        store,
+        open_store(app.instance_path, app.config),
         notify=notify,
         notify_rematch=notify_rematch,
         spawn=socketio.start_background_task,
