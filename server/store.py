@@ -108,7 +108,7 @@ def open_store(instance_path: str, config: dict[str, Any]) -> GameStore:
     from server.store_sqlite import SqliteStore
 
     path = Path(instance_path) / "games.sqlite3"
-    return SqliteStore(path, synchronous=str(config.get("SQLITE_SYNCHRONOUS", "FULL")))
+    return SqliteStore(path, synchronous=str(config.get("SQLITE_SYNCHRONOUS", "NORMAL")))
 
 
 def settings_to_data(settings: GameSettings) -> dict[str, Any]:

@@ -1,9 +1,10 @@
 """SQLite storage: the embedded default behind `server.store.GameStore`.
 
-One file under the instance folder in WAL mode, so readers never wait for the writer, with
-`synchronous=FULL` by default so a committed change survives even a power cut (a `kill -9` of
-the server cannot lose it either way). One connection is shared under a lock: SQLite serialises
-writers anyway, and the lock keeps Python's connection object safe across the server's threads.
+One file under the instance folder in WAL mode, so readers never wait for the writer. The
+server opens it with `synchronous=NORMAL` (server/config.py): a committed change survives a
+`kill -9` of the server, and `FULL` adds an fsync per commit so it survives a power cut too.
+One connection is shared under a lock: SQLite serialises writers anyway, and the lock keeps
+Python's connection object safe across the server's threads.
 Every change is one `BEGIN IMMEDIATE` transaction whose header update is guarded by the version
 it was made for, and moves live in a table keyed by (game, ply), so a duplicate ply is refused
 by the database itself. The schema is created on open.
