@@ -353,6 +353,8 @@ def report(
             f"server RSS: {before / 1024:.1f} MiB idle, {seated / 1024:.1f} MiB seated,"
             f" {after / 1024:.1f} MiB after play; "
             f"{(after - before) / args.games:.1f} KiB per game"
+            f" ({(seated - before) / args.games:.1f} KiB of it before the first move: the three"
+            " connections and a new game)"
         )
         print(
             f"server CPU while playing: {cpu:.1f} s, {1000 * cpu / max(moves, 1):.1f} ms per move"
