@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypedDict
 
 from chesscore.attacks import attack_map, fill_attack_map
-from chesscore.squares import BLACK, KING, WHITE, Color, square_name
+from chesscore.squares import BLACK, KING, SQUARE_NAMES, WHITE, Color
 
 if TYPE_CHECKING:
     from chesscore.board import Board
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 # to be above every other piece's.
 PIECE_VALUES = (0, 1, 3, 3, 5, 9, 100)
 
-NAMES = tuple(square_name(sq) if not sq & 0x88 else "" for sq in range(128))
+NAMES = SQUARE_NAMES  # the labels the threat map gives squares: their names
 SQUARE_OF_NAME = {name: sq for sq, name in enumerate(NAMES) if name}
 BOARD_SQUARES = tuple(SQUARE_OF_NAME[name] for name in sorted(SQUARE_OF_NAME))  # a1, a2, .., h8
 # Sort key giving name order (a1 < a2 < ... < h8): file first, then rank.

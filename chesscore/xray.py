@@ -35,7 +35,6 @@ from chesscore.squares import (
     ROOK,
     SQUARE_NAMES,
     Color,
-    square_name,
 )
 
 if TYPE_CHECKING:
@@ -47,8 +46,7 @@ PIECE_VALUES = (0, 1, 3, 3, 5, 9, 100)
 SLIDER_RAYS = {kind: PIECE_RAYS[kind] for kind in (BISHOP, ROOK, QUEEN)}
 # The same by piece code (None: not a slider), a tuple index in the walks' outer loop.
 _RAYS_OF_CODE = tuple(SLIDER_RAYS.get(code & 7) for code in range(16))
-NAMES = {rank * 16 + file: square_name(rank * 16 + file) for rank in range(8) for file in range(8)}
-NAMES_IN_ORDER = sorted(NAMES.values())  # a1, a2, ..., h8
+NAMES_IN_ORDER = sorted(name for name in SQUARE_NAMES if name)  # a1, a2, ..., h8
 
 
 class SquareXrays(TypedDict):
@@ -252,9 +250,9 @@ def _walk_pin(board: Board, pinner: int, pinned: int, step: int, pins: list[PinL
 
 def _pin_line(cells: list[int], pinner: int, pinned: int, target: int) -> PinLine:
     return {
-        "pinner": NAMES[pinner],
-        "pinned": NAMES[pinned],
-        "target": NAMES[target],
+        "pinner": SQUARE_NAMES[pinner],
+        "pinned": SQUARE_NAMES[pinned],
+        "target": SQUARE_NAMES[target],
         "absolute": cells[target] & 7 == KING,
     }
 

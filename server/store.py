@@ -99,8 +99,8 @@ class GameStore(Protocol):
 
 
 def open_store(instance_path: str, config: dict[str, Any]) -> GameStore:
-    """The configured store: PostgreSQL when DATABASE_URL is set (several processes share it),
-    else SQLite under the instance folder."""
+    """The configured store (`config`: the app's settings, server.config): PostgreSQL when
+    DATABASE_URL is set (several processes share it), else SQLite under the instance folder."""
     if config.get("DATABASE_URL"):
         from server.store_postgres import PostgresStore
 
@@ -108,7 +108,7 @@ def open_store(instance_path: str, config: dict[str, Any]) -> GameStore:
     from server.store_sqlite import SqliteStore
 
     path = Path(instance_path) / "games.sqlite3"
-    return SqliteStore(path, synchronous=str(config.get("SQLITE_SYNCHRONOUS", "NORMAL")))
+    return SqliteStore(path, synchronous=str(config["SQLITE_SYNCHRONOUS"]))
 
 
 def settings_to_data(settings: GameSettings) -> dict[str, Any]:

@@ -45,7 +45,7 @@ SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 class SqliteStore:
     """A `GameStore` in one SQLite file."""
 
-    def __init__(self, path: Path, synchronous: str = "FULL", *, shared: bool = False) -> None:
+    def __init__(self, path: Path, synchronous: str = "NORMAL", *, shared: bool = False) -> None:
         # The server gives each process its own file, so its cached games are the stored ones;
         # `shared=True` is for stores opened twice in one process (tests of what a shared store
         # would see).

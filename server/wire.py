@@ -34,20 +34,8 @@ class JsonText:
     def __init__(self, text: str) -> None:
         self.text = text
 
-    def __getstate__(self) -> str:  # pickled between processes by the Redis message queue
-        return self.text
-
-    def __setstate__(self, text: str) -> None:
-        self.text = text
-
     def __repr__(self) -> str:
         return f"JsonText({self.text[:60]!r}...)"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, JsonText) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
 
 
 def encode(value: object) -> JsonText:
