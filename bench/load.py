@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import multiprocessing
 import os
 import random
@@ -44,6 +45,11 @@ from deploy import cluster
 CONNECT_CONCURRENCY = 25  # connections being opened at once per client process
 ANSWER_SECONDS = 10.0
 DRAIN_SECONDS = 20.0  # how long past the end an overloaded run may take to settle
+# A client process holds every state its games were sent: with the collector's default
+# thresholds its full collections scanned them all, up to 200 ms each, 2.6 s of a 30 s run, and
+# that stall landed in the measured round trips. Seated, the processes freeze what they hold and
+# collect young objects rarely; the pauses left are reported.
+CLIENT_GC_THRESHOLDS = (50_000, 50, 1_000)
 
 
 # -- servers ------------------------------------------------------------------------------------
@@ -121,6 +127,7 @@ class Tally:
     finished: int = 0
     disconnects: int = 0
     unseen: int = 0  # moves the opponent had not seen when the run ended
+    gc_pauses: list[float] = field(default_factory=list)  # the collector's, while playing (ms)
     closing: bool = False  # the run is over: disconnects from now on are ours
 
 
@@ -236,6 +243,10 @@ async def run_client_process(
         tables = await asyncio.gather(*(seated(index) for index in indexes))
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, barrier.wait)  # everyone seated: memory is measured
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*CLIENT_GC_THRESHOLDS)
+    gc.callbacks.append(pause_timer(tally.gc_pauses))
     end = time.monotonic() + options["seconds"]
     rng = random.Random(indexes[0] if indexes else 0)
     plays = asyncio.gather(*(play(table, options["rate"], end, rng, tally) for table, _ in tables))
@@ -247,11 +258,26 @@ async def run_client_process(
     await asyncio.sleep(min(DRAIN_SECONDS, 2.0))  # the last states are on their way
     tally.unseen = sum(len(table.sent) for table, _ in tables)
     await loop.run_in_executor(None, barrier.wait)  # everyone done: memory is measured again
+    gc.callbacks.clear()
     tally.closing = True
     closing = asyncio.gather(*(client.disconnect() for _, clients in tables for client in clients))
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(closing, DRAIN_SECONDS)
     return tally
+
+
+def pause_timer(pauses: list[float]) -> Any:
+    """A `gc.callbacks` entry that appends each collection's pause to `pauses`, in ms."""
+    began = 0.0
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        nonlocal began
+        if phase == "start":
+            began = time.perf_counter()
+        else:
+            pauses.append((time.perf_counter() - began) * 1000)
+
+    return timed
 
 
 def client_process(
@@ -360,6 +386,11 @@ def report(
             f"server CPU while playing: {cpu:.1f} s, {1000 * cpu / max(moves, 1):.1f} ms per move"
             f" (machine load average now: {os.getloadavg()[0]:.1f})"
         )
+    pauses = [pause for tally in tallies for pause in tally.gc_pauses]
+    print(
+        f"client garbage collections while playing: {len(pauses)}, {sum(pauses) / 1000:.2f} s,"
+        f" longest {max(pauses, default=0.0):.0f} ms"
+    )
     print(
         f"client CPU while playing: {client_cpu:.1f} s, {1000 * client_cpu / max(moves, 1):.1f} ms"
         " per move (on the same machine: what the clients take, the server cannot use)"
