@@ -64,7 +64,9 @@ def dumps(value: object, default: Callable[[Any], Any] | None = None) -> str:
             return default(item)
         raise TypeError(f"Object of type {type(item).__name__} is not JSON serializable")
 
-    text = json.dumps(value, separators=SEPARATORS, default=splice)
+    # What the server encodes is plain trees of dicts and lists; not checking them for cycles
+    # saves a quarter of the encoder's time on a threat map (64 squares, 128 lists).
+    text = json.dumps(value, separators=SEPARATORS, default=splice, check_circular=False)
     if not fragments:
         return text
     pieces = text.split(_QUOTED_MARK)
