@@ -12,8 +12,9 @@ game's lock: some of chesscore's questions make and unmake a move on the board t
 
 from __future__ import annotations
 
+from typing import Any
+
 from chesscore import Board, ChessError, Color, Move
-from chesscore.insight import Preview
 from server.errors import RequestError
 from server.games import Game, color_name, require_playing
 from server.insight import cached_preview, describe
@@ -31,7 +32,7 @@ def board_at(game: Game, ply: int) -> Board:
     return board
 
 
-def preview_move(game: Game, role: Color | None, ply: int, move: Move) -> Preview:
+def preview_move(game: Game, role: Color | None, ply: int, move: Move) -> dict[str, Any]:
     """The preview of `move` in the game's current position, asked by `role` (None: a
     spectator)."""
     require_playing(game)

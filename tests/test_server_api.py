@@ -16,6 +16,7 @@ import requests
 
 from tests.support.game_client import create_game, invite_token
 from tests.support.live_server import LiveServer
+from tests.support.positions import attackers_by_color
 from tests.support.server_fixture import module_server
 
 pytestmark = pytest.mark.server
@@ -267,7 +268,7 @@ def test_earlier_positions(server: LiveServer) -> None:
     for ply in range(len(ucis) + 1):
         body = requests.get(f"{server.url}/api/games/{game}/positions/{ply}", timeout=10).json()
         assert body["fen"] == board.fen() and body["ply"] == ply
-        assert body["threats"]["squares"]["e4"] is not None
+        assert body["threats"]["attackers"] == attackers_by_color(board.fen())
         if ply < len(ucis):
             board.push_uci(ucis[ply])
     assert body["last_move"] == {"uci": "e4d5", "san": "exd5"}

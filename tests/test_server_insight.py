@@ -20,6 +20,7 @@ from chesscore.insight import make_insight, preview
 from chesscore.see import classify_destinations
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
+from tests.support.positions import attackers_by_color
 from tests.support.server_fixture import module_server
 
 pytestmark = pytest.mark.server
@@ -128,6 +129,7 @@ def test_the_state_carries_chesscores_insight(
             assert dig(received["insight"], path) == fact
             assert received["insight"] == expected_insight(board)
             assert received["threats"]["hanging"] == board.threat_map()["hanging"]
+            assert received["threats"]["attackers"] == attackers_by_color(board.fen())
         position = requests.get(
             f"{server.url}/api/games/{table.id}/positions/{len(moves)}", timeout=10
         ).json()
@@ -180,7 +182,10 @@ def test_a_preview_is_chesscores_preview_of_the_move(server: LiveServer) -> None
         assert reply["ok"], reply
         board = Board.from_fen(KNIGHTS)
         expected = json.loads(json.dumps(preview(board, board.parse_uci("f3g5"))))
-        assert reply["preview"] == expected
+        del expected["threats"]["squares"]  # the wire form lists attackers by colour instead
+        shown = {**reply["preview"], "threats": dict(reply["preview"]["threats"])}
+        assert shown["threats"].pop("attackers") == attackers_by_color(expected["fen"])
+        assert shown == expected
         assert (reply["preview"]["see"], reply["preview"]["safety"]) == (-300, "losing")
         again = table.white.call("preview", {"game": table.id, "ply": 0, "uci": "f3g5"})
         assert again == reply  # the cached answer is the same

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import chess
+
 from chesscore import Board
 from tests.random_games import play_random_game
 
@@ -31,3 +33,17 @@ def sample_fens(seeds: Iterable[int], max_plies: int, stride: int) -> list[str]:
         for seed in seeds
         for board in game_positions(seed, max_plies, stride, final=False)
     ]
+
+
+def attackers_by_color(fen: str) -> dict[str, dict[str, list[str]]]:
+    """python-chess's answer to a state's `threats.attackers` (docs/protocol.md): per colour,
+    every square its pieces attack or defend -> the squares of those pieces, in name order."""
+    board = chess.Board(fen)
+    return {
+        name: {
+            chess.square_name(square): sorted(map(chess.square_name, attackers))
+            for square in chess.SQUARES
+            if (attackers := board.attackers(color, square))
+        }
+        for name, color in (("white", chess.WHITE), ("black", chess.BLACK))
+    }

@@ -64,7 +64,8 @@ export function createThreatOverlay(grid, heat, board) {
       const pieces = parsePlacement(view.fen);
       const hanging = new Set(view.threats.hanging);
       for (const [square, cell] of cells) {
-        const attackers = view.threats.squares[square] ?? { white: [], black: [] };
+        const reach = view.threats.attackers;
+        const attackers = { white: reach.white[square] ?? [], black: reach.black[square] ?? [] };
         const xrays = view.xrays?.[square] ?? { white: [], black: [] };
         fillCell(cell, attackers, xrays, colors, hangingBy(square, hanging, pieces, colors));
         tints.get(square).dataset.control = cell.dataset.control;
