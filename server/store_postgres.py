@@ -48,6 +48,28 @@ SCHEMA_LOCK = 0x43485353
 
 POOL_SIZE = 8
 
+# A change in one statement: the version check and every row it writes. The later parts insert
+# only what the UPDATE returned, so a stale version writes nothing (and the final row count is
+# 0); a ply or seat that exists already fails the whole statement on its primary key.
+CHANGE = """
+WITH updated AS (
+    UPDATE games SET header = %(header)s, version = %(version)s, active = %(active)s
+    WHERE id = %(game)s AND version = %(version)s - 1
+    RETURNING id
+), moved AS (
+    INSERT INTO moves (game_id, ply, uci, san)
+    SELECT id, added.ply, added.uci, added.san
+    FROM updated, unnest(%(plies)s::integer[], %(ucis)s::text[], %(sans)s::text[])
+        AS added(ply, uci, san)
+), seated AS (
+    INSERT INTO seats (game_id, color, token_hash)
+    SELECT id, %(color)s::integer, %(token_hash)s::text
+    FROM updated WHERE %(token_hash)s::text IS NOT NULL
+)
+INSERT INTO changes (game_id, version, body)
+SELECT id, %(version)s::integer, %(event)s::text FROM updated
+"""
+
 
 class PostgresStore:
     """A `GameStore` in a PostgreSQL database."""
@@ -108,20 +130,19 @@ class PostgresStore:
                 )
 
     def load_game(self, game_id: str) -> StoredGame | None:
-        # One transaction: the header and the moves are read from the same snapshot.
-        with self._connection() as db, db.transaction():
-            db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        # One statement, one round trip: the game row and its moves from the same snapshot.
+        with self._connection() as db:
             row = db.execute(
-                "SELECT settings, header, version, invite_hash FROM games WHERE id = %s",
+                "SELECT settings, header, version, invite_hash,"
+                " ARRAY(SELECT uci FROM moves WHERE game_id = games.id ORDER BY ply),"
+                " ARRAY(SELECT san FROM moves WHERE game_id = games.id ORDER BY ply)"
+                " FROM games WHERE id = %s",
                 (game_id,),
             ).fetchone()
-            if row is None:
-                return None
-            moves = db.execute(
-                "SELECT uci, san FROM moves WHERE game_id = %s ORDER BY ply", (game_id,)
-            ).fetchall()
-        settings, header, version, invite_hash = row
-        records = [MoveRecord(uci, san) for uci, san in moves]
+        if row is None:
+            return None
+        settings, header, version, invite_hash, ucis, sans = row
+        records = [MoveRecord(uci, san) for uci, san in zip(ucis, sans, strict=True)]
         return StoredGame(
             game_id, json.loads(settings), json.loads(header), version, records, invite_hash
         )
@@ -139,39 +160,39 @@ class PostgresStore:
             raise StaleVersionError(f"game {game_id}: {error}") from error
 
     def _write_change(self, game_id: str, change: StoredChange) -> None:
-        with self._connection() as db, db.transaction():
-            updated = db.execute(
-                "UPDATE games SET header = %s, version = %s, active = %s"
-                " WHERE id = %s AND version = %s",
-                (
-                    json.dumps(change.header),
-                    change.version,
-                    change.active,
-                    game_id,
-                    change.version - 1,
-                ),
-            )
-            if updated.rowcount != 1:
-                raise StaleVersionError(f"game {game_id} is not at version {change.version - 1}")
-            if change.keep_plies is not None:
+        with self._connection() as db:
+            if change.keep_plies is None:
+                self._apply(db, game_id, change)  # one statement is one transaction
+                return
+            # A takeback drops its plies first; a stale version rolls that back too.
+            with db.transaction():
                 db.execute(
                     "DELETE FROM moves WHERE game_id = %s AND ply >= %s",
                     (game_id, change.keep_plies),
                 )
-            with db.cursor() as cursor:
-                cursor.executemany(
-                    "INSERT INTO moves (game_id, ply, uci, san) VALUES (%s, %s, %s, %s)",
-                    [(game_id, ply, record.uci, record.san) for ply, record in change.added],
-                )
-            if change.seat is not None:
-                db.execute(
-                    "INSERT INTO seats (game_id, color, token_hash) VALUES (%s, %s, %s)",
-                    (game_id, *change.seat),
-                )
-            db.execute(
-                "INSERT INTO changes (game_id, version, body) VALUES (%s, %s, %s)",
-                (game_id, change.version, json.dumps(change.event)),
-            )
+                self._apply(db, game_id, change)
+
+    def _apply(self, db: psycopg.Connection[Any], game_id: str, change: StoredChange) -> None:
+        """Write `change` in one statement (CHANGE), so in one round trip; nothing is written
+        unless the game is at the version the change was made for."""
+        color, token_hash = change.seat if change.seat is not None else (None, None)
+        written = db.execute(
+            CHANGE,
+            {
+                "game": game_id,
+                "version": change.version,
+                "header": json.dumps(change.header),
+                "active": change.active,
+                "plies": [ply for ply, _ in change.added],
+                "ucis": [record.uci for _, record in change.added],
+                "sans": [record.san for _, record in change.added],
+                "color": color,
+                "token_hash": token_hash,
+                "event": json.dumps(change.event),
+            },
+        )
+        if written.rowcount != 1:
+            raise StaleVersionError(f"game {game_id} is not at version {change.version - 1}")
 
     def changes_since(self, game_id: str, version: int) -> list[dict[str, Any]]:
         with self._connection() as db:

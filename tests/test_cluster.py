@@ -25,7 +25,7 @@ import threading
 import time
 import traceback
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -168,6 +168,37 @@ def test_postgres_refuses_a_stale_change(backends: Backends, duplicate: StoredCh
     assert loaded is not None and loaded.version == 1
     assert [record.uci for record in loaded.moves] == ["e2e4"]
     assert [change["uci"] for change in store.changes_since(game_id, 0)] == ["e2e4"]
+    store.close()
+
+
+def test_postgres_takebacks_and_seats(backends: Backends) -> None:
+    """The changes that are more than a move: a takeback drops plies (and a stale one drops
+    none), a claimed seat is stored, and a seat already taken refuses the whole change."""
+    from server.store_postgres import PostgresStore
+
+    store = PostgresStore(backends.database)
+    game_id = new_stored_game(store)
+    for version, uci in enumerate(["e2e4", "e7e5", "g1f3"], start=1):
+        store.commit(game_id, move_change(version, version - 1, uci))
+    takeback = StoredChange(4, HEADER, {"version": 4, "type": "takeback"}, True, [], keep_plies=1)
+
+    def stored() -> tuple[int, list[str]]:
+        loaded = store.load_game(game_id)
+        assert loaded is not None
+        return loaded.version, [record.uci for record in loaded.moves]
+
+    with pytest.raises(StaleVersionError):
+        store.commit(game_id, replace(takeback, version=3))
+    assert stored() == (3, ["e2e4", "e7e5", "g1f3"])
+    store.commit(game_id, takeback)
+    assert stored() == (4, ["e2e4"])
+    claim = StoredChange(5, HEADER, {"version": 5, "type": "seat"}, True, [], seat=(1, "hash-b"))
+    store.commit(game_id, claim)
+    assert store.seat_color(game_id, "hash-b") == 1
+    with pytest.raises(StaleVersionError):
+        store.commit(game_id, replace(claim, version=6, seat=(1, "hash-x")))
+    assert stored() == (5, ["e2e4"]) and store.seat_color(game_id, "hash-x") is None
+    assert [change["version"] for change in store.changes_since(game_id, 2)] == [3, 4, 5]
     store.close()
 
 
