@@ -33,13 +33,33 @@ square by square after each move (no board copies, no push/pop, no Move objects)
 moves are settled by one attack test before any swap list or pin is looked at. The piece sets
 of the board are read but not edited: every square they list whose piece has left is empty
 (or is the target square, which never attacks itself), so the attack primitive skips it.
+
+The attack primitive is asked once per side, not after every capture: a capture only empties
+the capturer's square, so the pieces attacking the target afterwards are those that did,
+less the capturer, plus the first piece behind it on its line to the target if that piece
+moves along the line (`_revealed_attacker`). `classify_destinations` goes one step further and
+starts every move from the whole-board attack map of the position (chesscore.attacks), which
+a move changes on its target square the same way, by emptying its origin. A test
+(tests/test_see_fast.py) checks both against the plain exchange that asks the primitive after
+every capture.
 """
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import TYPE_CHECKING
 
-from chesscore.attacks import ATTACK_KINDS, ATTACK_STEPS, KIND_BITS, attackers, is_attacked
+from chesscore.attacks import (
+    ATTACK_KINDS,
+    ATTACK_STEPS,
+    KIND_BITS,
+    KINDS_TO,
+    SQUARE_LABELS,
+    STEPS_TO,
+    attack_map,
+    attackers,
+    is_attacked,
+)
 from chesscore.errors import IllegalMoveError
 from chesscore.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT, Move
 from chesscore.squares import KING, PAWN, QUEEN, SQUARE_NAMES, WHITE, Color
@@ -54,6 +74,9 @@ SEE_VALUES = (0, 100, 300, 300, 500, 900, 20000)
 SAFE, CONTESTED, LOSING = "safe", "contested", "losing"
 # The lines along which a piece can be pinned (the kinds bits of bishops and rooks).
 _LINE_KINDS = KIND_BITS[3] | KIND_BITS[4]
+
+# Per colour, for each 0x88 index, the squares (ascending) of that colour's pieces attacking it.
+AttackersByColor = tuple[list[list[int]], list[list[int]]]
 
 
 def see(board: Board, move: Move) -> int:
@@ -80,10 +103,15 @@ def classify_destinations(board: Board) -> dict[str, dict[str, str]]:
     """
     cells = board.board[:]  # every move is played on this copy and taken back
     squares, kings, color = board.piece_squares, board.kings, board.turn
+    # One walk of every piece's attacks serves the first attack test of all the moves.
+    start = (
+        attack_map(cells, sorted(squares[0]), SQUARE_LABELS),
+        attack_map(cells, sorted(squares[1]), SQUARE_LABELS),
+    )
     best: dict[int, tuple[int, bool]] = {}  # by origin << 7 | target
     for packed in board.generate_legal():
         key = packed & 0x3FFF
-        result = _exchange_on_cells(cells, squares, kings, color, packed)
+        result = _exchange_on_cells(cells, squares, kings, color, packed, start)
         if key not in best or result > best[key]:
             best[key] = result
     labels: dict[str, dict[str, str]] = {}
@@ -121,10 +149,16 @@ def exchange_on_target(board: Board, packed: int) -> tuple[int, bool]:
 
 
 def _exchange_on_cells(
-    cells: list[int], squares: list[set[int]], kings: list[int], color: Color, packed: int
+    cells: list[int],
+    squares: list[set[int]],
+    kings: list[int],
+    color: Color,
+    packed: int,
+    start: AttackersByColor | None = None,
 ) -> tuple[int, bool]:
     """`exchange_on_target` on the 0x88 list `cells` of the position whose piece sets and king
-    squares are `squares` and `kings`, `color` to move; `cells` is left as it was found."""
+    squares are `squares` and `kings`, `color` to move, and whose attackers are `start` (if
+    the caller has them; they spare the attack primitive); `cells` is left as it was found."""
     flag = packed >> FLAG_SHIFT
     if flag == FLAG_CASTLING:
         return 0, False
@@ -144,10 +178,12 @@ def _exchange_on_cells(
     cells[taken] = 0
     cells[origin] = 0
     cells[target] = piece
-    found = attackers(cells, target, squares[color ^ 1])
-    if not found:
+    enemies = _first_attackers(cells, squares, start, color ^ 1, origin, target, flag)
+    if not enemies:
         result = gain, False  # the common case, decided before any pin is looked for
     else:
+        own = _first_attackers(cells, squares, start, color, origin, target, flag)
+        found = (own, enemies) if color == WHITE else (enemies, own)
         now = kings[:]
         if piece & 7 == KING:
             now[color] = target
@@ -165,22 +201,27 @@ def _exchange(
     target: int,
     side: Color,
     gain: int,
-    found: list[int],
+    found: tuple[list[int], list[int]],
 ) -> tuple[int, bool]:
-    """Play out the captures on `target`, `side` to capture next with one of the pieces on
-    `found` (its attackers of `target`), then restore `cells`; the swap algorithm: `gains[d]`
-    is what the side capturing at depth d has won if the exchange stopped right after."""
+    """Play out the captures on `target`, `side` to capture next, each side with one of its
+    pieces in `found` (per colour, the ascending squares of its attackers of `target`, kept
+    up to date here), then restore `cells`; the swap algorithm: `gains[d]` is what the side
+    capturing at depth d has won if the exchange stopped right after."""
     gains = [gain]
     standing = cells[target]
     on_square = SEE_VALUES[standing & 7]
     left: list[tuple[int, int]] = []  # (square, piece) of every capturer, to put back
     while True:
-        capturer = _least_valuable_attacker(cells, target, found, kings[side])
+        capturer = _least_valuable_attacker(cells, target, found[side], kings[side])
         if capturer is None:
             break
         piece = cells[capturer]
         left.append((capturer, piece))
         cells[capturer] = 0
+        found[side].remove(capturer)
+        revealed = _revealed_attacker(cells, target, capturer)  # a piece behind it may join in
+        if revealed is not None:
+            insort(found[cells[revealed] >> 3], revealed)
         bonus = 0
         if piece & 7 == PAWN and target >> 4 in (0, 7):  # recapturing onto the last rank
             piece, bonus = QUEEN | (piece & 8), SEE_VALUES[QUEEN] - SEE_VALUES[PAWN]
@@ -191,14 +232,54 @@ def _exchange(
         gains.append(on_square + bonus - gains[-1])
         on_square = SEE_VALUES[piece & 7]
         side ^= 1
-        # Asked again after every capture: a piece behind the capturer may join in.
-        found = attackers(cells, target, squares[side])
     for sq, piece in left:
         cells[sq] = piece
     cells[target] = standing
     for depth in range(len(gains) - 1, 0, -1):
         gains[depth - 1] = -max(-gains[depth - 1], gains[depth])
     return gains[0], len(gains) > 1
+
+
+def _first_attackers(
+    cells: list[int],
+    squares: list[set[int]],
+    start: AttackersByColor | None,
+    color: Color,
+    origin: int,
+    target: int,
+    flag: int,
+) -> list[int]:
+    """The ascending squares of the pieces of `color` attacking `target` once the piece on
+    `origin` has moved there (`cells` shows the move made): from `start`, the attackers before
+    the move, less the moved piece, and whoever attacks through its old square; from the
+    attack primitive without `start`, or after en passant (which empties a second square)."""
+    if start is None or flag == FLAG_EN_PASSANT:
+        return attackers(cells, target, squares[color])
+    before = start[color][target]
+    if not before and not start[color][origin]:
+        return []  # a piece revealed behind the origin would attack the origin now
+    found = [sq for sq in before if sq != origin]
+    revealed = _revealed_attacker(cells, target, origin)
+    if revealed is not None and cells[revealed] >> 3 == color:
+        insort(found, revealed)
+    return found
+
+
+def _revealed_attacker(cells: list[int], target: int, vacated: int) -> int | None:
+    """The square of the piece that attacks `target` through the square `vacated` now that
+    `cells` shows it empty, if any: the first piece behind it on their line, if that piece
+    attacks along the line. Only that piece can join, since the squares of an exchange only
+    ever empty: a piece further back is still blocked by it."""
+    if not KINDS_TO[target][vacated] & _LINE_KINDS:
+        return None  # a knight's step away: no line passes through both squares
+    step = STEPS_TO[target][vacated]  # from `vacated` towards `target`
+    x = vacated - step
+    while not x & 0x88:
+        code = cells[x]
+        if code:
+            return x if KINDS_TO[target][x] & KIND_BITS[code] else None
+        x -= step
+    return None
 
 
 def _least_valuable_attacker(
