@@ -21,7 +21,7 @@ from server.connections import Connections
 from server.security import load_secret_key, socketio_options
 from server.sessions import GameService
 from server.store import open_store
-from server.wire import JsonProvider, Packet, PacketJson
+from server.wire import JsonProvider, Packet, QueueJson
 
 socketio = SocketIO()
 
@@ -94,7 +94,16 @@ def _client_manager(redis_url: str) -> Manager:
     so that a broadcast reaches clients held by any of them."""
     if not redis_url:
         return Manager()
-    return RedisManager(redis_url, channel="flask-socketio", json=PacketJson)
+    return QueueManager(redis_url, channel="flask-socketio")
+
+
+class QueueManager(RedisManager):  # type: ignore[misc]
+    """python-socketio's Redis manager writing the queue's own format (server.wire.QueueJson):
+    its `set_server` hands every manager the packets' json, whatever it was given."""
+
+    def set_server(self, server: Any) -> None:
+        super().set_server(server)
+        self.json = QueueJson
 
 
 def _make_service(app: Flask) -> GameService:

@@ -4,8 +4,13 @@ Every move is pushed to three rooms, and most of each state is the same for all 
 every later reader of the same position (the threat map, the insight, the move list). Those
 parts are encoded to JSON text once, wrapped in `JsonText`, and spliced verbatim wherever they
 appear: in Socket.IO packets (`Packet`, passed to Flask-SocketIO as its serializer), in the
-messages the Redis queue carries between processes (`PacketJson`) and in the HTTP API's
+messages the Redis queue carries between processes (`QueueJson`) and in the HTTP API's
 responses (`JsonProvider`). What a client receives is the same JSON either way.
+
+Between processes an emit's arguments stay JSON text: `QueueJson` writes each on a line of its
+own after the message's envelope, and reads them back as `JsonText`, so a process that relays a
+state to its own clients splices it into their packets instead of decoding it and encoding it
+again (compact JSON never holds a raw line break: json escapes it inside strings).
 
 `Packet` also skips python-socketio's search of every outgoing payload for binary attachments
 (`uses_binary_events = False`, as its msgpack packet does): the server never sends binary data,
@@ -79,8 +84,7 @@ def dumps(value: object, default: Callable[[Any], Any] | None = None) -> str:
 
 
 class PacketJson:
-    """The `json` module interface that python-socketio's packets and its Redis message queue
-    call (a message crossing Redis arrives as plain data and is encoded anew for its rooms)."""
+    """The `json` module interface that python-socketio's packets call."""
 
     @staticmethod
     def dumps(value: object, **options: Any) -> str:
@@ -89,6 +93,29 @@ class PacketJson:
     @staticmethod
     def loads(text: str | bytes, **options: Any) -> Any:
         return json.loads(text, **options)
+
+
+class QueueJson:
+    """The `json` interface of the Redis message queue (python-socketio's PubSubManager): emits
+    travel as their envelope and then one line of JSON per argument, read back as `JsonText`;
+    every other message is plain JSON."""
+
+    @staticmethod
+    def dumps(value: object, **options: Any) -> str:
+        if isinstance(value, dict) and value.get("method") == "emit" and not value.get("binary"):
+            arguments = [dumps(argument) for argument in value["data"]]
+            return "\n".join([dumps({**value, "data": None}), *arguments])
+        return dumps(value)
+
+    @staticmethod
+    def loads(text: str | bytes, **options: Any) -> Any:
+        if isinstance(text, bytes):
+            text = text.decode()
+        envelope, *arguments = text.split("\n")
+        message = json.loads(envelope, **options)
+        if arguments:
+            message["data"] = [JsonText(argument) for argument in arguments]
+        return message
 
 
 class Packet(packet.Packet):  # type: ignore[misc]
