@@ -18,7 +18,10 @@ trip from sending a move to the opponent receiving the state that shows it (p50,
 max), errors (refusals, timeouts, dropped connections, ticks skipped because the mover had not
 yet seen the opponent's move) and the server's memory per game: the resident size of the
 server process(es) with every game connected and played, minus that before any game, divided by
-the games.
+the games. Also printed, to read the figures by: the server's and the clients' CPU time per
+move, the clients' garbage-collection pauses, and the share of the machine's CPU time the
+hypervisor gave to other tenants during the run (on a shared virtual machine this varies from
+run to run and moves the latencies with it).
 """
 
 from __future__ import annotations
@@ -103,6 +106,14 @@ def cpu_seconds(pids: list[int]) -> float:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         ticks += int(fields[11]) + int(fields[12])  # utime, stime
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def machine_ticks() -> tuple[int, int]:
+    """Ticks of all the machine's CPUs since boot: (stolen by the hypervisor, all) (Linux's
+    /proc/stat). On a virtual machine another tenant can take a share of the CPUs that moves
+    latency a great deal; the report gives that share for the run."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return fields[7], sum(fields[:8])  # user nice system idle iowait irq softirq steal
 
 
 # -- one client process -------------------------------------------------------------------------
@@ -328,15 +339,17 @@ def run(args: argparse.Namespace, targets: Targets) -> None:
     cpu_before = cpu_seconds(targets.pids)
     client_pids = [worker.pid for worker in workers if worker.pid is not None]
     client_cpu_before = cpu_seconds(client_pids)
+    ticks_before = machine_ticks()
     print(f"seated {args.games} games in {time.monotonic() - started:.1f} s", flush=True)
     barrier.wait()
     after = resident_kb(targets.pids)
     cpu = cpu_seconds(targets.pids) - cpu_before
     client_cpu = cpu_seconds(client_pids) - client_cpu_before
+    stolen, ticks = (now - then for now, then in zip(machine_ticks(), ticks_before, strict=True))
     tallies = [results.get() for _ in workers]
     for worker in workers:
         worker.join()
-    report(args, targets, tallies, (before, seated, after), (cpu, client_cpu))
+    report(args, targets, tallies, (before, seated, after), (cpu, client_cpu, stolen / ticks))
 
 
 def report(
@@ -344,13 +357,13 @@ def report(
     targets: Targets,
     tallies: list[Tally],
     memory: tuple[int, ...],
-    cpus: tuple[float, float],
+    cpus: tuple[float, float, float],
 ) -> None:
     latencies = [value for tally in tallies for value in tally.latencies]
     errors = [error for tally in tallies for error in tally.errors]
     moves = sum(tally.moves for tally in tallies)
     before, seated, after = memory
-    cpu, client_cpu = cpus
+    cpu, client_cpu, stolen = cpus
     kinds = sorted({error for error in errors})
     processes = f"{len(targets.urls)} process(es)" + (
         " + PostgreSQL + Redis" if targets.cluster else ""
@@ -394,6 +407,10 @@ def report(
     print(
         f"client CPU while playing: {client_cpu:.1f} s, {1000 * client_cpu / max(moves, 1):.1f} ms"
         " per move (on the same machine: what the clients take, the server cannot use)"
+    )
+    print(
+        f"CPU time stolen by the hypervisor while playing: {100 * stolen:.1f}% of the machine's"
+        " (other tenants; a run with more than a few percent was slowed from outside)"
     )
 
 
