@@ -14,14 +14,14 @@ from typing import Any
 from flask import Flask, Request, Response
 from flask.sessions import SessionInterface, SessionMixin
 from flask_socketio import SocketIO
-from socketio import Manager, RedisManager
 
+from server.broadcast import make_client_manager
 from server.config import ASYNC_MODES, DEFAULTS, ROOT, load_environment
 from server.connections import Connections
 from server.security import load_secret_key, socketio_options
 from server.sessions import GameService
 from server.store import open_store
-from server.wire import JsonProvider, Packet, QueueJson
+from server.wire import JsonProvider, Packet
 
 socketio = SocketIO()
 
@@ -51,7 +51,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app,
         manage_session=False,
         async_mode=app.config["ASYNC_MODE"],
-        client_manager=_client_manager(app.config["REDIS_URL"]),
+        client_manager=make_client_manager(app.config["REDIS_URL"]),
         serializer=Packet,
         **socketio_options(app.config),
     )
@@ -87,23 +87,6 @@ def _check_async_mode(mode: str) -> None:
                 "imported: start the server with `python -m server`, or create the app with "
                 "config={'ASYNC_MODE': 'threading'}"
             )
-
-
-def _client_manager(redis_url: str) -> Manager:
-    """Who is in which room: this process's memory, or Redis when several processes share it,
-    so that a broadcast reaches clients held by any of them."""
-    if not redis_url:
-        return Manager()
-    return QueueManager(redis_url, channel="flask-socketio")
-
-
-class QueueManager(RedisManager):  # type: ignore[misc]
-    """python-socketio's Redis manager writing the queue's own format (server.wire.QueueJson):
-    its `set_server` hands every manager the packets' json, whatever it was given."""
-
-    def set_server(self, server: Any) -> None:
-        super().set_server(server)
-        self.json = QueueJson
 
 
 def _make_service(app: Flask) -> GameService:

@@ -22,6 +22,7 @@ from flask import current_app, request
 from flask_socketio import SocketIO, disconnect, emit, join_room, leave_room
 
 from chesscore import BLACK, WHITE, Board, Color
+from server.broadcast import emit_each
 from server.connections import Connections
 from server.errors import RequestError, error_reply
 from server.games import Game, color_name
@@ -114,8 +115,8 @@ def make_notifiers(socketio: SocketIO) -> tuple[Callable[..., None], Callable[..
 
     def notify(game: Game, event: dict[str, Any]) -> None:
         public = make_public_state(game, time.time())
-        for role in ROLES:
-            socketio.emit("state", tailor_state(public, game, role), to=room(game.id, role))
+        deliveries = [(tailor_state(public, game, role), room(game.id, role)) for role in ROLES]
+        emit_each(socketio, "state", deliveries)
 
     def notify_rematch(game: Game, rematch: Game, seats: dict[Color, str]) -> None:
         for old_color in (WHITE, BLACK):

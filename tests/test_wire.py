@@ -84,7 +84,7 @@ def test_the_cluster_queue_keeps_its_format_once_attached_to_the_server() -> Non
     must keep writing the queue's format (nothing connects to Redis before the first request)."""
     import socketio
 
-    from server.app import QueueManager
+    from server.broadcast import QueueManager
 
     manager = QueueManager("redis://127.0.0.1:9", channel="test")
     socketio.Server(client_manager=manager, serializer=Packet)
