@@ -44,6 +44,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from deploy import cluster
+from server.config import ASYNC_MODE, ASYNC_MODES
 
 CONNECT_CONCURRENCY = 25  # connections being opened at once per client process
 ANSWER_SECONDS = 10.0
@@ -423,7 +424,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the games play")
     parser.add_argument("--spectators", type=int, default=1, help="watchers per game")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
-    parser.add_argument("--async-mode", choices=["threading", "gevent"], default="gevent")
+    parser.add_argument("--async-mode", choices=ASYNC_MODES, default=ASYNC_MODE)
     parser.add_argument("--cluster", action="store_true", help="PostgreSQL, Redis, 2 processes")
     parser.add_argument("--url", action="append", help="use running server(s) at this URL")
     args = parser.parse_args()
