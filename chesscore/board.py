@@ -26,6 +26,7 @@ from chesscore.move import (
     FLAG_EN_PASSANT,
     FLAG_SHIFT,
     MOVE_KEY_MASK,
+    PROMOTION_SHIFT,
     Move,
     Piece,
 )
@@ -402,10 +403,12 @@ class Board:
 
     def destinations(self) -> dict[str, list[str]]:
         """From-square name -> sorted names of the squares its legal moves go to."""
-        targets: dict[str, set[str]] = {}
-        for m in self._legal():
-            targets.setdefault(SQUARE_NAMES[m >> 7 & 127], set()).add(SQUARE_NAMES[m & 127])
-        return {origin: sorted(names) for origin, names in sorted(targets.items())}
+        return _group_targets(self._legal())
+
+    def promotion_targets(self) -> dict[str, list[str]]:
+        """From-square name -> sorted names of the squares its legal promotions go to (each
+        one open to all four pieces); empty when no pawn can promote."""
+        return _group_targets([m for m in self._legal() if m >> PROMOTION_SHIFT & 7])
 
     def is_capture(self, move: Move) -> bool:
         return bool(self.board[move.to_square]) or self.is_en_passant(move)
@@ -522,3 +525,11 @@ class Board:
         from chesscore.threats import make_threat_map
 
         return make_threat_map(self)
+
+
+def _group_targets(moves: list[int]) -> dict[str, list[str]]:
+    """From-square name -> sorted target square names of the packed `moves`."""
+    targets: dict[str, set[str]] = {}
+    for m in moves:
+        targets.setdefault(SQUARE_NAMES[m >> 7 & 127], set()).add(SQUARE_NAMES[m & 127])
+    return {origin: sorted(names) for origin, names in sorted(targets.items())}

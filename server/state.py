@@ -78,15 +78,8 @@ def make_state(game: Game, role: Color | None, now: float) -> dict[str, Any]:
 
 def make_destinations(game: Game) -> dict[str, Any]:
     """The legal moves of the side to move: targets by square, and which ones promote."""
-    promotions: dict[str, set[str]] = {}
-    for move in game.board.legal_moves():
-        if move.promotion is not None:
-            uci = move.uci()
-            promotions.setdefault(uci[:2], set()).add(uci[2:4])
-    return {
-        "dests": game.board.destinations(),
-        "promotions": {square: sorted(targets) for square, targets in promotions.items()},
-    }
+    board = game.board
+    return {"dests": board.destinations(), "promotions": board.promotion_targets()}
 
 
 def _make_players(game: Game) -> dict[str, Any]:

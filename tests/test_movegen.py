@@ -102,6 +102,33 @@ def test_destinations_group_targets_by_origin() -> None:
     assert board.destinations() == {"a1": ["a2", "b1", "b2"], "g7": ["g8"]}
 
 
+def test_promotion_targets_are_the_promoting_destinations() -> None:
+    board = Board.from_fen("2nk4/1P4P1/8/8/8/8/6p1/K7 w - - 0 1")
+    assert board.promotion_targets() == {"b7": ["b8", "c8"], "g7": ["g8"]}
+    board.push_uci("a1a2")
+    assert board.promotion_targets() == {"g2": ["g1"]}
+    assert Board().promotion_targets() == {}
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_promotion_targets_agree_with_python_chess(seed: int) -> None:
+    rng = random.Random(seed)
+    ours, theirs = (
+        Board("8/PPPk4/8/8/8/8/4Kppp/8 w - - 0 1"),
+        chess.Board("8/PPPk4/8/8/8/8/4Kppp/8 w - - 0 1"),
+    )
+    while not theirs.is_game_over():
+        expected: dict[str, set[str]] = {}
+        for move in theirs.legal_moves:
+            if move.promotion:
+                origin = chess.square_name(move.from_square)
+                expected.setdefault(origin, set()).add(chess.square_name(move.to_square))
+        assert ours.promotion_targets() == {k: sorted(v) for k, v in sorted(expected.items())}
+        move = rng.choice(list(theirs.legal_moves))
+        theirs.push(move)
+        ours.push_uci(move.uci())
+
+
 def _to_0x88(sq: int) -> int:
     return (sq >> 3) * 16 + (sq & 7)
 
