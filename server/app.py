@@ -53,6 +53,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         async_mode=app.config["ASYNC_MODE"],
         client_manager=make_client_manager(app.config["REDIS_URL"]),
         serializer=Packet,
+        # A client's events run one after another on the greenlet (or thread) reading its
+        # connection, in the order sent, instead of each in a task of its own: no handler
+        # waits for a later event of the same client, and spawning a task for every move was
+        # CPU and memory churn under load.
+        async_handlers=False,
         **socketio_options(app.config),
     )
     events.register(socketio)
