@@ -40,6 +40,7 @@ from server.requests import (
 from server.seats import cookie_name, is_token
 from server.sessions import GameService
 from server.state import make_public_state, make_state, tailor_state
+from server.wire import encode
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +116,14 @@ def make_notifiers(socketio: SocketIO) -> tuple[Callable[..., None], Callable[..
 
     def notify(game: Game, event: dict[str, Any]) -> None:
         public = make_public_state(game, time.time())
-        deliveries = [(tailor_state(public, game, role), room(game.id, role)) for role in ROLES]
+        states = [tailor_state(public, game, role) for role in ROLES]
+        # Rooms that get the very same state (the seat not to move and the spectators, as a
+        # rule) share one encoding of it.
+        texts = {id(state): encode(state) for state in states}
+        deliveries = [
+            (texts[id(state)], room(game.id, role))
+            for state, role in zip(states, ROLES, strict=True)
+        ]
         emit_each(socketio, "state", deliveries)
 
     def notify_rematch(game: Game, rematch: Game, seats: dict[Color, str]) -> None:
