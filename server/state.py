@@ -17,7 +17,7 @@ from typing import Any
 from chesscore import BLACK, WHITE, Color
 from server.games import Game, color_name
 from server.insight import position_facts
-from server.wire import encode
+from server.wire import JsonText
 
 # What a player of a game that is not assisted does not get.
 OVERLAYS = {"threats": None, "insight": None, "safety": None}
@@ -40,7 +40,7 @@ def make_public_state(game: Game, now: float) -> dict[str, Any]:
         "status": header.status,
         "outcome": header.outcome.to_json() if header.outcome else None,
         "last_move": {"uci": last.uci, "san": last.san} if last else None,
-        "moves": encode([{"uci": record.uci, "san": record.san} for record in game.moves]),
+        "moves": _moves_text(game),
         "opponent": game.settings.opponent,
         "level": game.settings.level,
         "players": _make_players(game),
@@ -80,6 +80,14 @@ def make_destinations(game: Game) -> dict[str, Any]:
     """The legal moves of the side to move: targets by square, and which ones promote."""
     board = game.board
     return {"dests": board.destinations(), "promotions": board.promotion_targets()}
+
+
+def _moves_text(game: Game) -> JsonText:
+    """The move list as JSON text, written directly: UCI and SAN are made of letters, digits
+    and `+#=-`, nothing JSON escapes, and the list is sent again after every move (json's
+    encoder took about 80 microseconds for 60 plies, growing with the game)."""
+    records = ",".join(f'{{"uci":"{record.uci}","san":"{record.san}"}}' for record in game.moves)
+    return JsonText(f"[{records}]")
 
 
 def _make_players(game: Game) -> dict[str, Any]:
