@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from deploy import cluster
 from server.config import ASYNC_MODE, ASYNC_MODES
 
+FLOOR_SERVER = Path(__file__).resolve().parent / "floor_server.py"
 CONNECT_CONCURRENCY = 25  # connections being opened at once per client process
 ANSWER_SECONDS = 10.0
 DRAIN_SECONDS = 20.0  # how long past the end an overloaded run may take to settle
@@ -67,7 +68,7 @@ class Targets:
     cluster: bool = False
 
 
-def start_targets(async_mode: str, use_cluster: bool) -> Targets:
+def start_targets(async_mode: str, use_cluster: bool, floor: bool = False) -> Targets:
     folder = Path(tempfile.mkdtemp(prefix="chess-load-"))
     folder.chmod(0o755)  # as root, PostgreSQL runs as `postgres`, who must reach its folder
     environment = {"CHESS_ASYNC_MODE": async_mode, "CHESS_SECRET_KEY": "load-test"}
@@ -78,7 +79,8 @@ def start_targets(async_mode: str, use_cluster: bool) -> Targets:
     pids = []
     for index, port in enumerate(ports, start=1):
         instance = {"CHESS_INSTANCE_PATH": str(folder / f"server-{index}")}
-        pids.append(cluster.start_server(folder, index, port, {**environment, **instance}))
+        program = (str(FLOOR_SERVER),) if floor else ("-m", "server")
+        pids.append(cluster.start_server(folder, index, port, {**environment, **instance}, program))
     return Targets([f"http://127.0.0.1:{port}" for port in ports], pids, folder, use_cluster)
 
 
@@ -369,6 +371,8 @@ def report(
     processes = f"{len(targets.urls)} process(es)" + (
         " + PostgreSQL + Redis" if targets.cluster else ""
     )
+    if args.floor:
+        processes += " of bench/floor_server.py (no chess: the transport's floor)"
     print(f"servers: {processes}, async mode {args.async_mode}; clients: {args.clients} processes")
     print(
         f"games {args.games}, players {2 * args.games}, spectators {args.spectators * args.games},"
@@ -426,9 +430,20 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--async-mode", choices=ASYNC_MODES, default=ASYNC_MODE)
     parser.add_argument("--cluster", action="store_true", help="PostgreSQL, Redis, 2 processes")
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="against bench/floor_server.py: the transport alone, no chess (gevent, one process)",
+    )
     parser.add_argument("--url", action="append", help="use running server(s) at this URL")
     args = parser.parse_args()
-    targets = Targets(args.url, []) if args.url else start_targets(args.async_mode, args.cluster)
+    if args.floor and (args.cluster or args.url or args.async_mode != "gevent"):
+        parser.error("--floor runs its own gevent server: no --cluster, --url or --async-mode")
+    targets = (
+        Targets(args.url, [])
+        if args.url
+        else start_targets(args.async_mode, args.cluster, args.floor)
+    )
     try:
         run(args, targets)
     finally:

@@ -202,13 +202,20 @@ def server_environment(folder: Path, index: int, database: str, redis: str) -> d
     }
 
 
-def start_server(folder: Path, index: int, port: int, environment: dict[str, str]) -> int:
-    """Start `python -m server` in its own session (it outlives this script); its pid."""
+def start_server(
+    folder: Path,
+    index: int,
+    port: int,
+    environment: dict[str, str],
+    program: tuple[str, ...] = ("-m", "server"),
+) -> int:
+    """Start `python -m server` (or another `program` taking --host and --port) in its own
+    session (it outlives this script); its pid."""
     instance = Path(environment["CHESS_INSTANCE_PATH"])
     instance.mkdir(parents=True, exist_ok=True)
     with open(instance / "server.log", "ab") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port)],
+            [sys.executable, *program, "--host", "127.0.0.1", "--port", str(port)],
             cwd=ROOT,
             env={**os.environ, **environment},
             stdout=log,
