@@ -114,14 +114,16 @@ class GameService:
         sharing the store may have changed it), else from the store; and whether it was read
         from the store."""
         cached = self.cache.get(game_id)
-        if cached is not None and (
-            not self.store.shared or self.store.version_of(game_id) == cached.version
+        if cached is None:
+            stored = self.store.load_game(game_id)
+            if stored is None:
+                raise RequestError("not_found", f"no game with id {game_id!r}")
+        elif (
+            not self.store.shared
+            or (stored := self.store.load_if_changed(game_id, cached.version)) is None
         ):
             self._keep(cached)
             return cached, False
-        stored = self.store.load_game(game_id)
-        if stored is None:
-            raise RequestError("not_found", f"no game with id {game_id!r}")
         game = _catch_up(cached, stored) or game_from_stored(stored)
         self.invite_hashes[game_id] = stored.invite_hash
         self._keep(game)

@@ -73,7 +73,7 @@ class StoredChange:
 
 class GameStore(Protocol):
     # Whether other server processes may write the same store: then a cached game must be
-    # checked against the stored version before each use (`version_of`).
+    # checked against the stored version before each use (`load_if_changed`).
     shared: bool
 
     def create_game(self, game: StoredGame, seats: dict[int, str]) -> None:
@@ -81,8 +81,10 @@ class GameStore(Protocol):
 
     def load_game(self, game_id: str) -> StoredGame | None: ...
 
-    def version_of(self, game_id: str) -> int | None:
-        """The stored version of a game (cheap: tells a cached copy it is out of date)."""
+    def load_if_changed(self, game_id: str, version: int) -> StoredGame | None:
+        """The stored game if its version is not `version`, else None: a cached copy at
+        `version` is checked and, when out of date, replaced in one read. Games are never
+        deleted, so a game that was cached is always stored."""
 
     def commit(self, game_id: str, change: StoredChange) -> None:
         """Apply `change` atomically if the game is at `change.version - 1`."""

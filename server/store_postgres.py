@@ -130,14 +130,23 @@ class PostgresStore:
                 )
 
     def load_game(self, game_id: str) -> StoredGame | None:
-        # One statement, one round trip: the game row and its moves from the same snapshot.
+        return self._load(game_id, "")
+
+    def load_if_changed(self, game_id: str, version: int) -> StoredGame | None:
+        # The version check and the read are one statement: a move made by another process
+        # costs one round trip here, not two.
+        return self._load(game_id, " AND version <> %s", version)
+
+    def _load(self, game_id: str, condition: str, *values: object) -> StoredGame | None:
+        """The game and its moves, if its row meets `condition` (more SQL on `games`). One
+        statement, one round trip: the game row and its moves from the same snapshot."""
         with self._connection() as db:
             row = db.execute(
                 "SELECT settings, header, version, invite_hash,"
                 " ARRAY(SELECT uci FROM moves WHERE game_id = games.id ORDER BY ply),"
                 " ARRAY(SELECT san FROM moves WHERE game_id = games.id ORDER BY ply)"
-                " FROM games WHERE id = %s",
-                (game_id,),
+                " FROM games WHERE id = %s" + condition,
+                (game_id, *values),
             ).fetchone()
         if row is None:
             return None
@@ -146,11 +155,6 @@ class PostgresStore:
         return StoredGame(
             game_id, json.loads(settings), json.loads(header), version, records, invite_hash
         )
-
-    def version_of(self, game_id: str) -> int | None:
-        with self._connection() as db:
-            row = db.execute("SELECT version FROM games WHERE id = %s", (game_id,)).fetchone()
-        return None if row is None else int(row[0])
 
     def commit(self, game_id: str, change: StoredChange) -> None:
         try:

@@ -82,9 +82,17 @@ class SqliteStore:
             )
 
     def load_game(self, game_id: str) -> StoredGame | None:
+        return self._load(game_id, "")
+
+    def load_if_changed(self, game_id: str, version: int) -> StoredGame | None:
+        return self._load(game_id, " AND version <> ?", version)
+
+    def _load(self, game_id: str, condition: str, *values: object) -> StoredGame | None:
+        """The game and its moves, if its row meets `condition` (more SQL on `games`)."""
         with self.lock:
             row = self.db.execute(
-                "SELECT settings, header, version, invite_hash FROM games WHERE id = ?", (game_id,)
+                "SELECT settings, header, version, invite_hash FROM games WHERE id = ?" + condition,
+                (game_id, *values),
             ).fetchone()
             if row is None:
                 return None
@@ -96,11 +104,6 @@ class SqliteStore:
         return StoredGame(
             game_id, json.loads(settings), json.loads(header), version, records, invite_hash
         )
-
-    def version_of(self, game_id: str) -> int | None:
-        with self.lock:
-            row = self.db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
-        return None if row is None else int(row[0])
 
     def commit(self, game_id: str, change: StoredChange) -> None:
         try:

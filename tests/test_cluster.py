@@ -168,6 +168,10 @@ def test_postgres_refuses_a_stale_change(backends: Backends, duplicate: StoredCh
     assert loaded is not None and loaded.version == 1
     assert [record.uci for record in loaded.moves] == ["e2e4"]
     assert [change["uci"] for change in store.changes_since(game_id, 0)] == ["e2e4"]
+    # A copy at the stored version reads nothing; an older one reads the game.
+    assert store.load_if_changed(game_id, 1) is None
+    changed = store.load_if_changed(game_id, 0)
+    assert changed is not None and changed.version == 1 and changed.moves == loaded.moves
     store.close()
 
 

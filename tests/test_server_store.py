@@ -39,7 +39,9 @@ def test_changes_apply_in_order_and_are_logged(tmp_path: Path) -> None:
     assert loaded is not None and loaded.version == 2
     assert [record.uci for record in loaded.moves] == ["e2e4", "e7e5"]
     assert [change["uci"] for change in store.changes_since("g" * 12, 1)] == ["e7e5"]
-    assert store.version_of("g" * 12) == 2 and store.version_of("x" * 12) is None
+    assert store.load_if_changed("g" * 12, 2) is None
+    changed = store.load_if_changed("g" * 12, 1)
+    assert changed is not None and changed.version == 2 and changed.moves == loaded.moves
     assert store.seat_color("g" * 12, "hash-w") == 0 and store.seat_color("g" * 12, "nope") is None
 
 
