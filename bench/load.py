@@ -4,10 +4,13 @@ Usage:
   python bench/load.py --games 500 --seconds 60                    # one process, gevent mode
   python bench/load.py --games 500 --seconds 60 --async-mode threading
   python bench/load.py --games 500 --seconds 60 --cluster          # PostgreSQL, Redis, 2 processes
+  python bench/load.py --games 500 --seconds 60 --floor            # the transport alone, no chess
   python bench/load.py --url http://127.0.0.1:5000 --games 50      # a server already running
 
 Unless `--url` is given the script starts the server(s) itself in a temporary folder, as a user
 would (`python -m server`; the cluster through deploy/cluster.py), and stops them at the end.
+`--floor` starts bench/floor_server.py instead: the same protocol and transport with no chess
+behind it, so its figures are the floor under the real server's.
 Each game is a friend game created over the HTTP API; white, black and `--spectators` watchers
 each hold their own python-socketio `AsyncClient` over a WebSocket, spread over `--clients`
 client processes so one Python process's CPU does not cap the load. With several server
