@@ -99,6 +99,7 @@ def test_promotion_to_a_knight(server: LiveServer) -> None:
         assert before["dests"]["e7"] == ["e8"]
         state = game.play("e7e8n")
         assert state["last_move"] == {"uci": "e7e8n", "san": "e8=N+"}
+        assert state["moves"] == [state["last_move"]]  # the list is written as JSON directly
         assert state["fen"].startswith("4N3/6k1/")
         assert state["check"] is True
     finally:
