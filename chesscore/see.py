@@ -111,18 +111,29 @@ def classify_destinations(board: Board) -> dict[str, dict[str, str]]:
         attack_map(cells, sorted(squares[0]), SQUARE_LABELS),
         attack_map(cells, sorted(squares[1]), SQUARE_LABELS),
     )
-    enemy_start = start[color ^ 1]
+    enemy, enemy_start = color ^ 1, start[color ^ 1]
     best: dict[int, tuple[int, bool]] = {}  # by origin << 7 | target
     for packed in board.generate_legal():
         key = packed & 0x3FFF
         flag = packed >> FLAG_SHIFT
-        # Most moves go where no enemy piece attacks, from where none attacks through: they
+        origin, target = key >> 7, key & 127
+        # Most moves go where no enemy piece attacks, nor starts to through the origin: they
         # are settled here, as `_exchange_on_cells` would settle them, without a call to it
-        # or any edit of `cells` (about half of all moves; a test checks the labels).
+        # or any edit of `cells` (about half of all moves; a test checks the labels). The walk
+        # for a revealed attacker reads only squares behind the origin, which the move leaves
+        # as they are (en passant, which empties another square, is not settled here).
         if flag == FLAG_CASTLING:
             result = 0, False
-        elif flag != FLAG_EN_PASSANT and not enemy_start[key & 127] and not enemy_start[key >> 7]:
-            gain = SEE_VALUES[cells[key & 127] & 7]
+        elif (
+            flag != FLAG_EN_PASSANT
+            and not enemy_start[target]
+            and (
+                not enemy_start[origin]
+                or (revealed := _revealed_attacker(cells, target, origin)) is None
+                or cells[revealed] >> 3 != enemy
+            )
+        ):
+            gain = SEE_VALUES[cells[target] & 7]
             if packed >> 14 & 7:
                 gain += SEE_VALUES[packed >> 14 & 7] - SEE_VALUES[PAWN]
             result = gain, False
