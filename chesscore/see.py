@@ -138,7 +138,7 @@ def classify_destinations(board: Board) -> dict[str, dict[str, str]]:
                 gain += SEE_VALUES[packed >> 14 & 7] - SEE_VALUES[PAWN]
             result = gain, False
         else:
-            result = _exchange_on_cells(cells, squares, kings, color, packed, start)
+            result = _exchange_on_cells(cells, squares, kings, color, packed, start, True)
         if key not in best or result > best[key]:
             best[key] = result
     labels: dict[str, dict[str, str]] = {}
@@ -183,10 +183,12 @@ def _exchange_on_cells(
     color: Color,
     packed: int,
     start: AttackersByColor | None = None,
+    label_only: bool = False,
 ) -> tuple[int, bool]:
     """`exchange_on_target` on the 0x88 list `cells` of the position whose piece sets and king
     squares are `squares` and `kings`, `color` to move, and whose attackers are `start` (if
-    the caller has them; they spare the attack primitive); `cells` is left as it was found."""
+    the caller has them; they spare the attack primitive); `cells` is left as it was found.
+    With `label_only` the value is right in its sign only, all a label needs (`_exchange`)."""
     flag = packed >> FLAG_SHIFT
     if flag == FLAG_CASTLING:
         return 0, False
@@ -215,7 +217,7 @@ def _exchange_on_cells(
         now = kings[:]
         if piece & 7 == KING:
             now[color] = target
-        result = _exchange(cells, squares, now, target, color ^ 1, gain, found)
+        result = _exchange(cells, squares, now, target, color ^ 1, gain, found, label_only)
     cells[target] = captured
     cells[taken] = taken_code
     cells[origin] = moved
@@ -230,11 +232,21 @@ def _exchange(
     side: Color,
     gain: int,
     found: tuple[list[int], list[int]],
+    label_only: bool = False,
 ) -> tuple[int, bool]:
     """Play out the captures on `target`, `side` to capture next, each side with one of its
     pieces in `found` (per colour, the ascending squares of its attackers of `target`, kept
     up to date here), then restore `cells`; the swap algorithm: `gains[d]` is what the side
-    capturing at depth d has won if the exchange stopped right after."""
+    capturing at depth d has won if the exchange stopped right after.
+
+    With `label_only` the exchange stops as soon as the sign of the result is known, and the
+    value returned is 0 or -1 then. The mover's first gain is never negative, so the result is
+    negative exactly when the side capturing first comes out ahead; the first capture after
+    which the side that made it is not ahead settles that (`gains[d] <= 0` for the side that
+    captured first: the mover keeps at least what it had; `gains[d] < 0` for the mover: it
+    loses), while a capture that leaves its side ahead hands the question on to the next."""
+    first = side
+    settled = None  # with `label_only`: the result, once its sign is known
     gains = [gain]
     standing = cells[target]
     on_square = SEE_VALUES[standing & 7]
@@ -258,11 +270,16 @@ def _exchange(
             break  # the king may not capture into an attack, even one by a pinned piece
         # A king that captured is not attacked: the exchange ends, its square is not needed.
         gains.append(on_square + bonus - gains[-1])
+        if label_only and (gains[-1] <= 0 if side == first else gains[-1] < 0):
+            settled = 0 if side == first else -1
+            break
         on_square = SEE_VALUES[piece & 7]
         side ^= 1
     for sq, piece in left:
         cells[sq] = piece
     cells[target] = standing
+    if settled is not None:
+        return settled, True
     for depth in range(len(gains) - 1, 0, -1):
         gains[depth - 1] = -max(-gains[depth - 1], gains[depth])
     return gains[0], len(gains) > 1
