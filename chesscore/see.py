@@ -62,7 +62,7 @@ from chesscore.attacks import (
 )
 from chesscore.errors import IllegalMoveError
 from chesscore.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT, Move
-from chesscore.squares import KING, PAWN, QUEEN, SQUARE_NAMES, WHITE, Color
+from chesscore.squares import BLACK, KING, PAWN, QUEEN, SQUARE_NAMES, WHITE, Color
 from chesscore.threats import NAME_ORDER
 
 if TYPE_CHECKING:
@@ -208,12 +208,14 @@ def _exchange_on_cells(
     cells[taken] = 0
     cells[origin] = 0
     cells[target] = piece
-    enemies = _first_attackers(cells, squares, start, color ^ 1, origin, target, flag)
+    if start is None or flag == FLAG_EN_PASSANT:
+        found = _first_attackers(cells, squares, color, target)
+    else:
+        found = _moved_attackers(cells, start, origin, target)
+    enemies = found[color ^ 1]
     if not enemies:
         result = gain, False  # the common case, decided before any pin is looked for
     else:
-        own = _first_attackers(cells, squares, start, color, origin, target, flag)
-        found = (own, enemies) if color == WHITE else (enemies, own)
         now = kings[:]
         if piece & 7 == KING:
             now[color] = target
@@ -286,28 +288,31 @@ def _exchange(
 
 
 def _first_attackers(
-    cells: list[int],
-    squares: list[set[int]],
-    start: AttackersByColor | None,
-    color: Color,
-    origin: int,
-    target: int,
-    flag: int,
-) -> list[int]:
-    """The ascending squares of the pieces of `color` attacking `target` once the piece on
-    `origin` has moved there (`cells` shows the move made): from `start`, the attackers before
-    the move, less the moved piece, and whoever attacks through its old square; from the
-    attack primitive without `start`, or after en passant (which empties a second square)."""
-    if start is None or flag == FLAG_EN_PASSANT:
-        return attackers(cells, target, squares[color])
-    before = start[color][target]
-    if not before and not start[color][origin]:
-        return []  # a piece revealed behind the origin would attack the origin now
-    found = [sq for sq in before if sq != origin]
-    revealed = _revealed_attacker(cells, target, origin)
-    if revealed is not None and cells[revealed] >> 3 == color:
-        insort(found, revealed)
-    return found
+    cells: list[int], squares: list[set[int]], color: Color, target: int
+) -> tuple[list[int], list[int]]:
+    """Per colour, the ascending squares of the pieces attacking `target` on `cells`, which
+    show the move made, from the attack primitive: the mover's (`color`) only when the other
+    side has any, since the exchange ends before it starts otherwise."""
+    enemies = attackers(cells, target, squares[color ^ 1])
+    own = attackers(cells, target, squares[color]) if enemies else []
+    return (own, enemies) if color == WHITE else (enemies, own)
+
+
+def _moved_attackers(
+    cells: list[int], start: AttackersByColor, origin: int, target: int
+) -> tuple[list[int], list[int]]:
+    """Per colour, the ascending squares of the pieces attacking `target` once the piece on
+    `origin` has moved there (`cells` shows the move made, not en passant, which empties a
+    second square), from `start`, the attackers before the move: less the moved piece, plus
+    whoever attacks through its old square, looked for once for both colours (only a piece
+    that attacked the origin can)."""
+    white = [sq for sq in start[WHITE][target] if sq != origin]
+    black = [sq for sq in start[BLACK][target] if sq != origin]
+    if start[WHITE][origin] or start[BLACK][origin]:
+        revealed = _revealed_attacker(cells, target, origin)
+        if revealed is not None:
+            insort(black if cells[revealed] >> 3 else white, revealed)
+    return white, black
 
 
 def _revealed_attacker(cells: list[int], target: int, vacated: int) -> int | None:
