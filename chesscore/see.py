@@ -56,13 +56,13 @@ from chesscore.attacks import (
     KINDS_TO,
     SQUARE_LABELS,
     STEPS_TO,
-    attack_map,
     attackers,
+    fill_attack_map,
     is_attacked,
 )
 from chesscore.errors import IllegalMoveError
 from chesscore.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT, Move
-from chesscore.squares import BLACK, KING, PAWN, QUEEN, SQUARE_NAMES, WHITE, Color
+from chesscore.squares import BLACK, KING, PAWN, QUEEN, SQUARE_NAMES, SQUARES, WHITE, Color
 from chesscore.threats import NAME_ORDER
 
 if TYPE_CHECKING:
@@ -106,11 +106,14 @@ def classify_destinations(board: Board) -> dict[str, dict[str, str]]:
     """
     cells = board.board[:]  # every move is played on this copy and taken back
     squares, kings, color = board.piece_squares, board.kings, board.turn
-    # One walk of every piece's attacks serves the first attack test of all the moves.
-    start = (
-        attack_map(cells, sorted(squares[0]), SQUARE_LABELS),
-        attack_map(cells, sorted(squares[1]), SQUARE_LABELS),
-    )
+    # One walk of every piece's attacks serves the first attack test of all the moves. Only
+    # the lists of the 64 squares are read: the others share one, which is never filled.
+    start: AttackersByColor = ([[]] * 128, [[]] * 128)
+    for sq in SQUARES:
+        start[0][sq] = []
+        start[1][sq] = []
+    fill_attack_map(cells, sorted(squares[0]), SQUARE_LABELS, start[0])
+    fill_attack_map(cells, sorted(squares[1]), SQUARE_LABELS, start[1])
     enemy, enemy_start = color ^ 1, start[color ^ 1]
     best: dict[int, tuple[int, bool]] = {}  # by origin << 7 | target
     for packed in board.generate_legal():
