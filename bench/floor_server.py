@@ -21,7 +21,6 @@ from gevent import monkey
 monkey.patch_all()
 
 import argparse  # noqa: E402  (after the patch, on purpose)
-import gc  # noqa: E402
 import random  # noqa: E402
 import secrets  # noqa: E402
 import sys  # noqa: E402
@@ -35,11 +34,11 @@ from flask import Flask  # noqa: E402
 from flask_socketio import SocketIO, join_room  # noqa: E402
 
 from chesscore import BLACK, WHITE, Board  # noqa: E402
-from server.__main__ import COLLECTOR_THRESHOLDS  # noqa: E402
+from server.__main__ import tune_collector  # noqa: E402
+from server.app import transport_options  # noqa: E402
 from server.games import GameSettings, Header, MoveRecord, restore_game  # noqa: E402
-from server.security import socketio_options  # noqa: E402
 from server.state import make_public_state, tailor_state  # noqa: E402
-from server.wire import JsonProvider, Packet, encode  # noqa: E402
+from server.wire import JsonProvider, encode  # noqa: E402
 
 SAMPLE_PLIES = 30
 ROLES = ("white", "black", "watch")
@@ -70,14 +69,7 @@ class Table:
 def create_app() -> tuple[Flask, SocketIO]:
     app = Flask(__name__)
     app.json = JsonProvider(app)
-    socketio = SocketIO(
-        app,
-        async_mode="gevent",
-        serializer=Packet,
-        async_handlers=False,
-        manage_session=False,
-        **socketio_options({}),
-    )
+    socketio = SocketIO(app, async_mode="gevent", **transport_options({}))
     public, for_mover = sample_states()
     tables: dict[str, Table] = {}
 
@@ -119,9 +111,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args()
     app, socketio = create_app()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*COLLECTOR_THRESHOLDS)
+    tune_collector()
     print(f"floor server on http://{args.host}:{args.port}", flush=True)
     socketio.run(app, host=args.host, port=args.port)
 

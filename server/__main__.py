@@ -27,15 +27,20 @@ from server.app import create_app, socketio  # after the patch, on purpose
 COLLECTOR_THRESHOLDS = (10_000, 20, 100)
 
 
+def tune_collector() -> None:
+    """Freeze what exists now (call it once the app is made) and set COLLECTOR_THRESHOLDS."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="chess-server", description=__doc__)
     parser.add_argument("--host", default=DEFAULTS["HOST"], help="address to listen on")
     parser.add_argument("--port", type=int, default=DEFAULTS["PORT"], help="port to listen on")
     args = parser.parse_args(argv)
     app = create_app()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*COLLECTOR_THRESHOLDS)
+    tune_collector()
     print(f"Chess server running on http://{args.host}:{args.port}", flush=True)
     # gevent's WSGI server with gevent-websocket, or Werkzeug's with simple-websocket in
     # threading mode; both carry real WebSockets.

@@ -49,22 +49,30 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.session_interface = NoSessions()
     socketio.init_app(
         app,
-        manage_session=False,
         async_mode=app.config["ASYNC_MODE"],
         client_manager=make_client_manager(app.config["REDIS_URL"]),
-        serializer=Packet,
-        # A client's events run one after another on the greenlet (or thread) reading its
-        # connection, in the order sent, instead of each in a task of its own: no handler
-        # waits for a later event of the same client, and spawning a task for every move was
-        # CPU and memory churn under load.
-        async_handlers=False,
-        **socketio_options(app.config),
+        **transport_options(app.config),
     )
     events.register(socketio)
     app.extensions["chess"] = _make_service(app)
     app.extensions["chess_connections"] = Connections()
     app.extensions["chess"].resume()
     return app
+
+
+def transport_options(config: dict[str, Any]) -> dict[str, Any]:
+    """Flask-SocketIO's options that shape how messages are carried (bench/floor_server.py
+    measures this transport with no chess behind it, so it takes them from here too)."""
+    return {
+        "manage_session": False,
+        "serializer": Packet,
+        # A client's events run one after another on the greenlet (or thread) reading its
+        # connection, in the order sent, instead of each in a task of its own: no handler
+        # waits for a later event of the same client, and spawning a task for every move was
+        # CPU and memory churn under load.
+        "async_handlers": False,
+        **socketio_options(config),
+    }
 
 
 class NoSessions(SessionInterface):
