@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default=DEFAULTS["HOST"], help="address to listen on")
     parser.add_argument("--port", type=int, default=DEFAULTS["PORT"], help="port to listen on")
     args = parser.parse_args(argv)
-    app = create_app()
+    app = create_app({"HOST": args.host, "PORT": args.port})
     tune_collector()
     print(f"Chess server running on http://{args.host}:{args.port}", flush=True)
     # gevent's WSGI server with gevent-websocket, or Werkzeug's with simple-websocket in

@@ -23,6 +23,7 @@ from chesscore.annotate import make_annotated_pgn
 from chesscore.pgn import make_pgn
 from server.errors import RequestError
 from server.games import Game, color_name
+from server.headers import public_url
 from server.insight import position_facts
 from server.lookups import board_at
 from server.requests import parse_action, parse_create, parse_http_move, parse_invite
@@ -203,7 +204,7 @@ def _pgn_headers(game: Game) -> dict[str, str]:
     }
     headers = {
         "Event": "Casual game",
-        "Site": request.host_url.rstrip("/") + f"/game/{game.id}",
+        "Site": f"{public_url(current_app.config)}/game/{game.id}",
         "Date": datetime.date.today().strftime("%Y.%m.%d"),
         "White": names[WHITE],
         "Black": names[BLACK],

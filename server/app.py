@@ -18,6 +18,7 @@ from flask_socketio import SocketIO
 from server.broadcast import make_client_manager
 from server.config import ASYNC_MODES, DEFAULTS, ROOT, load_environment
 from server.connections import Connections
+from server.headers import add_security_headers, public_url
 from server.security import load_secret_key, socketio_options
 from server.sessions import GameService
 from server.store import open_store
@@ -45,6 +46,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(views.blueprint)
     app.register_blueprint(api.blueprint)
+    app.after_request(add_security_headers)
+    public_url(app.config)  # a malformed CHESS_PUBLIC_URL stops the start, naming it
     app.json = JsonProvider(app)
     app.session_interface = NoSessions()
     socketio.init_app(

@@ -41,6 +41,9 @@ DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": "",
     # Redis (redis://...) carrying Socket.IO broadcasts between processes; empty: one process.
     "REDIS_URL": "",
+    # The site's address as players know it (the PGN's Site tag); empty: the address the server
+    # listens on. Never taken from a request's Host header, which the client chooses.
+    "PUBLIC_URL": "",
 }
 
 # Environment variable -> (setting, type).
@@ -51,6 +54,7 @@ ENVIRONMENT = {
     "CHESS_COMPUTER_DELAY": ("COMPUTER_DELAY", float),
     "CHESS_ALLOWED_ORIGINS": ("ALLOWED_ORIGINS", str),
     "CHESS_SQLITE_SYNCHRONOUS": ("SQLITE_SYNCHRONOUS", str),
+    "CHESS_PUBLIC_URL": ("PUBLIC_URL", str),
     # The conventional names that hosting platforms set.
     "DATABASE_URL": ("DATABASE_URL", str),
     "REDIS_URL": ("REDIS_URL", str),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,8 +35,23 @@ def browser() -> Iterator[object]:
     executable = find_chromium()
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(executable), args=LAUNCH_ARGS)
-        yield chromium
+        yield PolicyBypassingBrowser(chromium)
         chromium.close()
+
+
+class PolicyBypassingBrowser:
+    """The browser, whose contexts bypass the pages' Content-Security-Policy unless a test
+    asks otherwise: Playwright's `wait_for_function` compiles its predicate with eval, which
+    the policy rightly forbids. tests/test_server_headers.py runs the pages under the policy."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        return self.browser.new_context(**{"bypass_csp": True, **options})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.browser, name)
 
 
 def screenshot_path(request: pytest.FixtureRequest, suffix: str = "") -> Path:

@@ -1,0 +1,80 @@
+"""What every HTTP response tells the browser about itself, and the address the site is known by.
+
+The pages load their scripts, styles and the front-end packages from this server only, as ES
+modules with no inline code, so the Content-Security-Policy can allow `'self'` and nothing
+else: an injected `<script>` or `onclick=` does not run, and no other site may frame a page
+(clickjacking a "resign" button). Only style attributes may be inline, which chessground
+writes. Piece images are `data:` URIs inside chessground's CSS.
+`nosniff` stops a browser from guessing a script out of a PGN or JSON reply, and the referrer
+never carries a game's address (which may hold a seat token before the redirect) to another
+site.
+
+The public address (the PGN's `Site` tag) comes from configuration, never from the request's
+`Host` header, which any client can set to whatever it likes.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+from typing import Any
+
+from werkzeug.wrappers import Response
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        # chessground writes a style attribute on its SVG layers (`color-scheme`); attributes
+        # cannot load anything or select on the page's data, as a <style> element could.
+        "style-src-attr 'unsafe-inline'",
+        "img-src 'self' data:",
+        # 'self' covers the same host's ws: and wss: (CSP Level 3).
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    # Older browsers that know no frame-ancestors.
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+}
+
+# http(s)://host[:port][/path], with nothing a PGN tag or a header could be broken by.
+PUBLIC_URL = re.compile(r"https?://[A-Za-z0-9.\-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~/\-]*)?")
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+
+
+def add_security_headers(response: Response) -> Response:
+    """Flask `after_request` hook: the headers above on every response."""
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def check_public_url(url: str) -> str:
+    """`url` without a trailing slash, or ValueError naming what is wrong with it."""
+    if not PUBLIC_URL.fullmatch(url):
+        raise ValueError(f"CHESS_PUBLIC_URL={url[:80]!r}: expected http(s)://host[:port][/path]")
+    return url.rstrip("/")
+
+
+def public_url(config: dict[str, Any]) -> str:
+    """The site's address: CHESS_PUBLIC_URL if set, else the address the server listens on
+    (the machine's name when it listens on every interface)."""
+    configured = config.get("PUBLIC_URL")
+    if configured:
+        return check_public_url(str(configured))
+    host = str(config["HOST"])
+    if host in WILDCARD_HOSTS:
+        host = socket.gethostname()
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{config['PORT']}"
