@@ -25,7 +25,9 @@ from server.errors import RequestError
 from server.games import Game, color_name
 from server.headers import public_url
 from server.insight import position_facts
+from server.json_limits import MAX_DEPTH, JsonTooDeepError, loads_bounded
 from server.lookups import board_at
+from server.query import parse_query_int
 from server.requests import parse_action, parse_create, parse_http_move, parse_invite
 from server.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
 from server.sessions import GameService
@@ -42,10 +44,19 @@ def _service() -> GameService:
 def _body() -> Any:
     if not request.is_json:
         raise RequestError("bad_request", "the body must be JSON (Content-Type: application/json)")
-    payload = request.get_json(silent=True)
-    if payload is None and request.get_data():
-        raise RequestError("bad_request", "the body is not valid JSON")
-    return payload
+    data = request.get_data()
+    if not data:
+        return None
+    # Decoded here, not by request.get_json: a deeply nested body made json recurse into a
+    # RecursionError, which is no ValueError and became a 500 (json_limits).
+    try:
+        return loads_bounded(data)
+    except JsonTooDeepError as error:
+        raise RequestError(
+            "bad_request", f"the body nests deeper than {MAX_DEPTH} levels ({error.depth})"
+        ) from error
+    except ValueError as error:
+        raise RequestError("bad_request", "the body is not valid JSON") from error
 
 
 def _game_id(game_id: str) -> str:
@@ -133,11 +144,9 @@ def join_game(game_id: str) -> Response:
 def game_state(game_id: str) -> Response:
     game_id = _game_id(game_id)
     role = _bearer_seat(game_id) if request.headers.get("Authorization") else None
-    since = request.args.get("since")
-    if since is not None and not since.lstrip("-").isdigit():
-        raise RequestError(
-            "bad_request", f"parameter 'since' must be an integer, got {since[:20]!r}"
-        )
+    since_text = request.args.get("since")
+    # Negative: not a version, so the whole state (as for any version the game never had).
+    since = None if since_text is None else parse_query_int("since", since_text, negative=True)
     with _service().session(game_id) as game:
         body: dict[str, Any] = {
             "ok": True,
@@ -145,14 +154,16 @@ def game_state(game_id: str) -> Response:
         }
         body["state"] = _state(game, role)
         if since is not None:
-            body["missed"] = _service().changes_since(game, int(since))
+            body["missed"] = _service().changes_since(game, since)
     return jsonify(body)
 
 
-@blueprint.get("/games/<game_id>/positions/<int:ply>")
-def game_position(game_id: str, ply: int) -> Response:
+@blueprint.get("/games/<game_id>/positions/<ply_text>")
+def game_position(game_id: str, ply_text: str) -> Response:
     """An earlier position of the game, for stepping back through the moves."""
     game_id = _game_id(game_id)
+    # Not Flask's <int:...>: it takes any Unicode digit ("٣" is 3) and fails on huge numbers.
+    ply = parse_query_int("ply", ply_text)
     with _service().session(game_id) as game:
         if ply > game.ply:
             raise RequestError(

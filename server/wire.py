@@ -28,6 +28,8 @@ from typing import Any
 from flask.json.provider import DefaultJSONProvider
 from socketio import packet
 
+from server.json_limits import loads_bounded
+
 SEPARATORS = (",", ":")
 
 
@@ -92,7 +94,8 @@ class PacketJson:
 
     @staticmethod
     def loads(text: str | bytes, **options: Any) -> Any:
-        return json.loads(text, **options)
+        # A client's packet: bounded, so deep nesting is a ValueError, not a RecursionError.
+        return loads_bounded(text)
 
 
 class QueueJson:

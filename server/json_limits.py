@@ -1,0 +1,54 @@
+"""JSON decoding with a nesting limit, for everything a client sends (HTTP bodies, packets).
+
+Python's `json` decoder recurses once per `[` or `{`, so a body of a thousand nested brackets,
+small enough to pass every size limit, ends in a `RecursionError`: not a `ValueError`, so it
+escaped the handlers that answer bad JSON and became a 500. `loads_bounded` first measures the
+nesting outside strings (a regular expression drops the strings, the brackets left are summed)
+and refuses anything deeper than `max_depth` with `JsonTooDeepError` before `json.loads` sees
+it. Nothing the server accepts nests more than a few levels; 32 leaves room for any client.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from itertools import accumulate
+from typing import Any
+
+MAX_DEPTH = 32
+
+# A complete JSON string (escapes included), and the brackets that remain once they are gone.
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+class JsonTooDeepError(ValueError):
+    """JSON text nesting arrays and objects deeper than the limit."""
+
+    def __init__(self, depth: int, max_depth: int) -> None:
+        super().__init__(f"the JSON nests {depth} levels deep, more than {max_depth}")
+        self.depth = depth
+        self.max_depth = max_depth
+
+
+def nesting_depth(text: str) -> int:
+    """How deep arrays and objects nest in `text`, counting brackets outside strings (in
+    malformed text, an unterminated string's brackets count too: the text fails anyway)."""
+    if text.count("[") + text.count("{") == 0:
+        return 0
+    brackets = _BRACKET.findall(_STRING.sub("", text))
+    return max(accumulate(_STEP[bracket] for bracket in brackets), default=0)
+
+
+def loads_bounded(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
+    """`json.loads(text)`, refusing text nested deeper than `max_depth` (JsonTooDeepError);
+    malformed text raises `ValueError` as `json.loads` does, bytes as well (UTF-8/16/32)."""
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode(json.detect_encoding(text), "strict")
+    # Cheap test first: text with no more opening brackets than the limit cannot exceed it.
+    if text.count("[") + text.count("{") > max_depth:
+        depth = nesting_depth(text)
+        if depth > max_depth:
+            raise JsonTooDeepError(depth, max_depth)
+    return json.loads(text)
