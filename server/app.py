@@ -22,6 +22,7 @@ from server.headers import add_security_headers, public_url
 from server.security import load_secret_key, socketio_options
 from server.sessions import GameService
 from server.store import open_store
+from server.transport_guard import install as install_transport_guard
 from server.wire import JsonProvider, Packet
 
 socketio = SocketIO()
@@ -57,6 +58,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         **transport_options(app.config),
     )
     events.register(socketio)
+    install_transport_guard(app, socketio.server)  # bad input answered, never hung
     app.extensions["chess"] = _make_service(app)
     app.extensions["chess_connections"] = Connections()
     app.extensions["chess"].resume()

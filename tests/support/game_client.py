@@ -1,9 +1,10 @@
 """Clients for the server's game protocol, used by the tests/test_server_* suites.
 
-`GameClient` is a real python-socketio client over a real WebSocket that records every `state`
-and `rematch` the server pushes and waits for one that matches. `create_game` and
-`start_friend_game` use the HTTP API exactly as a script would. Waiting has a generous timeout
-only so a broken server fails the test instead of hanging it; nothing here measures speed.
+`GameClient` is a real python-socketio client over a real WebSocket (or long-polling, with
+`transports=("polling",)`) that records every `state` and `rematch` the server pushes and waits
+for one that matches. `create_game` and `start_friend_game` use the HTTP API exactly as a
+script would. Waiting has a generous timeout only so a broken server fails the test instead
+of hanging it; nothing here measures speed.
 """
 
 from __future__ import annotations
@@ -22,7 +23,12 @@ WAIT_SECONDS = 15.0
 class GameClient:
     """One Socket.IO connection; `states` holds every pushed state in arrival order."""
 
-    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        headers: dict[str, str] | None = None,
+        transports: tuple[str, ...] = ("websocket",),
+    ) -> None:
         self.url = url
         self.states: list[dict[str, Any]] = []
         self.rematches: list[dict[str, Any]] = []
@@ -32,7 +38,9 @@ class GameClient:
         self.client.on("rematch", self._record_rematch)
         self.disconnected = threading.Event()
         self.client.on("disconnect", lambda *reason: self.disconnected.set())
-        self.client.connect(url, transports=["websocket"], wait_timeout=10, headers=headers or {})
+        self.client.connect(
+            url, transports=list(transports), wait_timeout=10, headers=headers or {}
+        )
 
     def _record_state(self, state: dict[str, Any]) -> None:
         with self.condition:
@@ -83,7 +91,7 @@ class GameClient:
         if not self.client.connected:
             return
         websocket = self.client.eio.ws
-        if websocket is not None:
+        if websocket is not None and self.client.eio.current_transport == "websocket":
             # The development server never answers the WebSocket close frame, and
             # websocket-client waits 3 s for that answer; the test does not need to.
             websocket.close = functools.partial(websocket.close, timeout=0.05)
@@ -133,13 +141,15 @@ def api_move(url: str, game: str, seat: str, ply: int, uci: str) -> dict[str, An
 class FriendGame:
     """A game against a friend with white and black connected and seated."""
 
-    def __init__(self, url: str, **options: Any) -> None:
+    def __init__(
+        self, url: str, transports: tuple[str, ...] = ("websocket",), **options: Any
+    ) -> None:
         self.url = url
         self.created = create_game(url, opponent="friend", color="white", **options)
         self.id: str = self.created["game"]
-        self.white = GameClient(url)
+        self.white = GameClient(url, transports=transports)
         self.white.join(self.id, seat=self.created["seat"])
-        self.black = GameClient(url)
+        self.black = GameClient(url, transports=transports)
         reply = self.black.join(self.id, invite=invite_token(self.created))
         assert reply["role"] == "black", reply
         self.black_seat: str = reply["seat"]
