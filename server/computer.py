@@ -1,58 +1,47 @@
 """The computer opponent: it thinks in the background and answers after a short delay.
 
 `ComputerMover.request` is called when it becomes the computer's turn, with the game's
-position as plain data (start FEN and the UCI moves) and its version. A background task waits
-the configured delay (so the reply reads as a reply, and tests set it small with
-CHESS_COMPUTER_DELAY), finds a move and hands it to `play` with that version; `play` applies
-it only if the game is still at that version, so a reply computed for an earlier position
-(after a takeback, a resignation, a restart) is thrown away, never played.
+position as plain data (start FEN and the UCI moves), its version and the client key of the
+player (the address that created the game). A background task waits the configured delay (so
+the reply reads as a reply, and tests set it small with CHESS_COMPUTER_DELAY), finds a move and
+hands it to `play` with that version; `play` applies it only if the game is still at that
+version, so a reply computed for an earlier position (after a takeback, a resignation, a
+restart) is thrown away, never played.
 
-Level 1 is `chesscore.players.make_player(1, seed)`, the random mover, played in this process.
-The engine levels (2 and up, `chesscore.levels`) search for up to seconds of CPU, so they run in
-one worker process (`choose_move_uci`, plain data in and out): while the computer thinks, the
-process that answers players keeps its CPU and its GIL. The seed is the game's seed plus the
-ply, so a game replays the same after a restart. A search for a position that has changed
-(`cancel`, called on every change of the game) is stopped in the worker at once, through a
-flag in memory shared with it, so the worker is free for the next game's search; its move, the
-best found so far, is thrown away by the version check like any stale reply.
+Levels 1 and 2 (the random mover and the careful beginner) answer in this process, without
+waiting for anyone: level 2 costs 3 ms a move (p50; 5 ms p95, 8 ms at most, replaying the game
+included, over 1,557 moves of 30 games). The search levels (3 and up, `chesscore.levels`) think
+for up to seconds of CPU, so they go through the fair queue of the engine pool
+(`server.engine_pool`) to worker processes: while the computer thinks, the process that
+answers players keeps its CPU and its GIL, and no player's games can keep another's waiting
+for more than one search. The seed is the game's seed plus the ply, so a game replays the same
+after a restart. A request made stale (`cancel`, called on every change of the game) is
+dropped while it waits, or stopped in its worker at once, and its move thrown away.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
-import multiprocessing
-import os
 import threading
-import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from ctypes import c_byte
-from typing import Any
 
 from chesscore import Board, ChessError, Move
+from chesscore.levels import CAREFUL_LEVEL, choose_move_uci
 from chesscore.levels import LEVELS as ENGINE_LEVELS
-from chesscore.levels import choose_move_uci
 from chesscore.players import make_player
+from server.engine_pool import EnginePool, Search, default_size
 
 log = logging.getLogger(__name__)
 
 RANDOM_LEVEL = 1
 LEVELS = (RANDOM_LEVEL, *ENGINE_LEVELS)
+# Levels cheap enough to play in the server process, with no queue.
+IN_PROCESS_LEVELS = (RANDOM_LEVEL, CAREFUL_LEVEL)
 
 # Applies the computer's move to game `id` if it is still at `version`.
 Play = Callable[[str, int, Move], None]
 Spawn = Callable[..., object]
-
-# Cancel flags shared with the worker, one per search slot. Slots are handed out in turn, so a
-# slot comes round again only after SLOTS newer searches, long after its search has ended.
-SLOTS = 1024
-# How much the worker yields the CPU to the server (os.nice), so a search never delays a reply:
-# on 2 busy cores, bench/latency.py measured another game's p50 round trip 5.8 ms slower while
-# level 8 searched at niceness 0, and 1.4 ms / -0.1 ms (noise) at 10.
-WORKER_NICENESS = 10
-
-# In the worker process only: the shared cancel flags, set by `start_worker`.
-worker_flags: Any = None
 
 
 def check_level(level: int) -> None:
@@ -61,80 +50,35 @@ def check_level(level: int) -> None:
         raise ChessError(f"unknown computer level {level!r}; levels: {LEVELS}")
 
 
-def exit_with_parent(parent: int) -> None:
-    """Worker initializer: leave when the server process is gone.
-
-    A server stopped by a signal (SIGTERM, or kill -9) runs no clean-up, and its worker would
-    otherwise linger as an orphan, so the worker watches its parent id and exits on its own."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
-
-
-def start_worker(parent: int, flags: Any) -> None:
-    """Worker initializer: keep the shared cancel flags, yield the CPU, exit with the server."""
-    global worker_flags
-    worker_flags = flags
-    os.nice(WORKER_NICENESS)
-    exit_with_parent(parent)
-
-
-class SlotSignal:
-    """The cancel signal of one search slot, read from the flags shared with the server."""
-
-    def __init__(self, slot: int) -> None:
-        self.slot = slot
-
-    def is_set(self) -> bool:
-        return bool(worker_flags[self.slot])
-
-
-def search_in_worker(start_fen: str, moves: list[str], level: int, seed: int, slot: int) -> str:
-    """`choose_move_uci` in the worker, stopped early once the slot's cancel flag is raised."""
-    return choose_move_uci(start_fen, moves, level, seed, cancel=SlotSignal(slot))
+def choose_in_process(start_fen: str, moves: list[str], level: int, seed: int) -> str:
+    """The move of a cheap level (1 or 2), as UCI, in the position after `moves`."""
+    if level != RANDOM_LEVEL:
+        return choose_move_uci(start_fen, moves, level, seed)
+    board = Board.from_fen(start_fen)
+    for uci in moves:
+        board.push_uci(uci)
+    return make_player(level, seed).choose_move(board).uci()
 
 
 class ComputerMover:
     def __init__(
-        self, delay: float, spawn: Spawn, sleep: Callable[[float], object], play: Play
+        self,
+        delay: float,
+        spawn: Spawn,
+        sleep: Callable[[float], object],
+        play: Play,
+        workers: int = 0,
     ) -> None:
         self.delay = delay
         self.spawn = spawn
         self.sleep = sleep
         self.play = play
-        self.pool: ProcessPoolExecutor | None = None
-        self.pool_lock = threading.Lock()
-        self.flags = multiprocessing.get_context("spawn").RawArray(c_byte, SLOTS)
-        self.searches: dict[str, int] = {}  # game id -> slot of the search in flight for it
-        self.next_slot = 0
+        self.pool = EnginePool(workers or default_size())
+        self.lock = threading.Lock()
+        self.requests: dict[str, int] = {}  # game id -> serial of its current request
+        self.serials = itertools.count()
 
     def request(
-        self, game_id: str, version: int, start_fen: str, moves: list[str], level: int, seed: int
-    ) -> None:
-        """Think about the position after `moves` in the background, then `play` the reply."""
-        with self.pool_lock:
-            self._cancel(game_id)
-            slot = self.next_slot
-            self.next_slot = (slot + 1) % SLOTS
-            self.flags[slot] = 0
-            self.searches[game_id] = slot
-        self.spawn(self._think, game_id, version, start_fen, moves, level, seed, slot)
-
-    def cancel(self, game_id: str) -> None:
-        """Stop the search in flight for `game_id`, if any: its position has changed."""
-        with self.pool_lock:
-            self._cancel(game_id)
-
-    def _cancel(self, game_id: str) -> None:
-        slot = self.searches.pop(game_id, None)
-        if slot is not None:
-            self.flags[slot] = 1
-
-    def _think(
         self,
         game_id: str,
         version: int,
@@ -142,46 +86,53 @@ class ComputerMover:
         moves: list[str],
         level: int,
         seed: int,
-        slot: int,
+        client: str | None = None,
     ) -> None:
+        """Think about the position after `moves` in the background, then `play` the reply.
+        `client` keys the fair queue (the game's own id when the creator is unknown)."""
+        with self.lock:
+            self.pool.cancel(game_id)
+            serial = self.requests[game_id] = next(self.serials)
+        search = Search(start_fen, moves, level, seed)
+        self.spawn(self._think, game_id, version, search, client or game_id, serial)
+
+    def cancel(self, game_id: str) -> None:
+        """Forget the game's request, if any: its position has changed."""
+        with self.lock:
+            self.requests.pop(game_id, None)
+            self.pool.cancel(game_id)
+
+    def _think(self, game_id: str, version: int, search: Search, client: str, serial: int) -> None:
         try:
             self.sleep(self.delay)
-            if self.flags[slot]:
-                return  # cancelled while waiting: the worker need not see it at all
-            uci = self.choose(start_fen, moves, level, seed, slot)
-            self.play(game_id, version, Move.from_uci(uci))
+            uci = self._choose(game_id, search, client, serial)
+            if uci is not None:
+                self.play(game_id, version, Move.from_uci(uci))
         except Exception:
-            if not self.flags[slot]:
+            if self._is_current(game_id, serial):
                 log.exception("the computer's move in game %s failed", game_id)
         finally:
-            with self.pool_lock:
-                if self.searches.get(game_id) == slot:
-                    del self.searches[game_id]
+            with self.lock:
+                if self.requests.get(game_id) == serial:
+                    del self.requests[game_id]
 
-    def choose(self, start_fen: str, moves: list[str], level: int, seed: int, slot: int) -> str:
-        if level == RANDOM_LEVEL:
-            board = Board.from_fen(start_fen)
-            for uci in moves:
-                board.push_uci(uci)
-            return make_player(level, seed).choose_move(board).uci()
-        worker = self._worker()
-        return worker.submit(search_in_worker, start_fen, moves, level, seed, slot).result()
+    def _choose(self, game_id: str, search: Search, client: str, serial: int) -> str | None:
+        """The move, or None when the request went stale before or while it was searched."""
+        if search.level in IN_PROCESS_LEVELS:
+            if not self._is_current(game_id, serial):
+                return None
+            return choose_in_process(search.start_fen, search.moves, search.level, search.seed)
+        with self.lock:
+            # Checked and queued under one lock, so a cancel comes either before (and the search
+            # is never queued) or after (and finds it in the queue).
+            if self.requests.get(game_id) != serial:
+                return None
+            ticket = self.pool.enqueue(game_id, client, search)
+        return self.pool.run(ticket)
 
-    def _worker(self) -> ProcessPoolExecutor:
-        with self.pool_lock:
-            if self.pool is None:
-                # spawn: forking a process that runs threads could copy a held lock. The flags
-                # reach the worker as an initializer argument: shared memory is handed over
-                # when a process starts, never inside a task.
-                self.pool = ProcessPoolExecutor(
-                    max_workers=1,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=start_worker,
-                    initargs=(os.getpid(), self.flags),
-                )
-            return self.pool
+    def _is_current(self, game_id: str, serial: int) -> bool:
+        with self.lock:
+            return self.requests.get(game_id) == serial
 
     def close(self) -> None:
-        with self.pool_lock:
-            if self.pool is not None:
-                self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool.close()

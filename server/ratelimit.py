@@ -1,17 +1,37 @@
-"""A token bucket per connection: short bursts allowed, floods answered `rate_limited`.
+"""Limits on what one client may ask for: events per connection, games per address.
 
-Each connection may send `capacity` events at once, then `rate` per second. The bucket refills
-continuously; it costs two floats per connection and no timer.
+A `TokenBucket` lets a connection send `capacity` events at once, then `rate` per second; it
+refills continuously and costs two floats and no timer. `AddressBuckets` gives each client
+address a bucket for creating games, refused `rate_limited` with the seconds to wait.
+`ComputerGames` counts the computer games in play that each address created, refused
+`too_many_games` beyond a cap, and remembers which address owns a game, the key the engine
+pool's fair queue shares its workers by. Both tables forget idle addresses (a full bucket, a
+game with no change for `IDLE_SECONDS`), and the buckets are capped in number, so a client with
+many addresses cannot grow them without end. `client_address` reads a request's address, from
+the proxy's X-Forwarded-For only when the server is configured to trust that many proxies.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
+
+from server.errors import RequestError
 
 BURST = 20
 PER_SECOND = 10.0
+# A computer game with no change for this long stops counting against its address's cap (and
+# its owner is forgotten): a game left open in a closed tab must not block the next one forever.
+IDLE_SECONDS = 15 * 60
+# At most this many addresses keep a bucket; the least recently seen go first.
+MAX_ADDRESSES = 100_000
+
+Clock = Callable[[], float]
 
 
 class TokenBucket:
@@ -19,7 +39,7 @@ class TokenBucket:
         self,
         capacity: float = BURST,
         rate: float = PER_SECOND,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock = time.monotonic,
     ) -> None:
         self.capacity = capacity
         self.rate = rate
@@ -38,3 +58,159 @@ class TokenBucket:
                 return False
             self.tokens -= 1
             return True
+
+    def wait_time(self) -> float:
+        """Seconds until a token is there (0 if one is)."""
+        with self.lock:
+            tokens = min(self.capacity, self.tokens + (self.clock() - self.updated) * self.rate)
+            return max(0.0, (1 - tokens) / self.rate)
+
+
+class RateLimited(RequestError):
+    """`rate_limited`, with the seconds after which a retry will pass (HTTP Retry-After)."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__("rate_limited", message)
+        self.retry_after = max(1, math.ceil(retry_after))
+
+
+class AddressBuckets:
+    """A bucket per client address: `burst` at once, then one every `interval` seconds."""
+
+    def __init__(
+        self,
+        burst: int,
+        interval: float,
+        clock: Clock = time.monotonic,
+        max_addresses: int = MAX_ADDRESSES,
+    ) -> None:
+        self.burst = burst
+        self.interval = interval
+        self.clock = clock
+        self.max_addresses = max_addresses
+        self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()  # least recently seen first
+        self.lock = threading.Lock()
+
+    def take(self, address: str, what: str) -> None:
+        """Take a token for `address`, or raise RateLimited naming `what` was limited."""
+        with self.lock:
+            self._forget_idle()
+            bucket = self.buckets.get(address)
+            if bucket is None:
+                bucket = TokenBucket(self.burst, 1 / self.interval, self.clock)
+                self.buckets[address] = bucket
+                if len(self.buckets) > self.max_addresses:
+                    self.buckets.popitem(last=False)
+            self.buckets.move_to_end(address)
+        if not bucket.allow():
+            raise RateLimited(
+                f"too many {what} from your address: {self.burst} at once, then one every "
+                f"{self.interval:g} s; retry in {math.ceil(bucket.wait_time())} s",
+                bucket.wait_time(),
+            )
+
+    def _forget_idle(self) -> None:
+        """Drop buckets unused long enough to be full again: a fresh one is the same."""
+        refilled = self.clock() - self.burst * self.interval
+        while self.buckets:
+            oldest = next(iter(self.buckets.values()))
+            if oldest.updated > refilled:
+                return
+            self.buckets.popitem(last=False)
+
+
+@dataclass
+class Owned:
+    """A computer game's creating address, when it last changed, and whether it counts."""
+
+    address: str
+    seen: float
+    playing: bool = True
+
+
+class ComputerGames:
+    """The computer games in play per creating address, at most `limit` each. A finished game
+    is remembered (not counted) until it is idle too, so its rematch has the same owner."""
+
+    def __init__(self, limit: int, clock: Clock = time.monotonic, idle: float = IDLE_SECONDS):
+        self.limit = limit
+        self.clock = clock
+        self.idle = idle
+        self.games: dict[str, Owned] = {}  # game id (or a reservation) -> its owner
+        self.counts: dict[str, int] = {}  # address -> its games (and reservations) in play
+        self.lock = threading.Lock()
+        self.reservations = itertools.count()
+        self.swept = clock()
+
+    def reserve(self, address: str) -> str:
+        """Hold a place for a new game of `address`, or refuse `too_many_games`; `confirm` the
+        place with the game's id once it exists, or `finish` it. Held before the game is
+        stored, so simultaneous requests cannot all pass the check."""
+        with self.lock:
+            self._sweep()
+            if self.counts.get(address, 0) >= self.limit:
+                raise RequestError(
+                    "too_many_games",
+                    f"your address already plays {self.limit} games against the computer (the "
+                    "limit): finish, resign or abort one of them first",
+                )
+            place = f"reserved:{next(self.reservations)}"
+            self.games[place] = Owned(address, self.clock())
+            self.counts[address] = self.counts.get(address, 0) + 1
+            return place
+
+    def confirm(self, place: str, game_id: str) -> None:
+        with self.lock:
+            owned = self.games.pop(place, None)
+            if owned is not None:
+                self.games[game_id] = owned
+
+    def touch(self, game_id: str) -> None:
+        """The game changed and goes on: it counts for another `idle` seconds."""
+        with self.lock:
+            owned = self.games.get(game_id)
+            if owned is not None:
+                owned.seen = self.clock()
+
+    def finish(self, game_id: str) -> None:
+        """The game is over (or a reserved one was never made): it no longer counts."""
+        with self.lock:
+            owned = self.games.get(game_id)
+            if owned is not None and owned.playing:
+                owned.playing = False
+                owned.seen = self.clock()
+                self._uncount(owned.address)
+
+    def owner(self, game_id: str) -> str | None:
+        """The address that created the game, while it is remembered."""
+        with self.lock:
+            owned = self.games.get(game_id)
+            return None if owned is None else owned.address
+
+    def _uncount(self, address: str) -> None:
+        self.counts[address] -= 1
+        if not self.counts[address]:
+            del self.counts[address]
+
+    def _sweep(self) -> None:
+        """Forget the games idle for `idle` seconds, at most once a minute (a full scan)."""
+        now = self.clock()
+        if now - self.swept < min(60.0, self.idle):
+            return
+        self.swept = now
+        for game_id, owned in list(self.games.items()):
+            if now - owned.seen >= self.idle:
+                del self.games[game_id]
+                if owned.playing:
+                    self._uncount(owned.address)
+
+
+def client_address(remote: str | None, forwarded_for: str | None, trusted_proxies: int) -> str:
+    """The client's address: the peer's, or, behind `trusted_proxies` proxies that each append
+    the address they saw to X-Forwarded-For, the one the outermost trusted proxy saw. Entries
+    further left are the client's own say and never trusted (werkzeug's ProxyFix rule)."""
+    if trusted_proxies > 0 and forwarded_for:
+        hops = [hop.strip() for hop in forwarded_for.split(",")]
+        if len(hops) >= trusted_proxies and hops[-trusted_proxies]:
+            return hops[-trusted_proxies]
+    return remote or "unknown"

@@ -1,6 +1,7 @@
-"""The computer's worker process: it lives and dies with the server, even after `kill -9`, and
-a search for a position that changed (a takeback, a resignation, an abort) is stopped at once,
-so the worker is free for the next game's search and no stale move is ever played."""
+"""The computer's worker processes: they live and die with the server, even after `kill -9`,
+and a search for a position that changed (a takeback, a resignation, an abort) is stopped at
+once, so its address's place in the queue is free for the next search and no stale move is
+ever played."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from tests.support.game_client import GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
 from tests.support.processes import children_of, is_alive
 from tests.support.server_fixture import module_server
+from tests.test_server_engine_pool import Player
 
 pytestmark = pytest.mark.server
 
@@ -45,6 +47,44 @@ def test_the_engine_worker_exits_when_the_server_is_killed(tmp_path: Path) -> No
     )
 
 
+def engine_workers(pid: int) -> list[int]:
+    """The server's children that multiprocessing spawned as workers (not its resource
+    tracker)."""
+    return [
+        child
+        for child in children_of(pid)
+        if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()
+    ]
+
+
+WORKERS = 3
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_every_engine_worker_exits_when_the_server_is_killed(tmp_path: Path) -> None:
+    env = {"CHESS_COMPUTER_DELAY": "0", "CHESS_ENGINE_WORKERS": str(WORKERS)}
+    server = LiveServer(instance_path=tmp_path / "instance", env=env).start()
+    workers: list[int] = []
+    try:
+        # One search per address, so each takes a worker of its own.
+        players = [Player(server.url, f"127.0.0.{index + 1}") for index in range(WORKERS)]
+        games = [player.computer_first(8) for player in players]
+        assert server.process is not None
+        deadline = time.monotonic() + 20  # a guard against hanging, not a speed requirement
+        while len(engine_workers(server.process.pid)) < WORKERS and time.monotonic() < deadline:
+            time.sleep(0.1)
+        workers = engine_workers(server.process.pid)
+        assert len(workers) == WORKERS, workers
+        for player, game in zip(players, games, strict=True):
+            assert player.wait_ply(game, 1)["ply"] == 1
+    finally:
+        server.kill()
+    deadline = time.monotonic() + 20
+    while any(is_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(is_alive(pid) for pid in workers), f"orphans left: {workers}"
+
+
 server = module_server("computer", env={"CHESS_COMPUTER_DELAY": "0"})
 
 # How the human stops a game while level 8 thinks about its reply to 1. e4: the request and
@@ -61,7 +101,7 @@ def test_a_stale_search_is_cancelled_and_frees_the_worker(
     server: LiveServer, action: str, fields: dict[str, str], ply: int, status: str
 ) -> None:
     first = create_game(server.url, opponent="computer", color="white", level=8)
-    second = create_game(server.url, opponent="computer", color="white", level=2)
+    second = create_game(server.url, opponent="computer", color="white", level=3)
     human, other = GameClient(server.url), GameClient(server.url)
     try:
         human.join(first["game"], seat=first["seat"])
@@ -85,8 +125,9 @@ def test_a_stale_search_is_cancelled_and_frees_the_worker(
     finally:
         human.close()
         other.close()
-    # The single worker takes the searches in turn, and level 8 searches by the wall clock until
-    # at least 60% of its thinking time has gone (Searcher._should_not_deepen starts no deeper
+    # The two games are one address's, so they share its one place in the engine pool's queue
+    # and their searches run in turn; level 8 searches by the wall clock until at least 60% of
+    # its thinking time has gone (Searcher._should_not_deepen starts no deeper
     # iteration only after that), so the second game's reply could not come sooner unless the
     # first search was stopped: this tells the two cases apart, it is not a speed requirement.
     assert waited < SEARCH_LEVELS[8].movetime * 0.6, f"the second game waited {waited:.2f} s"
