@@ -31,6 +31,9 @@ from socketio import packet
 from server.json_limits import loads_bounded
 
 SEPARATORS = (",", ":")
+# Deeper than any body (the event's list and its payload add levels), and deep enough that a
+# payload nesting a few dozen levels still reaches its parser, whose refusal names the field.
+MAX_PACKET_DEPTH = 64
 
 
 class JsonText:
@@ -95,7 +98,7 @@ class PacketJson:
     @staticmethod
     def loads(text: str | bytes, **options: Any) -> Any:
         # A client's packet: bounded, so deep nesting is a ValueError, not a RecursionError.
-        return loads_bounded(text)
+        return loads_bounded(text, MAX_PACKET_DEPTH)
 
 
 class QueueJson:
