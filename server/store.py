@@ -2,11 +2,12 @@
 
 `GameStore` is the one interface every backend implements (SQLite now, see `store_sqlite`;
 another database later through `open_store`). It stores plain data only: a game's settings and
-header as JSON-ready dicts, its moves as (ply, uci, san) rows, seats as token hashes, and the log
-of changes by version. Its guarantees carry the server's trust: `commit` applies a change only
-on top of the version it was made for (else `StaleVersionError`), moves are keyed by
-(game, ply) so a ply can never be stored twice, and a commit is durable when it returns. The
-functions at the end convert between `server.games` records and that plain data.
+header as JSON-ready dicts, its moves as (ply, uci, san) rows, seats as token hashes, the log
+of changes by version and when each game last changed (to find abandoned games). Its guarantees
+carry the server's trust: `commit` applies a change only on top of the version it was made for
+(else `StaleVersionError`), moves are keyed by (game, ply) so a ply can never be stored twice,
+and a commit is durable when it returns. The functions at the end convert between
+`server.games` records and that plain data.
 """
 
 from __future__ import annotations
@@ -71,6 +72,15 @@ class StoredChange:
     seat: tuple[int, str] | None = None  # (colour, token hash) of a seat claimed
 
 
+@dataclass(frozen=True)
+class IdleGame:
+    """An active game's header and version, without its moves (`GameStore.idle_games`)."""
+
+    id: str
+    header: dict[str, Any]
+    version: int
+
+
 class GameStore(Protocol):
     # Whether other server processes may write the same store: then a cached game must be
     # checked against the stored version before each use (`load_if_changed`).
@@ -96,6 +106,11 @@ class GameStore(Protocol):
 
     def active_game_ids(self) -> list[str]:
         """Games still being played (to resume clocks and the computer after a restart)."""
+
+    def idle_games(self, before: float) -> list[IdleGame]:
+        """Active games whose last change (or creation) came before `before`, in wall-clock
+        seconds: found through an index of last-change times and read without their moves,
+        so start-up can end thousands of abandoned games cheaply."""
 
     def close(self) -> None: ...
 

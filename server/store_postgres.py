@@ -23,7 +23,13 @@ from typing import Any
 import psycopg
 
 from server.games import MoveRecord
-from server.store import GAME_RECORD_TABLES, StaleVersionError, StoredChange, StoredGame
+from server.store import (
+    GAME_RECORD_TABLES,
+    IdleGame,
+    StaleVersionError,
+    StoredChange,
+    StoredGame,
+)
 
 SCHEMA = (
     """
@@ -34,13 +40,23 @@ CREATE TABLE IF NOT EXISTS games (
     version INTEGER NOT NULL,
     invite_hash TEXT,
     active BOOLEAN NOT NULL,
-    created DOUBLE PRECISION NOT NULL
+    created DOUBLE PRECISION NOT NULL,
+    updated DOUBLE PRECISION NOT NULL
 );
 """
     + GAME_RECORD_TABLES
     + """CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active;
 """
 )
+
+# A database made by an earlier version gets the last-change time, counted from the upgrade
+# (the true last change is not known; counting from now never ends a game in play too soon),
+# then the index of active games by it, so abandoned ones are found without reading the rest.
+MIGRATION = """
+ALTER TABLE games ADD COLUMN IF NOT EXISTS updated DOUBLE PRECISION NOT NULL DEFAULT 0;
+UPDATE games SET updated = extract(epoch FROM now()) WHERE updated = 0;
+CREATE INDEX IF NOT EXISTS games_idle ON games(updated) WHERE active;
+"""
 
 # Processes starting together would race on CREATE TABLE IF NOT EXISTS (it is not atomic in
 # PostgreSQL); an advisory lock with this arbitrary key lets one create the schema at a time.
@@ -53,7 +69,8 @@ POOL_SIZE = 8
 # 0); a ply or seat that exists already fails the whole statement on its primary key.
 CHANGE = """
 WITH updated AS (
-    UPDATE games SET header = %(header)s, version = %(version)s, active = %(active)s
+    UPDATE games SET header = %(header)s, version = %(version)s, active = %(active)s,
+        updated = %(updated)s
     WHERE id = %(game)s AND version = %(version)s - 1
     RETURNING id
 ), moved AS (
@@ -85,6 +102,7 @@ class PostgresStore:
         with self._connection() as db, db.transaction():
             db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             db.execute(SCHEMA)
+            db.execute(MIGRATION)
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
@@ -110,17 +128,20 @@ class PostgresStore:
             self.permits.release()
 
     def create_game(self, game: StoredGame, seats: dict[int, str]) -> None:
+        now = time.time()
         with self._connection() as db, db.transaction():
             db.execute(
-                "INSERT INTO games (id, settings, header, version, invite_hash, active, created)"
-                " VALUES (%s, %s, %s, %s, %s, TRUE, %s)",
+                "INSERT INTO games"
+                " (id, settings, header, version, invite_hash, active, created, updated)"
+                " VALUES (%s, %s, %s, %s, %s, TRUE, %s, %s)",
                 (
                     game.id,
                     json.dumps(game.settings),
                     json.dumps(game.header),
                     game.version,
                     game.invite_hash,
-                    time.time(),
+                    now,
+                    now,
                 ),
             )
             with db.cursor() as cursor:
@@ -187,6 +208,7 @@ class PostgresStore:
                 "version": change.version,
                 "header": json.dumps(change.header),
                 "active": change.active,
+                "updated": time.time(),
                 "plies": [ply for ply, _ in change.added],
                 "ucis": [record.uci for _, record in change.added],
                 "sans": [record.san for _, record in change.added],
@@ -218,6 +240,13 @@ class PostgresStore:
         with self._connection() as db:
             rows = db.execute("SELECT id FROM games WHERE active").fetchall()
         return [game_id for (game_id,) in rows]
+
+    def idle_games(self, before: float) -> list[IdleGame]:
+        with self._connection() as db:
+            rows = db.execute(
+                "SELECT id, header, version FROM games WHERE active AND updated < %s", (before,)
+            ).fetchall()
+        return [IdleGame(game_id, json.loads(header), version) for game_id, header, version in rows]
 
     def close(self) -> None:
         self.closed = True

@@ -7,7 +7,8 @@ One connection is shared under a lock: SQLite serialises writers anyway, and the
 Python's connection object safe across the server's threads.
 Every change is one `BEGIN IMMEDIATE` transaction whose header update is guarded by the version
 it was made for, and moves live in a table keyed by (game, ply), so a duplicate ply is refused
-by the database itself. The schema is created on open.
+by the database itself. The schema is created on open, and a file made by an earlier version
+is migrated then (`_migrate`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from server.games import MoveRecord
-from server.store import GAME_RECORD_TABLES, StaleVersionError, StoredChange, StoredGame
+from server.store import (
+    GAME_RECORD_TABLES,
+    IdleGame,
+    StaleVersionError,
+    StoredChange,
+    StoredGame,
+)
 
 SCHEMA = (
     """
@@ -31,13 +38,17 @@ CREATE TABLE IF NOT EXISTS games (
     version INTEGER NOT NULL,
     invite_hash TEXT,
     active INTEGER NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    updated REAL NOT NULL
 );
 """
     + GAME_RECORD_TABLES
     + """CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active = 1;
 """
 )
+# After the migration (an index on a column the old table lacks would fail): active games by
+# when they last changed, so the abandoned ones are found without reading the others.
+INDEXES = "CREATE INDEX IF NOT EXISTS games_idle ON games(active, updated) WHERE active = 1;"
 
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 
@@ -61,19 +72,35 @@ class SqliteStore:
         self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        self._migrate()
+        self.db.executescript(INDEXES)
+
+    def _migrate(self) -> None:
+        """Bring a file made by an earlier version up to this schema. Games stored before the
+        last-change time existed get the time of the upgrade: their true last change is not
+        known, and counting from now never ends a game in play too soon."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+        if "updated" in columns:
+            return
+        with self.lock, self._transaction():
+            self.db.execute("ALTER TABLE games ADD COLUMN updated REAL NOT NULL DEFAULT 0")
+            self.db.execute("UPDATE games SET updated = ?", (time.time(),))
 
     def create_game(self, game: StoredGame, seats: dict[int, str]) -> None:
+        now = time.time()
         with self.lock, self._transaction():
             self.db.execute(
-                "INSERT INTO games (id, settings, header, version, invite_hash, active, created)"
-                " VALUES (?, ?, ?, ?, ?, 1, ?)",
+                "INSERT INTO games"
+                " (id, settings, header, version, invite_hash, active, created, updated)"
+                " VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
                 (
                     game.id,
                     json.dumps(game.settings),
                     json.dumps(game.header),
                     game.version,
                     game.invite_hash,
-                    time.time(),
+                    now,
+                    now,
                 ),
             )
             self.db.executemany(
@@ -115,11 +142,13 @@ class SqliteStore:
     def _write_change(self, game_id: str, change: StoredChange) -> None:
         with self.lock, self._transaction():
             updated = self.db.execute(
-                "UPDATE games SET header = ?, version = ?, active = ? WHERE id = ? AND version = ?",
+                "UPDATE games SET header = ?, version = ?, active = ?, updated = ?"
+                " WHERE id = ? AND version = ?",
                 (
                     json.dumps(change.header),
                     change.version,
                     int(change.active),
+                    time.time(),
                     game_id,
                     change.version - 1,
                 ),
@@ -164,6 +193,14 @@ class SqliteStore:
         with self.lock:
             rows = self.db.execute("SELECT id FROM games WHERE active = 1").fetchall()
         return [game_id for (game_id,) in rows]
+
+    def idle_games(self, before: float) -> list[IdleGame]:
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT id, header, version FROM games WHERE active = 1 AND updated < ?",
+                (before,),
+            ).fetchall()
+        return [IdleGame(game_id, json.loads(header), version) for game_id, header, version in rows]
 
     def close(self) -> None:
         with self.lock:

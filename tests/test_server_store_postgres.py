@@ -1,0 +1,91 @@
+"""The PostgreSQL store's last-change time: finding idle games, and migrating an older database.
+
+Marked `cluster` like tests/test_cluster.py (run with `pytest -m cluster`): the module starts a
+PostgreSQL of its own through deploy/cluster.py, is skipped without one, and fails without one
+on CI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from deploy import cluster
+from server.games import MoveRecord
+from server.store import StoredChange, StoredGame
+
+pytestmark = [pytest.mark.cluster, pytest.mark.server]
+
+HEADER = {
+    "status": "playing",
+    "outcome": None,
+    "clock": None,
+    "offers": [],
+    "seated": [0],
+    "rematch": None,
+}
+
+# The games table as the version before the last-change time made it.
+OLD_SCHEMA = """
+CREATE TABLE games (
+    id TEXT PRIMARY KEY, settings TEXT NOT NULL, header TEXT NOT NULL, version INTEGER NOT NULL,
+    invite_hash TEXT, active BOOLEAN NOT NULL, created DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX games_active ON games(active) WHERE active;
+"""
+
+
+@pytest.fixture(scope="module")
+def database() -> Iterator[str]:
+    needed = ("initdb", "pg_ctl", "Python package psycopg", "runuser")
+    if any(name.startswith(needed) for name in cluster.missing_programs()):
+        message = "needs PostgreSQL (apt-get install postgresql; pip install 'psycopg[binary]')"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    # Not under pytest's tmp_path: as root, PostgreSQL runs as `postgres`, who must reach it.
+    folder = Path(tempfile.mkdtemp(prefix="chess-store-"))
+    folder.chmod(0o755)
+    try:
+        yield cluster.start_postgres(folder, cluster.free_port())
+    finally:
+        cluster.stop_postgres(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_an_older_database_is_migrated_then_idle_games_are_found(database: str) -> None:
+    import psycopg
+
+    from server.store_postgres import PostgresStore
+
+    with psycopg.connect(database, autocommit=True) as db:
+        db.execute(OLD_SCHEMA)
+        db.execute(
+            "INSERT INTO games VALUES ('old', %s, %s, 0, NULL, TRUE, 1.0)",
+            (json.dumps({"opponent": "friend"}), json.dumps(HEADER)),
+        )
+    before = time.time()
+    store = PostgresStore(database)
+    # The old game's true last change is unknown: it counts from the upgrade.
+    assert store.idle_games(before - 1) == []
+    assert [game.id for game in store.idle_games(time.time() + 1)] == ["old"]
+
+    store.create_game(StoredGame("new", {"opponent": "friend"}, HEADER, 0, []), {})
+    with psycopg.connect(database, autocommit=True) as db:
+        db.execute("UPDATE games SET updated = updated - 172800")
+    move = StoredChange(1, HEADER, {"version": 1}, True, [(0, MoveRecord("e2e4", "e4"))])
+    store.commit("old", move)  # a move: no longer idle
+    idle = store.idle_games(time.time() - 86400)
+    assert [(game.id, game.version, game.header) for game in idle] == [("new", 0, HEADER)]
+    ended = StoredChange(1, {**HEADER, "status": "aborted"}, {"version": 1}, False, [])
+    store.commit("new", ended)  # ended: no longer active
+    assert [game.id for game in store.idle_games(time.time() + 1)] == ["old"]
+    store.close()
+    PostgresStore(database).close()  # opening again changes nothing
