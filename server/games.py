@@ -190,6 +190,25 @@ def expire(game: Game, now: float) -> Change | None:
     return Change(event, finished_header(game, game.header, outcome, now))
 
 
+def has_running_clock(header: Header) -> bool:
+    """Whether a clock runs, so the game ends on time (`expire`) rather than as abandoned."""
+    return header.clock is not None and header.clock.running is not None
+
+
+def abandon(header: Header) -> Change:
+    """The end of a game nobody touched for a long while (the service decides how long): it
+    ends with no result, status "aborted" and the event type "abandon". Nobody resigned or
+    lost, and an untimed game has no clock to lose on; a game whose clock runs ends on time
+    instead (`expire`: a flag is a result, and the one a player would have seen). Only the
+    header is read, so the service can end thousands of stale games without replaying them."""
+    if header.status != "playing":
+        raise RequestError("game_over", f"the game is over ({header.status})")
+    if has_running_clock(header):
+        raise RequestError("not_allowed", "a game whose clock runs ends on time, not abandoned")
+    offers = tuple((k, c) for k, c in header.offers if k == "rematch")
+    return Change(make_event("abandon"), replace(header, status="aborted", offers=offers))
+
+
 def require_turn(game: Game, color: Color, ply: int) -> None:
     """The checks a move passes before its legality: the game on, `ply` current, `color` to move."""
     require_playing(game)

@@ -15,6 +15,7 @@ const REASONS = {
   resignation: 'resignation',
   agreement: 'agreement',
   time_forfeit: 'time forfeit',
+  abandoned: 'abandonment',
 };
 
 export function describeResult(state) {
