@@ -124,6 +124,7 @@ class EnginePool:
         self.turns: OrderedDict[str, None] = OrderedDict()
         self.busy_clients: set[str] = set()
         self.running: dict[str, Ticket] = {}  # game id -> the ticket holding a lane for it
+        self.waiting: dict[str, Ticket] = {}  # game id -> its ticket in the queues
 
     def enqueue(self, game_id: str, client: str, search: Search) -> Ticket:
         """Queue `search` for the game, replacing its pending one and stopping its running one;
@@ -132,6 +133,7 @@ class EnginePool:
             self._cancel(game_id)
             ticket = Ticket(game_id, client, search)
             self.queues.setdefault(client, OrderedDict())[game_id] = ticket
+            self.waiting[game_id] = ticket
             if client not in self.busy_clients:
                 self.turns[client] = None
             self._grant()
@@ -167,25 +169,21 @@ class EnginePool:
         with self.lock:
             self._cancel(game_id)
 
-    def queued(self) -> int:
-        """Searches waiting for a lane (for tests and benchmarks)."""
-        with self.lock:
-            return sum(len(games) for games in self.queues.values())
-
     def _cancel(self, game_id: str) -> None:
         running = self.running.get(game_id)
         if running is not None and running.lane is not None:
             running.cancelled = True
             self.flags[running.lane] = 1
-        for client, games in self.queues.items():
-            dropped = games.pop(game_id, None)
-            if dropped is not None:
-                dropped.cancelled = True
-                dropped.granted.set()  # wakes its waiter with no lane
-                if not games:
-                    del self.queues[client]
-                    self.turns.pop(client, None)
-                return
+        dropped = self.waiting.pop(game_id, None)
+        if dropped is None:
+            return
+        dropped.cancelled = True
+        dropped.granted.set()  # wakes its waiter with no lane
+        games = self.queues[dropped.client]
+        del games[game_id]
+        if not games:
+            del self.queues[dropped.client]
+            self.turns.pop(dropped.client, None)
 
     def _grant(self) -> None:
         """Hand free lanes to the clients whose turn it is, each its oldest pending search."""
@@ -193,6 +191,7 @@ class EnginePool:
             client, _ = self.turns.popitem(last=False)
             games = self.queues[client]
             _, ticket = games.popitem(last=False)
+            del self.waiting[ticket.game_id]
             if not games:
                 del self.queues[client]
             lane = self.free_lanes.pop()

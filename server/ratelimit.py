@@ -5,10 +5,11 @@ refills continuously and costs two floats and no timer. `AddressBuckets` gives e
 address a bucket for creating games, refused `rate_limited` with the seconds to wait.
 `ComputerGames` counts the computer games in play that each address created, refused
 `too_many_games` beyond a cap, and remembers which address owns a game, the key the engine
-pool's fair queue shares its workers by. Both tables forget idle addresses (a full bucket, a
-game with no change for `IDLE_SECONDS`), and the buckets are capped in number, so a client with
-many addresses cannot grow them without end. `client_address` reads a request's address, from
-the proxy's X-Forwarded-For only when the server is configured to trust that many proxies.
+pool's fair queue shares its workers by. Both tables forget what is idle (a full bucket; a game
+with no change for `FORGET_SECONDS`, which stops counting after `IDLE_SECONDS`) and are capped
+in size, so a client with many addresses cannot grow them without end. `client_address` reads
+a request's address, from the proxy's X-Forwarded-For only when the server is configured to
+trust that many proxies.
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ PER_SECOND = 10.0
 # A computer game with no change for this long stops counting against its address's cap (and
 # its owner is forgotten): a game left open in a closed tab must not block the next one forever.
 IDLE_SECONDS = 15 * 60
+# Its owner is remembered longer, so its searches still queue as that address's (forgotten, a
+# game queues as its own client): a day, when an unchanged game ends as abandoned anyway.
+FORGET_SECONDS = 24 * 3600
+# At most this many games are remembered; beyond it the longest unchanged are forgotten.
+MAX_GAMES = 200_000
 # At most this many addresses keep a bucket; the least recently seen go first.
 MAX_ADDRESSES = 100_000
 
@@ -125,19 +131,28 @@ class Owned:
 
     address: str
     seen: float
-    playing: bool = True
+    counted: bool = True
 
 
 class ComputerGames:
-    """The computer games in play per creating address, at most `limit` each. A finished game
-    is remembered (not counted) until it is idle too, so its rematch has the same owner."""
+    """The computer games in play per creating address, at most `limit` each. A game stops
+    counting when it ends or after `idle` seconds unchanged, and counts again if it changes;
+    its owner is remembered until it has been unchanged for `forget` seconds (so a rematch has
+    the same owner, and a slow player's searches still queue as their address's)."""
 
-    def __init__(self, limit: int, clock: Clock = time.monotonic, idle: float = IDLE_SECONDS):
+    def __init__(
+        self,
+        limit: int,
+        clock: Clock = time.monotonic,
+        idle: float = IDLE_SECONDS,
+        forget: float = FORGET_SECONDS,
+    ) -> None:
         self.limit = limit
         self.clock = clock
         self.idle = idle
+        self.forget = forget
         self.games: dict[str, Owned] = {}  # game id (or a reservation) -> its owner
-        self.counts: dict[str, int] = {}  # address -> its games (and reservations) in play
+        self.counts: dict[str, int] = {}  # address -> its games (and reservations) counted
         self.lock = threading.Lock()
         self.reservations = itertools.count()
         self.swept = clock()
@@ -166,20 +181,22 @@ class ComputerGames:
                 self.games[game_id] = owned
 
     def touch(self, game_id: str) -> None:
-        """The game changed and goes on: it counts for another `idle` seconds."""
+        """The game changed and goes on: it counts (again) for another `idle` seconds."""
         with self.lock:
             owned = self.games.get(game_id)
             if owned is not None:
                 owned.seen = self.clock()
+                if not owned.counted:
+                    owned.counted = True
+                    self.counts[owned.address] = self.counts.get(owned.address, 0) + 1
 
     def finish(self, game_id: str) -> None:
         """The game is over (or a reserved one was never made): it no longer counts."""
         with self.lock:
             owned = self.games.get(game_id)
-            if owned is not None and owned.playing:
-                owned.playing = False
+            if owned is not None:
                 owned.seen = self.clock()
-                self._uncount(owned.address)
+                self._uncount(owned)
 
     def owner(self, game_id: str) -> str | None:
         """The address that created the game, while it is remembered."""
@@ -187,22 +204,31 @@ class ComputerGames:
             owned = self.games.get(game_id)
             return None if owned is None else owned.address
 
-    def _uncount(self, address: str) -> None:
-        self.counts[address] -= 1
-        if not self.counts[address]:
-            del self.counts[address]
+    def _uncount(self, owned: Owned) -> None:
+        if not owned.counted:
+            return
+        owned.counted = False
+        self.counts[owned.address] -= 1
+        if not self.counts[owned.address]:
+            del self.counts[owned.address]
 
     def _sweep(self) -> None:
-        """Forget the games idle for `idle` seconds, at most once a minute (a full scan)."""
+        """Stop counting the games idle for `idle` seconds and forget those idle for `forget`
+        (a full scan, at most once a minute), and the longest idle beyond MAX_GAMES."""
         now = self.clock()
-        if now - self.swept < min(60.0, self.idle):
+        if now - self.swept < min(60.0, self.idle) and len(self.games) <= MAX_GAMES:
             return
         self.swept = now
         for game_id, owned in list(self.games.items()):
             if now - owned.seen >= self.idle:
+                self._uncount(owned)
+            if now - owned.seen >= self.forget:
                 del self.games[game_id]
-                if owned.playing:
-                    self._uncount(owned.address)
+        if len(self.games) > MAX_GAMES:
+            by_age = sorted(self.games.items(), key=lambda item: item[1].seen)
+            for game_id, owned in by_age[: len(self.games) - MAX_GAMES]:
+                self._uncount(owned)
+                del self.games[game_id]
 
 
 def client_address(remote: str | None, forwarded_for: str | None, trusted_proxies: int) -> str:
