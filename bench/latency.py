@@ -1,8 +1,10 @@
-"""Move latency of one game while the computer searches in other games (issue 8).
+"""Move latency of one game while the computer searches in other games (issues 8 and 15).
 
 Usage:
   python bench/latency.py                       # 6 rounds of 50 moves each way, 2 level-8 games
   python bench/latency.py --rounds 10 --moves 80 --searching-games 3
+  python bench/latency.py --fairness            # 20 level-8 games from one address, level 3
+  python bench/latency.py --fairness --workers 1 --samples 40
 
 The script starts a real server process (`python -m server`) on 127.0.0.1 with no delay before
 the computer's replies. Game A is a friend game: its two python-socketio clients play a fixed
@@ -13,6 +15,13 @@ opponent receiving the state that shows it. Rounds alternate between (a) no sear
 random legal move, so the worker searches without a pause; alternating rounds in one run makes
 both sides carry whatever else the machine is doing equally. Printed: p50, p95, p99 and max of
 each side and their differences, and the CPU the server and its worker used in each side.
+
+`--fairness` measures the engine pool's queue instead (issue 15): one client (127.0.0.1) runs
+20 level-8 games, answering each computer move at once, so its searches never stop; another
+client, from 127.0.0.2 (as local as 127.0.0.1 on Linux), plays 1. e4 over the HTTP API in a
+fresh level-3 game, again and again, and each sample is the time from sending its move to
+reading the computer's reply (polled every 5 ms). Printed: p50, p95, max and the number of
+samples, with the engine pool's size and the per-address limits the server ran with.
 """
 
 from __future__ import annotations
@@ -28,6 +37,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import requests
+from requests.adapters import HTTPAdapter
+
+from server.engine_pool import default_size
 from tests.support.game_client import GameClient, api_join, create_game
 from tests.support.live_server import LiveServer
 from tests.support.processes import children_of, cpu_seconds
@@ -88,14 +101,19 @@ def _keep(replies: list[dict[str, Any]], done: threading.Event, reply: dict[str,
 
 
 class SearchingGame(threading.Thread):
-    """A game B against level 8: answers each computer move at once while `active` is set."""
+    """A game B against level 8: answers each computer move at once while `active` is set.
 
-    def __init__(self, url: str, active: threading.Event, seed: int) -> None:
+    `patient`: wait for the computer's replies however long they take (GameClient gives up
+    after 15 s): one address's many games share one search at a time, so each waits its turn."""
+
+    def __init__(self, url: str, active: threading.Event, seed: int, patient: bool = False) -> None:
         super().__init__(daemon=True)
         self.url = url
         self.active = active
         self.idle = threading.Event()
         self.random = random.Random(seed)
+        self.patient = patient
+        self.replies = 0
         self.stopping = False
         self.error: BaseException | None = None
 
@@ -125,12 +143,19 @@ class SearchingGame(threading.Thread):
                 uci += "q"
             ply = state["ply"]
             assert client.move(game, ply, uci)["ok"]
-            state = client.wait_for(
-                lambda s, after=ply + 2: (
-                    s["game"] == game and (s["ply"] >= after or s["status"] != "playing")
-                )
-            )
+            state = self._wait_reply(client, game, ply + 2)
+            self.replies += 1
         self.idle.set()
+
+    def _wait_reply(self, client: GameClient, game: str, ply: int) -> dict[str, Any]:
+        while True:
+            try:
+                return client.wait_for(
+                    lambda s: s["game"] == game and (s["ply"] >= ply or s["status"] != "playing")
+                )
+            except AssertionError:  # GameClient's guard against hanging ran out
+                if not self.patient or self.stopping:
+                    raise
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -216,17 +241,124 @@ def report(
         )
 
 
+# -- --fairness: another address's first reply while one address keeps the engine busy ------
+
+OTHER_ADDRESS = "127.0.0.2"
+OTHER_LEVEL = 3
+POLL_SECONDS = 0.005
+SAMPLE_PAUSE = (0.2, 1.5)  # seconds between samples, uniformly
+
+
+class SourceAddress(HTTPAdapter):
+    """Connect from a chosen local address, so the server sees another client."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["source_address"] = (self.address, 0)
+        super().init_poolmanager(*args, **kwargs)
+
+
+def other_request(url: str, method: str, path: str, **options: Any) -> dict[str, Any]:
+    """One API request from OTHER_ADDRESS on a fresh connection (a kept-alive one can wait for
+    a delayed ACK, 40 ms); the JSON body, which must say ok."""
+    with requests.Session() as session:
+        session.mount("http://", SourceAddress(OTHER_ADDRESS))
+        reply = session.request(method, url + path, timeout=30, **options).json()
+    assert reply["ok"], reply
+    return dict(reply)
+
+
+def first_reply_seconds(url: str) -> float:
+    """A fresh level-3 game from the other address: seconds from 1. e4 to the reply."""
+    created = other_request(
+        url, "POST", "/api/games", json={"opponent": "computer", "color": "white", "level": 3}
+    )
+    game, seat = created["game"], {"Authorization": f"Bearer {created['seat']}"}
+    started = time.perf_counter()
+    other_request(
+        url, "POST", f"/api/games/{game}/moves", json={"ply": 0, "uci": "e2e4"}, headers=seat
+    )
+    while other_request(url, "GET", f"/api/games/{game}")["state"]["ply"] < 2:
+        time.sleep(POLL_SECONDS)
+    elapsed = time.perf_counter() - started
+    other_request(
+        url, "POST", f"/api/games/{game}/actions", json={"action": "resign"}, headers=seat
+    )
+    return elapsed
+
+
+def run_fairness(args: argparse.Namespace, server: LiveServer, env: dict[str, str]) -> None:
+    active = threading.Event()
+    active.set()
+    searchers = [
+        SearchingGame(server.url, active, seed, patient=True) for seed in range(args.busy_games)
+    ]
+    for searcher in searchers:
+        searcher.start()
+    samples: list[float] = []
+    pauses = random.Random(1)
+    try:
+        time.sleep(3)  # the busy games are created and their searches queued
+        started, replies = time.perf_counter(), sum(searcher.replies for searcher in searchers)
+        for _ in range(args.samples):
+            samples.append(first_reply_seconds(server.url))
+            # A random pause, so the samples fall at every point of the busy searches instead
+            # of locking onto their two-second rhythm.
+            time.sleep(pauses.uniform(*SAMPLE_PAUSE))
+        wall = time.perf_counter() - started
+        replies = sum(searcher.replies for searcher in searchers) - replies
+        for searcher in searchers:
+            if searcher.error is not None:
+                raise RuntimeError("a searching game failed") from searcher.error
+    finally:
+        for searcher in searchers:
+            searcher.stopping = True
+    workers = int(env["CHESS_ENGINE_WORKERS"]) or default_size()
+    print(
+        f"engine pool: {workers} worker(s) on {default_size()} core(s); limits per address:"
+        f" {env['CHESS_MAX_COMPUTER_GAMES']} computer games, {env['CHESS_CREATE_BURST']} new"
+        f" games at once then one every {env['CHESS_CREATE_INTERVAL']} s"
+    )
+    print(
+        f"{args.busy_games} level-{SEARCH_LEVEL} games from 127.0.0.1 searching without pause;"
+        f" the first reply of a level-{OTHER_LEVEL} game from {OTHER_ADDRESS}, {len(samples)}"
+        " samples:"
+    )
+    p50, p95 = percentile(samples, 0.5), percentile(samples, 0.95)
+    print(f"p50 {p50:.2f} s   p95 {p95:.2f} s   max {max(samples):.2f} s")
+    print(f"meanwhile the busy address's games had {replies} replies in {wall:.1f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=6, help="alternations of (a) and (b)")
     parser.add_argument("--moves", type=int, default=50, help="timed moves per side per round")
     parser.add_argument("--searching-games", type=int, default=2, help="level-8 games in (b)")
+    parser.add_argument("--fairness", action="store_true", help="measure the engine queue")
+    parser.add_argument("--busy-games", type=int, default=20, help="--fairness: level-8 games")
+    parser.add_argument("--samples", type=int, default=30, help="--fairness: level-3 replies")
+    parser.add_argument("--workers", type=int, default=0, help="engine workers; 0: per core")
     args = parser.parse_args()
+    # The clients here create games and keep computer games in play far beyond what one
+    # address of a public site may: the per-address limits are lifted, except as printed.
+    env = {
+        "CHESS_COMPUTER_DELAY": "0",
+        "CHESS_ENGINE_WORKERS": str(args.workers),
+        "CHESS_MAX_COMPUTER_GAMES": "1000",
+        "CHESS_CREATE_BURST": "1000000",
+        "CHESS_CREATE_INTERVAL": "5",
+    }
     with tempfile.TemporaryDirectory(prefix="chess-latency-") as folder:
-        server = LiveServer(Path(folder) / "instance", env={"CHESS_COMPUTER_DELAY": "0"})
+        server = LiveServer(Path(folder) / "instance", env=env)
         server.start()
         try:
-            run(args, server)
+            if args.fairness:
+                run_fairness(args, server, env)
+            else:
+                run(args, server)
         finally:
             server.stop()
 

@@ -189,7 +189,8 @@ def stop_by_pid_file(path: Path) -> None:
 
 
 def server_environment(folder: Path, index: int, database: str, redis: str) -> dict[str, str]:
-    """What a cluster's server process needs: the shared database, queue and secret key."""
+    """What a cluster's server process needs: the shared database, queue and secret key, and
+    the proxy it sits behind."""
     key_file = folder / "secret_key"
     if not key_file.exists():
         key_file.write_text(secrets.token_hex(32))
@@ -199,6 +200,9 @@ def server_environment(folder: Path, index: int, database: str, redis: str) -> d
         "REDIS_URL": redis,
         "CHESS_SECRET_KEY": key_file.read_text().strip(),
         "CHESS_INSTANCE_PATH": str(folder / f"server-{index}"),
+        # Every request comes through nginx, which appends the client's address to
+        # X-Forwarded-For (nginx.conf.template): the per-address limits go by that entry.
+        "CHESS_TRUSTED_PROXIES": "1",
     }
 
 
