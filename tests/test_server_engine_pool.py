@@ -86,13 +86,12 @@ class Player:
             time.sleep(0.02)
         raise AssertionError(f"game {game} did not reach ply {ply}")
 
+    def act(self, game: str, **body: str) -> requests.Response:
+        headers = {"Authorization": f"Bearer {self.seats[game]}"}
+        return self.request("POST", f"/api/games/{game}/actions", json=body, headers=headers)
+
     def resign(self, game: str) -> None:
-        response = self.request(
-            "POST",
-            f"/api/games/{game}/actions",
-            json={"action": "resign"},
-            headers={"Authorization": f"Bearer {self.seats[game]}"},
-        )
+        response = self.act(game, action="resign")
         assert response.status_code == 200, response.text
 
 
@@ -196,6 +195,22 @@ def test_too_many_computer_games_are_refused(limited: LiveServer) -> None:
     other.computer_first(1)  # another address has its own count
     player.resign(games[0])  # a game over no longer counts
     player.computer_first(1)
+
+
+def test_a_rematch_against_the_computer_counts_for_its_address(tmp_path: Path) -> None:
+    limits = {"CHESS_MAX_COMPUTER_GAMES": "2", "CHESS_CREATE_BURST": "100"}
+    with serving(tmp_path, **limits) as server:
+        player = Player(server.url, "127.0.0.8")
+        first, second = player.computer_first(1), player.computer_first(1)
+        player.resign(first)
+        player.computer_first(1)  # two in play again
+        refused = player.act(first, action="offer", kind="rematch")
+        assert refused.status_code == 429
+        assert refused.json()["code"] == "too_many_games"
+        player.resign(second)
+        accepted = player.act(first, action="offer", kind="rematch")
+        assert accepted.status_code == 200, accepted.text
+        assert accepted.json()["rematch"]
 
 
 def test_creating_games_too_fast_is_refused_with_retry_after(limited: LiveServer) -> None:
