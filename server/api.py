@@ -28,6 +28,7 @@ from server.insight import position_facts
 from server.json_limits import MAX_DEPTH, JsonTooDeepError, loads_bounded
 from server.lookups import board_at
 from server.query import parse_query_int
+from server.ratelimit import RateLimited, client_address
 from server.requests import parse_action, parse_create, parse_http_move, parse_invite
 from server.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
 from server.sessions import GameService
@@ -102,7 +103,17 @@ def _state(game: Game, role: Color | None) -> dict[str, Any]:
 
 @blueprint.post("/games")
 def create_game() -> Response:
-    created = _service().create(parse_create(_body()))
+    client = client_address(
+        request.remote_addr,
+        request.headers.get("X-Forwarded-For"),
+        int(current_app.config["TRUSTED_PROXIES"]),
+    )
+    try:
+        created = _service().create(parse_create(_body()), client)
+    except RateLimited as error:
+        response = make_response(jsonify(error.to_json()), error.http_status)
+        response.headers["Retry-After"] = str(error.retry_after)
+        return response
     game = created.game
     body = {
         "ok": True,

@@ -59,8 +59,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     events.register(socketio)
     install_transport_guard(app, socketio.server)  # bad input answered, never hung
-    app.extensions["chess"] = _make_service(app)
-    app.extensions["chess_connections"] = Connections()
+    connections = Connections()
+    app.extensions["chess_connections"] = connections
+    app.extensions["chess"] = _make_service(app, connections)
     app.extensions["chess"].resume()
     return app
 
@@ -107,7 +108,7 @@ def _check_async_mode(mode: str) -> None:
             )
 
 
-def _make_service(app: Flask) -> GameService:
+def _make_service(app: Flask, connections: Connections) -> GameService:
     from server.events import make_notifiers
 
     notify, notify_rematch = make_notifiers(socketio)
@@ -118,4 +119,6 @@ def _make_service(app: Flask) -> GameService:
         spawn=socketio.start_background_task,
         sleep=socketio.sleep,
         computer_delay=float(app.config["COMPUTER_DELAY"]),
+        attended=connections.has_player,
+        limits=app.config,
     )

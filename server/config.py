@@ -37,6 +37,9 @@ DEFAULTS: dict[str, Any] = {
     "SQLITE_SYNCHRONOUS": "NORMAL",
     # HTTP bodies above this many bytes are refused (413).
     "MAX_CONTENT_LENGTH": 4096,
+    # Seconds without a change after which a game ends as abandoned (no result; one whose
+    # clock runs ends on time instead), at start-up and in an hourly sweep; 0: never.
+    "ABANDON_AFTER": 24 * 3600.0,
     # PostgreSQL (postgresql://...) shared by several server processes; empty: SQLite.
     "DATABASE_URL": "",
     # Redis (redis://...) carrying Socket.IO broadcasts between processes; empty: one process.
@@ -44,6 +47,16 @@ DEFAULTS: dict[str, Any] = {
     # The site's address as players know it (the PGN's Site tag); empty: the address the server
     # listens on. Never taken from a request's Host header, which the client chooses.
     "PUBLIC_URL": "",
+    # Engine worker processes for the computer's searches (levels 3-8); 0: one per core.
+    "ENGINE_WORKERS": 0,
+    # Computer games in play at once per client address; more are refused `too_many_games`.
+    "MAX_COMPUTER_GAMES": 6,
+    # Games an address may create at once, then one every CREATE_INTERVAL seconds.
+    "CREATE_BURST": 10,
+    "CREATE_INTERVAL": 5.0,
+    # Proxies in front of the server that append the client's address to X-Forwarded-For
+    # (deploy/'s nginx: 1); 0: the header is the client's own say and is ignored.
+    "TRUSTED_PROXIES": 0,
 }
 
 # Environment variable -> (setting, type).
@@ -54,7 +67,13 @@ ENVIRONMENT = {
     "CHESS_COMPUTER_DELAY": ("COMPUTER_DELAY", float),
     "CHESS_ALLOWED_ORIGINS": ("ALLOWED_ORIGINS", str),
     "CHESS_SQLITE_SYNCHRONOUS": ("SQLITE_SYNCHRONOUS", str),
+    "CHESS_ABANDON_AFTER": ("ABANDON_AFTER", float),
     "CHESS_PUBLIC_URL": ("PUBLIC_URL", str),
+    "CHESS_ENGINE_WORKERS": ("ENGINE_WORKERS", int),
+    "CHESS_MAX_COMPUTER_GAMES": ("MAX_COMPUTER_GAMES", int),
+    "CHESS_CREATE_BURST": ("CREATE_BURST", int),
+    "CHESS_CREATE_INTERVAL": ("CREATE_INTERVAL", float),
+    "CHESS_TRUSTED_PROXIES": ("TRUSTED_PROXIES", int),
     # The conventional names that hosting platforms set.
     "DATABASE_URL": ("DATABASE_URL", str),
     "REDIS_URL": ("REDIS_URL", str),

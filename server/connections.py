@@ -64,6 +64,13 @@ class Connections:
         roles = self.get(sid).roles
         return roles.pop(game_id, "absent") != "absent"
 
+    def has_player(self, game_id: str) -> bool:
+        """Whether a connection of this process holds a seat in the game (the sweep for
+        abandoned games spares it)."""
+        with self.lock:
+            connections = list(self.open_connections.values())
+        return any(connection.roles.get(game_id) is not None for connection in connections)
+
     def has_joined(self, sid: str, game_id: str) -> bool:
         return game_id in self.get(sid).roles
 

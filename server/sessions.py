@@ -24,7 +24,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -32,13 +32,16 @@ from typing import Any, TypeVar
 from chesscore import BLACK, WHITE, Color, Move
 from server import games, offers
 from server.computer import ComputerMover
+from server.config import DEFAULTS
 from server.errors import RequestError
 from server.games import Change, Game, GameSettings
+from server.ratelimit import AddressBuckets, ComputerGames
 from server.requests import CreateRequest
 from server.scheduler import Scheduler
 from server.seats import hash_token, hashes_match, new_game_id, new_token
 from server.store import (
     GameStore,
+    IdleGame,
     StaleVersionError,
     StoredChange,
     StoredGame,
@@ -54,6 +57,9 @@ Notify = Callable[[Game, dict[str, Any]], None]
 # (finished game, rematch game, seat tokens of the rematch by colour in the new game)
 NotifyRematch = Callable[[Game, Game, dict[Color, str]], None]
 T = TypeVar("T")
+
+# Seconds between sweeps for abandoned games while the server runs (at most).
+SWEEP_INTERVAL = 3600.0
 
 # Attempts at a request whose commit lost the version race to another process sharing the store.
 CONFLICT_ATTEMPTS = 3
@@ -88,13 +94,22 @@ class GameService:
         computer_delay: float = 0.5,
         clock: Callable[[], float] = time.time,
         cache_size: int = 5000,
+        attended: Callable[[str], bool] | None = None,
+        limits: Mapping[str, Any] | None = None,
     ) -> None:
         self.store = store
         self.notify = notify
         self.notify_rematch = notify_rematch
         self.clock = clock
         self.scheduler = Scheduler(spawn, clock)
-        self.computer = ComputerMover(computer_delay, spawn, sleep, self.play_computer)
+        # ENGINE_WORKERS, MAX_COMPUTER_GAMES, CREATE_BURST, CREATE_INTERVAL, ABANDON_AFTER
+        # (server.config; the app passes its config).
+        limits = DEFAULTS if limits is None else limits
+        workers = int(limits["ENGINE_WORKERS"])
+        self.computer = ComputerMover(computer_delay, spawn, sleep, self.play_computer, workers)
+        burst, interval = int(limits["CREATE_BURST"]), float(limits["CREATE_INTERVAL"])
+        self.creations = AddressBuckets(burst, interval)
+        self.computer_games = ComputerGames(int(limits["MAX_COMPUTER_GAMES"]))
         # Most recently used games last; the oldest beyond `cache_size` are dropped (see _keep).
         self.cache: OrderedDict[str, Game] = OrderedDict()
         self.cache_size = cache_size
@@ -102,6 +117,10 @@ class GameService:
         self.locks: dict[str, threading.Lock] = {}
         self.registry = threading.Lock()
         self.flag_checks: dict[str, float] = {}  # game id -> when its pending flag check runs
+        # ABANDON_AFTER (server.config): how long a game may go unchanged; `attended` says
+        # whether a player of this process is connected to a game (then the sweep spares it).
+        self.abandon_after = float(limits["ABANDON_AFTER"])
+        self.attended = attended or (lambda game_id: False)
 
     # -- loading and locking -------------------------------------------------------------
 
@@ -191,7 +210,9 @@ class GameService:
 
     # -- creating and seating -------------------------------------------------------------
 
-    def create(self, request: CreateRequest) -> Created:
+    def create(self, request: CreateRequest, client: str | None = None) -> Created:
+        """Create the game `client` (its address; None: no per-address limits) asked for."""
+        place = self._admit(client, request.opponent == "computer")
         color = secrets.randbelow(2) if request.color is None else request.color
         settings = GameSettings(
             request.opponent,
@@ -202,11 +223,28 @@ class GameService:
             secrets.randbits(31),
             request.assisted,
         )
-        game, seats, invite = self._create_game(settings, (color,))
+        game, seats, invite = self._create_game(settings, (color,), place)
         return Created(game, color, seats[color], invite)
 
+    def _admit(self, client: str | None, computer: bool) -> str | None:
+        """Refuse a client creating games too fast (`rate_limited`) or playing too many against
+        the computer (`too_many_games`); the place held for its computer game, if one is."""
+        if client is None:
+            return None
+        self.creations.take(client, "new games")
+        return self.computer_games.reserve(client) if computer else None
+
     def _create_game(
-        self, settings: GameSettings, colors: tuple[Color, ...]
+        self, settings: GameSettings, colors: tuple[Color, ...], place: str | None = None
+    ) -> tuple[Game, dict[Color, str], str | None]:
+        try:
+            return self._store_new_game(settings, colors, place)
+        finally:
+            if place is not None:
+                self.computer_games.finish(place)  # the place itself; a made game holds its own
+
+    def _store_new_game(
+        self, settings: GameSettings, colors: tuple[Color, ...], place: str | None
     ) -> tuple[Game, dict[Color, str], str | None]:
         game = games.new_game(new_game_id(), settings)
         seats = {color: new_token() for color in colors}
@@ -216,6 +254,8 @@ class GameService:
         if len(colors) == 2:  # a rematch between friends: both seats are taken from the start
             game.header = replace(game.header, seated=frozenset(colors))
         self.store.create_game(stored_from_game(game, invite_hash), hashes)
+        if place is not None:  # before the computer's first reply, which queues by its owner
+            self.computer_games.confirm(place, game.id)
         with self._lock(game.id):
             self.invite_hashes[game.id] = invite_hash
             self._keep(game)
@@ -309,7 +349,10 @@ class GameService:
             settings.assisted,
         )
         people = tuple(c for c in (WHITE, BLACK) if c != swapped.computer)
-        rematch, seats, _ = self._create_game(swapped, people)
+        # A rematch against the computer is a new game of the first one's owner, if known.
+        owner = self.computer_games.owner(game.id) if swapped.computer is not None else None
+        place = self._admit(owner, True)
+        rematch, seats, _ = self._create_game(swapped, people, place)
         change = plan(game, color, "rematch", now, rematch.id)
         event = self._commit(game, change)
         self.notify_rematch(game, rematch, seats)
@@ -359,14 +402,17 @@ class GameService:
         # Every change makes a search in flight for this game stale (takeback, resignation...).
         self.computer.cancel(game.id)
         if not game.is_playing:
+            self.computer_games.finish(game.id)
             return
         self._arm_flag_check(game)
         if game.board.turn == game.settings.computer:
+            self.computer_games.touch(game.id)
             level = game.settings.level or 1
             seed = game.settings.seed + game.ply
             moves = [record.uci for record in game.moves]
             start = game.settings.start_fen
-            self.computer.request(game.id, game.version, start, moves, level, seed)
+            client = self.computer_games.owner(game.id)
+            self.computer.request(game.id, game.version, start, moves, level, seed, client)
 
     def _arm_flag_check(self, game: Game) -> None:
         """Make sure a check is scheduled no later than the running clock's deadline.
@@ -413,14 +459,93 @@ class GameService:
             self._commit(game, games.make_move(game, color, game.ply, move, self.clock()))
 
     def resume(self) -> None:
-        """After a start: settle clocks, re-arm timers, restart the computer's pending replies."""
+        """After a start: end the games abandoned meanwhile (most without loading them), then
+        settle clocks, re-arm timers and restart the computer's pending replies of the rest;
+        and sweep for abandoned games from now on."""
+        handled = self.sweep()
         for game_id in self.store.active_game_ids():
+            if game_id in handled:
+                continue
             try:
                 # Loading a game from the store settles it and arms what is due (_load_settled).
                 with self.session(game_id):
                     pass
             except Exception:
                 log.exception("could not resume game %s", game_id)
+        self._schedule_sweep()
+
+    # -- abandoned games ---------------------------------------------------------------------
+
+    def sweep(self) -> set[str]:
+        """End the games nobody changed for `abandon_after` seconds, sparing those a player of
+        this process is connected to; the ids it ended or loaded. Most end as abandoned (no
+        result) from their header alone, without replaying their moves: with thousands of them
+        that is what keeps start-up fast. One whose clock runs ends on time instead: a flag
+        is a result, the one any player loading the game would have seen."""
+        if self.abandon_after <= 0:
+            return set()
+        now = self.clock()
+        handled = set()
+        for idle in self.store.idle_games(now - self.abandon_after):
+            if self.attended(idle.id):
+                continue
+            try:
+                self._end_idle(idle)
+            except Exception:
+                log.exception("could not end the abandoned game %s", idle.id)
+            handled.add(idle.id)
+        return handled
+
+    def _end_idle(self, idle: IdleGame) -> None:
+        header = header_from_data(idle.header)
+        if not games.has_running_clock(header):
+            with self._lock(idle.id):
+                if idle.id not in self.cache:
+                    self._commit_unloaded(idle, games.abandon(header))
+                    self._forget_lock(idle.id)
+                    return
+        # A running clock's flag needs the board (a side that cannot mate does not win), and
+        # a game in memory is ended in place so its watchers see it: both go through a session,
+        # whose loading settles a flag that is due.
+        with self.session(idle.id) as game:
+            unchanged = game.version == idle.version and game.is_playing
+            if unchanged and not games.has_running_clock(game.header):
+                self._commit(game, games.abandon(game.header))
+
+    def _commit_unloaded(self, idle: IdleGame, change: Change) -> None:
+        """Store `change` to a game that is not in memory, so nobody here watches it; the
+        caller holds its lock. A game changed meanwhile keeps playing (a newer version)."""
+        version = idle.version + 1
+        stored = StoredChange(
+            version=version,
+            header=header_to_data(change.header),
+            event={"version": version, **change.event},
+            active=change.header.status == "playing",
+            added=[],
+        )
+        try:
+            self.store.commit(idle.id, stored)
+        except StaleVersionError:
+            log.info("game %s changed as it was found abandoned: it goes on", idle.id)
+
+    def _forget_lock(self, game_id: str) -> None:
+        """Drop the lock of a game not in memory, unless it is in use (as `_keep` does)."""
+        with self.registry:
+            lock = self.locks.get(game_id)
+            if game_id not in self.cache and lock is not None and not lock.locked():
+                del self.locks[game_id]
+
+    def _schedule_sweep(self) -> None:
+        """Sweep every hour, or as often as games may be abandoned if that is sooner."""
+        if self.abandon_after > 0:
+            delay = min(SWEEP_INTERVAL, self.abandon_after)
+            self.scheduler.schedule(self.clock() + delay, self._sweep_again)
+
+    def _sweep_again(self) -> None:
+        try:
+            self.sweep()
+        finally:
+            self._schedule_sweep()
 
     def close(self) -> None:
         self.scheduler.stop()

@@ -6,6 +6,7 @@ suites use. Screenshots and server logs go under `artifacts/` (named in .gitigno
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,13 @@ from tests.support.chromium import LAUNCH_ARGS, find_chromium
 from tests.support.live_server import LiveServer
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+
+# The suites create games far faster, and leave far more computer games in play, than one
+# visitor of a public site may (server.config: CREATE_BURST, MAX_COMPUTER_GAMES), all from
+# 127.0.0.1: the servers they start (which inherit this environment) lift those limits, unless
+# a test sets them itself (tests/test_server_engine_pool.py does).
+for _variable in ("CHESS_CREATE_BURST", "CHESS_MAX_COMPUTER_GAMES"):
+    os.environ.setdefault(_variable, "1000000")
 
 
 @pytest.fixture

@@ -194,3 +194,21 @@ def test_the_sweep_ends_an_idle_game_and_its_watcher_sees_it(impatient: LiveServ
     finally:
         watcher.close()
     assert last_change(impatient.url, table.id)["type"] == "abandon"
+
+
+def test_the_sweep_spares_a_game_whose_player_is_connected(impatient: LiveServer) -> None:
+    attended = FriendGame(impatient.url)
+    attended.play("e2e4")
+    attended.black.close()  # white stays connected, seated, and thinks for a long time
+    left = FriendGame(impatient.url)
+    left.play("e2e4")
+    left.close()
+    watcher = GameClient(impatient.url)
+    try:
+        watcher.join(left.id)
+        # Both games were idle when the sweep ended the one nobody holds a seat in.
+        watcher.wait_for(lambda state: state["status"] != "playing")
+        assert api_state(impatient.url, attended.id)["status"] == "playing"
+    finally:
+        watcher.close()
+        attended.close()
