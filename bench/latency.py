@@ -38,9 +38,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import requests
-from requests.adapters import HTTPAdapter
 
 from server.engine_pool import default_size
+from tests.support.addresses import SourceAddress
 from tests.support.game_client import GameClient, api_join, create_game
 from tests.support.live_server import LiveServer
 from tests.support.processes import children_of, cpu_seconds
@@ -247,18 +247,6 @@ OTHER_ADDRESS = "127.0.0.2"
 OTHER_LEVEL = 3
 POLL_SECONDS = 0.005
 SAMPLE_PAUSE = (0.2, 1.5)  # seconds between samples, uniformly
-
-
-class SourceAddress(HTTPAdapter):
-    """Connect from a chosen local address, so the server sees another client."""
-
-    def __init__(self, address: str) -> None:
-        self.address = address
-        super().__init__()
-
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        kwargs["source_address"] = (self.address, 0)
-        super().init_poolmanager(*args, **kwargs)
 
 
 def other_request(url: str, method: str, path: str, **options: Any) -> dict[str, Any]:

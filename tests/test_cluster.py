@@ -39,6 +39,7 @@ from server.games import MoveRecord
 from server.store import StaleVersionError, StoredChange, StoredGame
 from tests.support.game_client import GameClient, api_state, create_game, invite_token
 from tests.support.live_server import LiveServer
+from tests.support.stored import HEADER
 
 if TYPE_CHECKING:
     # Imported where used: without psycopg installed the module must still load, to skip.
@@ -128,16 +129,6 @@ def two_processes(backends: Backends, tmp_path: Path) -> Iterator[Cluster]:
     running = start_cluster(backends, tmp_path)
     yield running
     stop_cluster(running, tmp_path)
-
-
-HEADER = {
-    "status": "playing",
-    "outcome": None,
-    "clock": None,
-    "offers": [],
-    "seated": [0],
-    "rematch": None,
-}
 
 
 def move_change(version: int, ply: int, uci: str) -> StoredChange:

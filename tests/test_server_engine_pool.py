@@ -19,26 +19,14 @@ from typing import Any
 
 import pytest
 import requests
-from requests.adapters import HTTPAdapter
 
+from tests.support.addresses import SourceAddress
 from tests.support.live_server import LiveServer
 
 pytestmark = pytest.mark.server
 
 GUARD_SECONDS = 60  # against hanging only, never a speed requirement
 FIRST = "127.0.0.1"
-
-
-class SourceAddress(HTTPAdapter):
-    """Connect from a chosen local address, so the server sees another client."""
-
-    def __init__(self, address: str) -> None:
-        self.address = address
-        super().__init__()
-
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        kwargs["source_address"] = (self.address, 0)
-        super().init_poolmanager(*args, **kwargs)
 
 
 class Player:

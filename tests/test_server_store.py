@@ -12,15 +12,7 @@ import pytest
 from server.games import MoveRecord
 from server.store import StaleVersionError, StoredChange, StoredGame
 from server.store_sqlite import SqliteStore
-
-HEADER = {
-    "status": "playing",
-    "outcome": None,
-    "clock": None,
-    "offers": [],
-    "seated": [0],
-    "rematch": None,
-}
+from tests.support.stored import HEADER
 
 
 def make_store(tmp_path: Path) -> SqliteStore:

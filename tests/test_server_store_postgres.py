@@ -20,17 +20,9 @@ import pytest
 from deploy import cluster
 from server.games import MoveRecord
 from server.store import StoredChange, StoredGame
+from tests.support.stored import HEADER
 
 pytestmark = [pytest.mark.cluster, pytest.mark.server]
-
-HEADER = {
-    "status": "playing",
-    "outcome": None,
-    "clock": None,
-    "offers": [],
-    "seated": [0],
-    "rematch": None,
-}
 
 # The games table as the version before the last-change time made it.
 OLD_SCHEMA = """
