@@ -53,8 +53,9 @@ def _body() -> Any:
     try:
         return loads_bounded(data)
     except JsonTooDeepError as error:
+        where = "the body" if error.field is None else f"field {error.field[:30]!r}"
         raise RequestError(
-            "bad_request", f"the body nests deeper than {MAX_DEPTH} levels ({error.depth})"
+            "bad_request", f"{where} nests deeper than {MAX_DEPTH} levels ({error.depth})"
         ) from error
     except ValueError as error:
         raise RequestError("bad_request", "the body is not valid JSON") from error

@@ -21,15 +21,19 @@ MAX_DEPTH = 32
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+# Strings and the punctuation between them, for finding the field a deep value sits in.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:]', re.DOTALL)
 
 
 class JsonTooDeepError(ValueError):
     """JSON text nesting arrays and objects deeper than the limit."""
 
-    def __init__(self, depth: int, max_depth: int) -> None:
-        super().__init__(f"the JSON nests {depth} levels deep, more than {max_depth}")
+    def __init__(self, depth: int, max_depth: int, field: str | None = None) -> None:
+        where = "the JSON" if field is None else f"field {field!r}"
+        super().__init__(f"{where} nests {depth} levels deep, more than {max_depth}")
         self.depth = depth
         self.max_depth = max_depth
+        self.field = field
 
 
 def nesting_depth(text: str) -> int:
@@ -41,6 +45,22 @@ def nesting_depth(text: str) -> int:
     return max(accumulate(_STEP[bracket] for bracket in brackets), default=0)
 
 
+def deep_field(text: str, max_depth: int) -> str | None:
+    """The key of the top-level object under which `text` first nests deeper than
+    `max_depth`, so a refusal can name the field; None when the deep part is not in one."""
+    depth, key, last_string = 0, None, None
+    for token in _TOKEN.findall(text):
+        if token == ":":
+            if depth == 1 and last_string is not None:
+                key = json.loads(last_string)
+        elif token in _STEP:
+            depth += _STEP[token]
+            if depth > max_depth:
+                return key
+        last_string = token if token.startswith('"') else None
+    return None
+
+
 def loads_bounded(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
     """`json.loads(text)`, refusing text nested deeper than `max_depth` (JsonTooDeepError);
     malformed text raises `ValueError` as `json.loads` does, bytes as well (UTF-8/16/32)."""
@@ -50,5 +70,5 @@ def loads_bounded(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
     if text.count("[") + text.count("{") > max_depth:
         depth = nesting_depth(text)
         if depth > max_depth:
-            raise JsonTooDeepError(depth, max_depth)
+            raise JsonTooDeepError(depth, max_depth, deep_field(text, max_depth))
     return json.loads(text)

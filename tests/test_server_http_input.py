@@ -66,6 +66,21 @@ def test_nesting_is_counted_outside_strings(text: str, depth: int) -> None:
     assert nesting_depth(text) == depth
 
 
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ('{"opponent": "x", "clock": ' + deep(40) + "}", "clock"),
+        ('{"a": "[[[[", "b": {"c": ' + deep(40) + "}}", "b"),
+        ('{"k\\"ey": ' + deep(40) + "}", 'k"ey'),
+        (deep(40), None),
+    ],
+)
+def test_a_deep_value_is_refused_naming_its_field(text: str, field: str | None) -> None:
+    with pytest.raises(JsonTooDeepError) as refused:
+        loads_bounded(text)
+    assert refused.value.field == field
+
+
 def test_deep_json_is_refused_before_decoding() -> None:
     with pytest.raises(JsonTooDeepError, match="1000 levels deep, more than 32"):
         loads_bounded(deep(1000))
@@ -120,7 +135,7 @@ def test_a_clock_nested_a_thousand_deep_is_a_400(server: LiveServer) -> None:
         headers={"Content-Type": "application/json"},
         timeout=TIMEOUT,
     )
-    assert "the body nests deeper than 32 levels" in refusal(response)["error"]
+    assert "field 'clock' nests deeper than 32 levels" in refusal(response)["error"]
 
 
 def test_a_body_nested_within_the_limit_reaches_the_field_check(server: LiveServer) -> None:
