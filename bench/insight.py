@@ -37,10 +37,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chesscore import Board, Move
-from chesscore.insight import describe_change, make_insight, preview
-from chesscore.see import classify_destinations
-from chesscore.threats import ThreatMap
-from chesscore.xray import make_xray_map
+from chesscore.analysis.insight import describe_change, make_insight, preview
+from chesscore.analysis.see import classify_destinations
+from chesscore.analysis.threats import ThreatMap, make_threat_map
+from chesscore.analysis.xray import make_xray_map
 
 
 def sample_positions(count: int, seed: int, stride: int = 4) -> list[tuple[Board, Move]]:
@@ -105,12 +105,12 @@ def main() -> None:
         "preview, map handed in": lambda board, move, threats: preview(board, move, threats),
         "describe_change": lambda board, move, threats: describe_change(board, move, threats),
         "make_insight": lambda board, move, threats: make_insight(board, threats),
-        "threat_map": lambda board, move, threats: board.threat_map(),
+        "threat_map": lambda board, move, threats: make_threat_map(board),
         "make_xray_map": lambda board, move, threats: make_xray_map(board),
     }
     times: dict[str, list[float]] = {name: [] for name in operations}
     for board, move in samples:
-        threats = board.threat_map()
+        threats = make_threat_map(board)
         for name, operation in operations.items():
             best = min(time_once(operation, board, move, threats) for _ in range(args.repeat))
             times[name].append(best)

@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import server.state
 from bench.insight import parse_sampling_args, print_table
 from chesscore import BLACK, WHITE, Board, Move
+from chesscore.analysis.threats import make_threat_map
 from server.games import Game, GameSettings, Header, MoveRecord, restore_game
 from server.insight import cached_preview, clear_caches, position_facts
 from server.state import make_destinations, make_public_state, tailor_state
@@ -66,7 +67,7 @@ def sample_games(count: int, seed: int, stride: int = 4) -> list[Game]:
 
 def without_insight(board: Board) -> Any:
     """What the state held before issue 7: a threat map made for each state, nothing more."""
-    return SimpleNamespace(threats=board.threat_map(), insight=None)
+    return SimpleNamespace(threats=make_threat_map(board), insight=None)
 
 
 def move_states(game: Game) -> None:

@@ -44,9 +44,9 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from chesscore.board import Board  # noqa: E402
-from chesscore.levels import SEARCH_LEVELS  # noqa: E402
-from chesscore.search import Searcher, SearchLimits  # noqa: E402
+from chesscore.engine.levels import SEARCH_LEVELS  # noqa: E402
+from chesscore.engine.search import Searcher, SearchLimits  # noqa: E402
+from chesscore.rules.board import Board  # noqa: E402
 
 ENGINE_TIMEOUT = 60.0  # seconds an engine may take beyond its thinking time
 STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"

@@ -29,6 +29,7 @@ import chess
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chesscore import Board, Move
+from chesscore.analysis.threats import make_threat_map
 
 CENTRE = {"c3", "d3", "e3", "f3", "c4", "d4", "e4", "f4", "c5", "d5", "e5", "f5", "c6", "d6"}
 GOAL_MICROSECONDS = 200
@@ -60,7 +61,7 @@ def update_chesscore(board: Board, uci: str) -> object:
     move = Move.from_uci(uci)
     san = board.san(move)
     board.push(move)
-    return san, board.destinations(), board.threat_map(), board.outcome(claim_draw=True)
+    return san, board.destinations(), make_threat_map(board), board.outcome(claim_draw=True)
 
 
 def update_python_chess(board: chess.Board, uci: str) -> object:

@@ -60,10 +60,9 @@ Position keys are 64-bit Zobrist keys; `board.keys` holds one per position since
 
 For speed-critical callers (perft, the engine) the board also works on packed int moves:
 `generate_legal()`, `push_packed(m)`, `pop_packed()`, `gives_check_packed(m)`,
-`is_capture_packed(m)`; see chesscore.move for the layout.
+`is_capture_packed(m)`; see chesscore.rules.move for the layout.
 """
 
-from chesscore.board import Board
 from chesscore.errors import (
     AmbiguousMoveError,
     ChessError,
@@ -73,11 +72,12 @@ from chesscore.errors import (
     InvalidPgnError,
     InvalidSquareError,
 )
-from chesscore.fen import STARTING_FEN
-from chesscore.move import Move, Piece
-from chesscore.outcome import Outcome, Termination
-from chesscore.perft import perft, perft_divide
-from chesscore.squares import (
+from chesscore.rules.board import Board
+from chesscore.rules.fen import STARTING_FEN
+from chesscore.rules.move import Move, Piece
+from chesscore.rules.outcome import Outcome, Termination
+from chesscore.rules.perft import perft, perft_divide
+from chesscore.rules.squares import (
     BISHOP,
     BLACK,
     KING,

@@ -14,11 +14,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from chesscore.board import Board
+from chesscore.analysis.threats import make_threat_map
 from chesscore.errors import ChessError
-from chesscore.perft import perft, perft_divide
-from chesscore.squares import square_name
-from chesscore.threats import make_threat_map
+from chesscore.rules.board import Board
+from chesscore.rules.perft import perft, perft_divide
+from chesscore.rules.squares import square_name
 
 USAGE_ERROR = 2
 EXAMPLES = """examples:

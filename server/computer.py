@@ -10,8 +10,8 @@ restart) is thrown away, never played.
 
 Levels 1 and 2 (the random mover and the careful beginner) answer in this process, without
 waiting for anyone: level 2 costs 3 ms a move (p50; 5 ms p95, 8 ms at most, replaying the game
-included, over 1,557 moves of 30 games). The search levels (3 and up, `chesscore.levels`) think
-for up to seconds of CPU, so they go through the fair queue of the engine pool
+included, over 1,557 moves of 30 games). The search levels (3 and up, `chesscore.engine.levels`)
+think for up to seconds of CPU, so they go through the fair queue of the engine pool
 (`server.engine_pool`) to worker processes: while the computer thinks, the process that
 answers players keeps its CPU and its GIL, and no player's games can keep another's waiting
 for more than one search. The seed is the game's seed plus the ply, so a game replays the same
@@ -27,9 +27,9 @@ import threading
 from collections.abc import Callable
 
 from chesscore import Board, ChessError, Move
-from chesscore.levels import CAREFUL_LEVEL, choose_move_uci
-from chesscore.levels import LEVELS as ENGINE_LEVELS
-from chesscore.players import make_player
+from chesscore.engine.levels import CAREFUL_LEVEL, choose_move_uci
+from chesscore.engine.levels import LEVELS as ENGINE_LEVELS
+from chesscore.engine.players import make_player
 from server.engine_pool import EnginePool, Search, default_size
 
 log = logging.getLogger(__name__)

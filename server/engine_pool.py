@@ -1,7 +1,7 @@
 """The engine workers and the fair queue in front of them: no player can starve the others.
 
-`EnginePool` runs the computer's searches (`chesscore.levels.choose_move_uci`, plain data in and
-out) in `size` worker processes, started on the first search, niced so the process answering
+`EnginePool` runs the computer's searches (`chesscore.engine.levels.choose_move_uci`, plain data in
+and out) in `size` worker processes, started on the first search, niced so the process answering
 players keeps its CPU, and exiting on their own when the server dies. Searches do not go to the
 workers in arrival order: each belongs to a game and a client key (the address that created the
 game), and the queue hands a free worker to the clients in turn, round-robin, one search in
@@ -29,7 +29,7 @@ from ctypes import c_byte
 from dataclasses import dataclass, field
 from typing import Any
 
-from chesscore.levels import choose_move_uci
+from chesscore.engine.levels import choose_move_uci
 
 log = logging.getLogger(__name__)
 

@@ -2,16 +2,17 @@
 
 The state carries, beside the threat map, what `chesscore` says about the position (issue 7):
 the x-ray attackers of the squares that have any, every pin line, what the last move changed
-(`chesscore.insight.compare_positions`) and that move in words; the seat to move also gets the
-safety label of each legal move (`chesscore.see`). These cost about a millisecond or two per
-position, so they are computed once per position and kept in a small LRU cache shared by every
-game of the process: the key is the Zobrist keys of the position and of the one before it, which
-fix the position, the last move and hence every fact here, so a join, an HTTP read or a change
-that leaves the board alone (an offer, a seat claimed) costs a dictionary look-up, and games in
-the same opening share their entries. Previews of candidate moves are cached the same way, since
-a player dragging a piece hovers over the same few squares again and again. The cached facts are
-JSON text (`server.wire.JsonText`), shared by every message built from them; a preview or a
-square's description builds the threat map it needs anew (a few dozen microseconds).
+(`chesscore.analysis.insight.compare_positions`) and that move in words; the seat to move also
+gets the safety label of each legal move (`chesscore.analysis.see`). These cost about a
+millisecond or two per position, so they are computed once per position and kept in a small LRU
+cache shared by every game of the process: the key is the Zobrist keys of the position and of
+the one before it, which fix the position, the last move and hence every fact here, so a join,
+an HTTP read or a change that leaves the board alone (an offer, a seat claimed) costs a
+dictionary look-up, and games in the same opening share their entries. Previews of candidate
+moves are cached the same way, since a player dragging a piece hovers over the same few squares
+again and again. The cached facts are JSON text (`server.wire.JsonText`), shared by every
+message built from them; a preview or a square's description builds the threat map it needs anew
+(a few dozen microseconds).
 
 A threat map leaves the server as `compact_threats` makes it: chesscore's `squares` lists all 64
 squares with both colours, mostly empty; the wire form lists per colour only the squares that
@@ -26,12 +27,12 @@ from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
 from chesscore import Board, Move
-from chesscore.describe import PIECE_NAMES, describe_square
-from chesscore.insight import Preview, describe_last_move, preview
-from chesscore.see import classify_destinations
-from chesscore.squares import COLOR_NAMES, parse_square
-from chesscore.threats import SquareAttackers, ThreatMap
-from chesscore.xray import make_xray_map
+from chesscore.analysis.describe import PIECE_NAMES, describe_square
+from chesscore.analysis.insight import Preview, describe_last_move, preview
+from chesscore.analysis.see import classify_destinations
+from chesscore.analysis.threats import SquareAttackers, ThreatMap, make_threat_map
+from chesscore.analysis.xray import make_xray_map
+from chesscore.rules.squares import COLOR_NAMES, parse_square
 from server.wire import JsonText, encode
 
 # Entries are only looked up again by joins, HTTP reads and changes that leave the board
@@ -48,7 +49,7 @@ class PositionFacts:
     once, they cost no more to send to three rooms than to one, and a few kilobytes to keep."""
 
     def __init__(self, board: Board) -> None:
-        threats = board.threat_map()
+        threats = make_threat_map(board)
         self.threats = encode(compact_threats(threats))
         self.insight = encode(make_position_insight(board, threats))
         self.safety: JsonText | None = None
@@ -104,10 +105,10 @@ def position_facts(board: Board) -> PositionFacts:
 
 
 def cached_preview(board: Board, move: Move) -> dict[str, Any]:
-    """`chesscore.insight.preview` of the legal `move` (IllegalMoveError otherwise), its threat
-    map in the wire form."""
+    """`chesscore.analysis.insight.preview` of the legal `move` (IllegalMoveError otherwise),
+    its threat map in the wire form."""
     key = (*position_key(board), move.uci())
-    return _previews.get(key, lambda: wire_preview(preview(board, move, board.threat_map())))
+    return _previews.get(key, lambda: wire_preview(preview(board, move, make_threat_map(board))))
 
 
 def wire_preview(found: Preview) -> dict[str, Any]:
@@ -154,10 +155,11 @@ def make_position_insight(board: Board, threats: ThreatMap) -> dict[str, Any]:
 
 
 def describe(board: Board, square: str, *, assisted: bool) -> str:
-    """The square in words: every attacker and defender (chesscore.describe) when `assisted`,
-    else only what stands on it, which is what a sighted player sees without overlays."""
+    """The square in words: every attacker and defender (chesscore.analysis.describe) when
+    `assisted`, else only what stands on it, which is what a sighted player sees without
+    overlays."""
     if assisted:
-        return describe_square(board, square, board.threat_map())
+        return describe_square(board, square, make_threat_map(board))
     piece = board.piece_at(parse_square(square))
     if piece is None:
         return f"{square}, empty"

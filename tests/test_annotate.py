@@ -1,5 +1,5 @@
-"""PGN export with threat annotations (chesscore.annotate): exact text for known games, the
-moves read back by chesscore.pgn, and the coloured squares and arrows read by python-chess's
+"""PGN export with threat annotations (chesscore.analysis.annotate): exact text for known games, the
+moves read back by chesscore.rules.pgn, and the coloured squares and arrows read by python-chess's
 PGN parser (as a PGN viewer would) and checked against python-chess's own attack facts.
 """
 
@@ -12,8 +12,8 @@ import chess.pgn
 import pytest
 
 from chesscore import Board, InvalidPgnError
-from chesscore.annotate import make_annotated_pgn
-from chesscore.pgn import parse_pgn
+from chesscore.analysis.annotate import make_annotated_pgn
+from chesscore.rules.pgn import parse_pgn
 from tests.random_games import play_random_game
 
 

@@ -1,4 +1,4 @@
-"""The attack primitive (chesscore.attacks): its two shapes, per square (`attackers`,
+"""The attack primitive (chesscore.rules.attacks): its two shapes, per square (`attackers`,
 `is_attacked`) and whole board (`attack_map`), agree on every square of many positions, and
 the threat map's name lists (`threats.attack_lists`) are the same relation."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from chesscore import BLACK, SQUARES, WHITE, square_name
-from chesscore.attacks import SQUARE_LABELS, attack_map, attackers, is_attacked
-from chesscore.threats import attack_lists
+from chesscore.analysis.threats import attack_lists
+from chesscore.rules.attacks import SQUARE_LABELS, attack_map, attackers, is_attacked
 from tests.support.positions import game_positions
 
 

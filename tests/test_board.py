@@ -25,8 +25,8 @@ from chesscore import (
     Piece,
     parse_square,
 )
-from chesscore.movegen import has_legal_en_passant
-from chesscore.zobrist import compute_key
+from chesscore.rules.movegen import has_legal_en_passant
+from chesscore.rules.zobrist import compute_key
 
 
 def _full_key(board: Board) -> int:

@@ -1,10 +1,10 @@
 """Threat insight on the page (issue 7) shows exactly what chesscore computes.
 
 Each game starts from a known FEN. A player's page picks up a piece and must mark each
-destination as `chesscore.see.classify_destinations` labels it; holding the piece over a
+destination as `chesscore.analysis.see.classify_destinations` labels it; holding the piece over a
 destination must show the counts of `threat_map()` of the position after that move (asked of
 the server with `preview`); after a fork, a discovered attack and a pin the side panel and the
-board must show exactly the facts of `chesscore.insight.describe_change`; focusing a square
+board must show exactly the facts of `chesscore.analysis.insight.describe_change`; focusing a square
 must give it chesscore's words (`describe_square`); the annotated PGN must carry `[%csl`. An
 unassisted game (made in the lobby) keeps the overlays from its player but not from a
 spectator.
@@ -20,9 +20,9 @@ import pytest
 import requests
 
 from chesscore import Board, Move
-from chesscore.describe import describe_square
-from chesscore.insight import describe_change
-from chesscore.see import classify_destinations
+from chesscore.analysis.describe import describe_square
+from chesscore.analysis.insight import describe_change
+from chesscore.analysis.see import classify_destinations
 from tests.conftest import screenshot_path
 from tests.support.game_client import api_join, api_move
 from tests.support.live_server import LiveServer

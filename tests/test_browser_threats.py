@@ -2,7 +2,7 @@
 
 For known positions (a pin, a check, hanging pieces) the test opens the game, turns the
 overlay on and reads every square's numbers back from the page; they must equal the number of
-white and black attackers that `chesscore.Board.from_fen(fen).threat_map()` lists (with its
+white and black attackers that `chesscore.make_threat_map(Board.from_fen(fen))` lists (with its
 x-ray attackers after a '+'), the marked squares must be its hanging pieces, and two arrows
 (pinner -> pinned -> target) must be drawn for each pin line and one for each check. The
 overlay modes and stepping back to an earlier position are checked the same way.
@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from chesscore import Board
-from chesscore.xray import make_xray_map
+from chesscore.analysis.threats import make_threat_map
+from chesscore.analysis.xray import make_xray_map
 from tests.conftest import screenshot_path
 from tests.support.game_client import api_join, api_move
 from tests.support.live_server import LiveServer
@@ -66,7 +67,7 @@ def expected_overlay(
     """What each square should show: the direct attackers of chesscore's threat map, and after
     a '+' the x-ray attackers of its x-ray map (left out where the page has none, a preview)."""
     board = Board.from_fen(fen)
-    squares = board.threat_map()["squares"]
+    squares = make_threat_map(board)["squares"]
     xrays = make_xray_map(board)["squares"]
     shown = {}
     for square, attackers in squares.items():
@@ -93,7 +94,7 @@ def test_overlay_counts_match_chesscore(
     browser: Any, server: LiveServer, request: pytest.FixtureRequest, name: str
 ) -> None:
     fen = POSITIONS[name]
-    threats = Board.from_fen(fen).threat_map()
+    threats = make_threat_map(Board.from_fen(fen))
     created = create_game(server.url, opponent="friend", color="white", fen=fen)
     context = browser.new_context(viewport={"width": 1100, "height": 850})
     try:

@@ -1,5 +1,5 @@
-"""Squares and moves in words (chesscore.describe): exact sentences for known positions, bad
-input refused by name, and the counts spoken for every square of sampled positions checked
+"""Squares and moves in words (chesscore.analysis.describe): exact sentences for known positions,
+bad input refused by name, and the counts spoken for every square of sampled positions checked
 against python-chess's attackers.
 """
 
@@ -11,7 +11,7 @@ import chess
 import pytest
 
 from chesscore import Board, IllegalMoveError, InvalidSquareError, Move
-from chesscore.describe import describe_move, describe_square, describe_squares
+from chesscore.analysis.describe import describe_move, describe_square, describe_squares
 from tests.random_games import play_random_game
 
 # (FEN, square, sentence)

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chesscore import Board, ChessError, Move
-from chesscore.pgn import parse_pgn
+from chesscore.rules.pgn import parse_pgn
 
 FUZZ = settings(derandomize=True, max_examples=400, deadline=None)
 

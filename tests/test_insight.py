@@ -1,5 +1,5 @@
-"""What a move changed (chesscore.insight): forks, discovered attacks, hanging pieces and pins
-created or released on known positions, written out by hand; the drag preview; and, over
+"""What a move changed (chesscore.analysis.insight): forks, discovered attacks, hanging pieces and
+pins created or released on known positions, written out by hand; the drag preview; and, over
 sampled positions, every reported attack and fork checked against python-chess's attackers.
 """
 
@@ -11,10 +11,11 @@ import chess
 import pytest
 
 from chesscore import Board, IllegalMoveError, Move
-from chesscore.describe import describe_squares
-from chesscore.insight import describe_change, make_insight, preview
-from chesscore.see import classify_move, see
-from chesscore.xray import find_pins, make_xray_map
+from chesscore.analysis.describe import describe_squares
+from chesscore.analysis.insight import describe_change, make_insight, preview
+from chesscore.analysis.see import classify_move, see
+from chesscore.analysis.threats import make_threat_map
+from chesscore.analysis.xray import find_pins, make_xray_map
 from tests.random_games import play_random_game
 
 RUY_LOPEZ = "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4"
@@ -121,13 +122,13 @@ def test_the_preview_is_the_position_after_the_move() -> None:
     after = board.copy()
     after.push(move)
     assert shown["fen"] == after.fen()
-    assert shown["threats"] == after.threat_map()
+    assert shown["threats"] == make_threat_map(after)
     assert shown["see"] == see(board, move) == 0
     assert shown["safety"] == classify_move(board, move) == "contested"
     assert shown["change"] == describe_change(board, move)
     assert [pin["pinned"] for pin in shown["pins"]] == ["b7", "d7"]
     assert board.fen() == RUY_LOPEZ
-    assert preview(board, move, board.threat_map()) == shown  # with the map the server holds
+    assert preview(board, move, make_threat_map(board)) == shown  # with the map the server holds
 
 
 def test_the_insight_gathers_the_overlay_facts_of_a_position() -> None:
@@ -140,7 +141,7 @@ def test_the_insight_gathers_the_overlay_facts_of_a_position() -> None:
     assert insight["xrays"] == make_xray_map(board)["squares"]
     assert insight["pins"] == find_pins(board)
     assert insight["descriptions"] == describe_squares(board)
-    assert make_insight(board, board.threat_map()) == insight
+    assert make_insight(board, make_threat_map(board)) == insight
     first = make_insight(Board.from_fen(RUY_LOPEZ))
     assert first["change"] is None and first["announcement"] is None  # no move played yet
 

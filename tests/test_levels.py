@@ -11,9 +11,8 @@ from concurrent.futures import ProcessPoolExecutor
 import chess
 import pytest
 
-from chesscore.board import Board
-from chesscore.errors import ChessError, IllegalMoveError, InvalidFenError
-from chesscore.levels import (
+from chesscore.analysis.threats import make_threat_map
+from chesscore.engine.levels import (
     SEARCH_LEVELS,
     CarefulPlayer,
     SearchPlayer,
@@ -21,8 +20,10 @@ from chesscore.levels import (
     hanging_squares,
     make_level_player,
 )
-from chesscore.search import Searcher, SearchLimits
-from chesscore.squares import square_name
+from chesscore.engine.search import Searcher, SearchLimits
+from chesscore.errors import ChessError, IllegalMoveError, InvalidFenError
+from chesscore.rules.board import Board
+from chesscore.rules.squares import square_name
 
 # (name, FEN, the squares the careful player may capture on)
 TAKES_WHAT_HANGS = [
@@ -58,7 +59,7 @@ def random_boards(count: int, seed: int) -> list[str]:
 @pytest.mark.parametrize("fen", random_boards(12, seed=2))
 def test_hanging_squares_agree_with_the_threat_map(fen: str):
     board = Board.from_fen(fen)
-    from_map = set(board.threat_map()["hanging"])  # type: ignore[arg-type]
+    from_map = set(make_threat_map(board)["hanging"])  # type: ignore[arg-type]
     ours = {square_name(sq) for color in (0, 1) for sq in hanging_squares(board, color)}
     assert ours == from_map
 

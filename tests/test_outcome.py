@@ -1,4 +1,4 @@
-"""Outcome, termination and the draw rules (chesscore.outcome), from tables of positions.
+"""Outcome, termination and the draw rules (chesscore.rules.outcome), from tables of positions.
 
 Expected values were checked with python-chess; "has occurred" and "can be claimed with the
 next move" are tested as separate questions.

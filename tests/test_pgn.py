@@ -1,5 +1,5 @@
-"""PGN export and import (chesscore.pgn): exact texts, what import skips, its errors, and round
-trips over seeded random games, also through python-chess's PGN reader and writer."""
+"""PGN export and import (chesscore.rules.pgn): exact texts, what import skips, its errors, and
+round trips over seeded random games, also through python-chess's PGN reader and writer."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import chess.pgn
 import pytest
 
 from chesscore import Board, InvalidPgnError
-from chesscore.pgn import make_pgn, parse_pgn
+from chesscore.rules.pgn import make_pgn, parse_pgn
 from tests.random_games import play_random_game
 
 SCHOLARS_MATE = ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"]

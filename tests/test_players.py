@@ -1,11 +1,11 @@
-"""Computer players (chesscore.players): the seeded random player and `make_player`."""
+"""Computer players (chesscore.engine.players): the seeded random player and `make_player`."""
 
 from __future__ import annotations
 
 import pytest
 
 from chesscore import Board, ChessError
-from chesscore.players import Player, RandomPlayer, make_player
+from chesscore.engine.players import Player, RandomPlayer, make_player
 
 
 def play_game(white: Player, black: Player, plies: int) -> list[str]:

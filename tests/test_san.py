@@ -1,4 +1,4 @@
-"""SAN writing and reading (chesscore.san): tables of positions, plus round trips over games.
+"""SAN writing and reading (chesscore.rules.san): tables of positions, plus round trips over games.
 
 The expected SAN strings were checked with python-chess; the property tests compare every
 legal move of seeded random games with python-chess and read each SAN back.
@@ -17,7 +17,7 @@ from chesscore import (
     InvalidMoveError,
     Move,
 )
-from chesscore.san import make_san, parse_san
+from chesscore.rules.san import make_san, parse_san
 from tests.random_games import play_random_game
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

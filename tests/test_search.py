@@ -12,15 +12,15 @@ import threading
 import chess
 import pytest
 
-from chesscore.board import Board
-from chesscore.captures import generate_captures
-from chesscore.evaluate import evaluate, evaluation_terms, move_delta
-from chesscore.search import (
+from chesscore.engine.captures import generate_captures
+from chesscore.engine.evaluate import evaluate, evaluation_terms, move_delta
+from chesscore.engine.search import (
     MATE,
     Searcher,
     SearchInfo,
     SearchLimits,
 )
+from chesscore.rules.board import Board
 
 # (name, FEN, depth, expected first move, moves to mate)
 MATES = [

@@ -1,5 +1,5 @@
-"""Static exchange evaluation (chesscore.see) on known positions, worked out by hand, and its
-safe/contested/losing labels checked against python-chess's legal captures on sampled positions.
+"""Static exchange evaluation (chesscore.analysis.see) on known positions, worked out by hand, and
+its safe/contested/losing labels checked against python-chess's legal captures on sampled positions.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import chess
 import pytest
 
 from chesscore import Board, IllegalMoveError, Move
-from chesscore.describe import describe_move
-from chesscore.insight import preview
-from chesscore.see import classify_destinations, classify_move, see
+from chesscore.analysis.describe import describe_move
+from chesscore.analysis.insight import preview
+from chesscore.analysis.see import classify_destinations, classify_move, see
 from tests.support.positions import sample_fens
 
 # (FEN, move, SEE in centipawns, label, why)

@@ -1,5 +1,5 @@
-"""The exchange's shortcuts (chesscore.see) against the plain swap algorithm they stand in for,
-on every legal move of positions from seeded random games: the fast exchange keeps each side's
+"""The exchange's shortcuts (chesscore.analysis.see) against the plain swap algorithm they stand in
+for, on every legal move of positions from seeded random games: the fast exchange keeps each side's
 attackers up to date as the capturers leave, and `classify_destinations` starts every move from
 the position's attack map; the plain one asks the attack primitive again after every capture."""
 
@@ -8,16 +8,16 @@ from __future__ import annotations
 import pytest
 
 from chesscore import Board
-from chesscore.attacks import attackers, is_attacked
-from chesscore.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT
-from chesscore.see import (
+from chesscore.analysis.see import (
     SEE_VALUES,
     _least_valuable_attacker,
     classify_destinations,
     exchange_on_target,
     label_exchange,
 )
-from chesscore.squares import KING, PAWN, QUEEN, SQUARE_NAMES, WHITE
+from chesscore.rules.attacks import attackers, is_attacked
+from chesscore.rules.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT
+from chesscore.rules.squares import KING, PAWN, QUEEN, SQUARE_NAMES, WHITE
 from tests.support.positions import game_positions
 
 SEEDS = range(300, 312)

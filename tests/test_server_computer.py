@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from chesscore.levels import SEARCH_LEVELS
+from chesscore.engine.levels import SEARCH_LEVELS
 from tests.support.game_client import GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
 from tests.support.processes import children_of, is_alive

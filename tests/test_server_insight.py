@@ -16,8 +16,9 @@ import pytest
 import requests
 
 from chesscore import Board
-from chesscore.insight import make_insight, preview
-from chesscore.see import classify_destinations
+from chesscore.analysis.insight import make_insight, preview
+from chesscore.analysis.see import classify_destinations
+from chesscore.analysis.threats import make_threat_map
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
 from tests.support.positions import attackers_by_color
@@ -128,7 +129,7 @@ def test_the_state_carries_chesscores_insight(
             assert received["assisted"] is True
             assert dig(received["insight"], path) == fact
             assert received["insight"] == expected_insight(board)
-            assert received["threats"]["hanging"] == board.threat_map()["hanging"]
+            assert received["threats"]["hanging"] == make_threat_map(board)["hanging"]
             assert received["threats"]["attackers"] == attackers_by_color(board.fen())
         position = requests.get(
             f"{server.url}/api/games/{table.id}/positions/{len(moves)}", timeout=10

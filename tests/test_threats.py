@@ -1,5 +1,5 @@
-"""The threat map (chesscore.threats): its JSON shape, attackers checked against python-chess,
-and the derived checkers, pins and hanging pieces from tables of positions."""
+"""The threat map (chesscore.analysis.threats): its JSON shape, attackers checked against
+python-chess, and the derived checkers, pins and hanging pieces from tables of positions."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import chess
 import pytest
 
 from chesscore import Board
-from chesscore.threats import make_threat_map
+from chesscore.analysis.threats import make_threat_map
 from tests.random_games import play_random_game
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -55,7 +55,7 @@ def test_attackers_of_a_square(fen: str, name: str, white: list[str], black: lis
 def test_derived_facts(
     fen: str, checkers: list[str], pins: list[tuple[str, str, str]], hanging: list[str]
 ) -> None:
-    threats = Board.from_fen(fen).threat_map()
+    threats = make_threat_map(Board.from_fen(fen))
     assert threats["checkers"] == checkers
     expected = [{"pinned": p, "pinner": q, "king": k} for p, q, k in pins]
     assert threats["pins"] == expected

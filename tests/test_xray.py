@@ -1,5 +1,5 @@
-"""X-ray attackers and pin lines (chesscore.xray): known positions written out by hand, then
-every square of sampled positions against an oracle built on python-chess's attackers (take the
+"""X-ray attackers and pin lines (chesscore.analysis.xray): known positions written out by hand,
+then every square of sampled positions against an oracle built on python-chess's attackers (take the
 direct attackers of one colour off the board, see who attacks now, repeat), both for the map of
 all squares and for one square at a time, and the absolute pins against python-chess's
 `is_pinned` and chesscore's own `board.pins`.
@@ -11,7 +11,7 @@ import chess
 import pytest
 
 from chesscore import BLACK, WHITE, Board, parse_square, square_name
-from chesscore.xray import find_pins, make_xray_map, xray_attackers, xrays_of_square
+from chesscore.analysis.xray import find_pins, make_xray_map, xray_attackers, xrays_of_square
 from tests.support.positions import sample_fens
 
 # (FEN, square, white x-ray attackers, black x-ray attackers, why)

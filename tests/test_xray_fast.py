@@ -1,12 +1,17 @@
-"""The shortcuts the per-move facts take (chesscore.xray, chesscore.threats) against the plain
-functions they stand in for, on every position of seeded random games: pins found among the
-known attacks on pieces, and the attack lists of the pieces without a threat map."""
+"""The shortcuts the per-move facts take (chesscore.analysis.xray, chesscore.analysis.threats)
+against the plain functions they stand in for, on every position of seeded random games: pins found
+among the known attacks on pieces, and the attack lists of the pieces without a threat map."""
 
 from __future__ import annotations
 
 from chesscore import BLACK, WHITE, Board, parse_square
-from chesscore.threats import SQUARE_OF_NAME, find_hanging, piece_attack_lists
-from chesscore.xray import find_pins, find_pins_among
+from chesscore.analysis.threats import (
+    SQUARE_OF_NAME,
+    find_hanging,
+    make_threat_map,
+    piece_attack_lists,
+)
+from chesscore.analysis.xray import find_pins, find_pins_among
 from tests.support.positions import game_positions
 
 BOARDS = [board for seed in range(200, 206) for board in game_positions(seed, 160, 2)]
@@ -41,7 +46,7 @@ def test_pins_among_ignore_a_defence() -> None:
 
 def test_piece_attack_lists_are_the_threat_maps_lists_at_the_pieces() -> None:
     for board in BOARDS:
-        threats = board.threat_map()
+        threats = make_threat_map(board)
         lists = piece_attack_lists(board)
         for name, entry in threats["squares"].items():
             sq = SQUARE_OF_NAME[name]

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chesscore.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT, PROMOTION_SHIFT
-from chesscore.squares import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+from chesscore.rules.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT, PROMOTION_SHIFT
+from chesscore.rules.squares import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 
 if TYPE_CHECKING:
-    from chesscore.board import Board
+    from chesscore.rules.board import Board
 
 # Material in the middlegame and the endgame, by piece type (PAWN=1 .. KING=6).
 MG_VALUE = (0, 100, 320, 330, 480, 950, 0)

@@ -27,9 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chesscore import movegen
 from chesscore.errors import InvalidFenError
-from chesscore.squares import (
+from chesscore.rules import movegen
+from chesscore.rules.squares import (
     BISHOP,
     BLACK,
     COLOR_NAMES,
@@ -49,7 +49,7 @@ from chesscore.squares import (
 )
 
 if TYPE_CHECKING:
-    from chesscore.board import Board
+    from chesscore.rules.state import PositionState
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _PIECE_LETTERS = {letter: index for index, letter in enumerate(" pnbrqk") if index}
@@ -296,7 +296,7 @@ def _origins(board: list[int], sq: int) -> list[int]:
     return origins
 
 
-def make_fen(board: Board) -> str:
+def make_fen(board: PositionState) -> str:
     """The FEN of a board; the en passant square only when a legal capture exists."""
     rows = []
     for rank in range(7, -1, -1):

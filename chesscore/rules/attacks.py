@@ -3,12 +3,12 @@
 One relation, with one set of rules (a pawn attacks only diagonally forward, a knight or king
 one step, a slider along its lines up to and including the first piece it meets, and what
 stands on the attacked square itself does not matter), in two shapes built on the same
-geometry of chesscore.squares:
+geometry of chesscore.rules.squares:
 
 - per square, `attackers(board, sq, by)` and its early-exit twin `is_attacked`, the classic
   0x88 way: the difference of two squares tells, through `ATTACK_KINDS`, which kinds of piece
   could attack across it and (`ATTACK_STEPS`) in which steps; only then are the squares in
-  between looked at. Check detection, castling and king moves ask this (chesscore.movegen).
+  between looked at. Check detection, castling and king moves ask this (chesscore.rules.movegen).
 - for the whole board, `attack_map(board, by)`: every piece walks its own attack rays once,
   over the per-square ray tables the move generator walks (`PIECE_RAYS`,
   `PAWN_CAPTURE_TARGETS`), and is entered in the list of every square it reaches. That is the
@@ -16,9 +16,10 @@ geometry of chesscore.squares:
   times as much. A test (tests/test_attacks.py) proves the two shapes agree on every square of
   many positions.
 
-`board` is the flat 0x88 list of piece codes (chesscore.board), `by` the squares of one
+`board` is the flat 0x88 list of piece codes (chesscore.rules.board), `by` the squares of one
 colour's pieces. The tables also serve the walks that are not this relation but share its
-geometry: pins and checks (`movegen.scan_king`), uncovered checks, and x-rays (chesscore.xray).
+geometry: pins and checks (`movegen.scan_king`), uncovered checks, and x-rays
+(chesscore.analysis.xray).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from chesscore.squares import (
+from chesscore.rules.squares import (
     BISHOP,
     KING,
     KING_TARGETS,
@@ -138,7 +139,7 @@ def attackers(board: list[int], sq: int, by: Iterable[int]) -> list[int]:
     """Squares, in ascending order, of the pieces on the squares `by` (one colour's) that
     attack or defend `sq`."""
     # The same table rows as `is_attacked`: this runs at every step of every exchange
-    # (chesscore.see).
+    # (chesscore.analysis.see).
     kinds, steps, kind_bits = KINDS_TO[sq], STEPS_TO[sq], KIND_BITS
     found = []
     for origin in by:

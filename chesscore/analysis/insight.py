@@ -16,13 +16,13 @@ created nor released. Its facts:
   a cheaper piece); a captured piece is in neither;
 - ``forks``: a piece attacking two or more enemy pieces that are each undefended, worth more
   than it, or the king, where it did not fork exactly those pieces before;
-- ``pins_created`` / ``pins_released``: absolute and relative pin lines (chesscore.xray);
+- ``pins_created`` / ``pins_released``: absolute and relative pin lines (chesscore.analysis.xray);
   released pins are named by their squares before the move, all else by the squares after;
 - ``checkers``: the pieces giving check after the move.
 
 `preview(board, move)` is what the drag overlay shows while a piece is held over a target:
 the threat map after the move, the move's static exchange value and safety label
-(chesscore.see), the x-ray pin lines after it, and the change above. `make_insight(board)`
+(chesscore.analysis.see), the x-ray pin lines after it, and the change above. `make_insight(board)`
 gathers what the overlays show beside the threat map after every move: x-rays and pin lines,
 the last move's change and its words, and every square in words. All three take an optional
 threat map of the current position, which the server already holds, to save building it again.
@@ -32,19 +32,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypedDict
 
-from chesscore.describe import describe_played_move, describe_squares
-from chesscore.errors import IllegalMoveError
-from chesscore.move import Move
-from chesscore.see import exchange_on_target, label_exchange
-from chesscore.squares import BLACK, COLOR_NAMES, KING, WHITE, square_name
-from chesscore.threats import (
+from chesscore.analysis.describe import describe_played_move, describe_squares
+from chesscore.analysis.see import exchange_on_target, label_exchange
+from chesscore.analysis.threats import (
     NAMES,
     SQUARE_OF_NAME,
     AttackLists,
     find_hanging,
+    make_threat_map,
     piece_attack_lists,
 )
-from chesscore.xray import (
+from chesscore.analysis.xray import (
     PIECE_VALUES,
     PinLine,
     SquareXrays,
@@ -52,10 +50,13 @@ from chesscore.xray import (
     find_pins_among,
     make_xray_map,
 )
+from chesscore.errors import IllegalMoveError
+from chesscore.rules.move import Move
+from chesscore.rules.squares import BLACK, COLOR_NAMES, KING, WHITE, square_name
 
 if TYPE_CHECKING:
-    from chesscore.board import Board
-    from chesscore.threats import ThreatMap
+    from chesscore.analysis.threats import ThreatMap
+    from chesscore.rules.board import Board
 
 PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
 
@@ -106,9 +107,9 @@ class Preview(TypedDict):
 
 def make_insight(board: Board, threats: ThreatMap | None = None) -> Insight:
     """The overlays' facts for `board` beside its threat map (`threats`, if the caller has
-    it): the x-ray attackers of every square and every pin line (chesscore.xray), what the
+    it): the x-ray attackers of every square and every pin line (chesscore.analysis.xray), what the
     last move changed and that move in words (None before the first move), and every square
-    in words for screen readers (chesscore.describe).
+    in words for screen readers (chesscore.analysis.describe).
 
     >>> from chesscore import Board
     >>> board = Board()
@@ -119,7 +120,7 @@ def make_insight(board: Board, threats: ThreatMap | None = None) -> Insight:
     >>> insight["xrays"]["e6"], insight["descriptions"]["e4"]  # the bishop c8 behind d7
     ({'white': [], 'black': ['c8']}, 'e4, white pawn: not attacked; not defended')
     """
-    threats = threats or board.threat_map()
+    threats = threats or make_threat_map(board)
     xrays = make_xray_map(board)
     change, announcement = describe_last_move(board, threats)
     return {
@@ -146,7 +147,7 @@ def describe_last_move(board: Board, threats: ThreatMap) -> tuple[Change | None,
 
 def describe_change(board: Board, move: Move, threats: ThreatMap | None = None) -> Change:
     """What the legal `move` changes in `board` (IllegalMoveError otherwise); `threats` is
-    `board.threat_map()` if the caller has it.
+    `make_threat_map(board)` if the caller has it.
 
     >>> from chesscore import Board
     >>> board = Board.from_fen("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1")
@@ -157,18 +158,20 @@ def describe_change(board: Board, move: Move, threats: ThreatMap | None = None) 
     [{'from': 'c7', 'to': 'a8', 'by': 'white'}, {'from': 'c7', 'to': 'e8', 'by': 'white'}]
     """
     after = _play(board, move)
-    return compare_positions(board, move, after, threats or board.threat_map(), after.threat_map())
+    return compare_positions(
+        board, move, after, threats or make_threat_map(board), make_threat_map(after)
+    )
 
 
 def preview(board: Board, move: Move, threats: ThreatMap | None = None) -> Preview:
     """The threat map after the legal `move` and its derived facts (IllegalMoveError
-    otherwise); `threats` is `board.threat_map()` if the caller has it."""
+    otherwise); `threats` is `make_threat_map(board)` if the caller has it."""
     after = _play(board, move)
-    after_threats = after.threat_map()
+    after_threats = make_threat_map(after)
     packed = board.find_packed(move)
     assert packed is not None  # `_play` has checked that the move is legal
     value, attacked = exchange_on_target(board, packed)
-    change = compare_positions(board, move, after, threats or board.threat_map(), after_threats)
+    change = compare_positions(board, move, after, threats or make_threat_map(board), after_threats)
     return {
         "move": move.uci(),
         "fen": after.fen(),

@@ -2,23 +2,30 @@
 
 At the leaves of the search only captures (and queen promotions) are tried, and generating
 every legal move there just to throw most away would cost the search most of its time. This
-walks each piece's precomputed rays (chesscore.squares) as the move generator does, keeps only
+walks each piece's precomputed rays (chesscore.rules.squares) as the move generator does, keeps only
 what lands on an enemy piece, and applies the move generator's own legality facts
 (`movegen.scan_king` pins, `movegen.is_attacked` for the king, `movegen.is_en_passant_safe`),
 so the result is exactly the legal captures of a side that is not in check (a test compares it
-with the full generator). Moves are packed ints (chesscore.move).
+with the full generator). Moves are packed ints (chesscore.rules.move).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chesscore.move import FLAG_EN_PASSANT, FLAG_SHIFT, PROMOTION_SHIFT
-from chesscore.movegen import is_attacked, is_en_passant_safe, scan_king
-from chesscore.squares import KING, KING_TARGETS, PAWN, PAWN_CAPTURE_TARGETS, PIECE_RAYS, QUEEN
+from chesscore.rules.move import FLAG_EN_PASSANT, FLAG_SHIFT, PROMOTION_SHIFT
+from chesscore.rules.movegen import is_attacked, is_en_passant_safe, scan_king
+from chesscore.rules.squares import (
+    KING,
+    KING_TARGETS,
+    PAWN,
+    PAWN_CAPTURE_TARGETS,
+    PIECE_RAYS,
+    QUEEN,
+)
 
 if TYPE_CHECKING:
-    from chesscore.board import Board
+    from chesscore.rules.board import Board
 
 EN_PASSANT = FLAG_EN_PASSANT
 
@@ -27,7 +34,7 @@ def generate_captures(board: Board, pinned: dict[int, range] | None = None) -> l
     """The legal captures and queen promotions of a side NOT in check, as packed moves.
 
     The quiescence search needs only these, and building the quiet moves too would cost it
-    most of its time. The legality rules are the move generator's (`chesscore.movegen`): a
+    most of its time. The legality rules are the move generator's (`chesscore.rules.movegen`): a
     pinned piece stays on its pin line, the king never takes a defended piece, en passant is
     tested on a copy of the board; being out of check, nothing else can make a capture illegal.
     `pinned` is the pin record of `movegen.scan_king` when the caller has it already.

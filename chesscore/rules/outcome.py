@@ -19,10 +19,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chesscore.squares import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE, Color
+from chesscore.rules.squares import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE, Color
 
 if TYPE_CHECKING:
-    from chesscore.board import Board
+    from chesscore.rules.position import Position
 
 # Half-moves without a capture or pawn move after which the draw can be claimed / is automatic.
 FIFTY_MOVES_PLIES = 100
@@ -98,7 +98,7 @@ class Outcome:
         return {"termination": self.termination.value, "winner": winner, "result": self.result()}
 
 
-def compute_outcome(board: Board, claim_draw: bool = False) -> Outcome | None:
+def compute_outcome(board: Position, claim_draw: bool = False) -> Outcome | None:
     """The outcome of the game at `board`, or None while it goes on."""
     has_moves = bool(board.generate_legal())  # packed moves: no Move objects needed here
     if not has_moves and board.is_check():
@@ -124,7 +124,7 @@ def _is_dark(sq: int) -> bool:
     return ((sq >> 4) + (sq & 7)) % 2 == 0
 
 
-def has_insufficient_material(board: Board, color: Color) -> bool:
+def has_insufficient_material(board: Position, color: Color) -> bool:
     """True when `color` cannot possibly checkmate, whatever the opponent plays.
 
     The same rule as python-chess: a lone king; a king and one knight when the opponent has
@@ -150,7 +150,7 @@ def has_insufficient_material(board: Board, color: Color) -> bool:
     return True
 
 
-def is_insufficient_material(board: Board) -> bool:
+def is_insufficient_material(board: Position) -> bool:
     """True when neither side can possibly checkmate."""
     # Runs after every move: a pawn, rook or queen anywhere settles it without building
     # Piece objects, and almost every position of a real game has one.
@@ -161,7 +161,7 @@ def is_insufficient_material(board: Board) -> bool:
     return has_insufficient_material(board, WHITE) and has_insufficient_material(board, BLACK)
 
 
-def _reversible_keys(board: Board) -> list[int]:
+def _reversible_keys(board: Position) -> list[int]:
     """Keys of the positions since the last capture or pawn move, oldest first.
 
     Earlier positions cannot repeat (material or pawn structure differ), so they are skipped;
@@ -172,19 +172,19 @@ def _reversible_keys(board: Board) -> list[int]:
     return keys[len(keys) - window :]
 
 
-def is_repetition(board: Board, count: int = 3) -> bool:
+def is_repetition(board: Position, count: int = 3) -> bool:
     """True when the current position has occurred at least `count` times (this one included)."""
     keys = _reversible_keys(board)
     # The side to move is part of the key, so every second entry is enough.
     return keys[-1::-2].count(keys[-1]) >= count
 
 
-def is_fifty_moves(board: Board) -> bool:
+def is_fifty_moves(board: Position) -> bool:
     """True when fifty moves each have passed without a capture or pawn move (and no mate)."""
     return board.halfmove_clock >= FIFTY_MOVES_PLIES and bool(board.generate_legal())
 
 
-def can_claim_fifty_moves(board: Board) -> bool:
+def can_claim_fifty_moves(board: Position) -> bool:
     """True when the fifty-move rule holds now or after some legal move of the side to move."""
     if is_fifty_moves(board):
         return True
@@ -200,7 +200,7 @@ def can_claim_fifty_moves(board: Board) -> bool:
     return False
 
 
-def can_claim_threefold_repetition(board: Board) -> bool:
+def can_claim_threefold_repetition(board: Position) -> bool:
     """True when the position occurred three times, or would after some legal move."""
     window = _reversible_keys(board)
     # A position seen twice with the same side to move needs at least 5 entries (A x y z A).
@@ -223,6 +223,6 @@ def can_claim_threefold_repetition(board: Board) -> bool:
     return False
 
 
-def can_claim_draw(board: Board) -> bool:
+def can_claim_draw(board: Position) -> bool:
     """True when the side to move can claim a draw by fifty moves or threefold repetition."""
     return can_claim_fifty_moves(board) or can_claim_threefold_repetition(board)

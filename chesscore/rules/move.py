@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chesscore.errors import InvalidMoveError
-from chesscore.squares import (
+from chesscore.rules.squares import (
     BISHOP,
     KING,
     KNIGHT,

@@ -3,7 +3,7 @@
 A square with a piece on it is described relative to that piece: *attacked by* the pieces of
 the other colour, *defended by* the pieces of its own colour, then whether it is hanging,
 pinned or giving check, and which pieces back the attackers or defenders up from behind
-(x-rays, chesscore.xray):
+(x-rays, chesscore.analysis.xray):
 
     "e4, black pawn: attacked by 2 white pieces, knight c3 and pawn d3; defended by 1 black
     piece, queen e7"
@@ -21,14 +21,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chesscore.analysis.threats import make_threat_map
+from chesscore.analysis.xray import PIECE_VALUES, PinLine, find_pins, xrays_of_square
 from chesscore.errors import IllegalMoveError
-from chesscore.move import Move
-from chesscore.squares import COLOR_NAMES, KING, WHITE, Color, parse_square, square_name
-from chesscore.xray import PIECE_VALUES, PinLine, find_pins, xrays_of_square
+from chesscore.rules.move import Move
+from chesscore.rules.squares import COLOR_NAMES, KING, WHITE, Color, parse_square, square_name
 
 if TYPE_CHECKING:
-    from chesscore.board import Board
-    from chesscore.threats import ThreatMap
+    from chesscore.analysis.threats import ThreatMap
+    from chesscore.rules.board import Board
 
 PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
 SQUARE_OF_NAME = {square_name(sq): sq for sq in range(128) if not sq & 0x88}
@@ -36,7 +37,7 @@ SQUARE_OF_NAME = {square_name(sq): sq for sq in range(128) if not sq & 0x88}
 
 def describe_square(board: Board, square: int | str, threats: ThreatMap | None = None) -> str:
     """The square (0x88 int or name; InvalidSquareError on junk) in words; `threats` is
-    `board.threat_map()` if the caller has it.
+    `make_threat_map(board)` if the caller has it.
 
     >>> from chesscore import Board
     >>> board = Board.from_fen("4k3/4q3/8/8/4p3/2NP4/8/4K3 w - - 0 1")
@@ -47,12 +48,12 @@ def describe_square(board: Board, square: int | str, threats: ThreatMap | None =
     'd5, empty: controlled by 1 white piece, knight c3, and by no black piece'
     """
     sq = parse_square(square) if isinstance(square, str) else parse_square(square_name(square))
-    return _describe(board, sq, threats or board.threat_map(), find_pins(board))
+    return _describe(board, sq, threats or make_threat_map(board), find_pins(board))
 
 
 def describe_squares(board: Board, threats: ThreatMap | None = None) -> dict[str, str]:
     """Every square's description by name, from one threat map."""
-    threats = threats or board.threat_map()
+    threats = threats or make_threat_map(board)
     pins = find_pins(board)
     return {
         name: _describe(board, SQUARE_OF_NAME[name], threats, pins)

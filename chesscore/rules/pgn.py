@@ -18,10 +18,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from chesscore.board import Board
 from chesscore.errors import ChessError, InvalidPgnError
-from chesscore.move import Move
-from chesscore.squares import WHITE
+from chesscore.rules.board import Board
+from chesscore.rules.move import Move
+from chesscore.rules.squares import WHITE
 
 SEVEN_TAG_ROSTER = {
     "Event": "?",

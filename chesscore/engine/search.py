@@ -16,7 +16,7 @@ any earlier position, or the fifty-move rule, is a draw. The search stops at its
 limit, or when another thread calls `stop()`, and answers with the best move of the deepest
 finished iteration (or of the unfinished one, once it has found a better move).
 
-The hot loops work on the board's packed-int moves (`chesscore.move`) and its flat 128-square
+The hot loops work on the board's packed-int moves (`chesscore.rules.move`) and its flat 128-square
 list, and keep the evaluation up to date by each move's difference rather than re-scanning the
 board; local aliases of attributes and tables there save a dictionary look-up per use, which is
 measurable at tens of thousands of nodes per second.
@@ -29,13 +29,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from chesscore.board import Board
-from chesscore.captures import generate_captures
-from chesscore.evaluate import MOP_UP_PHASE, blend, evaluation_terms, mop_up, move_delta
-from chesscore.move import FLAG_EN_PASSANT, FLAG_SHIFT, PROMOTION_SHIFT, Move
-from chesscore.movegen import is_attacked, scan_king
-from chesscore.squares import KNIGHT, QUEEN
-from chesscore.zobrist import SIDE_KEY
+from chesscore.engine.captures import generate_captures
+from chesscore.engine.evaluate import MOP_UP_PHASE, blend, evaluation_terms, mop_up, move_delta
+from chesscore.rules.board import Board
+from chesscore.rules.move import FLAG_EN_PASSANT, FLAG_SHIFT, PROMOTION_SHIFT, Move
+from chesscore.rules.movegen import is_attacked, scan_king
+from chesscore.rules.squares import KNIGHT, QUEEN
+from chesscore.rules.zobrist import SIDE_KEY
 
 MATE = 100_000
 MATE_BOUND = MATE - 1_000  # scores beyond this are mates, counted in plies

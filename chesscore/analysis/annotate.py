@@ -6,31 +6,33 @@ and ``[%cal ...]`` draws arrows, each item a colour letter (G green, R red, Y ye
 and one or two squares. The colours chosen:
 
 - squares: ``R`` a hanging piece (as in the threat map), ``Y`` a pinned piece (absolute and
-  relative pins, chesscore.xray); a piece both hanging and pinned is red;
+  relative pins, chesscore.analysis.xray); a piece both hanging and pinned is red;
 - arrows: ``R`` from each checking piece to the king, ``Y`` from a pinner to the piece its pin
   protects (the king or the more valuable piece, through the pinned one), ``G`` from a piece
-  that the move made fork to each forked piece (chesscore.insight).
+  that the move made fork to each forked piece (chesscore.analysis.insight).
 
 For example, after 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 comes ``4. Bxc6 { [%csl Yb7,Rc6,Yd7,Re5] [%cal
 Yc6a8,Yc6e8] }``. A move that leaves nothing to show gets no comment. The headers are
-chesscore.pgn's (seven-tag roster first, SetUp/FEN for a set-up position), plus ``Annotator``
+chesscore.rules.pgn's (seven-tag roster first, SetUp/FEN for a set-up position), plus ``Annotator``
 and ``Assisted`` (``"yes"``/``"no"``: whether the players were allowed the threat overlays) when
-given. The PGN itself is written by `chesscore.pgn.make_pgn`, which takes one comment per move.
+given. The PGN itself is written by `chesscore.rules.pgn.make_pgn`, which takes one comment per
+move.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chesscore.insight import compare_positions
-from chesscore.pgn import make_pgn
-from chesscore.squares import square_name
-from chesscore.xray import find_pins
+from chesscore.analysis.insight import compare_positions
+from chesscore.analysis.threats import make_threat_map
+from chesscore.analysis.xray import find_pins
+from chesscore.rules.pgn import make_pgn
+from chesscore.rules.squares import square_name
 
 if TYPE_CHECKING:
-    from chesscore.board import Board
-    from chesscore.insight import Change
-    from chesscore.threats import ThreatMap
+    from chesscore.analysis.insight import Change
+    from chesscore.analysis.threats import ThreatMap
+    from chesscore.rules.board import Board
 
 
 def make_annotated_pgn(
@@ -42,7 +44,7 @@ def make_annotated_pgn(
     assisted: bool | None = None,
 ) -> str:
     """The PGN of the game that led to `board`, every move commented with its threat
-    annotations; `headers` and `result` as in `chesscore.pgn.make_pgn`.
+    annotations; `headers` and `result` as in `chesscore.rules.pgn.make_pgn`.
 
     >>> from chesscore import Board
     >>> board = Board()
@@ -73,12 +75,12 @@ def make_annotated_pgn(
 def _annotations(board: Board) -> list[str]:
     """The annotation of the position after each move of `board`'s game, oldest first."""
     replay = board.root()
-    threats = replay.threat_map()
+    threats = make_threat_map(replay)
     comments = []
     for move in board.move_stack:
         after = replay.copy()
         after.push(move)
-        after_threats = after.threat_map()
+        after_threats = make_threat_map(after)
         change = compare_positions(replay, move, after, threats, after_threats)
         replay, threats = after, after_threats
         comments.append(make_annotation(replay, threats, change))
@@ -87,7 +89,7 @@ def _annotations(board: Board) -> list[str]:
 
 def make_annotation(board: Board, threats: ThreatMap, change: Change | None = None) -> str:
     """The ``[%csl ...] [%cal ...]`` text for `board` (empty when there is nothing to show);
-    `change` (the last move's, chesscore.insight) adds its forks."""
+    `change` (the last move's, chesscore.analysis.insight) adds its forks."""
     pins = find_pins(board)
     colours = {pin["pinned"]: "Y" for pin in pins}
     colours.update({name: "R" for name in threats["hanging"]})

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chesscore import movegen
-from chesscore.move import Move
+from chesscore.rules import movegen
+from chesscore.rules.move import Move
 
 if TYPE_CHECKING:
-    from chesscore.board import Board
+    from chesscore.rules.position import Position
 
 
-def perft(board: Board, depth: int) -> int:
+def perft(board: Position, depth: int) -> int:
     """Leaf nodes of the legal move tree of `board` at `depth` plies."""
     if depth < 0:
         raise ValueError(f"perft depth must be at least 0, not {depth!r}")
@@ -24,7 +24,7 @@ def perft(board: Board, depth: int) -> int:
     return _count(board, depth)
 
 
-def _count(board: Board, depth: int) -> int:
+def _count(board: Position, depth: int) -> int:
     # Bound once: these run once per interior node of a tree of millions.
     generate, push, pop = movegen.generate_legal, board.push_packed, board.pop_packed
     moves = generate(board)
@@ -45,7 +45,7 @@ def _count(board: Board, depth: int) -> int:
     return nodes
 
 
-def perft_divide(board: Board, depth: int) -> dict[str, int]:
+def perft_divide(board: Position, depth: int) -> dict[str, int]:
     """Leaf count below each legal root move (UCI -> nodes), for finding generator bugs."""
     if depth < 1:
         raise ValueError(f"perft_divide depth must be at least 1, not {depth!r}")

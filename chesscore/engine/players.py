@@ -3,8 +3,8 @@
 Level 1 is `RandomPlayer`, which picks uniformly among the legal moves with its own seeded
 random generator, so a game between seeded players replays exactly. It sorts the legal moves
 by UCI before choosing, so its choices do not depend on the order the move generator happens to
-produce them in. Levels 2 to 8 come from the engine (`chesscore.levels`); `make_player` builds
-any level.
+produce them in. Levels 2 to 8 come from the engine (`chesscore.engine.levels`); `make_player`
+builds any level.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Protocol
 from chesscore.errors import ChessError
 
 if TYPE_CHECKING:
-    from chesscore.board import Board
-    from chesscore.move import Move
+    from chesscore.rules.board import Board
+    from chesscore.rules.move import Move
 
 RANDOM_LEVEL = 1
 
@@ -52,6 +52,6 @@ def make_player(level: int, seed: int | None = None) -> Player:
     if level == RANDOM_LEVEL:
         return RandomPlayer(seed)
     # Imported here: the engine levels are heavy and build on this module's neighbours.
-    from chesscore.levels import make_level_player
+    from chesscore.engine.levels import make_level_player
 
     return make_level_player(level, seed)

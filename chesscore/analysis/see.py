@@ -5,7 +5,7 @@ other side recaptures with its least valuable piece, then the mover with its lea
 and so on, every side free to stop when going on would lose more. The result is the material
 the mover gains, in centipawns (pawn 100, knight 300, bishop 300, rook 500, queen 900), from
 the mover's side: ``+300`` wins a knight, ``-200`` gives up a rook for a bishop. Attackers come
-from the one attack primitive (chesscore.attacks), asked again after each capture, so pieces
+from the one attack primitive (chesscore.rules.attacks), asked again after each capture, so pieces
 standing behind a capturer on the same line (a rook behind a rook, a queen behind a bishop or a
 pawn) join the exchange as the pieces in front of them leave. Pieces absolutely pinned to their
 king take part only along their pin line (a capturer's pin is looked for again before every
@@ -25,7 +25,7 @@ would do better), and a check given during the exchange is not seen.
 - ``"losing"``: the exchange on the target square loses material for the mover (SEE < 0).
 
 Only the target square is judged: a piece left undefended elsewhere by the move shows in the
-preview's threat map and in `chesscore.insight`, not here.
+preview's threat map and in `chesscore.analysis.insight`, not here.
 
 The server labels every legal move after every move, so the exchange is written for speed: it
 is played on a private copy of the 0x88 list of piece codes, edited in place and restored
@@ -38,7 +38,7 @@ The attack primitive is asked once per side, not after every capture: a capture 
 the capturer's square, so the pieces attacking the target afterwards are those that did,
 less the capturer, plus the first piece behind it on its line to the target if that piece
 moves along the line (`_revealed_attacker`). `classify_destinations` goes one step further and
-starts every move from the whole-board attack map of the position (chesscore.attacks), which
+starts every move from the whole-board attack map of the position (chesscore.rules.attacks), which
 a move changes on its target square the same way, by emptying its origin. A test
 (tests/test_see_fast.py) checks both against the plain exchange that asks the primitive after
 every capture.
@@ -49,7 +49,9 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING
 
-from chesscore.attacks import (
+from chesscore.analysis.threats import NAME_ORDER
+from chesscore.errors import IllegalMoveError
+from chesscore.rules.attacks import (
     ATTACK_KINDS,
     ATTACK_STEPS,
     KIND_BITS,
@@ -60,13 +62,11 @@ from chesscore.attacks import (
     fill_attack_map,
     is_attacked,
 )
-from chesscore.errors import IllegalMoveError
-from chesscore.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT, Move
-from chesscore.squares import BLACK, KING, PAWN, QUEEN, SQUARE_NAMES, SQUARES, WHITE, Color
-from chesscore.threats import NAME_ORDER
+from chesscore.rules.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT, Move
+from chesscore.rules.squares import BLACK, KING, PAWN, QUEEN, SQUARE_NAMES, SQUARES, WHITE, Color
 
 if TYPE_CHECKING:
-    from chesscore.board import Board
+    from chesscore.rules.board import Board
 
 # Centipawns by piece type (PAWN=1 .. KING=6). The king's worth only has to exceed any gain.
 SEE_VALUES = (0, 100, 300, 300, 500, 900, 20000)

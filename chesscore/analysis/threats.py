@@ -1,7 +1,7 @@
 """The threat map: for every square, which pieces of each colour attack or defend it.
 
 `make_threat_map` builds the plain, JSON-ready data the browser overlays draw from the one
-attack primitive (chesscore.attacks: pawns only diagonally, sliders stopped by the first
+attack primitive (chesscore.rules.attacks: pawns only diagonally, sliders stopped by the first
 piece) in its whole-board shape, `attack_map`, labelled with square names. Derived facts
 ride along: the pieces giving check (the attackers of the king of the side to move), the
 absolutely pinned pieces of both colours with their pinners (`board.pins`), and the hanging
@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypedDict
 
-from chesscore.attacks import attack_map, fill_attack_map
-from chesscore.squares import BLACK, KING, SQUARE_NAMES, WHITE, Color
+from chesscore.rules.attacks import attack_map, fill_attack_map
+from chesscore.rules.squares import BLACK, KING, SQUARE_NAMES, WHITE, Color
 
 if TYPE_CHECKING:
-    from chesscore.board import Board
+    from chesscore.rules.board import Board
 
 # Indexed by piece type (PAWN=1 .. KING=6); a king is never "hanging", so its value only has
 # to be above every other piece's.
@@ -63,7 +63,7 @@ def make_threat_map(board: Board) -> ThreatMap:
     """The threat map of `board` (see the module docstring for its shape).
 
     >>> from chesscore import Board
-    >>> threats = Board().threat_map()
+    >>> threats = make_threat_map(Board())
     >>> threats["squares"]["f3"]
     {'white': ['e2', 'g1', 'g2'], 'black': []}
     >>> threats["checkers"], threats["pins"], threats["hanging"]

@@ -16,12 +16,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from chesscore.board import Board
+from chesscore.analysis.threats import PIECE_VALUES
+from chesscore.engine.search import MAX_PLY, Searcher, SearchLimits, StopSignal
 from chesscore.errors import ChessError
-from chesscore.move import Move
-from chesscore.search import MAX_PLY, Searcher, SearchLimits, StopSignal
-from chesscore.squares import KING, Color
-from chesscore.threats import PIECE_VALUES
+from chesscore.rules.board import Board
+from chesscore.rules.move import Move
+from chesscore.rules.squares import KING, Color
 
 CAREFUL_LEVEL = 2
 
@@ -148,7 +148,7 @@ class SearchPlayer:
 
 
 def make_level_player(level: int, seed: int | None = None) -> CarefulPlayer | SearchPlayer:
-    """The player of `level` 2-8 (level 1, random, is `chesscore.players.RandomPlayer`).
+    """The player of `level` 2-8 (level 1, random, is `chesscore.engine.players.RandomPlayer`).
 
     The seed drives level 2's random choices; the search levels play the best move they find.
     """

@@ -14,7 +14,7 @@ target is the king (the pinned piece may not leave the line; these are exactly `
 *relative* when the target is a piece worth more than the pinned one (pawn 1, knight 3, bishop
 3, rook 5, queen 9) that the pinner would win by taking it: worth more than the pinner, or
 undefended. These walks let friendly pieces stand in the way, which the attack primitive
-(chesscore.attacks) never does, so they live here; but they walk the same per-square ray
+(chesscore.rules.attacks) never does, so they live here; but they walk the same per-square ray
 tables, and "would this piece attack that square, were the pieces in front of it gone" is
 the primitive's own difference table (`ATTACK_KINDS`).
 """
@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, TypedDict
 
-from chesscore.attacks import ATTACK_KINDS, ATTACK_STEPS, KIND_BITS, is_attacked
-from chesscore.squares import (
+from chesscore.rules.attacks import ATTACK_KINDS, ATTACK_STEPS, KIND_BITS, is_attacked
+from chesscore.rules.squares import (
     BISHOP,
     KING,
     PAWN,
@@ -38,7 +38,7 @@ from chesscore.squares import (
 )
 
 if TYPE_CHECKING:
-    from chesscore.board import Board
+    from chesscore.rules.board import Board
 
 # Pawn 1, knight 3, bishop 3, rook 5, queen 9; the king above all.
 PIECE_VALUES = (0, 1, 3, 3, 5, 9, 100)

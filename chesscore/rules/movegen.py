@@ -1,7 +1,7 @@
 """Move generation: pins and checks, and legal moves as packed ints.
 
 Layers: the attack primitive (`attackers`/`is_attacked`, "which pieces of a colour attack
-this square") lives in chesscore.attacks beside its whole-board shape, and is imported here,
+this square") lives in chesscore.rules.attacks beside its whole-board shape, and is imported here,
 where check detection, king moves and castling ask it. `scan_king` makes the primitive's walk
 from every enemy piece towards the king, letting one own piece stand in the way, to find once
 per position the checkers, the squares that stop a check and the absolutely pinned pieces
@@ -13,8 +13,8 @@ capture, whose legality can hinge on two pieces leaving a rank, is tested on a c
 board. Generation never mutates the position.
 
 The functions are written for speed because perft, the server and the engine all spend their
-time here: moves are packed ints (see chesscore.move), loops walk precomputed per-square
-target and ray lists (chesscore.squares), colour tests are table lookups, and hot loops bind
+time here: moves are packed ints (see chesscore.rules.move), loops walk precomputed per-square
+target and ray lists (chesscore.rules.squares), colour tests are table lookups, and hot loops bind
 globals and attributes to locals once.
 """
 
@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 # attackers and is_attacked are re-exported: callers ask movegen for them.
-from chesscore.attacks import (
+from chesscore.rules.attacks import (
     ATTACK_KINDS,
     ATTACK_STEPS,
     KIND_BITS,
@@ -32,10 +32,10 @@ from chesscore.attacks import (
     SLIDER_KINDS,
     STEPS_TO,
 )
-from chesscore.attacks import attackers as attackers
-from chesscore.attacks import is_attacked as is_attacked
-from chesscore.move import FLAG_CASTLING, FLAG_DOUBLE_STEP, FLAG_EN_PASSANT, FLAG_SHIFT
-from chesscore.squares import (
+from chesscore.rules.attacks import attackers as attackers
+from chesscore.rules.attacks import is_attacked as is_attacked
+from chesscore.rules.move import FLAG_CASTLING, FLAG_DOUBLE_STEP, FLAG_EN_PASSANT, FLAG_SHIFT
+from chesscore.rules.squares import (
     A1,
     A8,
     B1,
@@ -69,7 +69,7 @@ from chesscore.squares import (
 )
 
 if TYPE_CHECKING:
-    from chesscore.board import Board
+    from chesscore.rules.state import PositionState
 
 # Castling rights are a 4-bit set.
 WHITE_KINGSIDE, WHITE_QUEENSIDE, BLACK_KINGSIDE, BLACK_QUEENSIDE = 1, 2, 4, 8
@@ -184,7 +184,7 @@ def is_en_passant_safe(
     return not is_attacked(after, ksq, enemies)
 
 
-def has_legal_en_passant(pos: Board) -> bool:
+def has_legal_en_passant(pos: PositionState) -> bool:
     """Whether the side to move has a legal en passant capture (decides FEN and key)."""
     ep = pos.ep_square
     if ep is None:
@@ -199,7 +199,7 @@ def has_legal_en_passant(pos: Board) -> bool:
     )
 
 
-def gives_check(pos: Board, move: int) -> bool:
+def gives_check(pos: PositionState, move: int) -> bool:
     """Whether a legal packed move checks the opponent, found without making ordinary moves:
     the moved piece attacks the king from its target, or its origin uncovers a slider."""
     if move >> 14 not in (0, FLAG_DOUBLE_STEP << 3):
@@ -249,7 +249,7 @@ def _uncovers_slider(board: list[int], origin: int, target: int, king: int, colo
     return False
 
 
-def generate_legal(pos: Board) -> list[int]:
+def generate_legal(pos: PositionState) -> list[int]:
     """Every legal move of the side to move, as packed ints."""
     board = pos.board
     color = pos.turn
@@ -276,7 +276,9 @@ def generate_legal(pos: Board) -> list[int]:
     return moves
 
 
-def _generate_non_king_moves(pos: Board, pinned: dict[int, range], moves: list[int]) -> None:
+def _generate_non_king_moves(
+    pos: PositionState, pinned: dict[int, range], moves: list[int]
+) -> None:
     """Moves of every piece but the king, legal as far as pins go (checks are filtered later):
     a pinned piece keeps only the moves along its pin."""
     own = pos.piece_squares[pos.turn]
@@ -290,7 +292,7 @@ def _generate_non_king_moves(pos: Board, pinned: dict[int, range], moves: list[i
         moves += [m for m in piece_moves if (m & 127) in along]
 
 
-def _generate_piece_moves(pos: Board, origins: Iterable[int], moves: list[int]) -> None:
+def _generate_piece_moves(pos: PositionState, origins: Iterable[int], moves: list[int]) -> None:
     """Pseudo-legal moves of the pieces on `origins` (kings excepted)."""
     board = pos.board
     color = pos.turn

@@ -1,26 +1,31 @@
-"""The Board: a chess position with its history, and the public methods to play on it.
+"""The Position: a chess position with its history, make/unmake, and the public methods to
+play on it that need no format above FEN; chesscore.rules.board's `Board` adds SAN and the
+outcome on top (the layering of python-chess's BaseBoard and Board).
 
-State: `board` is the flat 0x88 list of 128 piece codes (see chesscore.squares and
-chesscore.move), `piece_squares` the set of occupied squares per colour (so generation never
-scans 128 squares), `kings` the king square per colour, then `turn`, `castling_rights` (a
+State: `board` is the flat 0x88 list of 128 piece codes (see chesscore.rules.squares and
+chesscore.rules.move), `piece_squares` the set of occupied squares per colour (so generation
+never scans 128 squares), `kings` the king square per colour, then `turn`, `castling_rights` (a
 4-bit set), `ep_square` (set after every pawn double step, whether or not a capture is
 possible; `fen()` and `key()` mention it only when a legal en passant capture exists, the
 lichess and python-chess convention), `halfmove_clock` and `fullmove_number`. `keys` holds the
 Zobrist key of every position from the root to the current one, kept in step by push and pop
 for the repetition rules. `push_packed` saves a state record and `pop_packed` restores it, so
-undo is exact. The fast internals (`generate_legal`, `push_packed`, `pop_packed`,
-`gives_check_packed`, `is_capture_packed`) work on packed int moves for perft and the engine;
-the public methods take and return `Move` values.
+undo is exact; `push_null`/`pop_null` pass the move to the other side and back. The fast
+internals (`generate_legal`, `push_packed`, `pop_packed`, `gives_check_packed`,
+`is_capture_packed`) work on packed int moves for perft and the engine; the public methods
+take and return `Move` values. Generation (chesscore.rules.movegen) and FEN
+(chesscore.rules.fen) read a position through the `PositionState` protocol of
+chesscore.rules.state, so they sit below this module without importing it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Self
 
-from chesscore import movegen
 from chesscore.errors import ChessError, IllegalMoveError, InvalidSquareError
-from chesscore.fen import STARTING_FEN, make_fen, parse_fen
-from chesscore.move import (
+from chesscore.rules import movegen
+from chesscore.rules.fen import STARTING_FEN, make_fen, parse_fen
+from chesscore.rules.move import (
     FLAG_CASTLING,
     FLAG_DOUBLE_STEP,
     FLAG_EN_PASSANT,
@@ -30,16 +35,21 @@ from chesscore.move import (
     Move,
     Piece,
 )
-from chesscore.squares import BLACK, KING, PAWN, SQUARE_NAMES, WHITE, Color, is_on_board
-from chesscore.zobrist import CASTLING_KEYS, EN_PASSANT_KEYS, PIECE_KEYS, SIDE_KEY, compute_key
-
-if TYPE_CHECKING:
-    from chesscore.outcome import Outcome
-    from chesscore.threats import ThreatMap
+from chesscore.rules.squares import BLACK, KING, PAWN, SQUARE_NAMES, WHITE, Color, is_on_board
+from chesscore.rules.zobrist import (
+    CASTLING_KEYS,
+    EN_PASSANT_KEYS,
+    PIECE_KEYS,
+    SIDE_KEY,
+    compute_key,
+)
 
 # What push saves and pop restores: move, captured piece code, castling rights, en passant
 # square, halfmove clock, key without the en passant term.
 StateRecord = tuple[int, int, int, int | None, int, int]
+# What push_null saves and pop_null restores: en passant square, halfmove clock, key without
+# the en passant term.
+NullRecord = tuple[int | None, int, int]
 
 _CASTLING_MASK = movegen.CASTLING_MASK
 _SPECIAL = 1 << 14  # packed moves at or above this promote or carry a flag
@@ -57,7 +67,7 @@ def _checked_color(color: object) -> Color:
     return color
 
 
-class Board:
+class Position:
     """A chess position and the moves that led to it from its root position."""
 
     board: list[int]
@@ -88,27 +98,29 @@ class Board:
                     self.kings[code >> 3] = sq
         self._hash = compute_key(self.board, self.turn, self.castling_rights, None)
         self._stack: list[StateRecord] = []
+        self._null_saves: list[NullRecord] = []
         self._root_fen = self.fen()
         self.keys = [self._current_key()]
         self._legal_key: int | None = None
         self._legal_moves: list[int] = []
 
     @classmethod
-    def from_fen(cls, fen: str, *, allow_impossible_checks: bool = False) -> Board:
+    def from_fen(cls, fen: str, *, allow_impossible_checks: bool = False) -> Self:
         """Parse a FEN strictly; raises InvalidFenError naming the field or the reason the
         position cannot be played. `allow_impossible_checks` accepts composed positions whose
-        checks no move could give (see chesscore.fen), as some test suites hold."""
+        checks no move could give (see chesscore.rules.fen), as some test suites hold."""
         return cls(fen, allow_impossible_checks=allow_impossible_checks)
 
-    def copy(self) -> Board:
+    def copy(self) -> Self:
         """An independent copy, history included."""
-        other = Board.__new__(Board)
+        other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.board = self.board[:]
         other.piece_squares = [set(self.piece_squares[0]), set(self.piece_squares[1])]
         other.kings = self.kings[:]
         other.keys = self.keys[:]
         other._stack = self._stack[:]
+        other._null_saves = self._null_saves[:]
         return other
 
     def fen(self) -> str:
@@ -119,12 +131,12 @@ class Board:
         """The FEN of the position the history starts from."""
         return self._root_fen
 
-    def root(self) -> Board:
+    def root(self) -> Self:
         """A new board at the root position, without history."""
-        return Board(self._root_fen, allow_impossible_checks=True)
+        return type(self)(self._root_fen, allow_impossible_checks=True)
 
     def __repr__(self) -> str:
-        return f"Board({self.fen()!r})"
+        return f"{type(self).__name__}({self.fen()!r})"
 
     # -- state ----------------------------------------------------------------------------
 
@@ -160,7 +172,7 @@ class Board:
         return self.kings[_checked_color(color)]
 
     def key(self) -> int:
-        """64-bit Zobrist key of the position (see chesscore.zobrist)."""
+        """64-bit Zobrist key of the position (see chesscore.rules.zobrist)."""
         return self.keys[-1]
 
     def _current_key(self) -> int:
@@ -171,7 +183,7 @@ class Board:
     # -- fast internals on packed moves ---------------------------------------------------
 
     def generate_legal(self) -> list[int]:
-        """Legal moves as packed ints (chesscore.move), a new list the caller may change;
+        """Legal moves as packed ints (chesscore.rules.move), a new list the caller may change;
         for the engine and everything that needs no Move objects."""
         return self._legal()[:]
 
@@ -295,6 +307,29 @@ class Board:
         if move >> 14 & 7:
             piece = PAWN | color << 3
         return piece
+
+    def push_null(self) -> None:
+        """Pass: the other side moves next (the engine's null-move search asks "what if I
+        could pass?"). Not a move of the game: `ply` and `move_stack` do not change, the
+        halfmove clock restarts (no repetition is found across the pass) and `pop_null` must
+        undo it before any move played before it is popped. Refused in check, where passing
+        would leave the king to be taken."""
+        if self.is_check():
+            raise IllegalMoveError(f"no null move in check in position {self.fen()!r}")
+        self._null_saves.append((self.ep_square, self.halfmove_clock, self._hash))
+        self.turn ^= 1
+        self.ep_square = None
+        self.halfmove_clock = 0
+        self._hash ^= SIDE_KEY
+        self.keys.append(self._hash)
+
+    def pop_null(self) -> None:
+        """Undo the last `push_null`; IndexError when there is none."""
+        if not self._null_saves:
+            raise IndexError("pop_null without a null move pushed")
+        self.ep_square, self.halfmove_clock, self._hash = self._null_saves.pop()
+        self.keys.pop()
+        self.turn ^= 1
 
     def gives_check_packed(self, move: int) -> bool:
         """Whether a legal packed move checks the opponent."""
@@ -463,68 +498,6 @@ class Board:
 
     def is_stalemate(self) -> bool:
         return not self.is_check() and not self._legal()
-
-    # -- formats, outcome and threats live in their own modules ---------------------------
-
-    def san(self, move: Move) -> str:
-        from chesscore.san import make_san
-
-        return make_san(self, move)
-
-    def parse_san(self, text: str) -> Move:
-        from chesscore.san import parse_san
-
-        return parse_san(self, text)
-
-    def push_san(self, text: str) -> Move:
-        move = self.parse_san(text)
-        self.push(move)
-        return move
-
-    def outcome(self, claim_draw: bool = False) -> Outcome | None:
-        from chesscore.outcome import compute_outcome
-
-        return compute_outcome(self, claim_draw)
-
-    def has_insufficient_material(self, color: Color) -> bool:
-        from chesscore.outcome import has_insufficient_material
-
-        return has_insufficient_material(self, color)
-
-    def is_insufficient_material(self) -> bool:
-        from chesscore.outcome import is_insufficient_material
-
-        return is_insufficient_material(self)
-
-    def is_repetition(self, count: int = 3) -> bool:
-        from chesscore.outcome import is_repetition
-
-        return is_repetition(self, count)
-
-    def is_fifty_moves(self) -> bool:
-        from chesscore.outcome import is_fifty_moves
-
-        return is_fifty_moves(self)
-
-    def can_claim_threefold_repetition(self) -> bool:
-        from chesscore.outcome import can_claim_threefold_repetition
-
-        return can_claim_threefold_repetition(self)
-
-    def can_claim_fifty_moves(self) -> bool:
-        from chesscore.outcome import can_claim_fifty_moves
-
-        return can_claim_fifty_moves(self)
-
-    def can_claim_draw(self) -> bool:
-        from chesscore.outcome import can_claim_draw
-
-        return can_claim_draw(self)
-
-    def threat_map(self) -> ThreatMap:
-        from chesscore.threats import make_threat_map
-
-        return make_threat_map(self)
 
 
 def _group_targets(moves: list[int]) -> dict[str, list[str]]:

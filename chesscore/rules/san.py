@@ -16,11 +16,20 @@ import re
 from typing import TYPE_CHECKING
 
 from chesscore.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from chesscore.move import MOVE_KEY_MASK, SQUARE_MASK, Move
-from chesscore.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, parse_square, square_name
+from chesscore.rules.move import MOVE_KEY_MASK, SQUARE_MASK, Move
+from chesscore.rules.squares import (
+    BISHOP,
+    KING,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    ROOK,
+    parse_square,
+    square_name,
+)
 
 if TYPE_CHECKING:
-    from chesscore.board import Board
+    from chesscore.rules.position import Position
 
 PIECE_LETTERS = {KNIGHT: "N", BISHOP: "B", ROOK: "R", QUEEN: "Q", KING: "K"}
 LETTER_PIECES = {letter: kind for kind, letter in PIECE_LETTERS.items()}
@@ -32,7 +41,7 @@ CASTLING_TEXT = {"O-O": True, "0-0": True, "O-O-O": False, "0-0-0": False}
 SUFFIX_PATTERN = re.compile(r"(?:\s*e\.p\.|[+#!?])*$")
 
 
-def make_san(board: Board, move: Move) -> str:
+def make_san(board: Position, move: Move) -> str:
     """The SAN of the legal `move` in `board`, with its check or mate suffix."""
     # One generation of the packed legal moves serves the legality check, the disambiguation
     # and the make/unmake for the suffix: SAN is written after every move on the server.
@@ -46,7 +55,7 @@ def make_san(board: Board, move: Move) -> str:
     return _make_san_body(board, move, legal) + _check_suffix(board, packed)
 
 
-def _make_san_body(board: Board, move: Move, legal: list[int]) -> str:
+def _make_san_body(board: Position, move: Move, legal: list[int]) -> str:
     if board.is_castling(move):
         return "O-O" if move.to_square > move.from_square else "O-O-O"
     piece = board.piece_at(move.from_square)
@@ -61,12 +70,12 @@ def _make_san_body(board: Board, move: Move, legal: list[int]) -> str:
     return letter + _disambiguation(board, move, legal) + capture + target
 
 
-def _disambiguation(board: Board, move: Move, legal: list[int]) -> str:
+def _disambiguation(board: Position, move: Move, legal: list[int]) -> str:
     """The origin file, rank or square needed to tell `move` from its look-alikes."""
     origin, target = move.from_square, move.to_square
     cells = board.board
     piece = cells[origin]
-    # Packed layout (chesscore.move): target in bits 0-6, origin in bits 7-13; unpacked inline
+    # Packed layout (chesscore.rules.move): target in bits 0-6, origin in bits 7-13; unpacked inline
     # because this scans every legal move.
     rivals = [
         m >> 7 & SQUARE_MASK
@@ -85,12 +94,12 @@ def _disambiguation(board: Board, move: Move, legal: list[int]) -> str:
     return name
 
 
-def _piece_type_at(board: Board, sq: int) -> int | None:
+def _piece_type_at(board: Position, sq: int) -> int | None:
     piece = board.piece_at(sq)
     return None if piece is None else piece.piece_type
 
 
-def _check_suffix(board: Board, packed: int) -> str:
+def _check_suffix(board: Position, packed: int) -> str:
     if not board.gives_check_packed(packed):
         return ""
     board.push_packed(packed)
@@ -100,7 +109,7 @@ def _check_suffix(board: Board, packed: int) -> str:
         board.pop_packed()
 
 
-def parse_san(board: Board, text: str) -> Move:
+def parse_san(board: Position, text: str) -> Move:
     """The legal move of `board` that the SAN `text` describes."""
     if not isinstance(text, str):
         raise InvalidMoveError(f"SAN must be text, got {text!r}")
@@ -152,7 +161,7 @@ def _origin_fits(move: Move, piece_type: int, from_file: str | None, from_rank: 
     return from_rank is None or "12345678"[move.from_square >> 4] == from_rank
 
 
-def _parse_castling(board: Board, text: str, king_side: bool) -> Move:
+def _parse_castling(board: Position, text: str, king_side: bool) -> Move:
     for move in board.legal_moves():
         if board.is_castling(move) and (move.to_square > move.from_square) == king_side:
             return move
