@@ -102,6 +102,7 @@ def test_promotion_to_a_knight(server: LiveServer) -> None:
         assert state["moves"] == [state["last_move"]]  # the list is written as JSON directly
         assert state["fen"].startswith("4N3/6k1/")
         assert state["check"] is True
+        assert before["checked_king"] is None and state["checked_king"] == "g7"
     finally:
         game.close()
 

@@ -1,19 +1,26 @@
 /**
  * Moves in words for screen readers, written into an aria-live region.
  *
- * "White knight from g1 to f3": the colour and piece are read from the FEN before the move
- * and the squares from its UCI; capture, castling, promotion and check come from the SAN the
- * server wrote. No rule is worked out here.
+ * The sentence is the server's (`insight.announcement`, "White knight from g1 to f3"). The
+ * players of a game that is not assisted get no insight, so for them the page puts one
+ * together from what it was sent: the colour and piece from the FEN before the move (read by
+ * chessground), the squares from the UCI, capture, castling, promotion and check from the SAN
+ * the server wrote. No rule is worked out here.
  */
-import { parsePlacement } from './fen.js';
+import { read as readPieces } from '/vendor/chessground/fen.js';
+import { uciToMove } from '/vendor/chessground/util.js';
 
 const PIECE_NAMES = { n: 'knight', b: 'bishop', r: 'rook', q: 'queen' };
 
-/** The sentence for `move` ({uci, san}) played in the position `fenBefore`. */
-export function describeMove(fenBefore, move) {
-  const from = move.uci.slice(0, 2);
-  const to = move.uci.slice(2, 4);
-  const piece = parsePlacement(fenBefore).get(from);
+/** The sentence for the move of `state` (its `last_move`), played in the position `fenBefore`. */
+export function describeLastMove(fenBefore, state) {
+  return state.insight?.announcement ?? describeMove(fenBefore, state.last_move);
+}
+
+/** A sentence for `move` ({uci, san}) played in the position `fenBefore`. */
+function describeMove(fenBefore, move) {
+  const [from, to] = uciToMove(move.uci);
+  const piece = readPieces(fenBefore).get(from);
   const color = piece ? capitalize(piece.color) : '';
   let words;
   if (move.san.startsWith('O-O-O')) words = `${color} castles queenside`;

@@ -12,7 +12,9 @@ import { createBoard } from './board.js';
 import { askPromotion } from './promotion.js';
 import { createHistory } from './history.js';
 import { parseTypedMove } from './notation.js';
-import { announce, describeMove, describeSanOnly } from './announce.js';
+import { read as readPieces } from '/vendor/chessground/fen.js';
+import { uciToMove } from '/vendor/chessground/util.js';
+import { announce, describeLastMove, describeSanOnly } from './announce.js';
 import { rememberGame, findGame } from './storage.js';
 import { createThreatOverlay, OVERLAY_BRUSHES } from './overlays/threats.js';
 import { createOverlayControl } from './overlays/control.js';
@@ -119,7 +121,7 @@ function receiveState(state, speak) {
 function announceChange(previous, state) {
   const sentences = [];
   if (state.ply === previous.ply + 1 && state.last_move) {
-    sentences.push(state.insight?.announcement ?? describeMove(previous.fen, state.last_move));
+    sentences.push(describeLastMove(previous.fen, state));
   } else if (state.ply < previous.ply) {
     const taken = previous.ply - state.ply;
     sentences.push(`Takeback: ${taken === 1 ? 'one move' : `${taken} moves`} taken back`);
@@ -162,8 +164,8 @@ function showConnection(status, detail) {
 function viewedPosition() {
   const { state, viewPly } = page;
   if (viewPly === null) {
-    const { ply, fen, check, threats, insight } = state;
-    return { ply, fen, check, threats, insight };
+    const { ply, fen, check, checked_king, threats, insight } = state;
+    return { ply, fen, check, checked_king, threats, insight };
   }
   return history.get(viewPly);
 }
@@ -181,7 +183,7 @@ function render() {
   board.show({
     fen: position.fen,
     turn: position.fen.split(' ')[1] === 'b' ? 'black' : 'white',
-    lastMove: lastUci ? [lastUci.slice(0, 2), lastUci.slice(2, 4)] : null,
+    lastMove: uciToMove(lastUci) ?? null,
     check: position.check,
     dests:
       live && page.connected && state.status === 'playing' && state.turn === role
@@ -209,7 +211,22 @@ function overlaidPosition(position) {
   const found = page.viewPly === null ? page.preview : null;
   if (!found) return position;
   const insight = { xrays: null, pins: found.pins, change: found.change };
-  return { fen: found.fen, threats: found.threats, insight, preview: found };
+  const checked = found.checked_king ?? previewCheckedKing(found);
+  return { fen: found.fen, checked_king: checked, threats: found.threats, insight, preview: found };
+}
+
+/**
+ * The king in check after a previewed move. The preview reply (server/insight.py,
+ * `wire_preview`) does not name it yet, unlike the state and the positions: until it does, it
+ * is the side to move's king in the preview's FEN when the threat map lists checkers.
+ */
+function previewCheckedKing(found) {
+  if (found.threats.checkers.length === 0) return null;
+  const color = found.fen.split(' ')[1] === 'b' ? 'black' : 'white';
+  for (const [square, piece] of readPieces(found.fen)) {
+    if (piece.role === 'king' && piece.color === color) return square;
+  }
+  return null;
 }
 
 function renderOverlay(position) {
@@ -221,6 +238,7 @@ function renderOverlay(position) {
     xrays: position.insight?.xrays ?? null,
     pins: position.insight?.pins ?? null,
     fen: position.fen,
+    checkedKing: position.checked_king ?? null,
     perspective,
     orientation: board.orientation(),
     mode,

@@ -24,6 +24,7 @@ export function createHistory(gameId) {
         ply: state.ply,
         fen: state.fen,
         check: state.check,
+        checked_king: state.checked_king,
         threats: state.threats,
         insight: state.insight,
       });
@@ -42,6 +43,7 @@ export function createHistory(gameId) {
         ply,
         fen: reply.fen,
         check: Boolean(reply.check),
+        checked_king: reply.checked_king ?? null,
         threats: reply.threats ?? null,
         insight: reply.insight ?? null,
       };

@@ -8,9 +8,12 @@
  * does not depend on telling colours apart; the heat tint (blue for white, orange for black)
  * only repeats it. Attacks through a piece of the same colour (x-rays, batteries) are added
  * apart, as "2+1". Pin lines go pinner -> pinned -> target, solid for an absolute pin and
- * dashed for a relative one.
+ * dashed for a relative one. Checks are drawn to the king's square the server names
+ * (`checked_king`); whose piece stands where is read from the FEN by chessground's reader.
  */
-import { parsePlacement, squaresInReadingOrder, otherColor } from '../fen.js';
+import { read as readPieces } from '/vendor/chessground/fen.js';
+import { opposite as otherColor } from '/vendor/chessground/util.js';
+import { squaresInReadingOrder } from '../geometry.js';
 
 export const MODES = ['off', 'mine', 'theirs', 'both'];
 
@@ -48,8 +51,9 @@ export function createThreatOverlay(grid, heat, board) {
 
   return {
     /**
-     * view: {threats, xrays (or null), pins (insight pin lines, or null), fen, perspective,
-     * orientation, mode, extraShapes (drawn with the overlay's own, e.g. the last move's change)}.
+     * view: {threats, xrays (or null), pins (insight pin lines, or null), fen, checkedKing
+     * (the square of the king in check, or null), perspective, orientation, mode, extraShapes
+     * (drawn with the overlay's own, e.g. the last move's change)}.
      */
     render(view) {
       layout(view.orientation);
@@ -61,7 +65,7 @@ export function createThreatOverlay(grid, heat, board) {
         board.setShapes([]);
         return;
       }
-      const pieces = parsePlacement(view.fen);
+      const pieces = readPieces(view.fen);
       const hanging = new Set(view.threats.hanging);
       for (const [square, cell] of cells) {
         const reach = view.threats.attackers;
@@ -71,7 +75,7 @@ export function createThreatOverlay(grid, heat, board) {
         tints.get(square).dataset.control = cell.dataset.control;
         tints.get(square).style.setProperty('--heat', cell.style.getPropertyValue('--heat'));
       }
-      const shapes = makeShapes(view.threats, view.pins, pieces, colors);
+      const shapes = makeShapes(view, pieces, colors);
       board.setShapes([...shapes, ...(view.extraShapes ?? [])]);
     },
   };
@@ -118,17 +122,16 @@ function fillCell(cell, attackers, xrays, colors, isHanging) {
 }
 
 /**
- * Arrows from each checker of a shown colour to the king; each pin line of a shown colour in
- * two arrows, pinner -> pinned -> target (from the insight; without it, the threat map's
- * absolute pins); a circle on each hanging piece.
+ * Arrows from each checker of a shown colour to the king in check; each pin line of a shown
+ * colour in two arrows, pinner -> pinned -> target (from the insight; without it, the threat
+ * map's absolute pins); a circle on each hanging piece.
  */
-function makeShapes(threats, pins, pieces, colors) {
+function makeShapes({ threats, pins, checkedKing }, pieces, colors) {
   const shapes = [];
   const colorOf = (square) => pieces.get(square)?.color;
   for (const checker of threats.checkers) {
-    const king = findKing(pieces, otherColor(colorOf(checker)));
-    if (colors.includes(colorOf(checker)) && king) {
-      shapes.push({ orig: checker, dest: king, brush: 'red' });
+    if (colors.includes(colorOf(checker)) && checkedKing) {
+      shapes.push({ orig: checker, dest: checkedKing, brush: 'red' });
     }
   }
   const lines = pins ?? threats.pins.map((pin) => ({ ...pin, target: pin.king, absolute: true }));
@@ -143,17 +146,12 @@ function makeShapes(threats, pins, pieces, colors) {
   return shapes;
 }
 
-function findKing(pieces, color) {
-  for (const [square, piece] of pieces) {
-    if (piece.role === 'king' && piece.color === color) return square;
-  }
-  return null;
-}
-
 /** Brushes of the lines this overlay draws (given to chessground by board.js). */
 export const OVERLAY_BRUSHES = {
   pinAbsolute: { key: 'pa', color: '#d4a000', opacity: 0.9, lineWidth: 9 },
-  // Drawn dashed by app.css, which finds it by this exact stroke colour.
+  // Drawn dashed by app.css, which finds its lines by the arrowhead chessground names after
+  // the key ('marker-end: url(#arrowhead-pr)'); the colour differs only so that the two
+  // kinds can be told apart in the SVG without the style.
   pinRelative: { key: 'pr', color: '#d4a001', opacity: 0.9, lineWidth: 7 },
 };
 

@@ -5,7 +5,7 @@
  * the server's words for that square (`describe`, see docs/protocol.md) become its
  * description, for the position on view.
  */
-import { squaresInReadingOrder } from '../fen.js';
+import { squaresInReadingOrder } from '../geometry.js';
 
 const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
 
