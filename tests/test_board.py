@@ -313,3 +313,55 @@ def test_bad_edits_raise_clear_errors_and_change_nothing(call: object, error: ty
     with pytest.raises(error):
         call(board)  # type: ignore[operator]
     assert board.fen() == chess.STARTING_FEN
+
+
+def _snapshot(board: Board) -> tuple[object, ...]:
+    return (
+        board.fen(),
+        board.key(),
+        board.keys[:],
+        board.ply,
+        board.move_stack,
+        board.board[:],
+        [set(squares) for squares in board.piece_squares],
+        board.kings[:],
+        board.ep_square,
+        board.halfmove_clock,
+        sorted(board.generate_legal()),
+    )
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_null_move_passes_and_pops_back_to_the_identical_position(seed: int) -> None:
+    board = _play(seed, 20 + seed * 7)
+    if board.is_check() or board.outcome() is not None:
+        board.pop()
+    before = _snapshot(board)
+    board.push_null()
+    # The pass is the position with the other side to move, no en passant, the clock at zero.
+    placement, turn, castling, _, _, fullmove = before[0].split()  # type: ignore[union-attr]
+    passed = f"{placement} {'b' if turn == 'w' else 'w'} {castling} - 0 {fullmove}"
+    assert board.fen() == passed
+    assert board.key() == _full_key(board) == Board(passed, allow_impossible_checks=True).key()
+    assert board.ply == before[3] and len(board.keys) == len(before[2]) + 1  # type: ignore[arg-type]
+    # A move made after the pass (as the search does) comes off again before the pass does.
+    move = board.generate_legal()[0]
+    board.push_packed(move)
+    board.pop_packed()
+    board.pop_null()
+    assert _snapshot(board) == before
+
+
+def test_null_move_is_refused_in_check_and_changes_nothing() -> None:
+    board = Board.from_fen("4k3/8/8/1B6/8/8/8/4K2R b K - 0 1")
+    before = _snapshot(board)
+    with pytest.raises(IllegalMoveError, match="null move in check"):
+        board.push_null()
+    assert _snapshot(board) == before
+
+
+def test_pop_null_without_a_pass() -> None:
+    board = Board()
+    with pytest.raises(IndexError, match="pop_null"):
+        board.pop_null()
+    assert board.fen() == Board().fen()

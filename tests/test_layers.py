@@ -48,9 +48,7 @@ def imported_names(path: Path) -> set[str]:
 
 def import_graph() -> dict[str, set[str]]:
     """chesscore module -> every name it imports (outside modules included)."""
-    return {
-        module_name(path): imported_names(path) for path in sorted(PACKAGE.rglob("*.py"))
-    }
+    return {module_name(path): imported_names(path) for path in sorted(PACKAGE.rglob("*.py"))}
 
 
 def internal_edges(graph: dict[str, set[str]], prefix: str) -> dict[str, set[str]]:
@@ -70,7 +68,7 @@ def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
         path.append(name)
         for target in sorted(edges.get(name, ())):
             if state.get(target) == 1:
-                return path[path.index(target) :] + [target]
+                return [*path[path.index(target) :], target]
             if target not in state:
                 found = visit(target)
                 if found:

@@ -22,7 +22,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from chesscore.analysis.threats import make_threat_map
-from chesscore.analysis.xray import PIECE_VALUES, PinLine, find_pins, xrays_of_square
+from chesscore.analysis.values import PIECE_VALUES
+from chesscore.analysis.xray import PinLine, find_pins, xrays_of_square
 from chesscore.errors import IllegalMoveError
 from chesscore.rules.move import Move
 from chesscore.rules.squares import COLOR_NAMES, KING, WHITE, Color, parse_square, square_name

@@ -42,8 +42,8 @@ from chesscore.analysis.threats import (
     make_threat_map,
     piece_attack_lists,
 )
+from chesscore.analysis.values import PIECE_VALUES
 from chesscore.analysis.xray import (
-    PIECE_VALUES,
     PinLine,
     SquareXrays,
     find_pins,

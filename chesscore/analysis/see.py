@@ -62,7 +62,15 @@ from chesscore.rules.attacks import (
     fill_attack_map,
     is_attacked,
 )
-from chesscore.rules.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT, Move
+from chesscore.rules.move import (
+    FLAG_CASTLING,
+    FLAG_EN_PASSANT,
+    FLAG_SHIFT,
+    ORIGIN_SHIFT,
+    PROMOTION_SHIFT,
+    SQUARE_MASK,
+    Move,
+)
 from chesscore.rules.squares import BLACK, KING, PAWN, QUEEN, SQUARE_NAMES, SQUARES, WHITE, Color
 
 if TYPE_CHECKING:
@@ -75,8 +83,12 @@ SAFE, CONTESTED, LOSING = "safe", "contested", "losing"
 # The lines along which a piece can be pinned (the kinds bits of bishops and rooks).
 _LINE_KINDS = KIND_BITS[3] | KIND_BITS[4]
 
-# By origin << 7 | target, a sort key giving name order: origin name first, then target name.
-_MOVE_NAME_ORDER = tuple(NAME_ORDER[k >> 7] << 6 | NAME_ORDER[k & 127] for k in range(1 << 14))
+# By origin << ORIGIN_SHIFT | target, a sort key giving name order: origin name first, then
+# target name.
+_MOVE_NAME_ORDER = tuple(
+    NAME_ORDER[k >> ORIGIN_SHIFT] << 6 | NAME_ORDER[k & SQUARE_MASK]
+    for k in range(1 << PROMOTION_SHIFT)
+)
 
 # Per colour, for each 0x88 index, the squares (ascending) of that colour's pieces attacking it.
 AttackersByColor = tuple[list[list[int]], list[list[int]]]
@@ -115,11 +127,11 @@ def classify_destinations(board: Board) -> dict[str, dict[str, str]]:
     fill_attack_map(cells, sorted(squares[0]), SQUARE_LABELS, start[0])
     fill_attack_map(cells, sorted(squares[1]), SQUARE_LABELS, start[1])
     enemy, enemy_start = color ^ 1, start[color ^ 1]
-    best: dict[int, tuple[int, bool]] = {}  # by origin << 7 | target
+    best: dict[int, tuple[int, bool]] = {}  # by origin << ORIGIN_SHIFT | target
     for packed in board.generate_legal():
         key = packed & 0x3FFF
         flag = packed >> FLAG_SHIFT
-        origin, target = key >> 7, key & 127
+        origin, target = key >> ORIGIN_SHIFT, key & SQUARE_MASK
         # Most moves go where no enemy piece attacks, nor starts to through the origin: they
         # are settled here, as `_exchange_on_cells` would settle them, without a call to it
         # or any edit of `cells` (about half of all moves; a test checks the labels). The walk
@@ -137,8 +149,8 @@ def classify_destinations(board: Board) -> dict[str, dict[str, str]]:
             )
         ):
             gain = SEE_VALUES[cells[target] & 7]
-            if packed >> 14 & 7:
-                gain += SEE_VALUES[packed >> 14 & 7] - SEE_VALUES[PAWN]
+            if packed >> PROMOTION_SHIFT & 7:
+                gain += SEE_VALUES[packed >> PROMOTION_SHIFT & 7] - SEE_VALUES[PAWN]
             result = gain, False
         else:
             result = _exchange_on_cells(cells, squares, kings, color, packed, start, True)
@@ -148,8 +160,10 @@ def classify_destinations(board: Board) -> dict[str, dict[str, str]]:
     # Sorted by origin name, then target name: the order of the returned dicts.
     for key in sorted(best, key=_MOVE_NAME_ORDER.__getitem__):
         value, attacked = best[key]
-        targets = labels.setdefault(SQUARE_NAMES[key >> 7], {})
-        targets[SQUARE_NAMES[key & 127]] = LOSING if value < 0 else CONTESTED if attacked else SAFE
+        targets = labels.setdefault(SQUARE_NAMES[key >> ORIGIN_SHIFT], {})
+        targets[SQUARE_NAMES[key & SQUARE_MASK]] = (
+            LOSING if value < 0 else CONTESTED if attacked else SAFE
+        )
     return labels
 
 
@@ -195,7 +209,7 @@ def _exchange_on_cells(
     flag = packed >> FLAG_SHIFT
     if flag == FLAG_CASTLING:
         return 0, False
-    origin, target = packed >> 7 & 127, packed & 127
+    origin, target = packed >> ORIGIN_SHIFT & SQUARE_MASK, packed & SQUARE_MASK
     piece = moved = cells[origin]
     captured = cells[target]
     gain = SEE_VALUES[captured & 7]
@@ -204,7 +218,7 @@ def _exchange_on_cells(
         taken = target - 16 if color == WHITE else target + 16
         gain = SEE_VALUES[PAWN]
     taken_code = cells[taken]
-    promotion = packed >> 14 & 7
+    promotion = packed >> PROMOTION_SHIFT & 7
     if promotion:
         piece = promotion | color << 3
         gain += SEE_VALUES[promotion] - SEE_VALUES[PAWN]

@@ -14,15 +14,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypedDict
 
+from chesscore.analysis.values import PIECE_VALUES
 from chesscore.rules.attacks import attack_map, fill_attack_map
 from chesscore.rules.squares import BLACK, KING, SQUARE_NAMES, WHITE, Color
 
 if TYPE_CHECKING:
     from chesscore.rules.board import Board
 
-# Indexed by piece type (PAWN=1 .. KING=6); a king is never "hanging", so its value only has
-# to be above every other piece's.
-PIECE_VALUES = (0, 1, 3, 3, 5, 9, 100)
 
 NAMES = SQUARE_NAMES  # the labels the threat map gives squares: their names
 SQUARE_OF_NAME = {name: sq for sq, name in enumerate(NAMES) if name}

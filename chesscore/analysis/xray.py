@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, TypedDict
 
+from chesscore.analysis.values import PIECE_VALUES
 from chesscore.rules.attacks import ATTACK_KINDS, ATTACK_STEPS, KIND_BITS, is_attacked
 from chesscore.rules.squares import (
     BISHOP,
@@ -40,8 +41,6 @@ from chesscore.rules.squares import (
 if TYPE_CHECKING:
     from chesscore.rules.board import Board
 
-# Pawn 1, knight 3, bishop 3, rook 5, queen 9; the king above all.
-PIECE_VALUES = (0, 1, 3, 3, 5, 9, 100)
 # The rays of the sliders by piece type; other pieces have none to look along.
 SLIDER_RAYS = {kind: PIECE_RAYS[kind] for kind in (BISHOP, ROOK, QUEEN)}
 # The same by piece code (None: not a slider), a tuple index in the walks' outer loop.
@@ -92,18 +91,6 @@ def make_xray_map(board: Board) -> XrayMap:
         entry = squares[SQUARE_NAMES[sq]]
         (entry["black"] if color else entry["white"]).sort()
     return {"squares": squares, "pins": _sorted_pins(pins)}
-
-
-def xray_lists(board: Board) -> tuple[list[list[int]], list[list[int]]]:
-    """Per colour, for each 0x88 index, the x-ray attackers of that square (`find_xrays` by
-    square: `xrays_of_square` for all squares at once)."""
-    found: tuple[list[list[int]], list[list[int]]] = (
-        [[] for _ in range(128)],
-        [[] for _ in range(128)],
-    )
-    for color, sq, origin in find_xrays(board):
-        found[color][sq].append(origin)
-    return found
 
 
 def find_xrays(board: Board) -> list[tuple[Color, int, int]]:

@@ -13,7 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chesscore.rules.move import FLAG_EN_PASSANT, FLAG_SHIFT, PROMOTION_SHIFT
+from chesscore.rules.move import (
+    FLAG_EN_PASSANT,
+    FLAG_SHIFT,
+    ORIGIN_SHIFT,
+    PROMOTION_SHIFT,
+    SQUARE_MASK,
+)
 from chesscore.rules.movegen import is_attacked, is_en_passant_safe, scan_king
 from chesscore.rules.squares import (
     KING,
@@ -55,7 +61,7 @@ def generate_captures(board: Board, pinned: dict[int, range] | None = None) -> l
     append = moves.append  # bound once: called for every capture
     for origin in board.piece_squares[color]:
         kind = squares[origin] & 7
-        base = origin << 7
+        base = origin << ORIGIN_SHIFT
         first = len(moves)
         if kind == PAWN:
             promotion = QUEEN << PROMOTION_SHIFT if (origin + forward) >> 4 == last_rank else 0
@@ -84,5 +90,5 @@ def generate_captures(board: Board, pinned: dict[int, range] | None = None) -> l
                         break
         if pinned and origin in pinned:
             along = pinned[origin]
-            moves[first:] = [m for m in moves[first:] if (m & 127) in along]
+            moves[first:] = [m for m in moves[first:] if (m & SQUARE_MASK) in along]
     return moves

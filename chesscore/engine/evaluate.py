@@ -15,7 +15,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chesscore.rules.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT, PROMOTION_SHIFT
+from chesscore.rules.move import (
+    FLAG_CASTLING,
+    FLAG_EN_PASSANT,
+    FLAG_SHIFT,
+    ORIGIN_SHIFT,
+    PROMOTION_SHIFT,
+    SQUARE_MASK,
+)
 from chesscore.rules.squares import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 
 if TYPE_CHECKING:
@@ -219,8 +226,8 @@ def move_delta(squares: list[int], move: int, turn: int) -> tuple[int, int, int]
 
     Called before the move is made, while `squares` still shows the moving piece on its origin.
     """
-    target = move & 127
-    origin = move >> 7 & 127
+    target = move & SQUARE_MASK
+    origin = move >> ORIGIN_SHIFT & SQUARE_MASK
     piece = squares[origin]
     victim = squares[target]
     mg_table, eg_table = MG_TABLE, EG_TABLE

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from chesscore.analysis.threats import PIECE_VALUES
+from chesscore.analysis.values import PIECE_VALUES
 from chesscore.engine.search import MAX_PLY, Searcher, SearchLimits, StopSignal
 from chesscore.errors import ChessError
 from chesscore.rules.board import Board

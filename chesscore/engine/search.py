@@ -32,10 +32,16 @@ from typing import Protocol
 from chesscore.engine.captures import generate_captures
 from chesscore.engine.evaluate import MOP_UP_PHASE, blend, evaluation_terms, mop_up, move_delta
 from chesscore.rules.board import Board
-from chesscore.rules.move import FLAG_EN_PASSANT, FLAG_SHIFT, PROMOTION_SHIFT, Move
+from chesscore.rules.move import (
+    FLAG_EN_PASSANT,
+    FLAG_SHIFT,
+    ORIGIN_SHIFT,
+    PROMOTION_SHIFT,
+    SQUARE_MASK,
+    Move,
+)
 from chesscore.rules.movegen import is_attacked, scan_king
 from chesscore.rules.squares import KNIGHT, QUEEN
-from chesscore.rules.zobrist import SIDE_KEY
 
 MATE = 100_000
 MATE_BOUND = MATE - 1_000  # scores beyond this are mates, counted in plies
@@ -302,18 +308,11 @@ class Searcher:
     ) -> int:
         """The opponent's score if the side to move could pass, searched shallower.
 
-        The board has no null move, so this flips the side to move by hand; the fields touched
-        are exactly those `Board.push_packed` reads and `pop_packed` restores (the side, the en
-        passant square, the halfmove clock, the key and the key history). The clock is set to
-        zero so no repetition is found across the pass.
+        `Board.push_null` passes (its halfmove clock restarts, so no repetition is found
+        across the pass) and `pop_null` takes the pass back.
         """
         board = self.board
-        saved = (board.ep_square, board.halfmove_clock, board._hash)
-        board.turn ^= 1
-        board.ep_square = None
-        board.halfmove_clock = 0
-        board._hash ^= SIDE_KEY
-        board.keys.append(board._hash)
+        board.push_null()
         mark = len(board.keys)
         reduction = 3 if depth >= 6 else 2
         try:
@@ -322,16 +321,10 @@ class Searcher:
             # Stopped deep inside: take back the real moves made after the pass first.
             while len(board.keys) > mark:
                 board.pop_packed()
-            self._undo_null_move(saved)
+            board.pop_null()
             raise
-        self._undo_null_move(saved)
+        board.pop_null()
         return score
-
-    def _undo_null_move(self, saved: tuple[int | None, int, int]) -> None:
-        board = self.board
-        board.keys.pop()
-        board.turn ^= 1
-        board.ep_square, board.halfmove_clock, board._hash = saved
 
     def _search_moves(
         self,
@@ -362,7 +355,7 @@ class Searcher:
         best_score, best_move = -INFINITY, 0
         for index, move in enumerate(ordered):
             quiet = not (
-                squares[move & 127]
+                squares[move & SQUARE_MASK]
                 or move >> PROMOTION_SHIFT & 7
                 or move >> FLAG_SHIFT == FLAG_EN_PASSANT
             )
@@ -409,11 +402,11 @@ class Searcher:
         killer_a, killer_b = self.killers[ply]
         keyed = []
         for move in moves:
-            victim = squares[move & 127]
+            victim = squares[move & SQUARE_MASK]
             if move == tt_move:
                 order = TT_MOVE_ORDER
             elif victim or move >> PROMOTION_SHIFT & 7 or move >> FLAG_SHIFT == FLAG_EN_PASSANT:
-                attacker = squares[move >> 7 & 127] & 7
+                attacker = squares[move >> ORIGIN_SHIFT & SQUARE_MASK] & 7
                 order = CAPTURE_ORDER + ((victim & 7) << 4) - attacker
                 order += (move >> PROMOTION_SHIFT & 7) << 8
             elif move == killer_a:
@@ -463,7 +456,7 @@ class Searcher:
         best = stand
         values = CAPTURE_VALUE
         keyed = [
-            (values[squares[m & 127] & 7] + values[m >> PROMOTION_SHIFT & 7], m)
+            (values[squares[m & SQUARE_MASK] & 7] + values[m >> PROMOTION_SHIFT & 7], m)
             for m in generate_captures(board, safety.pinned)
         ]
         keyed.sort(reverse=True)
@@ -471,8 +464,8 @@ class Searcher:
         for gain, move in keyed:
             if stand + gain + DELTA_MARGIN <= alpha:
                 break  # sorted by gain: no later capture can reach alpha either
-            target = move & 127
-            if values[squares[move >> 7 & 127] & 7] > gain and is_attacked(
+            target = move & SQUARE_MASK
+            if values[squares[move >> ORIGIN_SHIFT & SQUARE_MASK] & 7] > gain and is_attacked(
                 squares, target, enemies
             ):
                 continue

@@ -1,11 +1,13 @@
 """Moves and pieces: the public value types and the packed-int form the generator uses.
 
 Inside the move generator a move is one int, because building objects for every generated
-move would cost more than generating it: bits 0-6 hold the target square, bits 7-13 the
-origin square (both 0x88), bits 14-16 the promotion piece type (0 for none) and bits 17-18 a
-flag (0 ordinary, 1 pawn double step, 2 en passant, 3 castling). Putting the target in the
-low bits lets the generator build a piece's moves as `origin_bits | target`. Every packed move
-below 1 << 14 is an ordinary move, which lets make/unmake skip all special handling with one
+move would cost more than generating it: bits 0-6 hold the target square
+(`move & SQUARE_MASK`), bits 7-13 the origin square (`move >> ORIGIN_SHIFT & SQUARE_MASK`, both
+0x88), bits 14-16 the promotion piece type (`move >> PROMOTION_SHIFT & 7`, 0 for none) and bits
+17-18 a flag (`move >> FLAG_SHIFT`: 0 ordinary, 1 pawn double step, 2 en passant, 3 castling).
+Putting the target in the low bits lets the generator build a piece's moves as
+`origin << ORIGIN_SHIFT | target`. Every packed move below 1 << PROMOTION_SHIFT is an ordinary
+move, which lets make/unmake skip all special handling with one
 comparison. Public `Move` values are made only at the API edge; a piece on the board is a
 small int too, `piece_type | color << 3` (0 for an empty square), and `Piece` is its public
 value.
@@ -17,12 +19,8 @@ from dataclasses import dataclass
 
 from chesscore.errors import InvalidMoveError
 from chesscore.rules.squares import (
-    BISHOP,
     KING,
-    KNIGHT,
     PAWN,
-    QUEEN,
-    ROOK,
     SQUARE_NAMES,
     WHITE,
     Color,
@@ -31,6 +29,7 @@ from chesscore.rules.squares import (
     parse_square,
 )
 
+ORIGIN_SHIFT = 7
 PROMOTION_SHIFT = 14
 FLAG_SHIFT = 17
 FLAG_NORMAL, FLAG_DOUBLE_STEP, FLAG_EN_PASSANT, FLAG_CASTLING = 0, 1, 2, 3
@@ -38,27 +37,6 @@ SQUARE_MASK = 0x7F
 MOVE_KEY_MASK = (1 << FLAG_SHIFT) - 1  # origin, target and promotion: what identifies a move
 
 PIECE_SYMBOLS = " pnbrqk"
-
-
-def pack_move(origin: int, target: int, promotion: int = 0, flag: int = 0) -> int:
-    """The packed int of a move (see the module docstring for the layout)."""
-    return target | origin << 7 | promotion << PROMOTION_SHIFT | flag << FLAG_SHIFT
-
-
-def packed_origin(move: int) -> int:
-    return move >> 7 & SQUARE_MASK
-
-
-def packed_target(move: int) -> int:
-    return move & SQUARE_MASK
-
-
-def packed_promotion(move: int) -> int:
-    return move >> PROMOTION_SHIFT & 7
-
-
-def packed_flag(move: int) -> int:
-    return move >> FLAG_SHIFT
 
 
 def piece_code(piece_type: int, color: Color) -> int:
@@ -114,11 +92,15 @@ class Move:
     def from_packed(cls, move: int) -> Move:
         """The public Move of a packed generator move."""
         promotion = move >> PROMOTION_SHIFT & 7
-        return cls(move >> 7 & SQUARE_MASK, move & SQUARE_MASK, promotion or None)
+        return cls(move >> ORIGIN_SHIFT & SQUARE_MASK, move & SQUARE_MASK, promotion or None)
 
     def packed_key(self) -> int:
         """Origin, target and promotion packed as in a generated move, without the flag."""
-        return self.to_square | self.from_square << 7 | (self.promotion or 0) << PROMOTION_SHIFT
+        return (
+            self.to_square
+            | self.from_square << ORIGIN_SHIFT
+            | (self.promotion or 0) << PROMOTION_SHIFT
+        )
 
     def __str__(self) -> str:
         return self.uci()
@@ -143,6 +125,3 @@ class Piece:
 
     def code(self) -> int:
         return self.piece_type | self.color << 3
-
-
-PROMOTION_TYPES = (QUEEN, ROOK, BISHOP, KNIGHT)

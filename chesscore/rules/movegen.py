@@ -34,7 +34,15 @@ from chesscore.rules.attacks import (
 )
 from chesscore.rules.attacks import attackers as attackers
 from chesscore.rules.attacks import is_attacked as is_attacked
-from chesscore.rules.move import FLAG_CASTLING, FLAG_DOUBLE_STEP, FLAG_EN_PASSANT, FLAG_SHIFT
+from chesscore.rules.move import (
+    FLAG_CASTLING,
+    FLAG_DOUBLE_STEP,
+    FLAG_EN_PASSANT,
+    FLAG_SHIFT,
+    ORIGIN_SHIFT,
+    PROMOTION_SHIFT,
+    SQUARE_MASK,
+)
 from chesscore.rules.squares import (
     A1,
     A8,
@@ -101,7 +109,14 @@ CASTLING_ROOK_MOVES = {G1: (H1, F1), C1: (A1, D1), G8: (H8, F8), C8: (A8, D8)}
 _DOUBLE_STEP = FLAG_DOUBLE_STEP << FLAG_SHIFT
 _EN_PASSANT = FLAG_EN_PASSANT << FLAG_SHIFT
 _CASTLING = FLAG_CASTLING << FLAG_SHIFT
-_PROMOTIONS = (QUEEN << 14, ROOK << 14, BISHOP << 14, KNIGHT << 14)
+# The bits above the squares of an ordinary move or a double step (no promotion, no other flag).
+_PLAIN_HIGH_BITS = (0, FLAG_DOUBLE_STEP << FLAG_SHIFT - PROMOTION_SHIFT)
+_PROMOTIONS = (
+    QUEEN << PROMOTION_SHIFT,
+    ROOK << PROMOTION_SHIFT,
+    BISHOP << PROMOTION_SHIFT,
+    KNIGHT << PROMOTION_SHIFT,
+)
 # Per colour, per piece code: is it an enemy piece; may a piece land there (empty or enemy).
 # Table lookups because they are cheaper than bit tests in the generator's inner loops.
 _IS_ENEMY = tuple(
@@ -202,7 +217,7 @@ def has_legal_en_passant(pos: PositionState) -> bool:
 def gives_check(pos: PositionState, move: int) -> bool:
     """Whether a legal packed move checks the opponent, found without making ordinary moves:
     the moved piece attacks the king from its target, or its origin uncovers a slider."""
-    if move >> 14 not in (0, FLAG_DOUBLE_STEP << 3):
+    if move >> PROMOTION_SHIFT not in _PLAIN_HIGH_BITS:
         # Promotions, en passant and castling move or change more than one piece.
         pos.push_packed(move)
         try:
@@ -210,8 +225,8 @@ def gives_check(pos: PositionState, move: int) -> bool:
         finally:
             pos.pop_packed()
     board = pos.board
-    origin = move >> 7 & 127
-    target = move & 127
+    origin = move >> ORIGIN_SHIFT & SQUARE_MASK
+    target = move & SQUARE_MASK
     king = pos.kings[pos.turn ^ 1]
     d = king - target + 119
     if ATTACK_KINDS[d] & KIND_BITS[board[origin]]:
@@ -271,7 +286,9 @@ def generate_legal(pos: PositionState) -> list[int]:
         evasions = safety.evasions
         # En passant moves were already tested against the whole position; an en passant
         # capture can stop a check by removing the checking pawn, off the evasion squares.
-        moves = [m for m in moves if (m & 127) in evasions or m >> FLAG_SHIFT == FLAG_EN_PASSANT]
+        moves = [
+            m for m in moves if (m & SQUARE_MASK) in evasions or m >> FLAG_SHIFT == FLAG_EN_PASSANT
+        ]
     _generate_king_moves(board, ksq, color, safety.behind, enemies, moves)
     return moves
 
@@ -289,7 +306,7 @@ def _generate_non_king_moves(
     for origin, along in pinned.items():
         piece_moves: list[int] = []
         _generate_piece_moves(pos, (origin,), piece_moves)
-        moves += [m for m in piece_moves if (m & 127) in along]
+        moves += [m for m in piece_moves if (m & SQUARE_MASK) in along]
 
 
 def _generate_piece_moves(pos: PositionState, origins: Iterable[int], moves: list[int]) -> None:
@@ -308,7 +325,7 @@ def _generate_piece_moves(pos: PositionState, origins: Iterable[int], moves: lis
     append = moves.append  # bound once: called for every generated move
     for origin in origins:
         kind = board[origin] & 7
-        base = origin << 7
+        base = origin << ORIGIN_SHIFT
         if kind == PAWN:
             target = origin + forward
             if not board[target]:
@@ -352,7 +369,7 @@ def _generate_king_moves(
     moves: list[int],
 ) -> None:
     can_land = _CAN_LAND[color]
-    base = ksq << 7
+    base = ksq << ORIGIN_SHIFT
     for target in KING_TARGETS[ksq]:
         if (
             can_land[board[target]]
@@ -373,11 +390,11 @@ def _generate_castling(
     """Castling moves, for a side not in check (the caller knows). The king must be able to
     step to the square it passes, which `king_moves` already tells (one attack test saved)."""
     for right, origin, target, empty, safe, _, _ in CASTLING_SPECS[color]:
-        if not rights & right or (origin << 7 | safe[0]) not in king_moves:
+        if not rights & right or (origin << ORIGIN_SHIFT | safe[0]) not in king_moves:
             continue
         for sq in empty:
             if board[sq]:
                 break
         else:
             if not is_attacked(board, safe[1], enemies):
-                moves.append(origin << 7 | target | _CASTLING)
+                moves.append(origin << ORIGIN_SHIFT | target | _CASTLING)

@@ -31,7 +31,9 @@ from chesscore.rules.move import (
     FLAG_EN_PASSANT,
     FLAG_SHIFT,
     MOVE_KEY_MASK,
+    ORIGIN_SHIFT,
     PROMOTION_SHIFT,
+    SQUARE_MASK,
     Move,
     Piece,
 )
@@ -52,7 +54,7 @@ StateRecord = tuple[int, int, int, int | None, int, int]
 NullRecord = tuple[int | None, int, int]
 
 _CASTLING_MASK = movegen.CASTLING_MASK
-_SPECIAL = 1 << 14  # packed moves at or above this promote or carry a flag
+_SPECIAL = 1 << PROMOTION_SHIFT  # packed moves at or above this promote or carry a flag
 
 
 def _checked_square(sq: object) -> int:
@@ -200,8 +202,8 @@ class Position:
     def push_packed(self, move: int) -> None:
         """Make a legal packed move (unchecked: it must come from `generate_legal`)."""
         board = self.board
-        target = move & 127
-        origin = move >> 7 & 127
+        target = move & SQUARE_MASK
+        origin = move >> ORIGIN_SHIFT & SQUARE_MASK
         piece = moved = board[origin]
         captured = board[target]
         color = self.turn
@@ -239,10 +241,10 @@ class Position:
         """The promotion, en passant, castling or double-step part of `push_packed`."""
         board = self.board
         color = self.turn
-        target = move & 127
+        target = move & SQUARE_MASK
         flag = move >> FLAG_SHIFT
         if flag == FLAG_DOUBLE_STEP:
-            self.ep_square = ((move >> 7 & 127) + target) >> 1
+            self.ep_square = ((move >> ORIGIN_SHIFT & SQUARE_MASK) + target) >> 1
         elif flag == FLAG_EN_PASSANT:
             captured_sq = target - 16 if color == WHITE else target + 16
             key ^= PIECE_KEYS[board[captured_sq] << 7 | captured_sq]
@@ -256,7 +258,7 @@ class Position:
             self.piece_squares[color].remove(rook_origin)
             self.piece_squares[color].add(rook_target)
             key ^= PIECE_KEYS[rook << 7 | rook_origin] ^ PIECE_KEYS[rook << 7 | rook_target]
-        promotion = move >> 14 & 7
+        promotion = move >> PROMOTION_SHIFT & 7
         if promotion:
             piece = promotion | color << 3
         return piece, key
@@ -266,8 +268,8 @@ class Position:
         move, captured, rights, ep_square, halfmove_clock, key = self._stack.pop()
         self.keys.pop()
         board = self.board
-        target = move & 127
-        origin = move >> 7 & 127
+        target = move & SQUARE_MASK
+        origin = move >> ORIGIN_SHIFT & SQUARE_MASK
         color = self.turn ^ 1
         self.turn = color
         piece = board[target]
@@ -292,7 +294,7 @@ class Position:
     def _pop_special(self, move: int, piece: int) -> int:
         board = self.board
         color = self.turn
-        target = move & 127
+        target = move & SQUARE_MASK
         flag = move >> FLAG_SHIFT
         if flag == FLAG_EN_PASSANT:
             captured_sq = target - 16 if color == WHITE else target + 16
@@ -304,7 +306,7 @@ class Position:
             board[rook_target] = 0
             self.piece_squares[color].remove(rook_target)
             self.piece_squares[color].add(rook_origin)
-        if move >> 14 & 7:
+        if move >> PROMOTION_SHIFT & 7:
             piece = PAWN | color << 3
         return piece
 
@@ -336,7 +338,7 @@ class Position:
         return movegen.gives_check(self, move)
 
     def is_capture_packed(self, move: int) -> bool:
-        return bool(self.board[move & 127]) or move >> FLAG_SHIFT == FLAG_EN_PASSANT
+        return bool(self.board[move & SQUARE_MASK]) or move >> FLAG_SHIFT == FLAG_EN_PASSANT
 
     def find_packed(self, move: Move) -> int | None:
         """The legal packed move matching a public Move, or None when it is not legal."""
@@ -405,7 +407,10 @@ class Position:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, in a fixed order (by origin square, then target, then promotion)."""
-        keys = sorted((m >> 7 & 127, m & 127, m >> 14 & 7) for m in self._legal())
+        keys = sorted(
+            (m >> ORIGIN_SHIFT & SQUARE_MASK, m & SQUARE_MASK, m >> PROMOTION_SHIFT & 7)
+            for m in self._legal()
+        )
         return [Move(origin, target, promotion or None) for origin, target, promotion in keys]
 
     def is_legal(self, move: Move) -> bool:
@@ -504,5 +509,7 @@ def _group_targets(moves: list[int]) -> dict[str, list[str]]:
     """From-square name -> sorted target square names of the packed `moves`."""
     targets: dict[str, set[str]] = {}
     for m in moves:
-        targets.setdefault(SQUARE_NAMES[m >> 7 & 127], set()).add(SQUARE_NAMES[m & 127])
+        targets.setdefault(SQUARE_NAMES[m >> ORIGIN_SHIFT & SQUARE_MASK], set()).add(
+            SQUARE_NAMES[m & SQUARE_MASK]
+        )
     return {origin: sorted(names) for origin, names in sorted(targets.items())}

@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from chesscore.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from chesscore.rules.move import MOVE_KEY_MASK, SQUARE_MASK, Move
+from chesscore.rules.move import MOVE_KEY_MASK, ORIGIN_SHIFT, SQUARE_MASK, Move
 from chesscore.rules.squares import (
     BISHOP,
     KING,
@@ -78,11 +78,11 @@ def _disambiguation(board: Position, move: Move, legal: list[int]) -> str:
     # Packed layout (chesscore.rules.move): target in bits 0-6, origin in bits 7-13; unpacked inline
     # because this scans every legal move.
     rivals = [
-        m >> 7 & SQUARE_MASK
+        m >> ORIGIN_SHIFT & SQUARE_MASK
         for m in legal
         if m & SQUARE_MASK == target
-        and m >> 7 & SQUARE_MASK != origin
-        and cells[m >> 7 & SQUARE_MASK] == piece
+        and m >> ORIGIN_SHIFT & SQUARE_MASK != origin
+        and cells[m >> ORIGIN_SHIFT & SQUARE_MASK] == piece
     ]
     if not rivals:
         return ""

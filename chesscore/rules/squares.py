@@ -22,7 +22,6 @@ BLACK: Color = 1
 COLOR_NAMES = ("white", "black")
 
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
-PIECE_TYPES = (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING)
 
 N, S, E, W = 16, -16, 1, -1
 ROOK_DIRECTIONS = (N, S, E, W)
@@ -40,16 +39,6 @@ SQUARES = tuple(rank * 16 + file for rank in range(8) for file in range(8))
 
 A1, B1, C1, D1, E1, F1, G1, H1 = range(8)
 A8, B8, C8, D8, E8, F8, G8, H8 = range(112, 120)
-
-
-def square_file(sq: int) -> int:
-    """File index 0..7 (a..h) of a square."""
-    return sq & 7
-
-
-def square_rank(sq: int) -> int:
-    """Rank index 0..7 (1..8) of a square."""
-    return sq >> 4
 
 
 def make_square(file: int, rank: int) -> int:
