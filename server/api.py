@@ -19,8 +19,8 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
 from chesscore import BLACK, WHITE, Color
-from chesscore.annotate import make_annotated_pgn
-from chesscore.pgn import make_pgn
+from chesscore.analysis.annotate import make_annotated_pgn
+from chesscore.rules.pgn import make_pgn
 from server.errors import RequestError
 from server.games import Game, color_name
 from server.headers import public_url
@@ -32,7 +32,7 @@ from server.ratelimit import RateLimited, client_address
 from server.requests import parse_action, parse_create, parse_http_move, parse_invite
 from server.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
 from server.sessions import GameService
-from server.state import make_state
+from server.state import checked_king, make_state
 
 log = logging.getLogger(__name__)
 blueprint = Blueprint("api", __name__, url_prefix="/api")
@@ -190,6 +190,7 @@ def game_position(game_id: str, ply_text: str) -> Response:
         "ply": ply,
         "fen": board.fen(),
         "check": board.is_check(),
+        "checked_king": checked_king(board),
         "last_move": {"uci": last.uci, "san": last.san} if last else None,
         "threats": facts.threats,
         "insight": facts.insight,

@@ -14,7 +14,7 @@ import chess.pgn
 import pytest
 import requests
 
-from tests.support.game_client import create_game, invite_token
+from tests.support.game_client import api_state, create_game, invite_token
 from tests.support.live_server import LiveServer
 from tests.support.positions import attackers_by_color
 from tests.support.server_fixture import module_server
@@ -274,3 +274,24 @@ def test_earlier_positions(server: LiveServer) -> None:
     assert body["last_move"] == {"uci": "e4d5", "san": "exd5"}
     beyond = requests.get(f"{server.url}/api/games/{game}/positions/9", timeout=10)
     assert beyond.status_code == 404 and beyond.json()["code"] == "not_found"
+
+
+def test_positions_and_the_state_name_the_king_in_check(server: LiveServer) -> None:
+    """`checked_king` is the square the page draws the checkers' arrows to (python-chess's
+    king of the side to move when in check), in the state and in an earlier position."""
+    fen = "rnbqkbnr/ppppp2p/5p2/6p1/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3"
+    created = create_game(server.url, opponent="friend", color="white", fen=fen)
+    game, white = created["game"], created["seat"]
+    post(server.url, f"/api/games/{game}/join", {"invite": invite_token(created)})
+    assert post(server.url, f"/api/games/{game}/moves", {"ply": 0, "uci": "d1h5"}, white).ok
+    state = api_state(server.url, game)
+    assert state["check"] is True and state["checked_king"] == "e8"
+    board = chess.Board(fen)
+    for ply, uci in enumerate(["d1h5", None]):
+        body = requests.get(f"{server.url}/api/games/{game}/positions/{ply}", timeout=10).json()
+        king = board.king(board.turn)
+        expected = chess.square_name(king) if board.is_check() and king is not None else None
+        assert body["checked_king"] == expected
+        if uci:
+            board.push_uci(uci)
+    assert expected == "e8"
