@@ -19,9 +19,9 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from flask import current_app, request
-from flask_socketio import SocketIO, disconnect, emit, join_room, leave_room
+from flask_socketio import SocketIO, disconnect, join_room, leave_room
 
-from chesscore import BLACK, WHITE, Board, Color
+from chesscore import BLACK, WHITE, Color
 from server.broadcast import emit_each
 from server.connections import Connections
 from server.errors import RequestError, error_reply
@@ -254,8 +254,6 @@ def register(socketio: SocketIO) -> None:
     def on_connect(auth: Any = None) -> dict[str, Any] | None:
         if not _connections().open(_sid()):
             return _refuse_reserved("connect")
-        # The walking skeleton's page shows the start position until it joins a game.
-        emit("position", {"fen": Board().fen()})
         return None
 
     @socketio.on("disconnect")
