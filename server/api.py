@@ -24,7 +24,7 @@ from chesscore.rules.pgn import make_pgn
 from server.errors import RequestError
 from server.games import Game, color_name
 from server.headers import public_url
-from server.insight import position_facts
+from server.insight import checked_king, position_facts
 from server.json_limits import MAX_DEPTH, JsonTooDeepError, loads_bounded
 from server.lookups import board_at
 from server.query import parse_query_int
@@ -32,7 +32,7 @@ from server.ratelimit import RateLimited, client_address
 from server.requests import parse_action, parse_create, parse_http_move, parse_invite
 from server.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
 from server.sessions import GameService
-from server.state import checked_king, make_state
+from server.state import make_state
 
 log = logging.getLogger(__name__)
 blueprint = Blueprint("api", __name__, url_prefix="/api")

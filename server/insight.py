@@ -28,11 +28,11 @@ from typing import Any, Literal, TypeVar
 
 from chesscore import Board, Move
 from chesscore.analysis.describe import PIECE_NAMES, describe_square
-from chesscore.analysis.insight import Preview, describe_last_move, preview
+from chesscore.analysis.insight import Change, Preview, describe_last_move, preview
 from chesscore.analysis.see import classify_destinations
 from chesscore.analysis.threats import SquareAttackers, ThreatMap, make_threat_map
 from chesscore.analysis.xray import make_xray_map
-from chesscore.rules.squares import COLOR_NAMES, parse_square
+from chesscore.rules.squares import COLOR_NAMES, parse_square, square_name
 from server.wire import JsonText, encode
 
 # Entries are only looked up again by joins, HTTP reads and changes that leave the board
@@ -50,8 +50,12 @@ class PositionFacts:
 
     def __init__(self, board: Board) -> None:
         threats = make_threat_map(board)
+        change, announcement = describe_last_move(board, threats)
         self.threats = encode(compact_threats(threats))
-        self.insight = encode(make_position_insight(board, threats))
+        self.insight = encode(make_position_insight(board, change))
+        # The last move in words is no overlay: every receiver gets it, assisted or not.
+        self.announcement = announcement
+        self.checked_king = checked_king(board)
         self.safety: JsonText | None = None
 
     def safety_of(self, board: Board) -> JsonText:
@@ -108,12 +112,29 @@ def cached_preview(board: Board, move: Move) -> dict[str, Any]:
     """`chesscore.analysis.insight.preview` of the legal `move` (IllegalMoveError otherwise),
     its threat map in the wire form."""
     key = (*position_key(board), move.uci())
-    return _previews.get(key, lambda: wire_preview(preview(board, move, make_threat_map(board))))
+    return _previews.get(key, lambda: make_preview(board, move))
 
 
-def wire_preview(found: Preview) -> dict[str, Any]:
-    """A preview as the server sends it: its threat map compacted."""
-    return {**found, "threats": compact_threats(found["threats"])}
+def wire_preview(found: Preview, king: str | None) -> dict[str, Any]:
+    """A preview as the server sends it: its threat map compacted, and `checked_king`, the
+    king the move puts in check (or None)."""
+    return {**found, "threats": compact_threats(found["threats"]), "checked_king": king}
+
+
+def make_preview(board: Board, move: Move) -> dict[str, Any]:
+    found = preview(board, move, make_threat_map(board))
+    board.push(move)
+    try:
+        king = checked_king(board)
+    finally:
+        board.pop()
+    return wire_preview(found, king)
+
+
+def checked_king(board: Board) -> str | None:
+    """The square of the side to move's king when it is in check (the page draws the checkers'
+    arrows to it), else None."""
+    return square_name(board.king_square(board.turn)) if board.is_check() else None
 
 
 def compact_threats(threats: ThreatMap) -> dict[str, Any]:
@@ -136,12 +157,11 @@ def _reached(
     return {square: sides[color] for square, sides in squares.items() if sides[color]}
 
 
-def make_position_insight(board: Board, threats: ThreatMap) -> dict[str, Any]:
+def make_position_insight(board: Board, change: Change | None) -> dict[str, Any]:
     """The state's `insight` (docs/protocol.md): x-rays of the squares that have any, pin
-    lines, the last move's change and its words. The 64 square descriptions are left out
-    (about 5.6 KB a state): the page asks for one with the `describe` event on focus."""
+    lines and the last move's `change`. The 64 square descriptions are left out (about 5.6 KB
+    a state): the page asks for one with the `describe` event on focus."""
     xrays = make_xray_map(board)
-    change, announcement = describe_last_move(board, threats)
     return {
         "xrays": {
             name: sides
@@ -150,7 +170,6 @@ def make_position_insight(board: Board, threats: ThreatMap) -> dict[str, Any]:
         },
         "pins": xrays["pins"],
         "change": change,
-        "announcement": announcement,
     }
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chesscore import BLACK, WHITE, Board, Color, square_name
+from chesscore import BLACK, WHITE, Color
 from server.games import Game, color_name
 from server.insight import position_facts
 from server.wire import JsonText
@@ -37,10 +37,11 @@ def make_public_state(game: Game, now: float) -> dict[str, Any]:
         "start_fen": game.settings.start_fen,
         "turn": color_name(board.turn),
         "check": board.is_check(),
-        "checked_king": checked_king(board),
+        "checked_king": facts.checked_king,
         "status": header.status,
         "outcome": header.outcome.to_json() if header.outcome else None,
         "last_move": {"uci": last.uci, "san": last.san} if last else None,
+        "announcement": facts.announcement,
         "moves": _moves_text(game),
         "opponent": game.settings.opponent,
         "level": game.settings.level,
@@ -75,12 +76,6 @@ def tailor_state(public: dict[str, Any], game: Game, role: Color | None) -> dict
 
 def make_state(game: Game, role: Color | None, now: float) -> dict[str, Any]:
     return tailor_state(make_public_state(game, now), game, role)
-
-
-def checked_king(board: Board) -> str | None:
-    """The square of the side to move's king when it is in check (the page draws the checkers'
-    arrows to it), else None."""
-    return square_name(board.king_square(board.turn)) if board.is_check() else None
 
 
 def make_destinations(game: Game) -> dict[str, Any]:

@@ -32,34 +32,53 @@ ABSOLUTE_PIN = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1"  # Re7 pins Ne2 to the king e
 DOUBLED_ROOKS = "4k3/8/8/8/8/8/8/RR2K3 w - - 0 1"  # a1 x-rays through b1 along the first rank
 KNIGHTS = "4k3/8/3p3p/4n3/8/5N2/8/4K3 w - - 0 1"  # Nf3: e5 contested, g5 losing, d4 safe
 
-# (start FEN, moves played, path into the state's insight, the fact written out by hand)
+# (start FEN, moves played, path into the state, the fact written out by hand)
 INSIGHT_FACTS = [
-    (FORK, ["b5c7"], ("change", "forks"), [{"from": "c7", "targets": ["a8", "e8"], "by": "white"}]),
-    (FORK, ["b5c7"], ("change", "checkers"), ["c7"]),
-    (FORK, ["b5c7"], ("change", "became_hanging"), ["a8"]),
+    (
+        FORK,
+        ["b5c7"],
+        ("insight", "change", "forks"),
+        [{"from": "c7", "targets": ["a8", "e8"], "by": "white"}],
+    ),
+    (FORK, ["b5c7"], ("insight", "change", "checkers"), ["c7"]),
+    (FORK, ["b5c7"], ("insight", "change", "became_hanging"), ["a8"]),
     (FORK, ["b5c7"], ("announcement",), "White knight from b5 to c7, check"),
     (
         RELATIVE_PIN,
         [],
-        ("pins",),
+        (
+            "insight",
+            "pins",
+        ),
         [{"pinner": "b5", "pinned": "c6", "target": "d7", "absolute": False}],
     ),
     (
         ABSOLUTE_PIN,
         [],
-        ("pins",),
+        (
+            "insight",
+            "pins",
+        ),
         [{"pinner": "e7", "pinned": "e2", "target": "e1", "absolute": True}],
     ),
-    (DOUBLED_ROOKS, [], ("xrays", "d1"), {"white": ["a1"], "black": []}),
-    (DOUBLED_ROOKS, [], ("xrays", "f1"), {"white": ["a1", "b1"], "black": []}),
-    (None, ["e2e4", "e7e5", "g1f3"], ("change", "became_hanging"), ["e5"]),
+    (DOUBLED_ROOKS, [], ("insight", "xrays", "d1"), {"white": ["a1"], "black": []}),
+    (DOUBLED_ROOKS, [], ("insight", "xrays", "f1"), {"white": ["a1", "b1"], "black": []}),
+    (None, ["e2e4", "e7e5", "g1f3"], ("insight", "change", "became_hanging"), ["e5"]),
     (
         None,
         ["e2e4", "e7e5", "g1f3"],
-        ("change", "new_attacks"),
+        ("insight", "change", "new_attacks"),
         [{"from": "f3", "to": "e5", "by": "white"}],
     ),
-    (None, [], ("change",), None),
+    (
+        None,
+        [],
+        (
+            "insight",
+            "change",
+        ),
+        None,
+    ),
     # Back at the start position, but with a last move: not the facts of ply 0.
     (None, ["g1f3", "g8f6", "f3g1", "f6g8"], ("announcement",), "Black knight from f6 to g8"),
 ]
@@ -88,6 +107,7 @@ def expected_insight(board: Board) -> dict[str, Any]:
     descriptions (those come one by one from `describe`), through JSON like the wire."""
     insight = dict(make_insight(board))
     del insight["descriptions"]
+    del insight["announcement"]  # the state's own field: every receiver gets it
     insight["xrays"] = {
         name: sides for name, sides in insight["xrays"].items() if sides["white"] or sides["black"]
     }
@@ -127,7 +147,7 @@ def test_the_state_carries_chesscores_insight(
         board = board_after(fen, moves)
         for received in (state, table.black.wait_version(state["version"]), watcher.states[-1]):
             assert received["assisted"] is True
-            assert dig(received["insight"], path) == fact
+            assert dig(received, path) == fact
             assert received["insight"] == expected_insight(board)
             assert received["threats"]["hanging"] == make_threat_map(board)["hanging"]
             assert received["threats"]["attackers"] == attackers_by_color(board.fen())
@@ -149,7 +169,7 @@ def test_a_takeback_brings_back_the_insight_of_the_earlier_position(server: Live
         state = table.white.wait_version(accepted["version"])
         assert state["ply"] == 2
         assert state["insight"] == expected_insight(board_after(None, ["e2e4", "e7e5"]))
-        assert state["insight"]["announcement"] == "Black pawn from e7 to e5"
+        assert state["announcement"] == "Black pawn from e7 to e5"
         assert state["safety"] == classify_destinations(board_after(None, ["e2e4", "e7e5"]))
     finally:
         table.close()
@@ -186,10 +206,24 @@ def test_a_preview_is_chesscores_preview_of_the_move(server: LiveServer) -> None
         del expected["threats"]["squares"]  # the wire form lists attackers by colour instead
         shown = {**reply["preview"], "threats": dict(reply["preview"]["threats"])}
         assert shown["threats"].pop("attackers") == attackers_by_color(expected["fen"])
+        assert shown.pop("checked_king") is None  # Ng5 gives no check
         assert shown == expected
         assert (reply["preview"]["see"], reply["preview"]["safety"]) == (-300, "losing")
         again = table.white.call("preview", {"game": table.id, "ply": 0, "uci": "f3g5"})
         assert again == reply  # the cached answer is the same
+    finally:
+        table.close()
+
+
+def test_a_preview_names_the_king_its_move_checks(server: LiveServer) -> None:
+    table = friend_game(server, FORK)
+    try:
+        reply = table.white.call("preview", {"game": table.id, "ply": 0, "uci": "b5c7"})
+        assert (reply["preview"]["checked_king"], reply["preview"]["threats"]["checkers"]) == (
+            "e8",
+            ["c7"],
+        )
+        assert table.white.wait_version(table.version)["fen"] == FORK  # nothing was played
     finally:
         table.close()
 
@@ -260,6 +294,8 @@ def test_an_unassisted_game_hides_the_overlays_from_its_players_only(
                 None,
             )
         assert black["dests"]  # the legal moves are not an overlay
+        # Nor is the move in words, which a sighted player sees on the board.
+        assert black["announcement"] == "White knight from b5 to c7, check"
         seen = watcher.states[-1]
         assert seen["assisted"] is False
         assert seen["insight"]["change"]["forks"] == [

@@ -1,36 +1,13 @@
 /**
  * Moves in words for screen readers, written into an aria-live region.
  *
- * The sentence is the server's (`insight.announcement`, "White knight from g1 to f3"). The
- * players of a game that is not assisted get no insight, so for them the page puts one
- * together from what it was sent: the colour and piece from the FEN before the move (read by
- * chessground), the squares from the UCI, capture, castling, promotion and check from the SAN
- * the server wrote. No rule is worked out here.
+ * The sentence is the server's (the state's `announcement`, "White knight from g1 to f3"),
+ * sent to every receiver, assisted or not: the page words nothing itself.
  */
-import { read as readPieces } from '/vendor/chessground/fen.js';
-import { uciToMove } from '/vendor/chessground/util.js';
 
-const PIECE_NAMES = { n: 'knight', b: 'bishop', r: 'rook', q: 'queen' };
-
-/** The sentence for the move of `state` (its `last_move`), played in the position `fenBefore`. */
-export function describeLastMove(fenBefore, state) {
-  return state.insight?.announcement ?? describeMove(fenBefore, state.last_move);
-}
-
-/** A sentence for `move` ({uci, san}) played in the position `fenBefore`. */
-function describeMove(fenBefore, move) {
-  const [from, to] = uciToMove(move.uci);
-  const piece = readPieces(fenBefore).get(from);
-  const color = piece ? capitalize(piece.color) : '';
-  let words;
-  if (move.san.startsWith('O-O-O')) words = `${color} castles queenside`;
-  else if (move.san.startsWith('O-O')) words = `${color} castles kingside`;
-  else words = `${color} ${piece?.role ?? 'piece'} from ${from} to ${to}`;
-  if (move.san.includes('x')) words += ', capture';
-  if (move.uci.length === 5) words += `, promotes to ${PIECE_NAMES[move.uci[4]]}`;
-  if (move.san.endsWith('#')) words += ', checkmate';
-  else if (move.san.endsWith('+')) words += ', check';
-  return words.trim();
+/** The sentence for the move of `state` (its `last_move`). */
+export function describeLastMove(state) {
+  return state.announcement;
 }
 
 /** A sentence for a move whose earlier position the page never saw (only the SAN is known). */

@@ -12,7 +12,6 @@ import { createBoard } from './board.js';
 import { askPromotion } from './promotion.js';
 import { createHistory } from './history.js';
 import { parseTypedMove } from './notation.js';
-import { read as readPieces } from '/vendor/chessground/fen.js';
 import { uciToMove } from '/vendor/chessground/util.js';
 import { announce, describeLastMove, describeSanOnly } from './announce.js';
 import { rememberGame, findGame } from './storage.js';
@@ -121,7 +120,7 @@ function receiveState(state, speak) {
 function announceChange(previous, state) {
   const sentences = [];
   if (state.ply === previous.ply + 1 && state.last_move) {
-    sentences.push(describeLastMove(previous.fen, state));
+    sentences.push(describeLastMove(state));
   } else if (state.ply < previous.ply) {
     const taken = previous.ply - state.ply;
     sentences.push(`Takeback: ${taken === 1 ? 'one move' : `${taken} moves`} taken back`);
@@ -211,22 +210,13 @@ function overlaidPosition(position) {
   const found = page.viewPly === null ? page.preview : null;
   if (!found) return position;
   const insight = { xrays: null, pins: found.pins, change: found.change };
-  const checked = found.checked_king ?? previewCheckedKing(found);
-  return { fen: found.fen, checked_king: checked, threats: found.threats, insight, preview: found };
-}
-
-/**
- * The king in check after a previewed move. The preview reply (server/insight.py,
- * `wire_preview`) does not name it yet, unlike the state and the positions: until it does, it
- * is the side to move's king in the preview's FEN when the threat map lists checkers.
- */
-function previewCheckedKing(found) {
-  if (found.threats.checkers.length === 0) return null;
-  const color = found.fen.split(' ')[1] === 'b' ? 'black' : 'white';
-  for (const [square, piece] of readPieces(found.fen)) {
-    if (piece.role === 'king' && piece.color === color) return square;
-  }
-  return null;
+  return {
+    fen: found.fen,
+    checked_king: found.checked_king,
+    threats: found.threats,
+    insight,
+    preview: found,
+  };
 }
 
 function renderOverlay(position) {
