@@ -67,7 +67,9 @@ def sample_games(count: int, seed: int, stride: int = 4) -> list[Game]:
 
 def without_insight(board: Board) -> Any:
     """What the state held before issue 7: a threat map made for each state, nothing more."""
-    return SimpleNamespace(threats=make_threat_map(board), insight=None)
+    return SimpleNamespace(
+        threats=make_threat_map(board), insight=None, announcement=None, checked_king=None
+    )
 
 
 def move_states(game: Game) -> None:
