@@ -1,0 +1,36 @@
+"""The speed benchmarks still run: each is started as a user starts it, on a tiny sample, and
+must finish and print its figures. Nothing here judges a figure (that is the benchmarks' job,
+side by side with a reference run); a benchmark that no longer runs fails here instead of
+rotting until someone next needs it (bench/state.py once broke unnoticed when the position
+facts grew a field)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# (script, tiny arguments, a row its report must hold)
+BENCHES = [
+    ("update.py", ["--games", "1", "--plies", "12", "--rounds", "1"], "chesscore"),
+    ("insight.py", ["--positions", "8", "--repeat", "1"], "make_insight"),
+    ("state.py", ["--positions", "8", "--repeat", "1"], "a move's states, with insight"),
+    ("perft.py", ["--rounds", "1"], "start"),
+]
+
+
+@pytest.mark.parametrize(("script", "arguments", "row"), BENCHES, ids=[b[0] for b in BENCHES])
+def test_the_benchmark_runs_and_reports(script: str, arguments: list[str], row: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert row in done.stdout, done.stdout[-2000:]
