@@ -2,13 +2,13 @@
 
 Usage: `python bench/state.py [--positions N] [--seed S] [--repeat R]`
 
-Games come from seeded random movers (one sample every few plies, each a `server.games.Game`
+Games come from seeded random movers (one sample every few plies, each a `server.games.play.Game`
 restored from its moves, as the server holds it). For each sample, each way of building a state
 is timed with `time.perf_counter_ns`, `--repeat` times (3 by default) keeping the fastest call,
 since other processes can only add time:
 
 - `public, no insight`: `make_public_state` as it was before issue 7, the threat map built anew
-  and no insight (`server.insight.position_facts` replaced for the measure);
+  and no insight (`server.games.facts.position_facts` replaced for the measure);
 - `public, insight, first build`: the caches emptied first, as after a move: threat map, x-rays,
   pin lines, the last move's change and its words;
 - `public, insight, cached`: the same position again (a join, an HTTP read, an offer);
@@ -35,14 +35,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import server.state
+import server.transport.messages
 from bench.insight import parse_sampling_args, print_table
 from chesscore import BLACK, WHITE, Board, Move
 from chesscore.analysis.threats import make_threat_map
-from server.games import Game, GameSettings, Header, MoveRecord, restore_game
-from server.insight import cached_preview, clear_caches, position_facts
-from server.state import make_destinations, make_public_state, tailor_state
-from server.wire import dumps
+from server.games.facts import cached_preview, clear_caches, position_facts
+from server.games.play import Game, GameSettings, Header, MoveRecord, restore_game
+from server.transport.messages import make_destinations, make_public_state, tailor_state
+from server.transport.wire import dumps
 
 NOW = 1_000_000.0
 
@@ -94,11 +94,11 @@ def cold(work: Callable[[Game], object]) -> Callable[[Game], object]:
 
 def patched(work: Callable[[Game], object]) -> Callable[[Game], object]:
     def run(game: Game) -> object:
-        server.state.position_facts = without_insight  # type: ignore[assignment]
+        server.transport.messages.position_facts = without_insight  # type: ignore[assignment]
         try:
             return work(game)
         finally:
-            server.state.position_facts = position_facts
+            server.transport.messages.position_facts = position_facts
 
     return run
 

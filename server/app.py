@@ -15,15 +15,15 @@ from flask import Flask, Request, Response
 from flask.sessions import SessionInterface, SessionMixin
 from flask_socketio import SocketIO
 
-from server.broadcast import make_client_manager
 from server.config import ASYNC_MODES, DEFAULTS, ROOT, load_environment
-from server.connections import Connections
-from server.headers import add_security_headers, public_url
-from server.security import load_secret_key, socketio_options
-from server.sessions import GameService
-from server.store import open_store
-from server.transport_guard import install as install_transport_guard
-from server.wire import JsonProvider, Packet
+from server.games.service import GameService
+from server.storage.interface import open_store
+from server.transport.broadcast import make_client_manager
+from server.transport.connections import Connections
+from server.transport.guard import install as install_transport_guard
+from server.transport.headers import add_security_headers, public_url
+from server.transport.security import load_secret_key, socketio_options
+from server.transport.wire import JsonProvider, Packet
 
 socketio = SocketIO()
 
@@ -43,7 +43,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(app.instance_path)
 
-    from server import api, events, views
+    from server.transport import api, events, views
 
     app.register_blueprint(views.blueprint)
     app.register_blueprint(api.blueprint)
@@ -82,7 +82,7 @@ def transport_options(config: dict[str, Any]) -> dict[str, Any]:
 
 
 class NoSessions(SessionInterface):
-    """The server keeps no Flask session: seats are cookies of their own (server.seats). Not
+    """The server keeps no Flask session: seats are cookies of their own (server.games.seats). Not
     opening one spares every request and Socket.IO event a cookie signature check; writing to
     `flask.session` fails loudly (Flask's null session)."""
 
@@ -109,7 +109,7 @@ def _check_async_mode(mode: str) -> None:
 
 
 def _make_service(app: Flask, connections: Connections) -> GameService:
-    from server.events import make_notifiers
+    from server.transport.events import make_notifiers
 
     notify, notify_rematch = make_notifiers(socketio)
     return GameService(

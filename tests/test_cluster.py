@@ -35,15 +35,15 @@ from socketio import exceptions as socketio_errors
 
 from chesscore import Board
 from deploy import cluster
-from server.games import MoveRecord
-from server.store import StaleVersionError, StoredChange, StoredGame
+from server.games.play import MoveRecord
+from server.storage.interface import StaleVersionError, StoredChange, StoredGame
 from tests.support.game_client import GameClient, api_state, create_game, invite_token
 from tests.support.live_server import LiveServer
 from tests.support.stored import HEADER
 
 if TYPE_CHECKING:
     # Imported where used: without psycopg installed the module must still load, to skip.
-    from server.store_postgres import PostgresStore
+    from server.storage.postgres import PostgresStore
 
 pytestmark = [pytest.mark.cluster, pytest.mark.server]
 
@@ -148,7 +148,7 @@ def new_stored_game(store: PostgresStore) -> str:
     ids=["same_version", "same_ply"],
 )
 def test_postgres_refuses_a_stale_change(backends: Backends, duplicate: StoredChange) -> None:
-    from server.store_postgres import PostgresStore
+    from server.storage.postgres import PostgresStore
 
     store = PostgresStore(backends.database)
     game_id = new_stored_game(store)
@@ -169,7 +169,7 @@ def test_postgres_refuses_a_stale_change(backends: Backends, duplicate: StoredCh
 def test_postgres_takebacks_and_seats(backends: Backends) -> None:
     """The changes that are more than a move: a takeback drops plies (and a stale one drops
     none), a claimed seat is stored, and a seat already taken refuses the whole change."""
-    from server.store_postgres import PostgresStore
+    from server.storage.postgres import PostgresStore
 
     store = PostgresStore(backends.database)
     game_id = new_stored_game(store)
@@ -198,7 +198,7 @@ def test_postgres_takebacks_and_seats(backends: Backends) -> None:
 
 
 def test_two_stores_racing_for_one_position_store_one_move(backends: Backends) -> None:
-    from server.store_postgres import PostgresStore
+    from server.storage.postgres import PostgresStore
 
     # Two stores stand for two processes; twenty threads each try a different first move.
     stores = [PostgresStore(backends.database), PostgresStore(backends.database)]

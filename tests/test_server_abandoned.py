@@ -19,12 +19,12 @@ import pytest
 import requests
 
 from chesscore import Board
-from server.clock import ClockState
 from server.errors import RequestError
-from server.games import Header, abandon
-from server.requests import CreateRequest
-from server.sessions import GameService
-from server.store_sqlite import SqliteStore
+from server.games.clock import ClockState
+from server.games.play import Header, abandon
+from server.games.service import GameService
+from server.storage.sqlite import SqliteStore
+from server.transport.requests import CreateRequest
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
 

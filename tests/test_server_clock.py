@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.clock import ClockSettings, ClockState
+from server.games.clock import ClockSettings, ClockState
 
 WHITE, BLACK = 0, 1
 FIVE_PLUS_TWO = ClockSettings(initial_ms=300_000, increment_ms=2_000)

@@ -1,4 +1,5 @@
-"""What every response tells the browser (server.headers), and the PGN's Site from configuration.
+"""What every response tells the browser (server.transport.headers), and the PGN's Site from
+configuration.
 
 Against a real server: the pages, the API, the vendored packages and an error page all carry
 the Content-Security-Policy and its companions; a page that plays a move in a real Chromium
@@ -15,7 +16,7 @@ import pytest
 import requests
 
 from server import create_app
-from server.headers import SECURITY_HEADERS
+from server.transport.headers import SECURITY_HEADERS
 from tests.conftest import screenshot_path
 from tests.support.game_client import create_game
 from tests.support.in_process import IN_PROCESS

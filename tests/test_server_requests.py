@@ -8,7 +8,7 @@ import pytest
 
 from chesscore import Move
 from server.errors import RequestError
-from server.requests import (
+from server.transport.requests import (
     parse_action,
     parse_create,
     parse_join,

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from chesscore import Board, Move
-from server.clock import ClockSettings
 from server.errors import RequestError
-from server.games import Game
-from server.requests import CreateRequest
-from server.sessions import GameService
-from server.store_sqlite import SqliteStore
+from server.games.clock import ClockSettings
+from server.games.play import Game
+from server.games.service import GameService
+from server.storage.sqlite import SqliteStore
+from server.transport.requests import CreateRequest
 
 WHITE, BLACK = 0, 1
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from server.games import MoveRecord
-from server.store import StaleVersionError, StoredChange, StoredGame
-from server.store_sqlite import SqliteStore
+from server.games.play import MoveRecord
+from server.storage.interface import StaleVersionError, StoredChange, StoredGame
+from server.storage.sqlite import SqliteStore
 from tests.support.stored import HEADER
 
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from deploy import cluster
-from server.games import MoveRecord
-from server.store import StoredChange, StoredGame
+from server.games.play import MoveRecord
+from server.storage.interface import StoredChange, StoredGame
 from tests.support.stored import HEADER
 
 pytestmark = [pytest.mark.cluster, pytest.mark.server]
@@ -55,7 +55,7 @@ def database() -> Iterator[str]:
 def test_an_older_database_is_migrated_then_idle_games_are_found(database: str) -> None:
     import psycopg
 
-    from server.store_postgres import PostgresStore
+    from server.storage.postgres import PostgresStore
 
     with psycopg.connect(database, autocommit=True) as db:
         db.execute(OLD_SCHEMA)

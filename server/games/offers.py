@@ -1,6 +1,6 @@
 """Offers between the two seats: a draw, a takeback, a rematch; made, accepted or declined.
 
-Like the actions in `server.games`, each function validates and returns a `Change` without
+Like the actions in `server.games.play`, each function validates and returns a `Change` without
 touching the game. A pending offer is one colour per kind in the game's header. The computer
 answers at once: it declines draws and accepts takebacks and rematches, so against it an offer
 of those two is stored directly as its acceptance. A rematch needs the id of the new game, which
@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from chesscore import Color, Outcome, Termination
 from server.errors import RequestError
-from server.games import (
+from server.games.play import (
     Change,
     Game,
     Header,

@@ -5,7 +5,7 @@ Redis (`QueueManager`, chosen by `REDIS_URL`): python-socketio publishes every e
 channel and every process delivers it to the members it holds. A change of a game goes to three
 rooms (white, black, spectators), each with its own state; `emit_each` sends the three as one
 message across the queue instead of three, so a move costs one publish and each process reads
-one message. Messages cross Redis in `server.wire.QueueJson`'s format, states as JSON text.
+one message. Messages cross Redis in `wire.QueueJson`'s format, states as JSON text.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from socketio import Manager, RedisManager
 
-from server.wire import QueueJson
+from server.transport.wire import QueueJson
 
 CHANNEL = "flask-socketio"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 
-from server.ratelimit import TokenBucket
+from server.transport.ratelimit import TokenBucket
 
 LOOKUP_BURST = 40
 LOOKUP_PER_SECOND = 20.0

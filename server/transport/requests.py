@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from chesscore import BLACK, WHITE, Board, ChessError, Color, Move
-from server.clock import ClockSettings
-from server.computer import check_level
 from server.errors import RequestError
-from server.games import OFFER_KINDS
-from server.seats import is_game_id, is_token
+from server.games.clock import ClockSettings
+from server.games.computer import check_level
+from server.games.play import OFFER_KINDS
+from server.games.seats import is_game_id, is_token
 
 ACTIONS = ("resign", "abort", "claim_draw", "offer", "accept", "decline")
 COLORS = {"white": WHITE, "black": BLACK, "random": None}

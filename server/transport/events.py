@@ -7,7 +7,7 @@ reply, and leaves any other exception to the error handler registered for every 
 which logs it and answers `internal`. The game's members sit in three rooms per game (white,
 black, spectators) so each gets its own state, with the legal moves only for the seat to move.
 The look-ups (`preview`, `describe`) change nothing and draw from a rate limit of their own
-(server.lookup_limits), so a player dragging a piece around never has the move refused.
+(server.transport.lookup_limits), so a player dragging a piece around never has the move refused.
 Events named `connect`/`disconnect` can be forged by clients; neither handler trusts them.
 """
 
@@ -22,13 +22,16 @@ from flask import current_app, request
 from flask_socketio import SocketIO, disconnect, join_room, leave_room
 
 from chesscore import BLACK, WHITE, Color
-from server.broadcast import emit_each
-from server.connections import Connections
 from server.errors import RequestError, error_reply
-from server.games import Game, color_name
-from server.lookup_limits import LookupLimits
-from server.lookups import describe_square_at, preview_move
-from server.requests import (
+from server.games.lookups import describe_square_at, preview_move
+from server.games.play import Game, color_name
+from server.games.seats import cookie_name, is_token
+from server.games.service import GameService
+from server.transport.broadcast import emit_each
+from server.transport.connections import Connections
+from server.transport.lookup_limits import LookupLimits
+from server.transport.messages import make_public_state, make_state, tailor_state
+from server.transport.requests import (
     parse_describe,
     parse_game_request,
     parse_join,
@@ -37,10 +40,7 @@ from server.requests import (
     parse_preview,
     shorten,
 )
-from server.seats import cookie_name, is_token
-from server.sessions import GameService
-from server.state import make_public_state, make_state, tailor_state
-from server.wire import encode
+from server.transport.wire import encode
 
 log = logging.getLogger(__name__)
 

@@ -26,8 +26,8 @@ from chesscore import (
     Outcome,
     Termination,
 )
-from server.clock import ClockSettings, ClockState
 from server.errors import RequestError
+from server.games.clock import ClockSettings, ClockState
 
 COLOR_NAMES = {WHITE: "white", BLACK: "black"}
 OFFER_KINDS = ("draw", "takeback", "rematch")

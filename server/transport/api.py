@@ -22,17 +22,17 @@ from chesscore import BLACK, WHITE, Color
 from chesscore.analysis.annotate import make_annotated_pgn
 from chesscore.rules.pgn import make_pgn
 from server.errors import RequestError
-from server.games import Game, color_name
-from server.headers import public_url
-from server.insight import checked_king, position_facts
-from server.json_limits import MAX_DEPTH, JsonTooDeepError, loads_bounded
-from server.lookups import board_at
-from server.query import parse_query_int
-from server.ratelimit import RateLimited, client_address
-from server.requests import parse_action, parse_create, parse_http_move, parse_invite
-from server.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
-from server.sessions import GameService
-from server.state import make_state
+from server.games.facts import checked_king, position_facts
+from server.games.lookups import board_at
+from server.games.play import Game, color_name
+from server.games.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
+from server.games.service import GameService
+from server.transport.headers import public_url
+from server.transport.json_limits import MAX_DEPTH, JsonTooDeepError, loads_bounded
+from server.transport.messages import make_state
+from server.transport.query import parse_query_int
+from server.transport.ratelimit import RateLimited, client_address
+from server.transport.requests import parse_action, parse_create, parse_http_move, parse_invite
 
 log = logging.getLogger(__name__)
 blueprint = Blueprint("api", __name__, url_prefix="/api")

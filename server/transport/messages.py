@@ -5,8 +5,8 @@ insight ...); only the seat whose turn it is also gets `dests` and `promotions`,
 it may make, and `safety`, how each of them fares in an exchange. In a game that is not
 `assisted` the players get no overlays (`threats`, `insight` and `safety` are null) while
 spectators still do. The public part is built once per change and copied per room; its costly
-parts (the move list, and the position facts from `server.insight`'s cache) are JSON text,
-encoded once and spliced into every message (server.wire). Seat tokens never appear here. The
+parts (the move list, and the position facts from `server.games.facts`'s cache) are JSON text,
+encoded once and spliced into every message (`wire`). Seat tokens never appear here. The
 fields are documented in docs/protocol.md, "The state".
 """
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from chesscore import BLACK, WHITE, Color
-from server.games import Game, color_name
-from server.insight import position_facts
-from server.wire import JsonText
+from server.games.facts import position_facts
+from server.games.play import Game, color_name
+from server.transport.wire import JsonText
 
 # What a player of a game that is not assisted does not get.
 OVERLAYS = {"threats": None, "insight": None, "safety": None}

@@ -11,7 +11,7 @@ import threading
 from dataclasses import dataclass, field
 
 from chesscore import Color
-from server.ratelimit import TokenBucket
+from server.transport.ratelimit import TokenBucket
 
 # Refused events (rate limit) in a burst after which the connection is closed.
 FLOOD_LIMIT = 1000

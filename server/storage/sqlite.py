@@ -1,4 +1,4 @@
-"""SQLite storage: the embedded default behind `server.store.GameStore`.
+"""SQLite storage: the embedded default behind `server.storage.interface.GameStore`.
 
 One file under the instance folder in WAL mode, so readers never wait for the writer. The
 server opens it with `synchronous=NORMAL` (server/config.py): a committed change survives a
@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server.games import MoveRecord
-from server.store import (
+from server.games.play import MoveRecord
+from server.storage.interface import (
     GAME_RECORD_TABLES,
     IdleGame,
     StaleVersionError,

@@ -1,13 +1,14 @@
-"""PostgreSQL storage behind `server.store.GameStore`, for several server processes or machines.
+"""PostgreSQL storage behind `server.storage.interface.GameStore`, for several server processes
+or machines.
 
-Chosen by `DATABASE_URL` (see `server.store.open_store`). The schema mirrors the SQLite one, and
-the database itself guards every ply: moves are keyed by (game, ply), and each change is one
-transaction whose `UPDATE games ... WHERE version = <the version it was made for>` takes the
-game's row lock, so when two processes race to change the same position the second waits,
-finds the version moved on, and gets `StaleVersionError`; a duplicate ply or seat is refused
-by its primary key the same way. Connections come from a small pool shared by the server's
-threads (psycopg connections must not be used by two threads at once); one that broke, say
-after the database restarted, is dropped and the next request opens a fresh one.
+Chosen by `DATABASE_URL` (see `server.storage.interface.open_store`). The schema mirrors the
+SQLite one, and the database itself guards every ply: moves are keyed by (game, ply), and each
+change is one transaction whose `UPDATE games ... WHERE version = <the version it was made for>`
+takes the game's row lock, so when two processes race to change the same position the second
+waits, finds the version moved on, and gets `StaleVersionError`; a duplicate ply or seat is
+refused by its primary key the same way. Connections come from a small pool shared by the
+server's threads (psycopg connections must not be used by two threads at once); one that broke,
+say after the database restarted, is dropped and the next request opens a fresh one.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from typing import Any
 
 import psycopg
 
-from server.games import MoveRecord
-from server.store import (
+from server.games.play import MoveRecord
+from server.storage.interface import (
     GAME_RECORD_TABLES,
     IdleGame,
     StaleVersionError,

@@ -21,9 +21,9 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from server.api import set_seat_cookie
 from server.errors import RequestError
-from server.seats import is_game_id, is_token
+from server.games.seats import is_game_id, is_token
+from server.transport.api import set_seat_cookie
 
 blueprint = Blueprint("views", __name__)
 

@@ -7,7 +7,7 @@ of changes by version and when each game last changed (to find abandoned games).
 carry the server's trust: `commit` applies a change only on top of the version it was made for
 (else `StaleVersionError`), moves are keyed by (game, ply) so a ply can never be stored twice,
 and a commit is durable when it returns. The functions at the end convert between
-`server.games` records and that plain data.
+`server.games.play` records and that plain data.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from chesscore import Outcome, Termination
-from server.clock import ClockSettings, ClockState
-from server.games import Game, GameSettings, Header, MoveRecord, restore_game
+from server.games.clock import ClockSettings, ClockState
+from server.games.play import Game, GameSettings, Header, MoveRecord, restore_game
 
 # The tables every SQL backend shares word for word (the `games` table differs by dialect and
 # comes first in each backend's schema, since these refer to it).
@@ -119,10 +119,10 @@ def open_store(instance_path: str, config: dict[str, Any]) -> GameStore:
     """The configured store (`config`: the app's settings, server.config): PostgreSQL when
     DATABASE_URL is set (several processes share it), else SQLite under the instance folder."""
     if config.get("DATABASE_URL"):
-        from server.store_postgres import PostgresStore
+        from server.storage.postgres import PostgresStore
 
         return PostgresStore(str(config["DATABASE_URL"]))
-    from server.store_sqlite import SqliteStore
+    from server.storage.sqlite import SqliteStore
 
     path = Path(instance_path) / "games.sqlite3"
     return SqliteStore(path, synchronous=str(config["SQLITE_SYNCHRONOUS"]))

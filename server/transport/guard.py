@@ -40,7 +40,7 @@ from engineio import packet as eio_packet
 from engineio import payload as eio_payload
 
 from server.errors import error_reply
-from server.ratelimit import TokenBucket
+from server.transport.ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ CLIENT_PACKET_TYPES = frozenset(
     {eio_packet.CLOSE, eio_packet.PONG, eio_packet.MESSAGE, eio_packet.UPGRADE}
 )
 # What python-socketio's decoder raises on a frame it cannot make sense of (JSON errors and
-# the too-deep payloads of server.wire are ValueErrors).
+# the too-deep payloads of server.transport.wire are ValueErrors).
 MALFORMED_ERRORS = (ValueError, TypeError, KeyError, IndexError)
 
 # An EVENT packet's head: its namespace (if not "/") and acknowledgement id.

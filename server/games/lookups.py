@@ -16,8 +16,8 @@ from typing import Any
 
 from chesscore import Board, ChessError, Color, Move
 from server.errors import RequestError
-from server.games import Game, color_name, require_playing
-from server.insight import cached_preview, describe
+from server.games.facts import cached_preview, describe
+from server.games.play import Game, color_name, require_playing
 
 
 def board_at(game: Game, ply: int) -> Board:

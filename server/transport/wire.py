@@ -28,7 +28,7 @@ from typing import Any
 from flask.json.provider import DefaultJSONProvider
 from socketio import packet
 
-from server.json_limits import loads_bounded
+from server.transport.json_limits import loads_bounded
 
 SEPARATORS = (",", ":")
 # Deeper than any body (the event's list and its payload add levels), and deep enough that a

@@ -30,16 +30,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from chesscore import BLACK, WHITE, Color, Move
-from server import games, offers
-from server.computer import ComputerMover
 from server.config import DEFAULTS
 from server.errors import RequestError
-from server.games import Change, Game, GameSettings
-from server.ratelimit import AddressBuckets, ComputerGames
-from server.requests import CreateRequest
-from server.scheduler import Scheduler
-from server.seats import hash_token, hashes_match, new_game_id, new_token
-from server.store import (
+from server.games import offers, play
+from server.games.computer import ComputerMover
+from server.games.play import Change, Game, GameSettings
+from server.games.scheduler import Scheduler
+from server.games.seats import hash_token, hashes_match, new_game_id, new_token
+from server.storage.interface import (
     GameStore,
     IdleGame,
     StaleVersionError,
@@ -50,6 +48,8 @@ from server.store import (
     header_to_data,
     stored_from_game,
 )
+from server.transport.ratelimit import AddressBuckets, ComputerGames
+from server.transport.requests import CreateRequest
 
 log = logging.getLogger(__name__)
 
@@ -246,7 +246,7 @@ class GameService:
     def _store_new_game(
         self, settings: GameSettings, colors: tuple[Color, ...], place: str | None
     ) -> tuple[Game, dict[Color, str], str | None]:
-        game = games.new_game(new_game_id(), settings)
+        game = play.new_game(new_game_id(), settings)
         seats = {color: new_token() for color in colors}
         invite = new_token() if settings.opponent == "friend" and len(colors) == 1 else None
         invite_hash = hash_token(invite) if invite else None
@@ -279,7 +279,7 @@ class GameService:
             if color in game.header.seated:
                 return None
             token = new_token()
-            self._commit(game, games.claim_seat(game, color), seat=(color, hash_token(token)))
+            self._commit(game, play.claim_seat(game, color), seat=(color, hash_token(token)))
             return color, token
 
     def changes_since(self, game: Game, since: int | None) -> list[dict[str, Any]] | None:
@@ -299,8 +299,8 @@ class GameService:
     def _move(self, game_id: str, color: Color, ply: int, move: Move | str) -> Done:
         with self.session(game_id) as game:
             if isinstance(move, str):
-                move = games.read_san(game, color, ply, move)
-            change = games.make_move(game, color, ply, move, self.clock())
+                move = play.read_san(game, color, ply, move)
+            change = play.make_move(game, color, ply, move, self.clock())
             return Done(game, self._commit(game, change))
 
     def act(self, game_id: str, color: Color, action: str, kind: str | None = None) -> Done:
@@ -317,11 +317,11 @@ class GameService:
 
     def _plan(self, game: Game, color: Color, action: str, kind: str | None, now: float) -> Change:
         if action == "resign":
-            return games.resign(game, color, now)
+            return play.resign(game, color, now)
         if action == "abort":
-            return games.abort(game, color, now)
+            return play.abort(game, color, now)
         if action == "claim_draw":
-            return games.claim_draw(game, color, now)
+            return play.claim_draw(game, color, now)
         assert kind is not None
         if action == "offer":
             return offers.offer(game, color, kind, now)
@@ -392,7 +392,7 @@ class GameService:
 
     def _settle_time(self, game: Game) -> bool:
         """Commit the flag of a clock that ran out; whether there was one."""
-        change = games.expire(game, self.clock())
+        change = play.expire(game, self.clock())
         if change is not None:
             self._commit(game, change)
         return change is not None
@@ -456,7 +456,7 @@ class GameService:
                 )
                 return
             color = game.board.turn
-            self._commit(game, games.make_move(game, color, game.ply, move, self.clock()))
+            self._commit(game, play.make_move(game, color, game.ply, move, self.clock()))
 
     def resume(self) -> None:
         """After a start: end the games abandoned meanwhile (most without loading them), then
@@ -498,10 +498,10 @@ class GameService:
 
     def _end_idle(self, idle: IdleGame) -> None:
         header = header_from_data(idle.header)
-        if not games.has_running_clock(header):
+        if not play.has_running_clock(header):
             with self._lock(idle.id):
                 if idle.id not in self.cache:
-                    self._commit_unloaded(idle, games.abandon(header))
+                    self._commit_unloaded(idle, play.abandon(header))
                     self._forget_lock(idle.id)
                     return
         # A running clock's flag needs the board (a side that cannot mate does not win), and
@@ -509,8 +509,8 @@ class GameService:
         # whose loading settles a flag that is due.
         with self.session(idle.id) as game:
             unchanged = game.version == idle.version and game.is_playing
-            if unchanged and not games.has_running_clock(game.header):
-                self._commit(game, games.abandon(game.header))
+            if unchanged and not play.has_running_clock(game.header):
+                self._commit(game, play.abandon(game.header))
 
     def _commit_unloaded(self, idle: IdleGame, change: Change) -> None:
         """Store `change` to a game that is not in memory, so nobody here watches it; the

@@ -10,7 +10,7 @@ the one before it, which fix the position, the last move and hence every fact he
 an HTTP read or a change that leaves the board alone (an offer, a seat claimed) costs a
 dictionary look-up, and games in the same opening share their entries. Previews of candidate
 moves are cached the same way, since a player dragging a piece hovers over the same few squares
-again and again. The cached facts are JSON text (`server.wire.JsonText`), shared by every
+again and again. The cached facts are JSON text (`server.transport.wire.JsonText`), shared by every
 message built from them; a preview or a square's description builds the threat map it needs anew
 (a few dozen microseconds).
 
@@ -33,7 +33,7 @@ from chesscore.analysis.see import classify_destinations
 from chesscore.analysis.threats import SquareAttackers, ThreatMap, make_threat_map
 from chesscore.analysis.xray import make_xray_map
 from chesscore.rules.squares import COLOR_NAMES, parse_square, square_name
-from server.wire import JsonText, encode
+from server.transport.wire import JsonText, encode
 
 # Entries are only looked up again by joins, HTTP reads and changes that leave the board
 # alone: a few hundred positions serve them, and each costs a few kilobytes.
@@ -45,7 +45,7 @@ T = TypeVar("T")
 
 class PositionFacts:
     """The threat map, the insight and (on first use) the safety labels of one position, as
-    JSON text ready to splice into every message that carries them (server.wire): encoded
+    JSON text ready to splice into every message that carries them (server.transport.wire): encoded
     once, they cost no more to send to three rooms than to one, and a few kilobytes to keep."""
 
     def __init__(self, board: Board) -> None:

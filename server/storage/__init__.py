@@ -1,0 +1,4 @@
+"""Storage: the interface every back end keeps (`interface`: `GameStore`, `open_store`, the
+stored rows) and its two back ends, SQLite embedded (`sqlite`) and PostgreSQL for several
+processes (`postgres`).
+"""
