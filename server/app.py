@@ -22,6 +22,7 @@ from server.transport.broadcast import make_client_manager
 from server.transport.connections import Connections
 from server.transport.guard import install as install_transport_guard
 from server.transport.headers import add_security_headers, public_url
+from server.transport.notifier import RoomNotifier
 from server.transport.security import load_secret_key, socketio_options
 from server.transport.wire import JsonProvider, Packet
 
@@ -109,13 +110,9 @@ def _check_async_mode(mode: str) -> None:
 
 
 def _make_service(app: Flask, connections: Connections) -> GameService:
-    from server.transport.events import make_notifiers
-
-    notify, notify_rematch = make_notifiers(socketio)
     return GameService(
         open_store(app.instance_path, app.config),
-        notify=notify,
-        notify_rematch=notify_rematch,
+        notifier=RoomNotifier(socketio),
         spawn=socketio.start_background_task,
         sleep=socketio.sleep,
         computer_delay=float(app.config["COMPUTER_DELAY"]),

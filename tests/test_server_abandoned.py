@@ -21,7 +21,7 @@ import requests
 from chesscore import Board
 from server.errors import RequestError
 from server.games.clock import ClockState
-from server.games.play import Header, abandon
+from server.games.play import Game, Header, abandon
 from server.games.service import GameService
 from server.storage.sqlite import SqliteStore
 from server.transport.requests import CreateRequest
@@ -78,11 +78,20 @@ def test_a_running_clock_or_an_ended_game_is_not_abandoned() -> None:
 # -- start-up, in process: which games are loaded ----------------------------------------------
 
 
+class Unheard:
+    """A notifier (server.games.notifier.Notifier) nobody listens to."""
+
+    def changed(self, game: Game, event: dict[str, Any]) -> None:
+        pass
+
+    def rematch_made(self, game: Game, rematch: Game, seats: dict[int, str]) -> None:
+        pass
+
+
 def make_service(database: Path, tasks: list[Callable[[], object]]) -> GameService:
     return GameService(
         SqliteStore(database),
-        notify=lambda game, event: None,
-        notify_rematch=lambda game, rematch, seats: None,
+        notifier=Unheard(),
         spawn=lambda task, *args: tasks.append(lambda: task(*args)),
         sleep=lambda seconds: None,
         computer_delay=0,

@@ -30,13 +30,19 @@ class Harness:
         self.tasks: list[tuple[Callable[..., object], tuple[Any, ...]]] = []
         self.service = GameService(
             SqliteStore(tmp_path / "games.sqlite3", shared=shared),
-            notify=lambda game, event: self.events.append(event),
-            notify_rematch=lambda game, rematch, seats: None,
+            notifier=self,
             spawn=lambda task, *args: self.tasks.append((task, args)),
             sleep=lambda seconds: None,
             computer_delay=0,
             cache_size=cache_size,
         )
+
+    # The service's notifier (server.games.notifier.Notifier): the events it was told of.
+    def changed(self, game: Game, event: dict[str, Any]) -> None:
+        self.events.append(event)
+
+    def rematch_made(self, game: Game, rematch: Game, seats: dict[int, str]) -> None:
+        pass
 
     def create(self, opponent: str = "friend", color: int = WHITE) -> str:
         request = CreateRequest(

@@ -1,13 +1,14 @@
 """The game service: every game action goes validate -> store -> apply -> notify under one lock.
 
-`GameService` owns the games in play: it loads them from the store into a cache, serialises
-each game's actions with a lock per game (Flask-SocketIO runs a client's events concurrently,
-so twenty copies of one move race here and exactly one passes the ply check), commits each
-change to the store before the game in memory or any client sees it, and then calls `notify`
-with the game and the recorded change event. It knows nothing of Socket.IO or HTTP: the
-transport modules pass `notify` and `notify_rematch` in. It also keeps time (a flag check on
-every action and one scheduled at each running clock's deadline) and starts the computer's
-reply whenever it is the computer's turn, including after a restart (`resume`).
+`GameService` owns the games in play: it loads them from the store into a cache, serialises each
+game's actions with a lock per game (Flask-SocketIO runs a client's events concurrently, so
+twenty copies of one move race here and exactly one passes the ply check), commits each change
+to the store before the game in memory or any client sees it, and then tells its notifier of the
+game and the recorded change event. It knows nothing of Socket.IO or HTTP: it calls down into
+the `Notifier` it is given (`server.games.notifier`; the app gives it the transport's rooms). It
+also keeps time (a flag check on every action and one scheduled at each running clock's
+deadline) and starts the computer's reply whenever it is the computer's turn, including after a
+restart (`resume`).
 
 Several processes may share one store (PostgreSQL): a cached game is used only while the store
 holds no newer version, a commit that loses the version race to another process is retried on
@@ -34,6 +35,7 @@ from server.config import DEFAULTS
 from server.errors import RequestError
 from server.games import offers, play
 from server.games.computer import ComputerMover
+from server.games.notifier import Notifier
 from server.games.play import Change, Game, GameSettings
 from server.games.scheduler import Scheduler
 from server.games.seats import hash_token, hashes_match, new_game_id, new_token
@@ -53,9 +55,6 @@ from server.transport.requests import CreateRequest
 
 log = logging.getLogger(__name__)
 
-Notify = Callable[[Game, dict[str, Any]], None]
-# (finished game, rematch game, seat tokens of the rematch by colour in the new game)
-NotifyRematch = Callable[[Game, Game, dict[Color, str]], None]
 T = TypeVar("T")
 
 # Seconds between sweeps for abandoned games while the server runs (at most).
@@ -87,8 +86,7 @@ class GameService:
         self,
         store: GameStore,
         *,
-        notify: Notify,
-        notify_rematch: NotifyRematch,
+        notifier: Notifier,
         spawn: Callable[..., object],
         sleep: Callable[[float], object] = time.sleep,
         computer_delay: float = 0.5,
@@ -98,8 +96,7 @@ class GameService:
         limits: Mapping[str, Any] | None = None,
     ) -> None:
         self.store = store
-        self.notify = notify
-        self.notify_rematch = notify_rematch
+        self.notifier = notifier
         self.clock = clock
         self.scheduler = Scheduler(spawn, clock)
         # ENGINE_WORKERS, MAX_COMPUTER_GAMES, CREATE_BURST, CREATE_INTERVAL, ABANDON_AFTER
@@ -355,7 +352,7 @@ class GameService:
         rematch, seats, _ = self._create_game(swapped, people, place)
         change = plan(game, color, "rematch", now, rematch.id)
         event = self._commit(game, change)
-        self.notify_rematch(game, rematch, seats)
+        self.notifier.rematch_made(game, rematch, seats)
         # The caller's seat in the new game is the other colour.
         return Done(game, event, {1 - color: seats[1 - color]})
 
@@ -386,7 +383,7 @@ class GameService:
                 "conflict", "the game changed meanwhile; join again and retry"
             ) from error
         game.apply(change)
-        self.notify(game, event)
+        self.notifier.changed(game, event)
         self._after_change(game)
         return event
 

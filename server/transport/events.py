@@ -4,8 +4,8 @@ Every client event takes one JSON object and is answered through its acknowledge
 `{"ok": true, ...}` or `{"ok": false, "error", "code"}` (docs/protocol.md). Each handler runs
 `_answer`, which applies the connection's rate limit, turns a `RequestError` into the failure
 reply, and leaves any other exception to the error handler registered for every namespace,
-which logs it and answers `internal`. The game's members sit in three rooms per game (white,
-black, spectators) so each gets its own state, with the legal moves only for the seat to move.
+which logs it and answers `internal`. A member joins one of the game's three rooms (white,
+black, spectators: `server.transport.notifier`, which the service tells of every change).
 The look-ups (`preview`, `describe`) change nothing and draw from a rate limit of their own
 (server.transport.lookup_limits), so a player dragging a piece around never has the move refused.
 Events named `connect`/`disconnect` can be forged by clients; neither handler trusts them.
@@ -14,23 +14,21 @@ Events named `connect`/`disconnect` can be forged by clients; neither handler tr
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 from typing import Any, cast
 
 from flask import current_app, request
 from flask_socketio import SocketIO, disconnect, join_room, leave_room
 
-from chesscore import BLACK, WHITE, Color
+from chesscore import Color
 from server.errors import RequestError, error_reply
 from server.games.lookups import describe_square_at, preview_move
-from server.games.play import Game, color_name
 from server.games.seats import cookie_name, is_token
 from server.games.service import GameService
-from server.transport.broadcast import emit_each
 from server.transport.connections import Connections
 from server.transport.lookup_limits import LookupLimits
-from server.transport.messages import make_public_state, make_state, tailor_state
+from server.transport.messages import make_state
+from server.transport.notifier import ROLES, role_name, room
 from server.transport.requests import (
     parse_describe,
     parse_game_request,
@@ -40,19 +38,8 @@ from server.transport.requests import (
     parse_preview,
     shorten,
 )
-from server.transport.wire import encode
 
 log = logging.getLogger(__name__)
-
-ROLES: tuple[Color | None, ...] = (WHITE, BLACK, None)
-
-
-def room(game_id: str, role: Color | None) -> str:
-    return f"{game_id}/{'watch' if role is None else color_name(role)}"
-
-
-def role_name(role: Color | None) -> str:
-    return "spectator" if role is None else color_name(role)
 
 
 def _service() -> GameService:
@@ -109,36 +96,6 @@ def _seat(game_id: str) -> Color:
     if role is None:
         raise RequestError("forbidden", "spectators cannot act in the game")
     return role
-
-
-def make_notifiers(socketio: SocketIO) -> tuple[Callable[..., None], Callable[..., None]]:
-    """The service's `notify` and `notify_rematch`, emitting to the game's rooms."""
-
-    def notify(game: Game, event: dict[str, Any]) -> None:
-        public = make_public_state(game, time.time())
-        states = [tailor_state(public, game, role) for role in ROLES]
-        # Rooms that get the very same state (the seat not to move and the spectators, as a
-        # rule) share one encoding of it.
-        texts = {id(state): encode(state) for state in states}
-        deliveries = [
-            (texts[id(state)], room(game.id, role))
-            for state, role in zip(states, ROLES, strict=True)
-        ]
-        emit_each(socketio, "state", deliveries)
-
-    def notify_rematch(game: Game, rematch: Game, seats: dict[Color, str]) -> None:
-        for old_color in (WHITE, BLACK):
-            token = seats.get(1 - old_color)
-            if token is not None:
-                payload = {
-                    "game": game.id,
-                    "rematch": rematch.id,
-                    "color": color_name(1 - old_color),
-                    "seat": token,
-                }
-                socketio.emit("rematch", payload, to=room(game.id, old_color))
-
-    return notify, notify_rematch
 
 
 def _resolve_role(

@@ -1,0 +1,22 @@
+"""What the game service tells after a change, as a protocol: the service calls down into it.
+
+The games know nothing of rooms, sockets or who is listening: `GameService` is given an object
+with these two methods (the transport's `server.transport.notifier.RoomNotifier` in the app, a
+recorder in the service's own tests) and calls it after each committed change, under the
+game's lock, so the messages of one game go out in the order of its changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from chesscore import Color
+from server.games.play import Game
+
+
+class Notifier(Protocol):
+    def changed(self, game: Game, event: dict[str, Any]) -> None:
+        """`game` changed (already stored and applied); `event` is the recorded change."""
+
+    def rematch_made(self, game: Game, rematch: Game, seats: dict[Color, str]) -> None:
+        """`game`'s rematch was made: `seats` are the rematch's seat tokens by its colours."""
