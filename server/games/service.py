@@ -34,6 +34,7 @@ from chesscore import BLACK, WHITE, Color, Move
 from server.config import DEFAULTS
 from server.errors import RequestError
 from server.games import offers, play
+from server.games.actions import ACTIONS
 from server.games.computer import ComputerMover
 from server.games.notifier import Notifier
 from server.games.play import Change, Game, GameSettings
@@ -301,7 +302,7 @@ class GameService:
             return Done(game, self._commit(game, change))
 
     def act(self, game_id: str, color: Color, action: str, kind: str | None = None) -> Done:
-        """resign, abort, claim_draw, or offer/accept/decline of `kind`."""
+        """One of `ACTIONS` (server.games.actions) by name; offer/accept/decline name a `kind`."""
         return self._retrying(lambda: self._act(game_id, color, action, kind))
 
     def _act(self, game_id: str, color: Color, action: str, kind: str | None) -> Done:
@@ -309,24 +310,11 @@ class GameService:
             now = self.clock()
             if action in ("offer", "accept") and kind == "rematch":
                 return self._rematch(game, color, action, now)
-            change = self._plan(game, color, action, kind, now)
+            planned = ACTIONS.get(action)
+            if planned is None:
+                raise RequestError("bad_request", f"unknown action {action!r}")
+            change = planned.plan(game, color, kind, now)
             return Done(game, self._commit(game, change))
-
-    def _plan(self, game: Game, color: Color, action: str, kind: str | None, now: float) -> Change:
-        if action == "resign":
-            return play.resign(game, color, now)
-        if action == "abort":
-            return play.abort(game, color, now)
-        if action == "claim_draw":
-            return play.claim_draw(game, color, now)
-        assert kind is not None
-        if action == "offer":
-            return offers.offer(game, color, kind, now)
-        if action == "accept":
-            return offers.accept(game, color, kind, now)
-        if action == "decline":
-            return offers.decline(game, color, kind)
-        raise RequestError("bad_request", f"unknown action {action!r}")
 
     def _rematch(self, game: Game, color: Color, action: str, now: float) -> Done:
         """Offer or accept a rematch; when that makes it happen, create the new game first."""

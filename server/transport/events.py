@@ -22,6 +22,7 @@ from flask_socketio import SocketIO, disconnect, join_room, leave_room
 
 from chesscore import Color
 from server.errors import RequestError, error_reply
+from server.games.actions import ACTIONS
 from server.games.lookups import describe_square_at, preview_move
 from server.games.seats import cookie_name, is_token
 from server.games.service import GameService
@@ -157,16 +158,17 @@ def move(payload: Any) -> dict[str, Any]:
     return {"ok": True, "version": done.event["version"], "ply": done.game.ply}
 
 
-def make_action_handler(action: str) -> Callable[[Any], dict[str, Any]]:
-    """A handler for resign / abort / claim_draw (game only) or offer / accept / decline."""
+def make_action_handler(name: str) -> Callable[[Any], dict[str, Any]]:
+    """The handler of one of `ACTIONS`: the payload names the game, and a kind if it takes one."""
+    takes_kind = ACTIONS[name].takes_kind
 
     def handle(payload: Any) -> dict[str, Any]:
-        if action in ("offer", "accept", "decline"):
+        if takes_kind:
             offer_request = parse_offer(payload)
             game_id, kind = offer_request.game, offer_request.kind
         else:
             game_id, kind = parse_game_request(payload).game, None
-        done = _service().act(game_id, _seat(game_id), action, kind)
+        done = _service().act(game_id, _seat(game_id), name, kind)
         reply: dict[str, Any] = {"ok": True, "version": done.event["version"]}
         if done.game.header.rematch is not None and kind == "rematch":
             reply["rematch"] = done.game.header.rematch
@@ -197,10 +199,7 @@ HANDLERS: dict[str, Callable[[Any], dict[str, Any]]] = {
     "join": join,
     "leave": leave,
     "move": move,
-    **{
-        action: make_action_handler(action)
-        for action in ("resign", "abort", "claim_draw", "offer", "accept", "decline")
-    },
+    **{name: make_action_handler(name) for name in ACTIONS},
 }
 
 

@@ -16,12 +16,12 @@ from typing import Any
 
 from chesscore import BLACK, WHITE, Board, ChessError, Color, Move
 from server.errors import RequestError
+from server.games.actions import ACTIONS
 from server.games.clock import ClockSettings
 from server.games.computer import check_level
 from server.games.play import OFFER_KINDS
 from server.games.seats import is_game_id, is_token
 
-ACTIONS = ("resign", "abort", "claim_draw", "offer", "accept", "decline")
 COLORS = {"white": WHITE, "black": BLACK, "random": None}
 MAX_CLOCK_MINUTES = 180
 MAX_INCREMENT_SECONDS = 180
@@ -81,7 +81,7 @@ class OfferRequest:
 
 @dataclass(frozen=True)
 class ActionRequest:
-    """An HTTP action: `action` from ACTIONS, with `kind` for the offers."""
+    """An HTTP action: `action` from `server.games.actions.ACTIONS`, with `kind` if it takes one."""
 
     action: str
     kind: str | None = None
@@ -254,12 +254,12 @@ def parse_offer(payload: Any) -> OfferRequest:
 def parse_action(payload: Any) -> ActionRequest:
     fields = _fields(payload, ("action",), ("kind",))
     action = _string(fields, "action", lambda text: text in ACTIONS, f"one of {', '.join(ACTIONS)}")
-    offers = ("offer", "accept", "decline")
-    if action in offers and fields.get("kind") is None:
+    takes_kind = ACTIONS[action].takes_kind
+    if takes_kind and fields.get("kind") is None:
         raise _bad(f"field 'kind' is needed with action {action!r}")
-    if action not in offers and "kind" in fields:
+    if not takes_kind and "kind" in fields:
         raise _bad(f"field 'kind' is not used with action {action!r}")
-    return ActionRequest(action, _kind(fields) if action in offers else None)
+    return ActionRequest(action, _kind(fields) if takes_kind else None)
 
 
 def parse_invite(payload: Any) -> str:
