@@ -1,8 +1,17 @@
-"""The Socket.IO connections of this process: each one's role per joined game and rate bucket.
+"""The Socket.IO connections of this process: each one's role per joined game and rate buckets.
 
 A connection is opened by the real `connect` and closed by the real `disconnect`; opening an
 already open one is how a forged `connect` event is recognised. A role is a colour (a seat) or
 None (a spectator); actions on a game look their role up here, so they need no token.
+
+Each connection has two rate buckets. The look-up events (preview, describe) draw from a bucket
+of their own, kept apart from the actions' one: a player dragging a piece sends a preview each
+time it passes over a new target square, and a screen-reader user moving the focus across the
+board sends a describe per square, bursts of cheap read-only requests. Drawn from the actions'
+bucket (20 at once, then 10 a second), a long drag would leave the move that ends it refused as
+`rate_limited`; so the look-ups' bucket is larger (they are cheap and cached), and a move is
+never refused because of them. Refused look-ups still count towards closing a connection that
+floods.
 """
 
 from __future__ import annotations
@@ -15,12 +24,18 @@ from server.transport.ratelimit import TokenBucket
 
 # Refused events (rate limit) in a burst after which the connection is closed.
 FLOOD_LIMIT = 1000
+# The look-ups' bucket: burst and refill per second.
+LOOKUP_BURST = 40
+LOOKUP_PER_SECOND = 20.0
 
 
 @dataclass
 class Connection:
     roles: dict[str, Color | None] = field(default_factory=dict)
     bucket: TokenBucket = field(default_factory=TokenBucket)
+    lookups: TokenBucket = field(
+        default_factory=lambda: TokenBucket(LOOKUP_BURST, LOOKUP_PER_SECOND)
+    )
     # Refused events allowed before the connection is closed, refilled at the event rate.
     strikes: TokenBucket = field(default_factory=lambda: TokenBucket(capacity=FLOOD_LIMIT))
 
@@ -47,9 +62,10 @@ class Connections:
             # An event racing the connect handler still gets a connection to count against.
             return self.open_connections.setdefault(sid, Connection())
 
-    def allow(self, sid: str) -> bool:
-        """Whether the connection may send one more event now."""
-        return self.get(sid).bucket.allow()
+    def allow(self, sid: str, lookup: bool = False) -> bool:
+        """Whether the connection may send one more event now (a look-up: from its own bucket)."""
+        connection = self.get(sid)
+        return (connection.lookups if lookup else connection.bucket).allow()
 
     def is_flooding(self, sid: str) -> bool:
         """Count one refused event; True once a client keeps sending long after being told to

@@ -6,8 +6,8 @@ Every client event takes one JSON object and is answered through its acknowledge
 reply, and leaves any other exception to the error handler registered for every namespace,
 which logs it and answers `internal`. A member joins one of the game's three rooms (white,
 black, spectators: `server.transport.notifier`, which the service tells of every change).
-The look-ups (`preview`, `describe`) change nothing and draw from a rate limit of their own
-(server.transport.lookup_limits), so a player dragging a piece around never has the move refused.
+The look-ups (`preview`, `describe`) change nothing and draw from a rate bucket of their own
+(server.transport.connections), so a player dragging a piece around never has the move refused.
 Events named `connect`/`disconnect` can be forged by clients; neither handler trusts them.
 """
 
@@ -27,7 +27,6 @@ from server.games.lookups import describe_square_at, preview_move
 from server.games.seats import cookie_name, is_token
 from server.games.service import GameService
 from server.transport.connections import Connections
-from server.transport.lookup_limits import LookupLimits
 from server.transport.messages import make_state
 from server.transport.notifier import ROLES, role_name, room
 from server.transport.requests import (
@@ -51,13 +50,6 @@ def _connections() -> Connections:
     return cast(Connections, current_app.extensions["chess_connections"])
 
 
-def _lookup_limits() -> LookupLimits:
-    extensions = current_app.extensions
-    if "chess_lookup_limits" not in extensions:
-        extensions["chess_lookup_limits"] = LookupLimits()
-    return cast(LookupLimits, extensions["chess_lookup_limits"])
-
-
 def _sid() -> str:
     return request.sid  # type: ignore[attr-defined, no-any-return]
 
@@ -68,8 +60,7 @@ def _answer(
     """Rate-limit (a look-up from its own bucket), check there is exactly one payload, run
     `work`, reply."""
     connections = _connections()
-    allowed = _lookup_limits().allow(_sid()) if lookup else connections.allow(_sid())
-    if not allowed:
+    if not connections.allow(_sid(), lookup):
         if connections.is_flooding(_sid()):
             disconnect()
         return error_reply("rate_limited", "too many events on this connection; slow down")
@@ -218,7 +209,6 @@ def register(socketio: SocketIO) -> None:
         if socketio.server.manager.is_connected(_sid(), request.namespace):  # type: ignore[attr-defined]
             return _refuse_reserved("disconnect")
         _connections().close(_sid())
-        _lookup_limits().close(_sid())
         return None
 
     for name, work in HANDLERS.items():
