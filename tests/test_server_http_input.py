@@ -250,3 +250,14 @@ def test_no_junk_request_gets_a_5xx(server: LiveServer) -> None:
             if prepared.path_url.startswith("/api/") and request.method not in ("HEAD", "OPTIONS"):
                 assert_json_answer(response, described)
     assert "Traceback" not in server_log(server)
+
+
+def test_an_unterminated_string_of_escaped_quotes_is_refused_as_malformed() -> None:
+    """The body that made the string scan quadratic (0.2 s of the server's CPU per 4 KB body):
+    still refused, its brackets counted as json reads it."""
+    with pytest.raises(JsonTooDeepError):
+        loads_bounded("[" * 33 + '"' + '\\"' * 2030)
+    with pytest.raises(ValueError) as malformed:
+        loads_bounded("[" * 3 + '"' + '\\"' * 2030 + "[" * 40)  # the brackets are inside a string
+    assert not isinstance(malformed.value, JsonTooDeepError)
+    assert nesting_depth('["a\\"[[[", [1]]') == 2
