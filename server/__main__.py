@@ -42,9 +42,15 @@ def main(argv: list[str] | None = None) -> None:
     app = create_app({"HOST": args.host, "PORT": args.port})
     tune_collector()
     print(f"Chess server running on http://{args.host}:{args.port}", flush=True)
-    # gevent's WSGI server with gevent-websocket, or Werkzeug's with simple-websocket in
-    # threading mode; both carry real WebSockets.
-    socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True)
+    # gevent's WSGI server with gevent-websocket (with an idle timeout and a throttled error
+    # log: server.transport.http_server), or Werkzeug's with simple-websocket in threading
+    # mode; both carry real WebSockets.
+    if app.config["ASYNC_MODE"] == "gevent":
+        from server.transport.http_server import make_server
+
+        make_server(app, args.host, args.port, float(app.config["IDLE_TIMEOUT"])).serve_forever()
+    else:
+        socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True)
 
 
 if __name__ == "__main__":

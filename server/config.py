@@ -35,6 +35,9 @@ DEFAULTS: dict[str, Any] = {
     # fsync per move that stalls the whole gevent process (a quarter of a millisecond each,
     # about 15% fewer moves per second at 500 games: README, "Load").
     "SQLITE_SYNCHRONOUS": "NORMAL",
+    # Seconds a connection may send nothing before it is closed (gevent mode; Engine.IO pings
+    # every 25 s, so live clients never come near it).
+    "IDLE_TIMEOUT": 60.0,
     # HTTP bodies above this many bytes are refused (413).
     "MAX_CONTENT_LENGTH": 4096,
     # Seconds without a change after which a game ends as abandoned (no result; one whose
@@ -69,6 +72,7 @@ ENVIRONMENT = {
     "CHESS_SQLITE_SYNCHRONOUS": ("SQLITE_SYNCHRONOUS", str),
     "CHESS_ABANDON_AFTER": ("ABANDON_AFTER", float),
     "CHESS_PUBLIC_URL": ("PUBLIC_URL", str),
+    "CHESS_IDLE_TIMEOUT": ("IDLE_TIMEOUT", float),
     "CHESS_ENGINE_WORKERS": ("ENGINE_WORKERS", int),
     "CHESS_MAX_COMPUTER_GAMES": ("MAX_COMPUTER_GAMES", int),
     "CHESS_CREATE_BURST": ("CREATE_BURST", int),
