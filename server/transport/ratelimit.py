@@ -14,6 +14,7 @@ trust that many proxies.
 
 from __future__ import annotations
 
+import ipaddress
 import itertools
 import math
 import threading
@@ -238,5 +239,21 @@ def client_address(remote: str | None, forwarded_for: str | None, trusted_proxie
     if trusted_proxies > 0 and forwarded_for:
         hops = [hop.strip() for hop in forwarded_for.split(",")]
         if len(hops) >= trusted_proxies and hops[-trusted_proxies]:
-            return hops[-trusted_proxies]
-    return remote or "unknown"
+            return client_key(hops[-trusted_proxies])
+    return client_key(remote or "unknown")
+
+
+def client_key(address: str) -> str:
+    """The key an address's limits are kept under: an IPv4 address as it is (an IPv4-mapped
+    IPv6 one turned back into it), an IPv6 address by its /64 network, the block one
+    subscriber holds: keyed by the full address, one visitor had 2**64 keys to spread over.
+    Anything that is no address (the proxy's say) is a key of its own, cut short."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
