@@ -6,6 +6,7 @@ ever played."""
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -131,3 +132,23 @@ def test_a_stale_search_is_cancelled_and_frees_the_worker(
     # iteration only after that), so the second game's reply could not come sooner unless the
     # first search was stopped: this tells the two cases apart, it is not a speed requirement.
     assert waited < SEARCH_LEVELS[8].movetime * 0.6, f"the second game waited {waited:.2f} s"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_searches_survive_a_killed_worker(tmp_path: Path) -> None:
+    """Killing one worker breaks the whole pool and every search in flight, other addresses'
+    too: each is searched again on fresh workers and every game gets its reply."""
+    env = {"CHESS_COMPUTER_DELAY": "0", "CHESS_ENGINE_WORKERS": "2"}
+    server = LiveServer(instance_path=tmp_path / "instance", env=env).start()
+    try:
+        players = [Player(server.url, f"127.0.0.{index + 1}") for index in range(2)]
+        games = [player.computer_first(8) for player in players]  # two seconds of search each
+        assert server.process is not None
+        deadline = time.monotonic() + 20  # a guard against hanging, not a speed requirement
+        while len(engine_workers(server.process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        os.kill(engine_workers(server.process.pid)[0], signal.SIGKILL)
+        for player, game in zip(players, games, strict=True):
+            assert player.wait_ply(game, 1)["ply"] == 1
+    finally:
+        server.stop()

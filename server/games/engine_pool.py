@@ -148,7 +148,13 @@ class EnginePool:
         try:
             if ticket.cancelled:
                 return None
-            uci = self._search(ticket.search, ticket.lane)
+            try:
+                uci = self._search(ticket.search, ticket.lane)
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory) and took every search in flight with
+                # it, other clients' too: each is searched once more on fresh workers, so no
+                # game is left waiting for a reply nobody will ask for again.
+                uci = self._search(ticket.search, ticket.lane)
             return None if ticket.cancelled else uci
         finally:
             self._release(ticket)
@@ -233,7 +239,7 @@ class EnginePool:
             if self.executor is not broken:
                 return  # another search has already replaced it
             self.executor = None
-        log.error("an engine worker died; the next search starts new workers")
+        log.error("an engine worker died; the searches in flight go to new workers")
         broken.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
