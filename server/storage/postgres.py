@@ -23,7 +23,6 @@ from typing import Any
 
 import psycopg
 
-from server.games.play import MoveRecord
 from server.storage.interface import (
     GAME_RECORD_TABLES,
     IdleGame,
@@ -31,6 +30,7 @@ from server.storage.interface import (
     StoredChange,
     StoredGame,
 )
+from server.storage.rows import GAME_COLUMNS, RowLoads, stored_from_rows
 
 SCHEMA = (
     """
@@ -89,10 +89,11 @@ SELECT id, %(version)s::integer, %(event)s::text FROM updated
 """
 
 
-class PostgresStore:
+class PostgresStore(RowLoads):
     """A `GameStore` in a PostgreSQL database."""
 
     shared = True  # several server processes share it
+    placeholder = "%s"
 
     def __init__(self, url: str, pool_size: int = POOL_SIZE) -> None:
         self.url = url
@@ -151,20 +152,12 @@ class PostgresStore:
                     [(game.id, color, token_hash) for color, token_hash in seats.items()],
                 )
 
-    def load_game(self, game_id: str) -> StoredGame | None:
-        return self._load(game_id, "")
-
-    def load_if_changed(self, game_id: str, version: int) -> StoredGame | None:
-        # The version check and the read are one statement: a move made by another process
-        # costs one round trip here, not two.
-        return self._load(game_id, " AND version <> %s", version)
-
     def _load(self, game_id: str, condition: str, *values: object) -> StoredGame | None:
         """The game and its moves, if its row meets `condition` (more SQL on `games`). One
         statement, one round trip: the game row and its moves from the same snapshot."""
         with self._connection() as db:
             row = db.execute(
-                "SELECT settings, header, version, invite_hash,"
+                f"SELECT {GAME_COLUMNS},"
                 " ARRAY(SELECT uci FROM moves WHERE game_id = games.id ORDER BY ply),"
                 " ARRAY(SELECT san FROM moves WHERE game_id = games.id ORDER BY ply)"
                 " FROM games WHERE id = %s" + condition,
@@ -172,11 +165,8 @@ class PostgresStore:
             ).fetchone()
         if row is None:
             return None
-        settings, header, version, invite_hash, ucis, sans = row
-        records = [MoveRecord(uci, san) for uci, san in zip(ucis, sans, strict=True)]
-        return StoredGame(
-            game_id, json.loads(settings), json.loads(header), version, records, invite_hash
-        )
+        ucis, sans = row[4], row[5]
+        return stored_from_rows(game_id, row[:4], zip(ucis, sans, strict=True))
 
     def commit(self, game_id: str, change: StoredChange) -> None:
         try:

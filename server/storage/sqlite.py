@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server.games.play import MoveRecord
 from server.storage.interface import (
     GAME_RECORD_TABLES,
     IdleGame,
@@ -28,6 +27,7 @@ from server.storage.interface import (
     StoredChange,
     StoredGame,
 )
+from server.storage.rows import GAME_COLUMNS, RowLoads, stored_from_rows
 
 SCHEMA = (
     """
@@ -53,8 +53,10 @@ INDEXES = "CREATE INDEX IF NOT EXISTS games_idle ON games(active, updated) WHERE
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 
 
-class SqliteStore:
+class SqliteStore(RowLoads):
     """A `GameStore` in one SQLite file."""
+
+    placeholder = "?"
 
     def __init__(self, path: Path, synchronous: str = "NORMAL", *, shared: bool = False) -> None:
         # The server gives each process its own file, so its cached games are the stored ones;
@@ -108,17 +110,11 @@ class SqliteStore:
                 [(game.id, color, token_hash) for color, token_hash in seats.items()],
             )
 
-    def load_game(self, game_id: str) -> StoredGame | None:
-        return self._load(game_id, "")
-
-    def load_if_changed(self, game_id: str, version: int) -> StoredGame | None:
-        return self._load(game_id, " AND version <> ?", version)
-
     def _load(self, game_id: str, condition: str, *values: object) -> StoredGame | None:
         """The game and its moves, if its row meets `condition` (more SQL on `games`)."""
         with self.lock:
             row = self.db.execute(
-                "SELECT settings, header, version, invite_hash FROM games WHERE id = ?" + condition,
+                f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?" + condition,
                 (game_id, *values),
             ).fetchone()
             if row is None:
@@ -126,11 +122,7 @@ class SqliteStore:
             moves = self.db.execute(
                 "SELECT uci, san FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
             ).fetchall()
-        settings, header, version, invite_hash = row
-        records = [MoveRecord(uci, san) for uci, san in moves]
-        return StoredGame(
-            game_id, json.loads(settings), json.loads(header), version, records, invite_hash
-        )
+        return stored_from_rows(game_id, row, moves)
 
     def commit(self, game_id: str, change: StoredChange) -> None:
         try:

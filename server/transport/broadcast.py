@@ -6,6 +6,10 @@ channel and every process delivers it to the members it holds. A change of a gam
 rooms (white, black, spectators), each with its own state; `emit_each` sends the three as one
 message across the queue instead of three, so a move costs one publish and each process reads
 one message. Messages cross Redis in `wire.QueueJson`'s format, states as JSON text.
+
+`QueueManager` overrides and calls python-socketio's private `_handle_emit` and `_publish` and
+writes its emit message by hand: not public API. tests/test_broadcast.py fails when an upgrade
+of python-socketio changes them; keep this module only with that test, and review it then.
 """
 
 from __future__ import annotations
