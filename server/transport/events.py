@@ -195,15 +195,14 @@ HANDLERS: dict[str, Callable[[Any], dict[str, Any]]] = {
 
 
 def register(socketio: SocketIO) -> None:
-    """Attach the handlers to `socketio` (called once per app by the factory)."""
+    """Attach the handlers to `socketio` (called once per app by the factory). Registered by
+    calls rather than Flask-SocketIO's decorators, which are untyped and would untype them."""
 
-    @socketio.on("connect")
     def on_connect(auth: Any = None) -> dict[str, Any] | None:
         if not _connections().open(_sid()):
             return _refuse_reserved("connect")
         return None
 
-    @socketio.on("disconnect")
     def on_disconnect(reason: Any = None) -> dict[str, Any] | None:
         # A real disconnect is pending in the manager; a forged one arrives while still connected.
         if socketio.server.manager.is_connected(_sid(), request.namespace):  # type: ignore[attr-defined]
@@ -211,21 +210,24 @@ def register(socketio: SocketIO) -> None:
         _connections().close(_sid())
         return None
 
+    socketio.on_event("connect", on_connect)
+    socketio.on_event("disconnect", on_disconnect)
     for name, work in HANDLERS.items():
         socketio.on_event(name, _bind(work))
     for name, work in LOOKUPS.items():
         socketio.on_event(name, _bind(work, lookup=True))
 
-    @socketio.on("*")
     def on_unknown(event: Any, *args: Any) -> dict[str, Any]:
         return _answer(
             (None,), lambda _: error_reply("unknown_event", f"unknown event {shorten(event)}")
         )
 
-    @socketio.on_error_default
     def on_error(error: Exception) -> dict[str, Any]:
         log.error("unexpected error in a Socket.IO handler", exc_info=error)
         return error_reply("internal", "internal error: the request was not applied")
+
+    socketio.on_event("*", on_unknown)
+    socketio.on_error_default(on_error)
 
 
 def _refuse_reserved(name: str) -> dict[str, Any]:

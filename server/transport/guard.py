@@ -144,7 +144,8 @@ def read_deadline(async_mode: str) -> AbstractContextManager[Any]:
     if async_mode == "gevent":
         import gevent
 
-        return gevent.Timeout(BODY_SECONDS, TimeoutError)
+        deadline: AbstractContextManager[Any] = gevent.Timeout(BODY_SECONDS, TimeoutError)
+        return deadline
     return contextlib.nullcontext()
 
 
