@@ -201,6 +201,26 @@ def test_a_rematch_against_the_computer_counts_for_its_address(tmp_path: Path) -
         assert accepted.json()["rematch"]
 
 
+def test_a_friend_rematch_is_a_new_game_of_the_address_making_it(tmp_path: Path) -> None:
+    """The player whose answer makes the rematch happen creates a game: its address's
+    creation rate applies (friend rematches made games with no limit at all)."""
+    limits = {"CHESS_CREATE_BURST": "1", "CHESS_CREATE_INTERVAL": "60"}
+    with serving(tmp_path, **limits) as server:
+        host, friend = Player(server.url, "127.0.0.9"), Player(server.url, "127.0.0.10")
+        created = host.request("POST", "/api/games", json={"opponent": "friend"}).json()
+        game = created["game"]
+        host.seats[game] = created["seat"]
+        invite = created["links"]["invite"].split("invite=", 1)[1]
+        joined = friend.request("POST", f"/api/games/{game}/join", json={"invite": invite})
+        friend.seats[game] = joined.json()["seat"]
+        host.resign(game)
+        assert friend.act(game, action="offer", kind="rematch").status_code == 200
+        refused = host.act(game, action="accept", kind="rematch")  # the host's token is spent
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["code"] == "rate_limited"
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60
+
+
 def test_creating_games_too_fast_is_refused_with_retry_after(limited: LiveServer) -> None:
     player, other = Player(limited.url, "127.0.0.5"), Player(limited.url, "127.0.0.6")
     for _ in range(4):

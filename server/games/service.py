@@ -301,22 +301,34 @@ class GameService:
             change = play.make_move(game, color, ply, move, self.clock())
             return Done(game, self._commit(game, change))
 
-    def act(self, game_id: str, color: Color, action: str, kind: str | None = None) -> Done:
-        """One of `ACTIONS` (server.games.actions) by name; offer/accept/decline name a `kind`."""
-        return self._retrying(lambda: self._act(game_id, color, action, kind))
+    def act(
+        self,
+        game_id: str,
+        color: Color,
+        action: str,
+        kind: str | None = None,
+        client: str | None = None,
+    ) -> Done:
+        """One of `ACTIONS` (server.games.actions) by name; offer/accept/decline name a `kind`.
+        `client` is the address acting: a rematch is a new game it creates."""
+        return self._retrying(lambda: self._act(game_id, color, action, kind, client))
 
-    def _act(self, game_id: str, color: Color, action: str, kind: str | None) -> Done:
+    def _act(
+        self, game_id: str, color: Color, action: str, kind: str | None, client: str | None
+    ) -> Done:
         with self.session(game_id) as game:
             now = self.clock()
             if action in ("offer", "accept") and kind == "rematch":
-                return self._rematch(game, color, action, now)
+                return self._rematch(game, color, action, now, client)
             planned = ACTIONS.get(action)
             if planned is None:
                 raise RequestError("bad_request", f"unknown action {action!r}")
             change = planned.plan(game, color, kind, now)
             return Done(game, self._commit(game, change))
 
-    def _rematch(self, game: Game, color: Color, action: str, now: float) -> Done:
+    def _rematch(
+        self, game: Game, color: Color, action: str, now: float, client: str | None
+    ) -> Done:
         """Offer or accept a rematch; when that makes it happen, create the new game first."""
         plan = offers.offer if action == "offer" else offers.accept
         # Validate with a placeholder id before creating anything, so a refusal creates nothing.
@@ -334,9 +346,12 @@ class GameService:
             settings.assisted,
         )
         people = tuple(c for c in (WHITE, BLACK) if c != swapped.computer)
-        # A rematch against the computer is a new game of the first one's owner, if known.
-        owner = self.computer_games.owner(game.id) if swapped.computer is not None else None
-        place = self._admit(owner, True)
+        # A rematch is a new game of the client asking for it, against its creation rate and,
+        # against the computer, its cap (else of the first game's owner, if known): admitted by
+        # an owner remembered in memory only, rematches escaped both after a restart.
+        if client is None and swapped.computer is not None:
+            client = self.computer_games.owner(game.id)
+        place = self._admit(client, swapped.computer is not None)
         rematch, seats, _ = self._create_game(swapped, people, place)
         change = plan(game, color, "rematch", now, rematch.id)
         event = self._commit(game, change)

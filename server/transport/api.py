@@ -27,11 +27,12 @@ from server.games.lookups import board_at
 from server.games.play import Game, color_name
 from server.games.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
 from server.games.service import GameService
+from server.transport.clients import request_client
 from server.transport.headers import public_url
 from server.transport.json_limits import MAX_DEPTH, JsonTooDeepError, loads_bounded
 from server.transport.messages import make_state
 from server.transport.query import parse_query_int
-from server.transport.ratelimit import RateLimited, client_address
+from server.transport.ratelimit import RateLimited
 from server.transport.requests import parse_action, parse_create, parse_http_move, parse_invite
 
 log = logging.getLogger(__name__)
@@ -104,17 +105,7 @@ def _state(game: Game, role: Color | None) -> dict[str, Any]:
 
 @blueprint.post("/games")
 def create_game() -> Response:
-    client = client_address(
-        request.remote_addr,
-        request.headers.get("X-Forwarded-For"),
-        int(current_app.config["TRUSTED_PROXIES"]),
-    )
-    try:
-        created = _service().create(parse_create(_body()), client)
-    except RateLimited as error:
-        response = make_response(jsonify(error.to_json()), error.http_status)
-        response.headers["Retry-After"] = str(error.retry_after)
-        return response
+    created = _service().create(parse_create(_body()), request_client())
     game = created.game
     body = {
         "ok": True,
@@ -262,7 +253,7 @@ def act(game_id: str) -> Response:
     game_id = _game_id(game_id)
     color = _bearer_seat(game_id)
     action = parse_action(_body())
-    done = _service().act(game_id, color, action.action, action.kind)
+    done = _service().act(game_id, color, action.action, action.kind, request_client())
     with _service().session(game_id) as game:
         body: dict[str, Any] = {
             "ok": True,
@@ -278,8 +269,11 @@ def act(game_id: str) -> Response:
 
 
 @blueprint.errorhandler(RequestError)
-def refused(error: RequestError) -> tuple[Response, int]:
-    return jsonify(error.to_json()), error.http_status
+def refused(error: RequestError) -> Response:
+    response = make_response(jsonify(error.to_json()), error.http_status)
+    if isinstance(error, RateLimited):
+        response.headers["Retry-After"] = str(error.retry_after)
+    return response
 
 
 @blueprint.errorhandler(HTTPException)

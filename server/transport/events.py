@@ -26,6 +26,7 @@ from server.games.actions import ACTIONS
 from server.games.lookups import describe_square_at, preview_move
 from server.games.seats import cookie_name, is_token
 from server.games.service import GameService
+from server.transport.clients import request_client
 from server.transport.connections import Connections
 from server.transport.messages import make_state
 from server.transport.notifier import ROLES, role_name, room
@@ -159,7 +160,7 @@ def make_action_handler(name: str) -> Callable[[Any], dict[str, Any]]:
             game_id, kind = offer_request.game, offer_request.kind
         else:
             game_id, kind = parse_game_request(payload).game, None
-        done = _service().act(game_id, _seat(game_id), name, kind)
+        done = _service().act(game_id, _seat(game_id), name, kind, request_client())
         reply: dict[str, Any] = {"ok": True, "version": done.event["version"]}
         if done.game.header.rematch is not None and kind == "rematch":
             reply["rematch"] = done.game.header.rematch
