@@ -47,6 +47,18 @@ def test_half_a_request_is_answered_400_and_closed(server: LiveServer) -> None:
         assert read_until_closed(connection).startswith(b"HTTP/1.1 400")
 
 
+def test_a_body_shorter_than_announced_is_answered_400(server: LiveServer) -> None:
+    with connect(server) as connection:
+        connection.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"opponent"'
+        )
+        answer = read_until_closed(connection)
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    assert b'"code":"bad_request"' in answer  # werkzeug's: the client sent less than it said
+    assert "Traceback" not in log_of(server)
+
+
 def log_of(live: LiveServer) -> str:
     return Path(live.instance_path / "server.log").read_text(errors="replace")
 
