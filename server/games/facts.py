@@ -26,7 +26,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
-from chesscore import Board, Move
+from chesscore import Board, Color, Move
 from chesscore.analysis.describe import PIECE_NAMES, describe_square
 from chesscore.analysis.insight import Change, Preview, describe_last_move, preview
 from chesscore.analysis.see import classify_destinations
@@ -55,7 +55,7 @@ class PositionFacts:
         self.insight = encode(make_position_insight(board, change))
         # The last move in words is no overlay: every receiver gets it, assisted or not.
         self.announcement = announcement
-        self.checked_king = checked_king(board)
+        self.checked_king = checked_king(board, board.turn, threats["checkers"])
         self.safety: JsonText | None = None
 
     def safety_of(self, board: Board) -> JsonText:
@@ -123,18 +123,15 @@ def wire_preview(found: Preview, king: str | None) -> dict[str, Any]:
 
 def make_preview(board: Board, move: Move) -> dict[str, Any]:
     found = preview(board, move, make_threat_map(board))
-    board.push(move)
-    try:
-        king = checked_king(board)
-    finally:
-        board.pop()
+    # The king a move checks is the opponent's, which the move leaves where it stands.
+    king = checked_king(board, 1 - board.turn, found["threats"]["checkers"])
     return wire_preview(found, king)
 
 
-def checked_king(board: Board) -> str | None:
-    """The square of the side to move's king when it is in check (the page draws the checkers'
-    arrows to it), else None."""
-    return square_name(board.king_square(board.turn)) if board.is_check() else None
+def checked_king(board: Board, color: Color, checkers: list[str]) -> str | None:
+    """The square of `color`'s king when the threat map's `checkers` check it (the page draws
+    their arrows to it), else None."""
+    return square_name(board.king_square(color)) if checkers else None
 
 
 def compact_threats(threats: ThreatMap) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from chesscore import BLACK, WHITE, Color
 from chesscore.analysis.annotate import make_annotated_pgn
 from chesscore.rules.pgn import make_pgn
 from server.errors import RequestError
-from server.games.facts import checked_king, position_facts
+from server.games.facts import position_facts
 from server.games.lookups import board_at
 from server.games.play import Game, color_name
 from server.games.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
@@ -181,7 +181,7 @@ def game_position(game_id: str, ply_text: str) -> Response:
         "ply": ply,
         "fen": board.fen(),
         "check": board.is_check(),
-        "checked_king": checked_king(board),
+        "checked_king": facts.checked_king,
         "last_move": {"uci": last.uci, "san": last.san} if last else None,
         "threats": facts.threats,
         "insight": facts.insight,
