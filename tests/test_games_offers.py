@@ -5,25 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from chesscore import BLACK, WHITE, Board, Move, Termination
-from server.errors import RequestError
+from chesscore import BLACK, WHITE, Board, Termination
 from server.games.offers import accept, decline, offer
-from server.games.play import Game, GameSettings, make_move, new_game, resign
-
-NOW = 1000.0
+from server.games.play import Game, GameSettings, new_game, resign
+from tests.support.pure_games import NOW, played, refusal
 
 
 def game_after(*ucis: str, opponent: str = "friend") -> Game:
-    game = new_game("g1", GameSettings(opponent, WHITE, Board().fen()))
-    for uci in ucis:
-        game.apply(make_move(game, game.board.turn, game.ply, Move.from_uci(uci), NOW))
-    return game
-
-
-def refusal(work: object, *args: object) -> str:
-    with pytest.raises(RequestError) as caught:
-        work(*args)  # type: ignore[operator]
-    return caught.value.code
+    return played(new_game("g1", GameSettings(opponent, WHITE, Board().fen())), *ucis)
 
 
 def test_a_draw_offer_waits_for_the_opponent_and_accepting_it_ends_the_game() -> None:

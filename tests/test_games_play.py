@@ -8,7 +8,6 @@ import copy
 import pytest
 
 from chesscore import BLACK, WHITE, Board, Move, Termination
-from server.errors import RequestError
 from server.games.play import (
     Game,
     GameSettings,
@@ -20,25 +19,13 @@ from server.games.play import (
     read_san,
     resign,
 )
+from tests.support.pure_games import NOW, played, refusal
 
 START = Board().fen()
-NOW = 1000.0
 
 
 def friend_game(fen: str = START) -> Game:
     return new_game("g1", GameSettings("friend", WHITE, fen))
-
-
-def played(game: Game, *ucis: str) -> Game:
-    for uci in ucis:
-        game.apply(make_move(game, game.board.turn, game.ply, Move.from_uci(uci), NOW))
-    return game
-
-
-def refusal(work: object, *args: object) -> str:
-    with pytest.raises(RequestError) as caught:
-        work(*args)  # type: ignore[operator]
-    return caught.value.code
 
 
 def test_a_move_is_a_change_and_the_game_is_untouched_until_applied() -> None:
