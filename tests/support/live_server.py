@@ -7,6 +7,7 @@ its own instance folder, so tests see real sockets, real storage and can even ki
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -16,11 +17,36 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# Ports the kernel never hands out to outgoing connections (below Linux's ephemeral range,
+# 32768-60999): a port chosen by binding to 0 comes from that range, and between choosing it and
+# the server binding it another test's client connection could take it (seen once in CI: the
+# server exited at start-up). Here only another test choosing the same port can collide, and
+# `start` then tries a new one.
+PORTS = range(20_000, 32_000)
+START_ATTEMPTS = 5
+
 
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A port in PORTS that nothing on 127.0.0.1 holds right now."""
+    while True:
+        port = random.choice(PORTS)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+
+
+def log_tail(path: Path, start: int = 0, lines: int = 20) -> str:
+    """The last `lines` lines a server wrote to its log from byte `start` on, for an error."""
+    try:
+        with path.open("rb") as log:
+            log.seek(start)
+            text = log.read().decode(errors="replace")
+    except OSError:
+        return "(no log)"
+    return "\n".join(text.splitlines()[-lines:])
 
 
 @dataclass
@@ -37,9 +63,22 @@ class LiveServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 20.0) -> LiveServer:
+        """Start the process and wait until it answers; a first start whose port was taken
+        meanwhile moves to another port (a restart keeps its port: clients know it)."""
+        first = self.process is None
+        for _ in range(START_ATTEMPTS):
+            if self._launch(timeout) or not first:
+                return self._started()
+            self.port = free_port()
+        return self._started()
+
+    def _launch(self, timeout: float) -> bool:
+        """Run the process until it answers (True) or exits because its port is taken (False)."""
         environment = {**os.environ, "CHESS_INSTANCE_PATH": str(self.instance_path), **self.env}
         self.instance_path.mkdir(parents=True, exist_ok=True)
-        log = open(self.instance_path / "server.log", "ab")  # noqa: SIM115 - lives with the process
+        log_path = self.instance_path / "server.log"
+        log = open(log_path, "ab")  # noqa: SIM115 - lives with the process
+        start = log.tell()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port)],
             env=environment,
@@ -49,14 +88,27 @@ class LiveServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited early; see {self.instance_path}/server.log")
+                tail = log_tail(log_path, start)
+                if "Address already in use" in tail:
+                    return False
+                raise RuntimeError(f"server exited early; its log ends:\n{tail}")
             try:
                 with urllib.request.urlopen(self.url + "/", timeout=1):
-                    return self
+                    return True
             except OSError:
                 time.sleep(0.1)
         self.stop()
-        raise RuntimeError(f"server did not answer within {timeout}s")
+        raise RuntimeError(
+            f"server did not answer within {timeout}s; its log ends:\n{log_tail(log_path, start)}"
+        )
+
+    def _started(self) -> LiveServer:
+        if self.process is None or self.process.poll() is not None:
+            raise RuntimeError(
+                f"port {self.port} stayed taken; the log ends:\n"
+                f"{log_tail(self.instance_path / 'server.log')}"
+            )
+        return self
 
     def kill(self) -> None:
         """Kill -9: no chance to flush or clean up, as in a crash."""
