@@ -6,6 +6,7 @@ facts grew a field)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,3 +35,30 @@ def test_the_benchmark_runs_and_reports(script: str, arguments: list[str], row: 
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert row in done.stdout, done.stdout[-2000:]
+
+
+def test_the_comparison_runs_a_benchmark_at_two_revisions() -> None:
+    """bench/compare.py against HEAD (a temporary worktree) on insight.py's tiny sample: every
+    row the benchmark prints comes back with both figures and a ratio."""
+    alone = subprocess.run(
+        [sys.executable, "bench/insight.py", "--repeat", "1", "--positions", "4"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert alone.returncode == 0, alone.stderr[-2000:]
+    rows = [re.split(r"\s{2,}", line)[0] for line in alone.stdout.splitlines()[2:]]
+    driver = ["bench/compare.py", "--before", "HEAD", "--rounds", "1", "bench/insight.py"]
+    done = subprocess.run(
+        [sys.executable, *driver, "--args", "insight.py=--positions 4", "--", "--repeat", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "bench/insight.py --repeat 1 --positions 4: median" in done.stdout, done.stdout
+    assert "make_insight" in rows, alone.stdout
+    for row in rows:
+        figures = rf"^{re.escape(row)}\s+\d+\s+\d+\s+\d+\.\d\dx"
+        assert re.search(figures, done.stdout, re.MULTILINE), done.stdout
