@@ -8,7 +8,7 @@ is timed with `time.perf_counter_ns`, `--repeat` times (3 by default) keeping th
 since other processes can only add time:
 
 - `public, no insight`: `make_public_state` as it was before issue 7, the threat map built anew
-  and no insight (`server.games.facts.position_facts` replaced for the measure);
+  and no insight (`server.transport.facts_cache.position_facts` replaced for the measure);
 - `public, insight, first build`: the caches emptied first, as after a move: threat map, x-rays,
   pin lines, the last move's change and its words;
 - `public, insight, cached`: the same position again (a join, an HTTP read, an offer);
@@ -39,10 +39,11 @@ import server.transport.messages
 from bench.insight import parse_sampling_args, print_table
 from chesscore import BLACK, WHITE, Board, Move
 from chesscore.analysis.threats import make_threat_map
-from server.games.facts import cached_preview, clear_caches, position_facts
 from server.games.play import Game, GameSettings, Header, MoveRecord, restore_game
+from server.transport.facts_cache import cached_preview, clear_caches, position_facts
 from server.transport.messages import make_destinations, make_public_state, tailor_state
 from server.transport.wire import dumps
+from server.transport.wire_facts import threats_json
 
 NOW = 1_000_000.0
 
@@ -66,9 +67,13 @@ def sample_games(count: int, seed: int, stride: int = 4) -> list[Game]:
 
 
 def without_insight(board: Board) -> Any:
-    """What the state held before issue 7: a threat map made for each state, nothing more."""
+    """What the state held before issue 7: a threat map made for each state (in the wire
+    form), nothing more."""
     return SimpleNamespace(
-        threats=make_threat_map(board), insight=None, announcement=None, checked_king=None
+        threats=threats_json(make_threat_map(board)),
+        insight=None,
+        announcement=None,
+        checked_king=None,
     )
 
 

@@ -88,22 +88,23 @@ def _run_moves(board: Board, args: argparse.Namespace) -> list[str]:
 
 def _run_threats(board: Board, args: argparse.Namespace) -> list[str]:
     threats = make_threat_map(board)
-    squares = threats["squares"]
+    white, black = threats.attackers
     lines = ["white/black attackers and the piece on each square"]
     for rank in range(7, -1, -1):
         cells = []
         for file in range(8):
             sq = rank * 16 + file
-            attackers = squares[square_name(sq)]
             piece = board.piece_at(sq)
             letter = piece.symbol() if piece else "."
-            cells.append(f"{len(attackers['white'])}/{len(attackers['black'])}{letter}".ljust(5))
+            cells.append(f"{len(white[sq])}/{len(black[sq])}{letter}".ljust(5))
         lines.append(f"{rank + 1}  " + " ".join(cells).rstrip())
     lines.append("   " + " ".join(name.ljust(5) for name in "abcdefgh").rstrip())
-    pins = [f"{pin['pinned']} pinned by {pin['pinner']}" for pin in threats["pins"]]
-    lines.append(f"checkers: {' '.join(threats['checkers']) or '-'}")
+    pins = [
+        f"{square_name(pin.pinned)} pinned by {square_name(pin.pinner)}" for pin in threats.pins
+    ]
+    lines.append(f"checkers: {' '.join(map(square_name, threats.checkers)) or '-'}")
     lines.append(f"pins: {', '.join(pins) or '-'}")
-    lines.append(f"hanging: {' '.join(threats['hanging']) or '-'}")
+    lines.append(f"hanging: {' '.join(map(square_name, threats.hanging)) or '-'}")
     return lines
 
 

@@ -4,10 +4,10 @@ Each game starts from a known FEN. A player's page picks up a piece and must mar
 destination as `chesscore.analysis.see.classify_destinations` labels it; holding the piece over a
 destination must show the counts of `threat_map()` of the position after that move (asked of
 the server with `preview`); after a fork, a discovered attack and a pin the side panel and the
-board must show exactly the facts of `chesscore.analysis.insight.describe_change`; focusing a square
-must give it chesscore's words (`describe_square`); the annotated PGN must carry `[%csl`. An
-unassisted game (made in the lobby) keeps the overlays from its player but not from a
-spectator.
+board must show exactly the facts of `chesscore.analysis.insight.describe_change` (read by
+square name, through the wire form); focusing a square must give it chesscore's words
+(`describe_square`); the annotated PGN must carry `[%csl`. An unassisted game (made in the
+lobby) keeps the overlays from its player but not from a spectator.
 """
 
 from __future__ import annotations
@@ -22,10 +22,11 @@ import requests
 from chesscore import Board, Move
 from chesscore.analysis.describe import describe_square
 from chesscore.analysis.insight import describe_change
-from chesscore.analysis.see import classify_destinations
+from server.transport.wire_facts import change_json
 from tests.conftest import screenshot_path
 from tests.support.game_client import api_join, api_move
 from tests.support.live_server import LiveServer
+from tests.support.safety import safety_by_name
 from tests.support.server_fixture import module_server
 from tests.test_browser_support import (
     WAIT_MS,
@@ -110,7 +111,7 @@ def test_safety_preview_fork_describe_and_annotated_pgn(
     board = Board.from_fen(FORK_FEN)
 
     click_square(page, "g5")
-    assert safety_marks(page) == classify_destinations(board)["g5"]
+    assert safety_marks(page) == safety_by_name(board)["g5"]
     click_square(page, "a1")  # an empty square: the knight is put down, its marks go
     assert safety_marks(page) == {}
 
@@ -135,7 +136,7 @@ def test_safety_preview_fork_describe_and_annotated_pgn(
 
     play_by_clicks(page, "g5f7")
     wait_for_ply(page, 1)
-    change = describe_change(board, Move.from_uci("g5f7"))
+    change = change_json(describe_change(board, Move.from_uci("g5f7")))
     board.push(Move.from_uci("g5f7"))
     assert legend_lines(page) == expected_lines(change)
     targets = sum(len(fork["targets"]) for fork in change["forks"])
@@ -176,7 +177,7 @@ def test_discovered_attack_and_pins_as_they_happen(
     board = Board.from_fen(LINES_FEN)
     for ply, uci in enumerate(LINES_MOVES):
         api_move(server.url, game, seats["white" if ply % 2 == 0 else "black"], ply, uci)
-        change = describe_change(board, Move.from_uci(uci))
+        change = change_json(describe_change(board, Move.from_uci(uci)))
         board.push(Move.from_uci(uci))
         wait_for_ply(page, ply + 1)
         assert legend_lines(page) == expected_lines(change)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from chesscore import Board
+from chesscore import SQUARES, Board, square_name
 from chesscore.analysis.threats import make_threat_map
 from chesscore.analysis.xray import make_xray_map
 from tests.conftest import screenshot_path
@@ -67,17 +67,17 @@ def expected_overlay(
     """What each square should show: the direct attackers of chesscore's threat map, and after
     a '+' the x-ray attackers of its x-ray map (left out where the page has none, a preview)."""
     board = Board.from_fen(fen)
-    squares = make_threat_map(board)["squares"]
-    xrays = make_xray_map(board)["squares"]
+    attackers = make_threat_map(board).attackers
+    xrays = make_xray_map(board)
     shown = {}
-    for square, attackers in squares.items():
+    for sq in SQUARES:
         counts = []
-        for color in ("white", "black"):
-            number = len(attackers[color])
-            behind = len(xrays[square][color]) if with_xrays else 0
+        for color, name in enumerate(("white", "black")):
+            number = len(attackers[color][sq])
+            behind = len(xrays.of(color, sq)) if with_xrays else 0
             text = f"{number}+{behind}" if behind else str(number)
-            counts.append(text if color in colors and number + behind > 0 else "")
-        shown[square] = (counts[0], counts[1])
+            counts.append(text if name in colors and number + behind > 0 else "")
+        shown[square_name(sq)] = (counts[0], counts[1])
     return shown
 
 
@@ -103,13 +103,13 @@ def test_overlay_counts_match_chesscore(
         overlay = read_overlay(page)
         assert len(overlay) == 64
         assert overlay == expected_overlay(fen, ("white", "black"))
-        assert marked_hanging(page) == set(threats["hanging"])
+        assert marked_hanging(page) == {square_name(sq) for sq in threats.hanging}
         arrows = page.locator(".cg-wrap svg.cg-shapes line").count()
-        pin_lines = make_xray_map(Board.from_fen(fen))["pins"]
-        assert arrows == 2 * len(pin_lines) + len(threats["checkers"])
+        pin_lines = make_xray_map(Board.from_fen(fen)).pins
+        assert arrows == 2 * len(pin_lines) + len(threats.checkers)
         for absolute, stroke, dashed in ((True, "#d4a000", False), (False, "#d4a001", True)):
             lines = page.locator(f".cg-wrap svg.cg-shapes line[stroke='{stroke}']")
-            assert lines.count() == 2 * sum(pin["absolute"] == absolute for pin in pin_lines)
+            assert lines.count() == 2 * sum(pin.absolute == absolute for pin in pin_lines)
             dashes = lines.evaluate_all("ls => ls.map(l => getComputedStyle(l).strokeDasharray)")
             assert all((dash != "none") == dashed for dash in dashes)
         page.screenshot(path=screenshot_path(request))

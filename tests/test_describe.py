@@ -10,7 +10,7 @@ import re
 import chess
 import pytest
 
-from chesscore import Board, IllegalMoveError, InvalidSquareError, Move
+from chesscore import Board, IllegalMoveError, InvalidSquareError, Move, parse_square, square_name
 from chesscore.analysis.describe import describe_move, describe_square, describe_squares
 from tests.random_games import play_random_game
 
@@ -50,7 +50,7 @@ SQUARES = [
 def test_known_squares(fen: str, square: str, sentence: str) -> None:
     board = Board.from_fen(fen)
     assert describe_square(board, square) == sentence
-    assert describe_squares(board)[square] == sentence
+    assert describe_squares(board)[parse_square(square)] == sentence
 
 
 # (FEN, UCI, sentence)
@@ -107,7 +107,8 @@ def test_spoken_counts_agree_with_python_chess() -> None:
         for index, move in enumerate(game.move_stack):
             if index % 10 == 0:
                 oracle = chess.Board(replay.fen())
-                for name, sentence in describe_squares(replay).items():
+                for sq, sentence in describe_squares(replay).items():
+                    name = square_name(sq)
                     head = sentence.split("; backed up")[0]  # the x-ray part counts others
                     spoken = {color: int(n) for n, color in COUNT.findall(head)}
                     for color, chess_color in (("white", chess.WHITE), ("black", chess.BLACK)):

@@ -1,31 +1,34 @@
 """What a move changed (chesscore.analysis.insight): forks, discovered attacks, hanging pieces and
 pins created or released on known positions, written out by hand; the drag preview; and, over
 sampled positions, every reported attack and fork checked against python-chess's attackers.
+Changes are read through their wire form (server.transport.wire_facts), by square name.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import chess
 import pytest
 
-from chesscore import Board, IllegalMoveError, Move
+from chesscore import Board, IllegalMoveError, Move, square_name
 from chesscore.analysis.describe import describe_squares
 from chesscore.analysis.insight import describe_change, make_insight, preview
 from chesscore.analysis.see import classify_move, see
 from chesscore.analysis.threats import make_threat_map
 from chesscore.analysis.xray import find_pins, make_xray_map
+from server.transport.wire_facts import change_json
 from tests.random_games import play_random_game
 
 RUY_LOPEZ = "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4"
 
 
-def _change(fen: str, uci: str) -> dict[str, object]:
+def _change(fen: str, uci: str) -> dict[str, Any]:
     board = Board.from_fen(fen)
     change = describe_change(board, board.parse_uci(uci))
     assert board.fen() == fen  # the board itself is left as it was
-    return dict(change)
+    return change_json(change)
 
 
 def test_a_knight_fork_of_king_and_rook() -> None:
@@ -59,7 +62,7 @@ def test_a_discovered_check() -> None:
 
 def test_taking_a_defender_leaves_a_pawn_hanging_and_pins_two_pieces() -> None:
     change = _change(RUY_LOPEZ, "b5c6")
-    assert change["move"]["captured"] == "knight"  # type: ignore[index]
+    assert change["move"]["captured"] == "knight"
     assert change["became_hanging"] == ["e5"]  # the knight c6 defended it
     assert change["no_longer_hanging"] == []  # the bishop is attacked by pawns on c6 as on b5
     assert change["pins_created"] == [
@@ -104,7 +107,7 @@ def test_pins_created_and_released(
         with pytest.raises(IllegalMoveError, match=uci):
             describe_change(board, move)
         return
-    change = describe_change(board, move)
+    change = change_json(describe_change(board, move))
     assert [(p["pinner"], p["pinned"], p["target"]) for p in change["pins_created"]] == created
     assert [(p["pinner"], p["pinned"], p["target"]) for p in change["pins_released"]] == released
 
@@ -121,12 +124,12 @@ def test_the_preview_is_the_position_after_the_move() -> None:
     shown = preview(board, move)
     after = board.copy()
     after.push(move)
-    assert shown["fen"] == after.fen()
-    assert shown["threats"] == make_threat_map(after)
-    assert shown["see"] == see(board, move) == 0
-    assert shown["safety"] == classify_move(board, move) == "contested"
-    assert shown["change"] == describe_change(board, move)
-    assert [pin["pinned"] for pin in shown["pins"]] == ["b7", "d7"]
+    assert shown.fen == after.fen()
+    assert shown.threats == make_threat_map(after)
+    assert shown.see == see(board, move) == 0
+    assert shown.safety == classify_move(board, move) == "contested"
+    assert shown.change == describe_change(board, move)
+    assert [square_name(pin.pinned) for pin in shown.pins] == ["b7", "d7"]
     assert board.fen() == RUY_LOPEZ
     assert preview(board, move, make_threat_map(board)) == shown  # with the map the server holds
 
@@ -136,14 +139,14 @@ def test_the_insight_gathers_the_overlay_facts_of_a_position() -> None:
     before = board.copy()
     board.push_uci("b5c6")
     insight = make_insight(board)
-    assert insight["change"] == describe_change(before, Move.from_uci("b5c6"))
-    assert insight["announcement"] == "White bishop from b5 takes knight on c6"
-    assert insight["xrays"] == make_xray_map(board)["squares"]
-    assert insight["pins"] == find_pins(board)
-    assert insight["descriptions"] == describe_squares(board)
+    assert insight.change == describe_change(before, Move.from_uci("b5c6"))
+    assert insight.announcement == "White bishop from b5 takes knight on c6"
+    assert insight.xrays == make_xray_map(board)
+    assert insight.xrays.pins == find_pins(board)
+    assert insight.descriptions == describe_squares(board)
     assert make_insight(board, make_threat_map(board)) == insight
     first = make_insight(Board.from_fen(RUY_LOPEZ))
-    assert first["change"] is None and first["announcement"] is None  # no move played yet
+    assert first.change is None and first.announcement is None  # no move played yet
 
 
 def test_an_illegal_move_is_refused_and_nothing_changes() -> None:
@@ -172,7 +175,7 @@ def test_every_reported_attack_and_fork_is_real() -> None:
         replay = game.root()
         for move in game.move_stack:
             candidate = rng.choice(replay.legal_moves())
-            change = describe_change(replay, candidate)
+            change = change_json(describe_change(replay, candidate))
             oracle = chess.Board(replay.fen())
             oracle.push(chess.Move.from_uci(candidate.uci()))
             for attack in change["new_attacks"] + change["discovered"]:

@@ -12,8 +12,9 @@ import pytest
 from chesscore import Board, IllegalMoveError, Move
 from chesscore.analysis.describe import describe_move
 from chesscore.analysis.insight import preview
-from chesscore.analysis.see import classify_destinations, classify_move, see
+from chesscore.analysis.see import classify_move, see
 from tests.support.positions import sample_fens
+from tests.support.safety import safety_by_name
 
 # (FEN, move, SEE in centipawns, label, why)
 EXCHANGES = [
@@ -62,12 +63,15 @@ def test_known_exchanges(fen: str, uci: str, value: int, label: str, why: str) -
 
 def test_a_promotion_square_takes_the_best_of_its_promotions() -> None:
     board = Board.from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1")
-    assert classify_destinations(board)["a7"] == {"a8": "losing", "b8": "safe"}
+    assert safety_by_name(board)["a7"] == {
+        "a8": "losing",
+        "b8": "safe",
+    }
 
 
 def test_classify_covers_exactly_the_legal_destinations() -> None:
     board = Board.from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
-    labels = classify_destinations(board)
+    labels = safety_by_name(board)
     assert {origin: sorted(targets) for origin, targets in labels.items()} == board.destinations()
     assert labels["f3"]["e5"] == "losing"  # the knight for a pawn defended by the c6 knight
     assert labels["f1"]["b5"] == "safe"
@@ -102,7 +106,7 @@ def test_labels_agree_with_the_legal_captures_of_python_chess() -> None:
     for fen in sample_fens(range(8), max_plies=120, stride=10):
         board = Board.from_fen(fen)
         oracle = chess.Board(fen)
-        labels = classify_destinations(board)
+        labels = safety_by_name(board)
         for move in board.legal_moves():
             if board.gives_check(move):
                 continue

@@ -11,7 +11,6 @@ from chesscore import Board
 from chesscore.analysis.see import (
     SEE_VALUES,
     _least_valuable_attacker,
-    classify_destinations,
     exchange_on_target,
     label_exchange,
 )
@@ -19,6 +18,7 @@ from chesscore.rules.attacks import attackers, is_attacked
 from chesscore.rules.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT
 from chesscore.rules.squares import KING, PAWN, QUEEN, SQUARE_NAMES, WHITE
 from tests.support.positions import game_positions
+from tests.support.safety import safety_by_name
 
 SEEDS = range(300, 312)
 # Crowded positions where batteries, pins and promotions meet on one square.
@@ -92,7 +92,7 @@ def check_against_plain(boards: list[Board]) -> int:
             plain = plain_exchange(board, packed)
             assert exchange_on_target(board, packed) == plain, (fen, packed)
             contested += plain[1]
-        assert classify_destinations(board) == plain_labels(board), fen
+        assert safety_by_name(board) == plain_labels(board), fen
         assert board.fen() == fen
     return contested
 

@@ -17,11 +17,12 @@ import requests
 
 from chesscore import Board
 from chesscore.analysis.insight import make_insight, preview
-from chesscore.analysis.see import classify_destinations
 from chesscore.analysis.threats import make_threat_map
+from server.transport.wire_facts import insight_json, names, preview_json
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
 from tests.support.positions import attackers_by_color
+from tests.support.safety import safety_by_name
 from tests.support.server_fixture import module_server
 
 pytestmark = pytest.mark.server
@@ -104,14 +105,10 @@ def board_after(fen: str | None, moves: list[str]) -> Board:
 
 def expected_insight(board: Board) -> dict[str, Any]:
     """chesscore's insight as the state carries it: x-rays of the squares that have any, no
-    descriptions (those come one by one from `describe`), through JSON like the wire."""
-    insight = dict(make_insight(board))
-    del insight["descriptions"]
-    del insight["announcement"]  # the state's own field: every receiver gets it
-    insight["xrays"] = {
-        name: sides for name, sides in insight["xrays"].items() if sides["white"] or sides["black"]
-    }
-    return json.loads(json.dumps(insight))  # type: ignore[no-any-return]
+    descriptions (those come one by one from `describe`) and no announcement (the state's own
+    field: every receiver gets it), through JSON like the wire."""
+    insight = make_insight(board)
+    return json.loads(json.dumps(insight_json(insight.xrays, insight.change)))  # type: ignore[no-any-return]
 
 
 def dig(data: Any, path: tuple[str, ...]) -> Any:
@@ -149,7 +146,7 @@ def test_the_state_carries_chesscores_insight(
             assert received["assisted"] is True
             assert dig(received, path) == fact
             assert received["insight"] == expected_insight(board)
-            assert received["threats"]["hanging"] == make_threat_map(board)["hanging"]
+            assert received["threats"]["hanging"] == names(make_threat_map(board).hanging)
             assert received["threats"]["attackers"] == attackers_by_color(board.fen())
         position = requests.get(
             f"{server.url}/api/games/{table.id}/positions/{len(moves)}", timeout=10
@@ -170,7 +167,7 @@ def test_a_takeback_brings_back_the_insight_of_the_earlier_position(server: Live
         assert state["ply"] == 2
         assert state["insight"] == expected_insight(board_after(None, ["e2e4", "e7e5"]))
         assert state["announcement"] == "Black pawn from e7 to e5"
-        assert state["safety"] == classify_destinations(board_after(None, ["e2e4", "e7e5"]))
+        assert state["safety"] == safety_by_name(board_after(None, ["e2e4", "e7e5"]))
     finally:
         table.close()
 
@@ -184,14 +181,14 @@ def test_safety_labels_go_to_the_seat_to_move_only(
         assert white["safety"]["f3"]["e5"] == "contested"
         assert white["safety"]["f3"]["g5"] == "losing"
         assert white["safety"]["f3"]["d4"] == "safe"
-        assert white["safety"] == classify_destinations(Board.from_fen(KNIGHTS))
+        assert white["safety"] == safety_by_name(Board.from_fen(KNIGHTS))
         assert set(white["safety"]) == set(white["dests"])
         assert table.black.wait_version(table.version)["safety"] is None
         assert watch(server, table.id, spectators).states[-1]["safety"] is None
         after = table.play("f3d4")
         assert after["safety"] is None
         black = table.black.wait_version(after["version"])
-        assert black["safety"] == classify_destinations(board_after(KNIGHTS, ["f3d4"]))
+        assert black["safety"] == safety_by_name(board_after(KNIGHTS, ["f3d4"]))
     finally:
         table.close()
 
@@ -202,10 +199,12 @@ def test_a_preview_is_chesscores_preview_of_the_move(server: LiveServer) -> None
         reply = table.white.call("preview", {"game": table.id, "ply": 0, "uci": "f3g5"})
         assert reply["ok"], reply
         board = Board.from_fen(KNIGHTS)
-        expected = json.loads(json.dumps(preview(board, board.parse_uci("f3g5"))))
-        del expected["threats"]["squares"]  # the wire form lists attackers by colour instead
+        found = preview(board, board.parse_uci("f3g5"))
+        expected = json.loads(json.dumps(preview_json(found, None)))
+        del expected["threats"]["attackers"]  # checked against python-chess's attackers below
+        del expected["checked_king"]
         shown = {**reply["preview"], "threats": dict(reply["preview"]["threats"])}
-        assert shown["threats"].pop("attackers") == attackers_by_color(expected["fen"])
+        assert shown["threats"].pop("attackers") == attackers_by_color(found.fen)
         assert shown.pop("checked_king") is None  # Ng5 gives no check
         assert shown == expected
         assert (reply["preview"]["see"], reply["preview"]["safety"]) == (-300, "losing")
@@ -425,7 +424,7 @@ def test_bad_assisted_and_annotated_values_are_refused(server: LiveServer) -> No
     assert created["state"]["assisted"] is False and created["state"]["threats"] is None
     assisted = create_game(server.url, opponent="computer", color="white")["state"]
     assert assisted["assisted"] is True
-    assert assisted["safety"] == classify_destinations(Board())
+    assert assisted["safety"] == safety_by_name(Board())
     url = f"{server.url}/api/games/{created['game']}/pgn"
     refused = requests.get(url, params={"annotated": "yes"}, timeout=10)
     assert refused.status_code == 400 and "'annotated'" in refused.json()["error"]

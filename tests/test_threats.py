@@ -1,5 +1,7 @@
-"""The threat map (chesscore.analysis.threats): its JSON shape, attackers checked against
-python-chess, and the derived checkers, pins and hanging pieces from tables of positions."""
+"""The threat map (chesscore.analysis.threats): its values and their wire form
+(server.transport.wire_facts), attackers checked against python-chess, and the derived
+checkers, pins and hanging pieces from tables of positions. Squares are compared by name, read
+through the wire form."""
 
 from __future__ import annotations
 
@@ -8,8 +10,10 @@ import json
 import chess
 import pytest
 
+from chesscore import SQUARES as BOARD
 from chesscore import Board
 from chesscore.analysis.threats import make_threat_map
+from server.transport.wire_facts import threats_json
 from tests.random_games import play_random_game
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -45,7 +49,11 @@ DERIVED = [
 
 @pytest.mark.parametrize(("fen", "name", "white", "black"), SQUARES)
 def test_attackers_of_a_square(fen: str, name: str, white: list[str], black: list[str]) -> None:
-    assert make_threat_map(Board.from_fen(fen))["squares"][name] == {
+    attackers = threats_json(make_threat_map(Board.from_fen(fen)))["attackers"]
+    assert {
+        "white": attackers["white"].get(name, []),
+        "black": attackers["black"].get(name, []),
+    } == {
         "white": white,
         "black": black,
     }
@@ -55,7 +63,7 @@ def test_attackers_of_a_square(fen: str, name: str, white: list[str], black: lis
 def test_derived_facts(
     fen: str, checkers: list[str], pins: list[tuple[str, str, str]], hanging: list[str]
 ) -> None:
-    threats = make_threat_map(Board.from_fen(fen))
+    threats = threats_json(make_threat_map(Board.from_fen(fen)))
     assert threats["checkers"] == checkers
     expected = [{"pinned": p, "pinner": q, "king": k} for p, q, k in pins]
     assert threats["pins"] == expected
@@ -64,10 +72,15 @@ def test_derived_facts(
 
 @pytest.mark.parametrize("fen", [START, KIWIPETE, TWO_PINS])
 def test_threat_map_is_plain_json(fen: str) -> None:
-    threats = make_threat_map(Board.from_fen(fen))
-    assert set(threats) == {"squares", "checkers", "pins", "hanging"}
+    threat_map = make_threat_map(Board.from_fen(fen))
+    threats = threats_json(threat_map)
+    assert set(threats) == {"attackers", "checkers", "pins", "hanging"}
     assert json.loads(json.dumps(threats)) == threats
-    assert sorted(threats["squares"]) == sorted(chess.SQUARE_NAMES)
+    reached = set(threats["attackers"]["white"]) | set(threats["attackers"]["black"])
+    assert reached <= set(chess.SQUARE_NAMES)
+    # Every one of the 64 squares has its own list in the map, for each colour.
+    for by_color in threat_map.attackers:
+        assert len({id(by_color[sq]) for sq in BOARD}) == 64
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -76,12 +89,12 @@ def test_attackers_agree_with_python_chess(seed: int) -> None:
     final = play_random_game(seed, max_plies=80)
     board, oracle = Board(), chess.Board()
     for move in [*final.move_stack, None]:
-        squares = make_threat_map(board)["squares"]
+        attackers = threats_json(make_threat_map(board))["attackers"]
         for sq in chess.SQUARES:
             name = chess.square_name(sq)
             for color, key in ((chess.WHITE, "white"), (chess.BLACK, "black")):
                 theirs = sorted(chess.square_name(s) for s in oracle.attackers(color, sq))
-                assert squares[name][key] == theirs, (oracle.fen(), name, key)
+                assert attackers[key].get(name, []) == theirs, (oracle.fen(), name, key)
         if move is not None:
             board.push(move)
             oracle.push(chess.Move.from_uci(move.uci()))
@@ -91,7 +104,7 @@ def test_pins_agree_with_python_chess() -> None:
     final = play_random_game(5, max_plies=200)
     board, oracle = Board(), chess.Board()
     for move in final.move_stack:
-        pinned = sorted(pin["pinned"] for pin in make_threat_map(board)["pins"])
+        pinned = sorted(pin["pinned"] for pin in threats_json(make_threat_map(board))["pins"])
         theirs = sorted(
             chess.square_name(sq)
             for sq, piece in oracle.piece_map().items()

@@ -2,7 +2,8 @@
 then every square of sampled positions against an oracle built on python-chess's attackers (take the
 direct attackers of one colour off the board, see who attacks now, repeat), both for the map of
 all squares and for one square at a time, and the absolute pins against python-chess's
-`is_pinned` and chesscore's own `board.pins`.
+`is_pinned` and chesscore's own `board.pins`. Squares are compared by name, read through the
+wire form (server.transport.wire_facts).
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ import pytest
 
 from chesscore import BLACK, WHITE, Board, parse_square, square_name
 from chesscore.analysis.xray import find_pins, make_xray_map, xray_attackers, xrays_of_square
+from server.transport.wire_facts import pin_lines_json, xrays_json
 from tests.support.positions import sample_fens
+
+NONE = {"white": [], "black": []}  # the x-rays of a square no piece x-rays
 
 # (FEN, square, white x-ray attackers, black x-ray attackers, why)
 XRAYS = [
@@ -33,7 +37,8 @@ XRAYS = [
 @pytest.mark.parametrize(("fen", "square", "white", "black", "why"), XRAYS)
 def test_known_xrays(fen: str, square: str, white: list[str], black: list[str], why: str) -> None:
     board = Board.from_fen(fen)
-    assert make_xray_map(board)["squares"][square] == {"white": white, "black": black}, why
+    xrays = xrays_json(make_xray_map(board))
+    assert xrays.get(square, NONE) == {"white": white, "black": black}, why
     assert [square_name(sq) for sq in xray_attackers(board, WHITE, parse_square(square))] == white
 
 
@@ -56,7 +61,7 @@ PINS = [
 def test_known_pins(fen: str, pins: list[tuple[str, str, str, bool]], why: str) -> None:
     found = [
         (pin["pinner"], pin["pinned"], pin["target"], pin["absolute"])
-        for pin in find_pins(Board.from_fen(fen))
+        for pin in pin_lines_json(find_pins(Board.from_fen(fen)))
     ]
     assert found == pins, why
 
@@ -85,13 +90,13 @@ def test_xrays_agree_with_the_python_chess_oracle() -> None:
     compared = 0
     for fen in sample_fens(range(100, 106), max_plies=160, stride=6):
         board, oracle = Board.from_fen(fen), chess.Board(fen)
-        squares = make_xray_map(board)["squares"]
+        squares = xrays_json(make_xray_map(board))
         for square in chess.SQUARES:
             expected = {
                 "white": sorted(_name(sq) for sq in _oracle_xrays(oracle, chess.WHITE, square)),
                 "black": sorted(_name(sq) for sq in _oracle_xrays(oracle, chess.BLACK, square)),
             }
-            assert squares[_name(square)] == expected, (fen, _name(square))
+            assert squares.get(_name(square), NONE) == expected, (fen, _name(square))
             sq = parse_square(_name(square))
             assert [sorted(found) for found in xrays_of_square(board.board, sq)] == [
                 sorted(parse_square(name) for name in expected[color])
@@ -104,7 +109,8 @@ def test_xrays_agree_with_the_python_chess_oracle() -> None:
 def test_absolute_pins_agree_with_python_chess_and_board_pins() -> None:
     for fen in sample_fens(range(100, 106), max_plies=160, stride=3):
         board, oracle = Board.from_fen(fen), chess.Board(fen)
-        absolute = {(pin["pinned"], pin["pinner"]) for pin in find_pins(board) if pin["absolute"]}
+        pins = pin_lines_json(find_pins(board))
+        absolute = {(pin["pinned"], pin["pinner"]) for pin in pins if pin["absolute"]}
         ours = {(square_name(p), square_name(q)) for c in (WHITE, BLACK) for p, q in board.pins(c)}
         assert absolute == ours, fen
         pinned = {

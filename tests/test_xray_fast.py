@@ -4,14 +4,10 @@ among the known attacks on pieces, and the attack lists of the pieces without a 
 
 from __future__ import annotations
 
-from chesscore import BLACK, WHITE, Board, parse_square
-from chesscore.analysis.threats import (
-    SQUARE_OF_NAME,
-    find_hanging,
-    make_threat_map,
-    piece_attack_lists,
-)
+from chesscore import BLACK, SQUARES, WHITE, Board, parse_square, square_name
+from chesscore.analysis.threats import find_hanging, make_threat_map, piece_attack_lists
 from chesscore.analysis.xray import find_pins, find_pins_among
+from chesscore.rules.squares import NAME_ORDER
 from tests.support.positions import game_positions
 
 BOARDS = [board for seed in range(200, 206) for board in game_positions(seed, 160, 2)]
@@ -40,17 +36,19 @@ def test_pins_among_ignore_a_defence() -> None:
     # The bishop c4 defends the bishop b5, with the white queen behind it on a6: no pin.
     board = Board.from_fen("4k3/8/Q1n5/1B6/2B5/8/8/4K3 w - - 0 1")
     c4, b5 = parse_square("c4"), parse_square("b5")
-    assert find_pins_among(board, [(c4, b5)]) == []
-    assert [pin["pinned"] for pin in find_pins(board)] == ["c6"]  # b5 pins the knight to e8
+    assert find_pins_among(board, [(c4, b5)]) == ()
+    assert [square_name(pin.pinned) for pin in find_pins(board)] == [
+        "c6"
+    ]  # b5 pins the knight to e8
 
 
 def test_piece_attack_lists_are_the_threat_maps_lists_at_the_pieces() -> None:
     for board in BOARDS:
         threats = make_threat_map(board)
         lists = piece_attack_lists(board)
-        for name, entry in threats["squares"].items():
-            sq = SQUARE_OF_NAME[name]
+        for sq in SQUARES:
             if board.board[sq]:
-                assert sorted(lists[WHITE][sq]) == entry["white"], (board.fen(), name)
-                assert sorted(lists[BLACK][sq]) == entry["black"], (board.fen(), name)
-        assert find_hanging(board, lists) == threats["hanging"], board.fen()
+                for color in (WHITE, BLACK):
+                    in_name_order = sorted(lists[color][sq], key=NAME_ORDER.__getitem__)
+                    assert in_name_order == threats.attackers[color][sq], (board.fen(), sq)
+        assert find_hanging(board, lists) == threats.hanging, board.fen()

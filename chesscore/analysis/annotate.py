@@ -27,7 +27,7 @@ from chesscore.analysis.insight import compare_positions
 from chesscore.analysis.threats import make_threat_map
 from chesscore.analysis.xray import find_pins
 from chesscore.rules.pgn import make_pgn
-from chesscore.rules.squares import square_name
+from chesscore.rules.squares import NAME_ORDER, square_name
 
 if TYPE_CHECKING:
     from chesscore.analysis.insight import Change
@@ -91,14 +91,14 @@ def make_annotation(board: Board, threats: ThreatMap, change: Change | None = No
     """The ``[%csl ...] [%cal ...]`` text for `board` (empty when there is nothing to show);
     `change` (the last move's, chesscore.analysis.insight) adds its forks."""
     pins = find_pins(board)
-    colours = {pin["pinned"]: "Y" for pin in pins}
-    colours.update({name: "R" for name in threats["hanging"]})
-    squares = [colours[name] + name for name in sorted(colours)]
+    colours = {pin.pinned: "Y" for pin in pins}
+    colours.update({sq: "R" for sq in threats.hanging})
+    squares = [colours[sq] + square_name(sq) for sq in sorted(colours, key=NAME_ORDER.__getitem__)]
     king = square_name(board.king_square(board.turn))
-    arrows = [f"R{checker}{king}" for checker in threats["checkers"]]
-    arrows += [f"Y{pin['pinner']}{pin['target']}" for pin in pins]
-    for fork in change["forks"] if change else []:
-        arrows += [f"G{fork['from']}{target}" for target in fork["targets"]]
+    arrows = [f"R{square_name(checker)}{king}" for checker in threats.checkers]
+    arrows += [f"Y{square_name(pin.pinner)}{square_name(pin.target)}" for pin in pins]
+    for fork in change.forks if change else ():
+        arrows += [f"G{square_name(fork.origin)}{square_name(target)}" for target in fork.targets]
     parts = []
     if squares:
         parts.append(f"[%csl {','.join(squares)}]")

@@ -19,21 +19,29 @@ checkmate" when it gives one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from chesscore.analysis.threats import make_threat_map
+from chesscore.analysis.threats import BOARD_SQUARES, make_threat_map
 from chesscore.analysis.values import PIECE_VALUES
 from chesscore.analysis.xray import PinLine, find_pins, xrays_of_square
 from chesscore.errors import IllegalMoveError
 from chesscore.rules.move import Move
-from chesscore.rules.squares import COLOR_NAMES, KING, WHITE, Color, parse_square, square_name
+from chesscore.rules.squares import (
+    COLOR_NAMES,
+    KING,
+    NAME_ORDER,
+    WHITE,
+    Color,
+    parse_square,
+    square_name,
+)
 
 if TYPE_CHECKING:
     from chesscore.analysis.threats import ThreatMap
     from chesscore.rules.board import Board
 
 PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
-SQUARE_OF_NAME = {square_name(sq): sq for sq in range(128) if not sq & 0x88}
 
 
 def describe_square(board: Board, square: int | str, threats: ThreatMap | None = None) -> str:
@@ -52,20 +60,16 @@ def describe_square(board: Board, square: int | str, threats: ThreatMap | None =
     return _describe(board, sq, threats or make_threat_map(board), find_pins(board))
 
 
-def describe_squares(board: Board, threats: ThreatMap | None = None) -> dict[str, str]:
-    """Every square's description by name, from one threat map."""
+def describe_squares(board: Board, threats: ThreatMap | None = None) -> dict[int, str]:
+    """Every square's description by square, in name order, from one threat map."""
     threats = threats or make_threat_map(board)
     pins = find_pins(board)
-    return {
-        name: _describe(board, SQUARE_OF_NAME[name], threats, pins)
-        for name in sorted(threats["squares"])
-    }
+    return {sq: _describe(board, sq, threats, pins) for sq in BOARD_SQUARES}
 
 
-def _describe(board: Board, sq: int, threats: ThreatMap, pins: list[PinLine]) -> str:
+def _describe(board: Board, sq: int, threats: ThreatMap, pins: Sequence[PinLine]) -> str:
     name = square_name(sq)
-    entry = threats["squares"][name]
-    by_color = (entry["white"], entry["black"])
+    by_color = (threats.attackers[0][sq], threats.attackers[1][sq])
     piece = board.piece_at(sq)
     if piece is None:
         if not by_color[0] and not by_color[1]:
@@ -78,37 +82,43 @@ def _describe(board: Board, sq: int, threats: ThreatMap, pins: list[PinLine]) ->
         if by_color[enemy]
         else "not attacked",
         f"defended by {_group(board, by_color[own], own)}" if by_color[own] else "not defended",
-        *_piece_facts(board, name, threats, pins),
+        *_piece_facts(board, sq, threats, pins),
         *_xray_facts(board, sq),
     ]
     return f"{name}, {COLOR_NAMES[own]} {PIECE_NAMES[piece.piece_type]}: " + "; ".join(parts)
 
 
-def _group(board: Board, names: list[str], color: Color) -> str:
+def _group(board: Board, squares: Sequence[int], color: Color) -> str:
     """A group of pieces in words: "2 white pieces, knight c3 and pawn d3" (most valuable
-    first), or "no white piece"."""
-    if not names:
+    first, then by square name), or "no white piece"."""
+    if not squares:
         return f"no {COLOR_NAMES[color]} piece"
-    kinds = {name: board.board[SQUARE_OF_NAME[name]] & 7 for name in names}
-    ordered = sorted(names, key=lambda name: (-PIECE_VALUES[kinds[name]], name))
-    words = [f"{PIECE_NAMES[kinds[name]]} {name}" for name in ordered]
+    cells = board.board
+    ordered = sorted(squares, key=lambda sq: (-PIECE_VALUES[cells[sq] & 7], NAME_ORDER[sq]))
+    words = [f"{PIECE_NAMES[cells[sq] & 7]} {square_name(sq)}" for sq in ordered]
     listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-    plural = "piece" if len(names) == 1 else "pieces"
-    return f"{len(names)} {COLOR_NAMES[color]} {plural}, {listed}"
+    plural = "piece" if len(squares) == 1 else "pieces"
+    return f"{len(squares)} {COLOR_NAMES[color]} {plural}, {listed}"
 
 
-def _piece_facts(board: Board, name: str, threats: ThreatMap, pins: list[PinLine]) -> list[str]:
+def _piece_facts(board: Board, sq: int, threats: ThreatMap, pins: Sequence[PinLine]) -> list[str]:
     facts = []
-    if name in threats["hanging"]:
+    if sq in threats.hanging:
         facts.append("hanging")
-    if name in threats["checkers"]:
+    if sq in threats.checkers:
         facts.append("giving check")
+    cells = board.board
     for pin in pins:
-        pinner_kind = PIECE_NAMES[board.board[SQUARE_OF_NAME[pin["pinner"]]] & 7]
-        target = board.board[SQUARE_OF_NAME[pin["target"]]] & 7
-        behind = "the king" if target == KING else f"the {PIECE_NAMES[target]} on {pin['target']}"
-        if pin["pinned"] == name:
-            facts.append(f"pinned to {behind} by {pinner_kind} {pin['pinner']}")
+        if pin.pinned != sq:
+            continue
+        target = cells[pin.target] & 7
+        behind = (
+            "the king"
+            if target == KING
+            else f"the {PIECE_NAMES[target]} on {square_name(pin.target)}"
+        )
+        pinner = f"{PIECE_NAMES[cells[pin.pinner] & 7]} {square_name(pin.pinner)}"
+        facts.append(f"pinned to {behind} by {pinner}")
     return facts
 
 
@@ -116,8 +126,7 @@ def _xray_facts(board: Board, sq: int) -> list[str]:
     facts = []
     for color, squares in enumerate(xrays_of_square(board.board, sq)):
         if squares:
-            behind = _group(board, [square_name(s) for s in squares], color)
-            facts.append(f"backed up from behind by {behind}")
+            facts.append(f"backed up from behind by {_group(board, squares, color)}")
     return facts
 
 

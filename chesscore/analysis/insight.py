@@ -1,24 +1,25 @@
 """What a move changed, and what a move would change: the difference of two threat maps.
 
 `describe_change(board, move)` compares the position before a legal move with the position
-after it and keeps only the difference, as plain JSON-ready data with square names. Pieces are
+after it and keeps only the difference, as frozen values of 0x88 squares (the server names them
+on the wire). Pieces are
 followed across the move (the moved piece from its origin to its target, the castling rook
 likewise, the captured piece gone), so a knight that keeps attacking the same rook after moving
 is not a "new" attack, and a pin that holds while the pinned piece slides along it is neither
 created nor released. Its facts:
 
-- ``new_attacks``: attacks on pieces of the other colour that did not exist before, by either
+- `new_attacks`: attacks on pieces of the other colour that did not exist before, by either
   colour (the mover's new threats, and the attacks the move exposed its own pieces to);
-- ``discovered``: the new attacks of the mover made by a piece other than the moved one (and
+- `discovered`: the new attacks of the mover made by a piece other than the moved one (and
   other than the castling rook): lines the move opened, discovered checks included;
-- ``became_hanging`` / ``no_longer_hanging``: pieces of either colour that turned hanging or
+- `became_hanging` / `no_longer_hanging`: pieces of either colour that turned hanging or
   stopped being hanging (hanging as in the threat map: attacked and undefended, or attacked by
   a cheaper piece); a captured piece is in neither;
-- ``forks``: a piece attacking two or more enemy pieces that are each undefended, worth more
+- `forks`: a piece attacking two or more enemy pieces that are each undefended, worth more
   than it, or the king, where it did not fork exactly those pieces before;
-- ``pins_created`` / ``pins_released``: absolute and relative pin lines (chesscore.analysis.xray);
+- `pins_created` / `pins_released`: absolute and relative pin lines (chesscore.analysis.xray);
   released pins are named by their squares before the move, all else by the squares after;
-- ``checkers``: the pieces giving check after the move.
+- `checkers`: the pieces giving check after the move.
 
 `preview(board, move)` is what the drag overlay shows while a piece is held over a target:
 the threat map after the move, the move's static exchange value and safety label
@@ -30,106 +31,122 @@ threat map of the current position, which the server already holds, to save buil
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from chesscore.analysis.describe import describe_played_move, describe_squares
 from chesscore.analysis.see import exchange_on_target, label_exchange
 from chesscore.analysis.threats import (
-    NAMES,
-    SQUARE_OF_NAME,
     AttackLists,
+    ThreatMap,
     find_hanging,
     make_threat_map,
     piece_attack_lists,
 )
 from chesscore.analysis.values import PIECE_VALUES
-from chesscore.analysis.xray import (
-    PinLine,
-    SquareXrays,
-    find_pins,
-    find_pins_among,
-    make_xray_map,
-)
+from chesscore.analysis.xray import PinLine, XrayMap, find_pins, find_pins_among, make_xray_map
 from chesscore.errors import IllegalMoveError
 from chesscore.rules.move import Move
-from chesscore.rules.squares import BLACK, COLOR_NAMES, KING, WHITE, square_name
+from chesscore.rules.squares import BLACK, KING, NAME_ORDER, WHITE, Color
 
 if TYPE_CHECKING:
-    from chesscore.analysis.threats import ThreatMap
     from chesscore.rules.board import Board
 
-PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
-
-# "from" is a Python keyword, hence the functional form.
-Attack = TypedDict("Attack", {"from": str, "to": str, "by": str})
-Fork = TypedDict("Fork", {"from": str, "targets": list[str], "by": str})
-MoveFacts = TypedDict(
-    "MoveFacts",
-    {"uci": str, "color": str, "piece": str, "from": str, "to": str, "captured": str | None},
-)
+# Where the pieces a move touches went: square before -> square after, None for a captured one.
+Relocation = dict[int, int | None]
 
 
-class Change(TypedDict):
-    """What one move changed (see the module docstring)."""
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """The piece on `origin`, of `color`, attacks the enemy piece on `target`."""
+
+    origin: int
+    target: int
+    color: Color
+
+
+@dataclass(frozen=True, slots=True)
+class Fork:
+    """The piece on `origin`, of `color`, forks the pieces on `targets` (name order)."""
+
+    origin: int
+    targets: tuple[int, ...]
+    color: Color
+
+
+@dataclass(frozen=True, slots=True)
+class MoveFacts:
+    """The move a change is about: who moved what (piece types), from where to where."""
+
+    move: Move
+    color: Color
+    piece: int
+    origin: int
+    target: int
+    captured: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What one move changed (see the module docstring); squares are those after the move,
+    but for `pins_released` and `no_longer_hanging`, named by their squares before it."""
 
     move: MoveFacts
-    checkers: list[str]
-    new_attacks: list[Attack]
-    discovered: list[Attack]
-    became_hanging: list[str]
-    no_longer_hanging: list[str]
-    forks: list[Fork]
-    pins_created: list[PinLine]
-    pins_released: list[PinLine]
+    checkers: tuple[int, ...]
+    new_attacks: tuple[Attack, ...]
+    discovered: tuple[Attack, ...]
+    became_hanging: tuple[int, ...]
+    no_longer_hanging: tuple[int, ...]
+    forks: tuple[Fork, ...]
+    pins_created: tuple[PinLine, ...]
+    pins_released: tuple[PinLine, ...]
 
 
-class Insight(TypedDict):
+@dataclass(frozen=True, slots=True)
+class Insight:
     """Everything the overlays show beside the threat map, for one position."""
 
-    xrays: dict[str, SquareXrays]
-    pins: list[PinLine]
+    xrays: XrayMap
     change: Change | None
     announcement: str | None
-    descriptions: dict[str, str]
+    descriptions: dict[int, str]
 
 
-class Preview(TypedDict):
+@dataclass(frozen=True, slots=True)
+class Preview:
     """The position after a candidate move, for the drag preview."""
 
-    move: str
+    move: Move
     fen: str
     see: int
     safety: str
     threats: ThreatMap
-    pins: list[PinLine]
+    pins: tuple[PinLine, ...]
     change: Change
 
 
 def make_insight(board: Board, threats: ThreatMap | None = None) -> Insight:
     """The overlays' facts for `board` beside its threat map (`threats`, if the caller has
-    it): the x-ray attackers of every square and every pin line (chesscore.analysis.xray), what the
-    last move changed and that move in words (None before the first move), and every square
-    in words for screen readers (chesscore.analysis.describe).
+    it): the x-ray attackers of every square and every pin line (chesscore.analysis.xray), what
+    the last move changed and that move in words (None before the first move), and every
+    square in words for screen readers (chesscore.analysis.describe).
 
     >>> from chesscore import Board
+    >>> from chesscore.rules.squares import BLACK, parse_square
     >>> board = Board()
     >>> _ = board.push_san("e4")
     >>> insight = make_insight(board)
-    >>> insight["announcement"], insight["change"]["new_attacks"], insight["pins"]
-    ('White pawn from e2 to e4', [], [])
-    >>> insight["xrays"]["e6"], insight["descriptions"]["e4"]  # the bishop c8 behind d7
-    ({'white': [], 'black': ['c8']}, 'e4, white pawn: not attacked; not defended')
+    >>> insight.announcement, insight.change.new_attacks, insight.xrays.pins
+    ('White pawn from e2 to e4', (), ())
+    >>> insight.xrays.of(BLACK, parse_square("e6")) == [parse_square("c8")]  # behind d7
+    True
+    >>> insight.descriptions[parse_square("e4")]
+    'e4, white pawn: not attacked; not defended'
     """
     threats = threats or make_threat_map(board)
-    xrays = make_xray_map(board)
     change, announcement = describe_last_move(board, threats)
-    return {
-        "xrays": xrays["squares"],
-        "pins": xrays["pins"],
-        "change": change,
-        "announcement": announcement,
-        "descriptions": describe_squares(board, threats),
-    }
+    return Insight(make_xray_map(board), change, announcement, describe_squares(board, threats))
 
 
 def describe_last_move(board: Board, threats: ThreatMap) -> tuple[Change | None, str | None]:
@@ -150,12 +167,13 @@ def describe_change(board: Board, move: Move, threats: ThreatMap | None = None) 
     `make_threat_map(board)` if the caller has it.
 
     >>> from chesscore import Board
+    >>> from chesscore.rules.squares import square_name
     >>> board = Board.from_fen("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1")
     >>> change = describe_change(board, board.parse_uci("b5c7"))  # the knight forks
-    >>> change["forks"], change["checkers"]
-    ([{'from': 'c7', 'targets': ['a8', 'e8'], 'by': 'white'}], ['c7'])
-    >>> change["new_attacks"]
-    [{'from': 'c7', 'to': 'a8', 'by': 'white'}, {'from': 'c7', 'to': 'e8', 'by': 'white'}]
+    >>> [(square_name(f.origin), [square_name(t) for t in f.targets]) for f in change.forks]
+    [('c7', ['a8', 'e8'])]
+    >>> [(square_name(a.origin), square_name(a.target)) for a in change.new_attacks]
+    [('c7', 'a8'), ('c7', 'e8')]
     """
     after = _play(board, move)
     return compare_positions(
@@ -172,15 +190,15 @@ def preview(board: Board, move: Move, threats: ThreatMap | None = None) -> Previ
     assert packed is not None  # `_play` has checked that the move is legal
     value, attacked = exchange_on_target(board, packed)
     change = compare_positions(board, move, after, threats or make_threat_map(board), after_threats)
-    return {
-        "move": move.uci(),
-        "fen": after.fen(),
-        "see": value,
-        "safety": label_exchange(value, attacked),
-        "threats": after_threats,
-        "pins": find_pins(after),
-        "change": change,
-    }
+    return Preview(
+        move,
+        after.fen(),
+        value,
+        label_exchange(value, attacked),
+        after_threats,
+        find_pins(after),
+        change,
+    )
 
 
 def _play(board: Board, move: Move) -> Board:
@@ -198,7 +216,7 @@ def compare_positions(
     """`describe_change` for a caller that has played the move already: `after` is `board`
     after the legal `move`, the maps are their threat maps."""
     before_lists = _map_lists(board, before_map)
-    return _compare(board, move, after, before_lists, before_map["hanging"], after_map)
+    return _compare(board, move, after, before_lists, before_map.hanging, after_map)
 
 
 def _compare(
@@ -206,7 +224,7 @@ def _compare(
     move: Move,
     after: Board,
     before_lists: AttackLists,
-    before_hanging: list[str],
+    before_hanging: Sequence[int],
     after_map: ThreatMap,
 ) -> Change:
     """`compare_positions` given, of the position before, only the attack lists of its pieces
@@ -217,111 +235,109 @@ def _compare(
     before_pairs = _attacks_on_pieces(board, before_lists)
     after_pairs = _attacks_on_pieces(after, after_lists)
     before_attacks = {
-        (a2, t2) for a, t in before_pairs if (a2 := moved.get(a, a)) and (t2 := moved.get(t, t))
+        (a2, t2)
+        for a, t in before_pairs
+        if (a2 := moved.get(a, a)) is not None and (t2 := moved.get(t, t)) is not None
     }
-    new = sorted(after_pairs - before_attacks)
-    new_attacks: list[Attack] = [{"from": a, "to": t, "by": _color_at(after, a)} for a, t in new]
+    cells = after.board
+    new_attacks = tuple(
+        Attack(a, t, cells[a] >> 3)
+        for a, t in sorted(after_pairs - before_attacks, key=_pair_order)
+    )
     # The moved piece and a castling rook: their new attacks are theirs, not discovered ones.
     movers = {square for square in moved.values() if square is not None}
     # Every pinner attacks the piece it pins: the pins are looked for among the attacks.
     created, released = _pin_changes(
-        find_pins_among(board, _squares_of(before_pairs)),
-        find_pins_among(after, _squares_of(after_pairs)),
-        moved,
+        find_pins_among(board, before_pairs), find_pins_among(after, after_pairs), moved
     )
-    became, stopped = _hanging_changes(before_hanging, after_map["hanging"], moved)
-    return {
-        "move": facts,
-        "checkers": after_map["checkers"],
-        "new_attacks": new_attacks,
-        "discovered": [
-            x for x in new_attacks if x["by"] == facts["color"] and x["from"] not in movers
-        ],
-        "became_hanging": became,
-        "no_longer_hanging": stopped,
-        "forks": _new_forks(
+    became, stopped = _hanging_changes(before_hanging, after_map.hanging, moved)
+    return Change(
+        facts,
+        after_map.checkers,
+        new_attacks,
+        tuple(x for x in new_attacks if x.color == facts.color and x.origin not in movers),
+        became,
+        stopped,
+        _new_forks(
             _forks_of(board, before_lists, before_pairs),
             _forks_of(after, after_lists, after_pairs),
             after,
             moved,
         ),
-        "pins_created": created,
-        "pins_released": released,
-    }
+        created,
+        released,
+    )
+
+
+def _pair_order(pair: tuple[int, int]) -> tuple[int, int]:
+    return NAME_ORDER[pair[0]], NAME_ORDER[pair[1]]
+
+
+def _in_name_order(squares: set[int]) -> tuple[int, ...]:
+    return tuple(sorted(squares, key=NAME_ORDER.__getitem__))
 
 
 def _hanging_changes(
-    before: list[str], after: list[str], moved: dict[str, str | None]
-) -> tuple[list[str], list[str]]:
+    before: Sequence[int], after: Sequence[int], moved: Relocation
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(pieces that became hanging, by their new squares; pieces that stopped, by their old
     squares), following the moved pieces; a captured piece is in neither."""
     followed = {old: moved.get(old, old) for old in before}
-    became = sorted(set(after) - set(followed.values()))
-    stopped = sorted(old for old, new in followed.items() if new is not None and new not in after)
+    became = _in_name_order(set(after) - set(followed.values()))
+    stopped = _in_name_order(
+        {old for old, new in followed.items() if new is not None and new not in after}
+    )
     return became, stopped
 
 
-def _relocation(board: Board, move: Move) -> dict[str, str | None]:
-    """Where the pieces the move touches went (square names), None for the captured one."""
-    origin, target = square_name(move.from_square), square_name(move.to_square)
-    moved: dict[str, str | None] = {}
+def _relocation(board: Board, move: Move) -> Relocation:
+    """Where the pieces the move touches went, None for the captured one."""
+    moved: Relocation = {}
     if board.is_en_passant(move):
-        moved[square_name(move.to_square + (-16 if board.turn == WHITE else 16))] = None
-    elif board.piece_at(move.to_square) is not None:
-        moved[target] = None
+        moved[move.to_square + (-16 if board.turn == WHITE else 16)] = None
+    elif board.board[move.to_square]:
+        moved[move.to_square] = None
     if board.is_castling(move):
         kingside = move.to_square > move.from_square
         rook = move.to_square + 1 if kingside else move.to_square - 2
-        moved[square_name(rook)] = square_name((move.from_square + move.to_square) // 2)
-    moved[origin] = target
+        moved[rook] = (move.from_square + move.to_square) // 2
+    moved[move.from_square] = move.to_square
     return moved
 
 
 def _move_facts(board: Board, move: Move) -> MoveFacts:
-    piece = board.piece_at(move.from_square)
-    assert piece is not None  # a legal move starts on a piece
-    captured = board.piece_at(move.to_square)
+    cells = board.board
+    piece = cells[move.from_square]
+    assert piece  # a legal move starts on a piece
     if board.is_en_passant(move):
-        captured_name: str | None = "pawn"
+        captured: int | None = cells[move.to_square + (-16 if board.turn == WHITE else 16)] & 7
     else:
-        captured_name = PIECE_NAMES[captured.piece_type] if captured else None
-    return {
-        "uci": move.uci(),
-        "color": COLOR_NAMES[piece.color],
-        "piece": PIECE_NAMES[piece.piece_type],
-        "from": square_name(move.from_square),
-        "to": square_name(move.to_square),
-        "captured": captured_name,
-    }
-
-
-def _color_at(board: Board, name: str) -> str:
-    return COLOR_NAMES[board.board[SQUARE_OF_NAME[name]] >> 3]
+        captured = cells[move.to_square] & 7 or None
+    return MoveFacts(move, piece >> 3, piece & 7, move.from_square, move.to_square, captured)
 
 
 def _map_lists(board: Board, threats: ThreatMap) -> AttackLists:
     """The threat map's lists at the squares of the pieces of `board`, by 0x88 index (the
     shape of `threats.piece_attack_lists`; the other indexes hold an empty list)."""
-    squares = threats["squares"]
-    empty: list[str] = []
-    white = [empty] * 128
-    black = [empty] * 128
+    by_white, by_black = threats.attackers
+    empty: list[int] = []
+    white: list[Sequence[int]] = [empty] * 128
+    black: list[Sequence[int]] = [empty] * 128
     for sq in board.piece_squares[WHITE] | board.piece_squares[BLACK]:
-        entry = squares[NAMES[sq]]
-        white[sq] = entry["white"]
-        black[sq] = entry["black"]
+        white[sq] = by_white[sq]
+        black[sq] = by_black[sq]
     return white, black
 
 
-def _attacks_on_pieces(board: Board, lists: AttackLists) -> set[tuple[str, str]]:
-    """(attacker, target) name pairs: every attack on a piece of the other colour."""
+def _attacks_on_pieces(board: Board, lists: AttackLists) -> set[tuple[int, int]]:
+    """(attacker, target) square pairs: every attack on a piece of the other colour."""
     white, black = lists
-    pairs = {(a, NAMES[sq]) for sq in board.piece_squares[WHITE] for a in black[sq]}
-    pairs |= {(a, NAMES[sq]) for sq in board.piece_squares[BLACK] for a in white[sq]}
+    pairs = {(a, sq) for sq in board.piece_squares[WHITE] for a in black[sq]}
+    pairs |= {(a, sq) for sq in board.piece_squares[BLACK] for a in white[sq]}
     return pairs
 
 
-def find_forks(board: Board, threats: ThreatMap) -> dict[str, list[str]]:
+def find_forks(board: Board, threats: ThreatMap) -> dict[int, tuple[int, ...]]:
     """Forking piece -> the two or more enemy pieces it forks: each one the king, undefended,
     or worth more than the forking piece."""
     lists = _map_lists(board, threats)
@@ -329,64 +345,61 @@ def find_forks(board: Board, threats: ThreatMap) -> dict[str, list[str]]:
 
 
 def _forks_of(
-    board: Board, lists: AttackLists, pairs: set[tuple[str, str]]
-) -> dict[str, list[str]]:
-    """`find_forks` from the position's attack lists and `_attacks_on_pieces`."""
-    attacked: dict[str, list[str]] = {}
+    board: Board, lists: AttackLists, pairs: set[tuple[int, int]]
+) -> dict[int, tuple[int, ...]]:
+    """`find_forks` from the position's attack lists and `_attacks_on_pieces`, the forking
+    pieces and their targets in name order."""
+    attacked: dict[int, list[int]] = {}
     for attacker, target in pairs:
         if attacker in attacked:
             attacked[attacker].append(target)
         else:
             attacked[attacker] = [target]
     cells = board.board
-    forks: dict[str, list[str]] = {}
+    forks: dict[int, tuple[int, ...]] = {}
     # Only a piece attacking two pieces or more can fork: most attack one at most.
-    for attacker in sorted([a for a, targets in attacked.items() if len(targets) > 1]):
-        value = PIECE_VALUES[cells[SQUARE_OF_NAME[attacker]] & 7]
+    several = [a for a, targets in attacked.items() if len(targets) > 1]
+    for attacker in sorted(several, key=NAME_ORDER.__getitem__):
+        value = PIECE_VALUES[cells[attacker] & 7]
         found = []
-        for target in sorted(attacked[attacker]):
-            sq = SQUARE_OF_NAME[target]
+        for sq in sorted(attacked[attacker], key=NAME_ORDER.__getitem__):
             victim = cells[sq]
             if victim & 7 == KING or not lists[victim >> 3][sq] or PIECE_VALUES[victim & 7] > value:
-                found.append(target)
+                found.append(sq)
         if len(found) >= 2:
-            forks[attacker] = found
+            forks[attacker] = tuple(found)
     return forks
 
 
 def _new_forks(
-    before_forks: dict[str, list[str]],
-    after_forks: dict[str, list[str]],
+    before_forks: dict[int, tuple[int, ...]],
+    after_forks: dict[int, tuple[int, ...]],
     after: Board,
-    moved: dict[str, str | None],
-) -> list[Fork]:
+    moved: Relocation,
+) -> tuple[Fork, ...]:
     before = {
         (moved.get(a, a), frozenset(moved.get(t, t) for t in found))
         for a, found in before_forks.items()
     }
-    return [
-        {"from": a, "targets": found, "by": _color_at(after, a)}
-        for a, found in sorted(after_forks.items())
+    return tuple(
+        Fork(a, found, after.board[a] >> 3)
+        for a, found in after_forks.items()  # in name order already
         if (a, frozenset(found)) not in before
-    ]
-
-
-def _squares_of(pairs: set[tuple[str, str]]) -> list[tuple[int, int]]:
-    return [(SQUARE_OF_NAME[a], SQUARE_OF_NAME[t]) for a, t in pairs]
+    )
 
 
 def _pin_changes(
-    before_pins: list[PinLine], after_pins: list[PinLine], moved: dict[str, str | None]
-) -> tuple[list[PinLine], list[PinLine]]:
+    before_pins: Sequence[PinLine], after_pins: Sequence[PinLine], moved: Relocation
+) -> tuple[tuple[PinLine, ...], tuple[PinLine, ...]]:
     """(pins created, pins released), comparing pins across the move by where their pieces went."""
     before_keys = {_pin_key(pin, moved) for pin in before_pins}
     after_keys = {_pin_key(pin, {}) for pin in after_pins}
     return (
-        [pin for pin in after_pins if _pin_key(pin, {}) not in before_keys],
-        [pin for pin in before_pins if _pin_key(pin, moved) not in after_keys],
+        tuple(pin for pin in after_pins if _pin_key(pin, {}) not in before_keys),
+        tuple(pin for pin in before_pins if _pin_key(pin, moved) not in after_keys),
     )
 
 
-def _pin_key(pin: PinLine, moved: dict[str, str | None]) -> tuple[str | None, ...]:
-    pinner, pinned, target = pin["pinner"], pin["pinned"], pin["target"]
+def _pin_key(pin: PinLine, moved: Relocation) -> tuple[int | None, ...]:
+    pinner, pinned, target = pin.pinner, pin.pinned, pin.target
     return moved.get(pinner, pinner), moved.get(pinned, pinned), moved.get(target, target)

@@ -49,7 +49,6 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING
 
-from chesscore.analysis.threats import NAME_ORDER
 from chesscore.errors import IllegalMoveError
 from chesscore.rules.attacks import (
     ATTACK_KINDS,
@@ -71,7 +70,7 @@ from chesscore.rules.move import (
     SQUARE_MASK,
     Move,
 )
-from chesscore.rules.squares import BLACK, KING, PAWN, QUEEN, SQUARE_NAMES, SQUARES, WHITE, Color
+from chesscore.rules.squares import BLACK, KING, NAME_ORDER, PAWN, QUEEN, SQUARES, WHITE, Color
 
 if TYPE_CHECKING:
     from chesscore.rules.board import Board
@@ -106,14 +105,16 @@ def see(board: Board, move: Move) -> int:
     return exchange_on_target(board, _find_legal(board, move))[0]
 
 
-def classify_destinations(board: Board) -> dict[str, dict[str, str]]:
+def classify_destinations(board: Board) -> dict[int, dict[int, str]]:
     """From-square -> to-square -> "safe" | "contested" | "losing", for every legal move (see
-    the module docstring). A promotion square takes the best label of its four promotions.
+    the module docstring), both in name order. A promotion square takes the best label of its
+    four promotions.
 
     >>> from chesscore import Board
+    >>> from chesscore.rules.squares import parse_square as sq
     >>> board = Board.from_fen("4k3/8/3p3p/4n3/8/5N2/8/4K3 w - - 0 1")
-    >>> labels = classify_destinations(board)["f3"]
-    >>> labels["e5"], labels["g5"], labels["d4"]  # a knight for a knight, a pawn takes, no one
+    >>> labels = classify_destinations(board)[sq("f3")]
+    >>> labels[sq("e5")], labels[sq("g5")], labels[sq("d4")]  # a knight for a knight, a pawn
     ('contested', 'losing', 'safe')
     """
     cells = board.board[:]  # every move is played on this copy and taken back
@@ -156,14 +157,12 @@ def classify_destinations(board: Board) -> dict[str, dict[str, str]]:
             result = _exchange_on_cells(cells, squares, kings, color, packed, start, True)
         if key not in best or result > best[key]:
             best[key] = result
-    labels: dict[str, dict[str, str]] = {}
+    labels: dict[int, dict[int, str]] = {}
     # Sorted by origin name, then target name: the order of the returned dicts.
     for key in sorted(best, key=_MOVE_NAME_ORDER.__getitem__):
         value, attacked = best[key]
-        targets = labels.setdefault(SQUARE_NAMES[key >> ORIGIN_SHIFT], {})
-        targets[SQUARE_NAMES[key & SQUARE_MASK]] = (
-            LOSING if value < 0 else CONTESTED if attacked else SAFE
-        )
+        targets = labels.setdefault(key >> ORIGIN_SHIFT, {})
+        targets[key & SQUARE_MASK] = LOSING if value < 0 else CONTESTED if attacked else SAFE
     return labels
 
 

@@ -1,136 +1,129 @@
 """The threat map: for every square, which pieces of each colour attack or defend it.
 
-`make_threat_map` builds the plain, JSON-ready data the browser overlays draw from the one
-attack primitive (chesscore.rules.attacks: pawns only diagonally, sliders stopped by the first
-piece) in its whole-board shape, `attack_map`, labelled with square names. Derived facts
-ride along: the pieces giving check (the attackers of the king of the side to move), the
+`make_threat_map` builds it from the one attack primitive (chesscore.rules.attacks: pawns only
+diagonally, sliders stopped by the first piece) in its whole-board shape, `attack_map`. Derived
+facts ride along: the pieces giving check (the attackers of the king of the side to move), the
 absolutely pinned pieces of both colours with their pinners (`board.pins`), and the hanging
 pieces: a piece (not a king) attacked by the other colour and either undefended or attacked by
-a piece worth less than itself (pawn 1, knight 3, bishop 3, rook 5, queen 9). Every list of
-squares is sorted by square name, so equal positions give equal maps.
+a piece worth less than itself (pawn 1, knight 3, bishop 3, rook 5, queen 9).
+
+Squares are 0x88 ints here, as everywhere in chesscore; only the edges name them (the server's
+wire form, the command line, words for screen readers). Every sequence of squares is in name
+order (`NAME_ORDER`: a1, a2, ..., h8), so equal positions give equal maps and a list named at
+the edge comes out sorted.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from chesscore.analysis.values import PIECE_VALUES
-from chesscore.rules.attacks import attack_map, fill_attack_map
-from chesscore.rules.squares import BLACK, KING, SQUARE_NAMES, WHITE, Color
+from chesscore.rules.attacks import SQUARE_LABELS, fill_attack_map
+from chesscore.rules.squares import BLACK, KING, NAME_ORDER, SQUARES, WHITE, Color
 
 if TYPE_CHECKING:
     from chesscore.rules.board import Board
 
 
-NAMES = SQUARE_NAMES  # the labels the threat map gives squares: their names
-SQUARE_OF_NAME = {name: sq for sq, name in enumerate(NAMES) if name}
-BOARD_SQUARES = tuple(SQUARE_OF_NAME[name] for name in sorted(SQUARE_OF_NAME))  # a1, a2, .., h8
-# Sort key giving name order (a1 < a2 < ... < h8): file first, then rank.
-NAME_ORDER = tuple((sq & 7) * 8 + (sq >> 4) for sq in range(128))
+# Per colour, by 0x88 index, the squares of that colour's pieces attacking the square.
+AttackLists = tuple[Sequence[Sequence[int]], Sequence[Sequence[int]]]
+
+# The 64 squares in name order.
+BOARD_SQUARES = tuple(sorted(SQUARES, key=NAME_ORDER.__getitem__))
 
 
-# Per colour, by 0x88 index, the names of that colour's pieces attacking the square.
-AttackLists = tuple[list[list[str]], list[list[str]]]
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """An absolutely pinned piece, the piece pinning it, and the king behind it (squares)."""
+
+    pinned: int
+    pinner: int
+    king: int
 
 
-class SquareAttackers(TypedDict):
-    """The squares of the white and of the black pieces that attack or defend one square."""
+@dataclass(frozen=True, slots=True)
+class ThreatMap:
+    """The threat map of a position (see the module docstring).
 
-    white: list[str]
-    black: list[str]
+    `attackers[color][sq]`, for every 0x88 index `sq` (off-board indexes hold an empty list), is
+    the squares of the pieces of `color` attacking or defending `sq`, in name order. Read it,
+    never change it: the lists are shared by every holder of the map.
+    """
 
-
-class Pin(TypedDict):
-    """An absolutely pinned piece, the piece pinning it, and the king behind it."""
-
-    pinned: str
-    pinner: str
-    king: str
-
-
-class ThreatMap(TypedDict):
-    """The threat map: a plain dict at run time, ready for JSON."""
-
-    squares: dict[str, SquareAttackers]
-    checkers: list[str]
-    pins: list[Pin]
-    hanging: list[str]
+    attackers: AttackLists
+    checkers: tuple[int, ...]
+    pins: tuple[Pin, ...]
+    hanging: tuple[int, ...]
 
 
 def make_threat_map(board: Board) -> ThreatMap:
-    """The threat map of `board` (see the module docstring for its shape).
+    """The threat map of `board` (see the module docstring).
 
     >>> from chesscore import Board
+    >>> from chesscore.rules.squares import WHITE, parse_square, square_name
     >>> threats = make_threat_map(Board())
-    >>> threats["squares"]["f3"]
-    {'white': ['e2', 'g1', 'g2'], 'black': []}
-    >>> threats["checkers"], threats["pins"], threats["hanging"]
-    ([], [], [])
+    >>> [square_name(sq) for sq in threats.attackers[WHITE][parse_square("f3")]]
+    ['e2', 'g1', 'g2']
+    >>> threats.checkers, threats.pins, threats.hanging
+    ((), (), ())
     """
-    # The per-square lists are created once, straight into the output, and filled in place
-    # through two 0x88-indexed views (off-board slots share one list that is never filled).
-    white: list[list[str]] = [[]] * 128
-    black: list[list[str]] = [[]] * 128
-    squares: dict[str, SquareAttackers] = {}
-    for sq in BOARD_SQUARES:
-        by_white: list[str] = []
-        by_black: list[str] = []
-        white[sq], black[sq] = by_white, by_black
-        squares[NAMES[sq]] = {"white": by_white, "black": by_black}
-    fill_attack_map(board.board, _in_name_order(board, WHITE), NAMES, white)
-    fill_attack_map(board.board, _in_name_order(board, BLACK), NAMES, black)
+    # The off-board indexes share one list that is never filled.
+    empty: list[int] = []
+    white = [empty] * 128
+    black = [empty] * 128
+    for sq in SQUARES:
+        white[sq] = []
+        black[sq] = []
+    fill_attack_map(board.board, _in_name_order(board, WHITE), SQUARE_LABELS, white)
+    fill_attack_map(board.board, _in_name_order(board, BLACK), SQUARE_LABELS, black)
     attacks = (white, black)
     turn = board.turn
-    return {
-        "squares": squares,
+    return ThreatMap(
+        attacks,
         # The checkers are the attackers of the king of the side to move.
-        "checkers": list(attacks[turn ^ 1][board.king_square(turn)]),
-        "pins": _make_pins(board),
-        "hanging": find_hanging(board, attacks),
-    }
-
-
-def attack_lists(board: Board, color: Color) -> list[list[str]]:
-    """For each 0x88 index, the names (sorted) of the pieces of `color` attacking that square:
-    `attack_map` labelled with names."""
-    return attack_map(board.board, _in_name_order(board, color), NAMES)
+        tuple(attacks[turn ^ 1][board.king_square(turn)]),
+        _make_pins(board),
+        find_hanging(board, attacks),
+    )
 
 
 def piece_attack_lists(board: Board) -> AttackLists:
-    """Per colour, by 0x88 index, the names of the pieces of that colour attacking or
+    """Per colour, by 0x88 index, the squares of the pieces of that colour attacking or
     defending the piece on that square, in no particular order: the threat map's facts about
     pieces, for a caller that needs no map. Only the lists at occupied squares are real: all
     other indexes share one list that collects what is entered there and is never read, which
     spares making 128 lists per colour where 32 pieces at most are looked at."""
-    spill: list[str] = []
+    spill: list[int] = []
     white = [spill] * 128
     black = [spill] * 128
     for sq in board.piece_squares[WHITE] | board.piece_squares[BLACK]:
         white[sq] = []
         black[sq] = []
-    fill_attack_map(board.board, board.piece_squares[WHITE], NAMES, white)
-    fill_attack_map(board.board, board.piece_squares[BLACK], NAMES, black)
+    fill_attack_map(board.board, board.piece_squares[WHITE], SQUARE_LABELS, white)
+    fill_attack_map(board.board, board.piece_squares[BLACK], SQUARE_LABELS, black)
     return white, black
 
 
 def _in_name_order(board: Board, color: Color) -> list[int]:
     """The squares of `color`'s pieces in name order: walked in that order, they leave every
-    list of the attack map sorted by name without sorting it."""
+    list of the attack map in name order without sorting it."""
     return sorted(board.piece_squares[color], key=NAME_ORDER.__getitem__)
 
 
-def _make_pins(board: Board) -> list[Pin]:
+def _make_pins(board: Board) -> tuple[Pin, ...]:
     pins: list[Pin] = []
     for color in (WHITE, BLACK):
-        king = NAMES[board.king_square(color)]
+        king = board.king_square(color)
         for pinned, pinner in board.pins(color):
-            pins.append({"pinned": NAMES[pinned], "pinner": NAMES[pinner], "king": king})
-    return sorted(pins, key=lambda pin: pin["pinned"])
+            pins.append(Pin(pinned, pinner, king))
+    return tuple(sorted(pins, key=lambda pin: NAME_ORDER[pin.pinned]))
 
 
-def find_hanging(board: Board, attacks: AttackLists) -> list[str]:
+def find_hanging(board: Board, attacks: AttackLists) -> tuple[int, ...]:
     """Pieces attacked by the other colour and undefended, or attacked by a cheaper piece,
-    from the attack lists of both colours (read at the pieces' squares only)."""
+    from the attack lists of both colours (read at the pieces' squares only), in name order."""
     cells = board.board
     hanging = []
     for color in (WHITE, BLACK):
@@ -141,14 +134,14 @@ def find_hanging(board: Board, attacks: AttackLists) -> list[str]:
             if not enemies or kind == KING:
                 continue
             if not defended[sq]:
-                hanging.append(NAMES[sq])
+                hanging.append(sq)
                 continue
             # A plain loop that stops at the first cheaper attacker: the threat map and every
             # move's insight ask this of each attacked piece, and `min` over a generator made
             # this function take over half as long again.
             value = PIECE_VALUES[kind]
-            for name in enemies:
-                if PIECE_VALUES[cells[SQUARE_OF_NAME[name]] & 7] < value:
-                    hanging.append(NAMES[sq])
+            for origin in enemies:
+                if PIECE_VALUES[cells[origin] & 7] < value:
+                    hanging.append(sq)
                     break
-    return sorted(hanging)
+    return tuple(sorted(hanging, key=NAME_ORDER.__getitem__))

@@ -21,20 +21,21 @@ the primitive's own difference table (`ATTACK_KINDS`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, TypedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from chesscore.analysis.values import PIECE_VALUES
 from chesscore.rules.attacks import ATTACK_KINDS, ATTACK_STEPS, KIND_BITS, is_attacked
 from chesscore.rules.squares import (
     BISHOP,
     KING,
+    NAME_ORDER,
     PAWN,
     PIECE_RAYS,
     QUEEN,
     QUEEN_RAYS,
     ROOK,
-    SQUARE_NAMES,
     Color,
 )
 
@@ -45,52 +46,56 @@ if TYPE_CHECKING:
 SLIDER_RAYS = {kind: PIECE_RAYS[kind] for kind in (BISHOP, ROOK, QUEEN)}
 # The same by piece code (None: not a slider), a tuple index in the walks' outer loop.
 _RAYS_OF_CODE = tuple(SLIDER_RAYS.get(code & 7) for code in range(16))
-NAMES_IN_ORDER = sorted(name for name in SQUARE_NAMES if name)  # a1, a2, ..., h8
 
 
-class SquareXrays(TypedDict):
-    """The squares of the white and of the black pieces attacking one square through others."""
+@dataclass(frozen=True, slots=True)
+class PinLine:
+    """A pin: pinner -> pinned -> target (squares); `absolute` when the target is the king."""
 
-    white: list[str]
-    black: list[str]
-
-
-class PinLine(TypedDict):
-    """A pin: pinner -> pinned -> target; `absolute` when the target is the king."""
-
-    pinner: str
-    pinned: str
-    target: str
+    pinner: int
+    pinned: int
+    target: int
     absolute: bool
 
 
-class XrayMap(TypedDict):
-    """X-ray attackers of every square (all 64, like the threat map) and every pin line."""
+@dataclass(frozen=True, slots=True)
+class XrayMap:
+    """The x-ray attackers of the squares that have any, and every pin line.
 
-    squares: dict[str, SquareXrays]
-    pins: list[PinLine]
+    `attackers[color]` maps a square to the squares (in name order) of the pieces of `color`
+    attacking it through friendly attackers in front; a square no piece of `color` x-rays is
+    not in it (`of` answers for any square). Pin lines are sorted by the pinned piece's square,
+    then the pinner's, in name order.
+    """
+
+    attackers: tuple[Mapping[int, Sequence[int]], Mapping[int, Sequence[int]]]
+    pins: tuple[PinLine, ...]
+
+    def of(self, color: Color, sq: int) -> Sequence[int]:
+        """The x-ray attackers of `sq` of `color` (empty if none)."""
+        return self.attackers[color].get(sq, ())
 
 
 def make_xray_map(board: Board) -> XrayMap:
     """The x-rays of every square and the pin lines of both colours (see the module docstring).
 
     >>> from chesscore import Board
+    >>> from chesscore.rules.squares import A1, B1, D1, WHITE
     >>> board = Board.from_fen("4k3/8/8/8/8/8/8/RR2K3 w - - 0 1")  # doubled rooks, a1 and b1
-    >>> xrays = make_xray_map(board)["squares"]
-    >>> xrays["d1"], xrays["a1"]  # a1 attacks d1 through b1; nothing stands behind b1 for a1
-    ({'white': ['a1'], 'black': []}, {'white': [], 'black': []})
+    >>> xrays = make_xray_map(board)
+    >>> xrays.of(WHITE, D1) == [A1], xrays.of(WHITE, A1)  # a1 attacks d1 through b1
+    (True, ())
     """
-    squares: dict[str, SquareXrays] = {name: {"white": [], "black": []} for name in NAMES_IN_ORDER}
-    xrays: list[tuple[Color, int, int]] = []
+    found: list[tuple[Color, int, int]] = []
     pins: list[PinLine] = []
-    _scan_lines(board, xrays, pins)  # one walk of the sliders' lines finds both
-    for color, sq, origin in xrays:
-        entry = squares[SQUARE_NAMES[sq]]
-        (entry["black"] if color else entry["white"]).append(SQUARE_NAMES[origin])
-    for color, sq, _ in xrays:  # x-rays are few: sorting some lists twice costs nothing
-        entry = squares[SQUARE_NAMES[sq]]
-        (entry["black"] if color else entry["white"]).sort()
-    return {"squares": squares, "pins": _sorted_pins(pins)}
+    _scan_lines(board, found, pins)  # one walk of the sliders' lines finds both
+    attackers: tuple[dict[int, list[int]], dict[int, list[int]]] = ({}, {})
+    for color, sq, origin in found:
+        attackers[color].setdefault(sq, []).append(origin)
+    for by_square in attackers:  # x-rays are few: sorting their lists costs next to nothing
+        for origins in by_square.values():
+            origins.sort(key=NAME_ORDER.__getitem__)
+    return XrayMap(attackers, _sorted_pins(pins))
 
 
 def find_xrays(board: Board) -> list[tuple[Color, int, int]]:
@@ -193,14 +198,15 @@ def xrays_of_square(cells: list[int], sq: int) -> tuple[list[int], list[int]]:
     return found
 
 
-def find_pins(board: Board) -> list[PinLine]:
-    """Every absolute and relative pin of both colours, sorted by pinned square's name."""
+def find_pins(board: Board) -> tuple[PinLine, ...]:
+    """Every absolute and relative pin of both colours, sorted by the pinned piece's square
+    (then the pinner's) in name order."""
     pins: list[PinLine] = []
     _scan_lines(board, None, pins)
     return _sorted_pins(pins)
 
 
-def find_pins_among(board: Board, attacks: Iterable[tuple[int, int]]) -> list[PinLine]:
+def find_pins_among(board: Board, attacks: Iterable[tuple[int, int]]) -> tuple[PinLine, ...]:
     """`find_pins` for a caller that knows every attack on a piece of the other colour, as
     (attacker's square, attacked square) pairs: a pinner attacks the piece it pins (the first
     piece on its line), so only the attacks by sliders are followed past their target, and
@@ -218,8 +224,8 @@ def find_pins_among(board: Board, attacks: Iterable[tuple[int, int]]) -> list[Pi
     return _sorted_pins(pins)
 
 
-def _sorted_pins(pins: list[PinLine]) -> list[PinLine]:
-    return sorted(pins, key=lambda pin: (pin["pinned"], pin["pinner"]))
+def _sorted_pins(pins: list[PinLine]) -> tuple[PinLine, ...]:
+    return tuple(sorted(pins, key=lambda pin: (NAME_ORDER[pin.pinned], NAME_ORDER[pin.pinner])))
 
 
 def _walk_pin(board: Board, pinner: int, pinned: int, step: int, pins: list[PinLine]) -> None:
@@ -230,18 +236,9 @@ def _walk_pin(board: Board, pinner: int, pinned: int, step: int, pins: list[PinL
     while not target & 0x88:
         if cells[target]:
             if cells[target] >> 3 == cells[pinned] >> 3 and _is_pin(board, pinner, pinned, target):
-                pins.append(_pin_line(cells, pinner, pinned, target))
+                pins.append(PinLine(pinner, pinned, target, cells[target] & 7 == KING))
             return
         target += step
-
-
-def _pin_line(cells: list[int], pinner: int, pinned: int, target: int) -> PinLine:
-    return {
-        "pinner": SQUARE_NAMES[pinner],
-        "pinned": SQUARE_NAMES[pinned],
-        "target": SQUARE_NAMES[target],
-        "absolute": cells[target] & 7 == KING,
-    }
 
 
 def _is_pin(board: Board, pinner: int, pinned: int, target: int) -> bool:

@@ -57,6 +57,12 @@ SQUARE_NAMES: tuple[str, ...] = tuple(
 )
 
 
+# A sort key by 0x88 index giving the order of the square names: a1, a2, ..., a8, b1, ... (file
+# first, then rank). The analysis keeps its lists of squares in this order, so that they come out
+# sorted by name when they are named at the edge, without sorting them there.
+NAME_ORDER: tuple[int, ...] = tuple((sq & 7) * 8 + (sq >> 4) for sq in range(128))
+
+
 def square_name(sq: int) -> str:
     """Algebraic name of a square: `square_name(0)` is "a1"."""
     name = SQUARE_NAMES[sq] if type(sq) is int and 0 <= sq < 128 else ""

@@ -1,7 +1,8 @@
-"""Read-only look-ups on a game for the overlays: move previews and squares in words.
+"""Read-only look-ups on a game for the overlays: who may preview a move, squares in words.
 
 A preview is the threat map and the facts of the position a candidate move would make, asked
-while a piece is held over a target square; a description is one square of a position read out
+while a piece is held over a target square (made and cached by server.transport.facts_cache,
+once `check_preview` lets the asker have it); a description is one square of a position read out
 for a screen reader. Neither changes the game. Who may ask (docs/protocol.md, `preview` and
 `describe`): spectators always; a player of an assisted game previews only on its own turn,
 since a piece can only be dragged then; a player of a game that is not assisted gets no
@@ -12,11 +13,10 @@ game's lock: some of chesscore's questions make and unmake a move on the board t
 
 from __future__ import annotations
 
-from typing import Any
-
-from chesscore import Board, ChessError, Color, Move
+from chesscore import Board, Color
+from chesscore.analysis.describe import PIECE_NAMES, describe_square
+from chesscore.rules.squares import COLOR_NAMES, parse_square
 from server.errors import RequestError
-from server.games.facts import cached_preview, describe
 from server.games.play import Game, color_name, require_playing
 
 
@@ -32,9 +32,10 @@ def board_at(game: Game, ply: int) -> Board:
     return board
 
 
-def preview_move(game: Game, role: Color | None, ply: int, move: Move) -> dict[str, Any]:
-    """The preview of `move` in the game's current position, asked by `role` (None: a
-    spectator)."""
+def check_preview(game: Game, role: Color | None, ply: int) -> None:
+    """Refuse `role` (None: a spectator) a preview of a move in the game's position at `ply`
+    unless it may ask for one (see the module docstring); the caller then makes it, on the
+    game's board, and refuses an illegal move."""
     require_playing(game)
     if role is not None and not game.settings.assisted:
         raise RequestError("not_allowed", "this game is not assisted: its players get no previews")
@@ -44,15 +45,21 @@ def preview_move(game: Game, role: Color | None, ply: int, move: Move) -> dict[s
         raise RequestError("future_ply", f"future ply {ply}: the game is at ply {game.ply}")
     if role is not None and role != game.board.turn:
         raise RequestError("not_your_turn", f"it is {color_name(game.board.turn)}'s turn")
-    try:
-        return cached_preview(game.board, move)
-    except ChessError as error:
-        raise RequestError(
-            "illegal_move", f"illegal move {move.uci()!r} in {game.board.fen()}"
-        ) from error
 
 
 def describe_square_at(game: Game, role: Color | None, ply: int, square: str) -> str:
     """`square` of the position at `ply` in words, as `role` may hear it."""
     board = board_at(game, ply)
     return describe(board, square, assisted=role is None or game.settings.assisted)
+
+
+def describe(board: Board, square: str, *, assisted: bool) -> str:
+    """The square in words: every attacker and defender (chesscore.analysis.describe) when
+    `assisted`, else only what stands on it, which is what a sighted player sees without
+    overlays."""
+    if assisted:
+        return describe_square(board, square)
+    piece = board.piece_at(parse_square(square))
+    if piece is None:
+        return f"{square}, empty"
+    return f"{square}, {COLOR_NAMES[piece.color]} {PIECE_NAMES[piece.piece_type]}"

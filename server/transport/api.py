@@ -22,12 +22,12 @@ from chesscore import BLACK, WHITE, Color
 from chesscore.analysis.annotate import make_annotated_pgn
 from chesscore.rules.pgn import make_pgn
 from server.errors import RequestError
-from server.games.facts import position_facts
 from server.games.lookups import board_at
 from server.games.play import Game, color_name
 from server.games.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
 from server.games.service import GameService
 from server.transport.clients import request_client
+from server.transport.facts_cache import position_facts
 from server.transport.headers import public_url
 from server.transport.json_limits import MAX_DEPTH, JsonTooDeepError, loads_bounded
 from server.transport.messages import make_state

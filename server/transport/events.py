@@ -23,11 +23,12 @@ from flask_socketio import SocketIO, disconnect, join_room, leave_room
 from chesscore import Color
 from server.errors import RequestError, error_reply
 from server.games.actions import ACTIONS
-from server.games.lookups import describe_square_at, preview_move
+from server.games.lookups import check_preview, describe_square_at
 from server.games.seats import cookie_name, is_token
 from server.games.service import GameService
 from server.transport.clients import request_client
 from server.transport.connections import Connections
+from server.transport.facts_cache import cached_preview
 from server.transport.messages import make_state
 from server.transport.notifier import ROLES, role_name, room
 from server.transport.requests import (
@@ -173,7 +174,8 @@ def preview(payload: Any) -> dict[str, Any]:
     request_ = parse_preview(payload)
     role = _member(request_.game)
     with _service().session(request_.game) as game:
-        found = preview_move(game, role, request_.ply, request_.move)
+        check_preview(game, role, request_.ply)
+        found = cached_preview(game.board, request_.move)
     return {"ok": True, "preview": found}
 
 

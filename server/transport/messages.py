@@ -5,7 +5,7 @@ insight ...); only the seat whose turn it is also gets `dests` and `promotions`,
 it may make, and `safety`, how each of them fares in an exchange. In a game that is not
 `assisted` the players get no overlays (`threats`, `insight` and `safety` are null) while
 spectators still do. The public part is built once per change and copied per room; its costly
-parts (the move list, and the position facts from `server.games.facts`'s cache) are JSON text,
+parts (the move list, and the position facts from `server.transport.facts_cache`) are JSON text,
 encoded once and spliced into every message (`wire`). Seat tokens never appear here. The
 fields are documented in docs/protocol.md, "The state".
 """
@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from chesscore import BLACK, WHITE, Color
-from server.games.facts import position_facts
 from server.games.play import Game, color_name
+from server.transport.facts_cache import position_facts
 from server.transport.wire import JsonText
 
 # What a player of a game that is not assisted does not get.
