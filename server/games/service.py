@@ -35,6 +35,7 @@ from server.config import DEFAULTS
 from server.errors import RequestError
 from server.games import offers, play
 from server.games.actions import ACTIONS
+from server.games.admission import Admission
 from server.games.computer import ComputerMover
 from server.games.notifier import Notifier
 from server.games.play import Change, Game, GameSettings
@@ -51,7 +52,6 @@ from server.storage.interface import (
     header_to_data,
     stored_from_game,
 )
-from server.transport.ratelimit import AddressBuckets, ComputerGames
 from server.transport.requests import CreateRequest
 
 log = logging.getLogger(__name__)
@@ -105,9 +105,7 @@ class GameService:
         limits = DEFAULTS if limits is None else limits
         workers = int(limits["ENGINE_WORKERS"])
         self.computer = ComputerMover(computer_delay, spawn, sleep, self.play_computer, workers)
-        burst, interval = int(limits["CREATE_BURST"]), float(limits["CREATE_INTERVAL"])
-        self.creations = AddressBuckets(burst, interval)
-        self.computer_games = ComputerGames(int(limits["MAX_COMPUTER_GAMES"]))
+        self.admission = Admission(limits)
         # Most recently used games last; the oldest beyond `cache_size` are dropped (see _keep).
         self.cache: OrderedDict[str, Game] = OrderedDict()
         self.cache_size = cache_size
@@ -210,7 +208,6 @@ class GameService:
 
     def create(self, request: CreateRequest, client: str | None = None) -> Created:
         """Create the game `client` (its address; None: no per-address limits) asked for."""
-        place = self._admit(client, request.opponent == "computer")
         color = secrets.randbelow(2) if request.color is None else request.color
         settings = GameSettings(
             request.opponent,
@@ -221,25 +218,16 @@ class GameService:
             secrets.randbits(31),
             request.assisted,
         )
-        game, seats, invite = self._create_game(settings, (color,), place)
+        game, seats, invite = self._create_game(settings, (color,), client)
         return Created(game, color, seats[color], invite)
 
-    def _admit(self, client: str | None, computer: bool) -> str | None:
-        """Refuse a client creating games too fast (`rate_limited`) or playing too many against
-        the computer (`too_many_games`); the place held for its computer game, if one is."""
-        if client is None:
-            return None
-        self.creations.take(client, "new games")
-        return self.computer_games.reserve(client) if computer else None
-
     def _create_game(
-        self, settings: GameSettings, colors: tuple[Color, ...], place: str | None = None
+        self, settings: GameSettings, colors: tuple[Color, ...], client: str | None
     ) -> tuple[Game, dict[Color, str], str | None]:
-        try:
+        """Create a game of `client` once admitted; seats for `colors`, an invitation if the
+        friend's seat is left open."""
+        with self.admission.admitted(client, settings.computer is not None) as place:
             return self._store_new_game(settings, colors, place)
-        finally:
-            if place is not None:
-                self.computer_games.finish(place)  # the place itself; a made game holds its own
 
     def _store_new_game(
         self, settings: GameSettings, colors: tuple[Color, ...], place: str | None
@@ -252,8 +240,8 @@ class GameService:
         if len(colors) == 2:  # a rematch between friends: both seats are taken from the start
             game.header = replace(game.header, seated=frozenset(colors))
         self.store.create_game(stored_from_game(game, invite_hash), hashes)
-        if place is not None:  # before the computer's first reply, which queues by its owner
-            self.computer_games.confirm(place, game.id)
+        # Before the computer's first reply, which queues by its owner.
+        self.admission.confirm(place, game.id)
         with self._lock(game.id):
             self.invite_hashes[game.id] = invite_hash
             self._keep(game)
@@ -346,13 +334,9 @@ class GameService:
             settings.assisted,
         )
         people = tuple(c for c in (WHITE, BLACK) if c != swapped.computer)
-        # A rematch is a new game of the client asking for it, against its creation rate and,
-        # against the computer, its cap (else of the first game's owner, if known): admitted by
-        # an owner remembered in memory only, rematches escaped both after a restart.
-        if client is None and swapped.computer is not None:
-            client = self.computer_games.owner(game.id)
-        place = self._admit(client, swapped.computer is not None)
-        rematch, seats, _ = self._create_game(swapped, people, place)
+        # A rematch is a new game, admitted as any other (by whom: `rematch_client`).
+        client = self.admission.rematch_client(game.id, client, swapped.computer is not None)
+        rematch, seats, _ = self._create_game(swapped, people, client)
         change = plan(game, color, "rematch", now, rematch.id)
         event = self._commit(game, change)
         self.notifier.rematch_made(game, rematch, seats)
@@ -402,16 +386,16 @@ class GameService:
         # Every change makes a search in flight for this game stale (takeback, resignation...).
         self.computer.cancel(game.id)
         if not game.is_playing:
-            self.computer_games.finish(game.id)
+            self.admission.computer_games.finish(game.id)
             return
         self._arm_flag_check(game)
         if game.board.turn == game.settings.computer:
-            self.computer_games.touch(game.id)
+            self.admission.computer_games.touch(game.id)
             level = game.settings.level or 1
             seed = game.settings.seed + game.ply
             moves = [record.uci for record in game.moves]
             start = game.settings.start_fen
-            client = self.computer_games.owner(game.id)
+            client = self.admission.computer_games.owner(game.id)
             self.computer.request(game.id, game.version, start, moves, level, seed, client)
 
     def _arm_flag_check(self, game: Game) -> None:
