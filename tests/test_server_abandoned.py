@@ -21,10 +21,9 @@ import requests
 from chesscore import Board
 from server.errors import RequestError
 from server.games.clock import ClockState
-from server.games.play import Game, Header, abandon
+from server.games.play import Game, Header, NewGame, abandon
 from server.games.service import GameService
 from server.storage.sqlite import SqliteStore
-from server.transport.requests import CreateRequest
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
 
@@ -103,9 +102,9 @@ def test_start_up_ends_stale_games_without_loading_them(tmp_path: Path) -> None:
     tasks: list[Callable[[], object]] = []
     first = make_service(database, tasks)
     fen = Board().fen()
-    stale = [first.create(CreateRequest("friend", 0, fen, None, None)).game.id for _ in range(3)]
-    computer = first.create(CreateRequest("computer", 1, fen, None, 1)).game.id  # its move
-    live = first.create(CreateRequest("friend", 0, fen, None, None)).game.id
+    stale = [first.create(NewGame("friend", 0, fen, None, None)).game.id for _ in range(3)]
+    computer = first.create(NewGame("computer", 1, fen, None, 1)).game.id  # its move
+    live = first.create(NewGame("friend", 0, fen, None, None)).game.id
     first.close()
     first.store.close()
     age(database, [*stale, computer], 2 * DAY)

@@ -57,6 +57,19 @@ class GameSettings:
 
 
 @dataclass(frozen=True)
+class NewGame:
+    """A new game as a client asks for it: its `GameSettings` before the service draws the
+    creator's colour (when `color` is None) and the seed."""
+
+    opponent: str  # "friend" or "computer"
+    color: Color | None  # None: random
+    fen: str
+    clock: ClockSettings | None = None
+    level: int | None = None
+    assisted: bool = True
+
+
+@dataclass(frozen=True)
 class Header:
     """The small part of a game that changes besides the moves."""
 

@@ -38,7 +38,7 @@ from server.games.actions import ACTIONS
 from server.games.admission import Admission
 from server.games.computer import ComputerMover
 from server.games.notifier import Notifier
-from server.games.play import Change, Game, GameSettings
+from server.games.play import Change, Game, GameSettings, NewGame
 from server.games.scheduler import Scheduler
 from server.games.seats import hash_token, hashes_match, new_game_id, new_token
 from server.storage.interface import (
@@ -52,7 +52,6 @@ from server.storage.interface import (
     header_to_data,
     stored_from_game,
 )
-from server.transport.requests import CreateRequest
 
 log = logging.getLogger(__name__)
 
@@ -206,7 +205,7 @@ class GameService:
 
     # -- creating and seating -------------------------------------------------------------
 
-    def create(self, request: CreateRequest, client: str | None = None) -> Created:
+    def create(self, request: NewGame, client: str | None = None) -> Created:
         """Create the game `client` (its address; None: no per-address limits) asked for."""
         color = secrets.randbelow(2) if request.color is None else request.color
         settings = GameSettings(
