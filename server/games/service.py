@@ -8,7 +8,9 @@ game and the recorded change event. It knows nothing of Socket.IO or HTTP: it ca
 the `Notifier` it is given (`server.games.notifier`; the app gives it the transport's rooms). It
 also keeps time (a flag check on every action and one scheduled at each running clock's
 deadline) and starts the computer's reply whenever it is the computer's turn, including after a
-restart (`resume`).
+restart (`resume`). Two concerns it hands on: whether a client may create a game at all
+(`server.games.admission`), and ending the games nobody changed for long, which `resume` does
+first (`server.games.abandoned`).
 
 Several processes may share one store (PostgreSQL): a cached game is used only while the store
 holds no newer version, a commit that loses the version race to another process is retried on
@@ -34,6 +36,7 @@ from chesscore import BLACK, WHITE, Color, Move
 from server.config import DEFAULTS
 from server.errors import RequestError
 from server.games import offers, play
+from server.games.abandoned import Sweeper
 from server.games.actions import ACTIONS
 from server.games.admission import Admission
 from server.games.computer import ComputerMover
@@ -43,7 +46,6 @@ from server.games.scheduler import Scheduler
 from server.games.seats import hash_token, hashes_match, new_game_id, new_token
 from server.storage.interface import (
     GameStore,
-    IdleGame,
     StaleVersionError,
     StoredChange,
     StoredGame,
@@ -56,9 +58,6 @@ from server.storage.interface import (
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-# Seconds between sweeps for abandoned games while the server runs (at most).
-SWEEP_INTERVAL = 3600.0
 
 # Attempts at a request whose commit lost the version race to another process sharing the store.
 CONFLICT_ATTEMPTS = 3
@@ -112,10 +111,10 @@ class GameService:
         self.locks: dict[str, threading.Lock] = {}
         self.registry = threading.Lock()
         self.flag_checks: dict[str, float] = {}  # game id -> when its pending flag check runs
-        # ABANDON_AFTER (server.config): how long a game may go unchanged; `attended` says
-        # whether a player of this process is connected to a game (then the sweep spares it).
-        self.abandon_after = float(limits["ABANDON_AFTER"])
-        self.attended = attended or (lambda game_id: False)
+        # `attended`: whether a player of this process is connected to a game (then the sweep
+        # for abandoned games spares it).
+        abandon_after = float(limits["ABANDON_AFTER"])
+        self.sweeper = Sweeper(self, abandon_after, attended or (lambda game_id: False))
 
     # -- loading and locking -------------------------------------------------------------
 
@@ -194,6 +193,21 @@ class GameService:
                 raise
             yield game
 
+    @contextmanager
+    def unloaded(self, game_id: str) -> Iterator[bool]:
+        """Hold the game's lock without loading it; whether the game is out of memory, so that
+        nobody here watches it (the lock of such a game is forgotten after)."""
+        with self._lock(game_id):
+            yield game_id not in self.cache
+            self._forget_lock(game_id)
+
+    def _forget_lock(self, game_id: str) -> None:
+        """Drop the lock of a game not in memory, unless it is in use (as `_keep` does)."""
+        with self.registry:
+            lock = self.locks.get(game_id)
+            if game_id not in self.cache and lock is not None and not lock.locked():
+                del self.locks[game_id]
+
     def exists(self, game_id: str) -> bool:
         try:
             with self.session(game_id):
@@ -264,7 +278,7 @@ class GameService:
             if color in game.header.seated:
                 return None
             token = new_token()
-            self._commit(game, play.claim_seat(game, color), seat=(color, hash_token(token)))
+            self.commit(game, play.claim_seat(game, color), seat=(color, hash_token(token)))
             return color, token
 
     def changes_since(self, game: Game, since: int | None) -> list[dict[str, Any]] | None:
@@ -286,7 +300,7 @@ class GameService:
             if isinstance(move, str):
                 move = play.read_san(game, color, ply, move)
             change = play.make_move(game, color, ply, move, self.clock())
-            return Done(game, self._commit(game, change))
+            return Done(game, self.commit(game, change))
 
     def act(
         self,
@@ -311,7 +325,7 @@ class GameService:
             if planned is None:
                 raise RequestError("bad_request", f"unknown action {action!r}")
             change = planned.plan(game, color, kind, now)
-            return Done(game, self._commit(game, change))
+            return Done(game, self.commit(game, change))
 
     def _rematch(
         self, game: Game, color: Color, action: str, now: float, client: str | None
@@ -321,7 +335,7 @@ class GameService:
         # Validate with a placeholder id before creating anything, so a refusal creates nothing.
         change = plan(game, color, "rematch", now, "placeholder")
         if change.header.rematch is None:
-            return Done(game, self._commit(game, change))
+            return Done(game, self.commit(game, change))
         settings = game.settings
         swapped = GameSettings(
             settings.opponent,
@@ -337,14 +351,14 @@ class GameService:
         client = self.admission.rematch_client(game.id, client, swapped.computer is not None)
         rematch, seats, _ = self._create_game(swapped, people, client)
         change = plan(game, color, "rematch", now, rematch.id)
-        event = self._commit(game, change)
+        event = self.commit(game, change)
         self.notifier.rematch_made(game, rematch, seats)
         # The caller's seat in the new game is the other colour.
         return Done(game, event, {1 - color: seats[1 - color]})
 
     # -- committing ------------------------------------------------------------------------
 
-    def _commit(
+    def commit(
         self, game: Game, change: Change, seat: tuple[int, str] | None = None
     ) -> dict[str, Any]:
         """Store `change`, apply it, tell everyone; the caller holds the game's lock."""
@@ -377,7 +391,7 @@ class GameService:
         """Commit the flag of a clock that ran out; whether there was one."""
         change = play.expire(game, self.clock())
         if change is not None:
-            self._commit(game, change)
+            self.commit(game, change)
         return change is not None
 
     def _after_change(self, game: Game) -> None:
@@ -439,13 +453,15 @@ class GameService:
                 )
                 return
             color = game.board.turn
-            self._commit(game, play.make_move(game, color, game.ply, move, self.clock()))
+            self.commit(game, play.make_move(game, color, game.ply, move, self.clock()))
+
+    # -- starting and stopping -------------------------------------------------------------
 
     def resume(self) -> None:
         """After a start: end the games abandoned meanwhile (most without loading them), then
         settle clocks, re-arm timers and restart the computer's pending replies of the rest;
-        and sweep for abandoned games from now on."""
-        handled = self.sweep()
+        and sweep for abandoned games from now on (server.games.abandoned)."""
+        handled = self.sweeper.sweep()
         for game_id in self.store.active_game_ids():
             if game_id in handled:
                 continue
@@ -455,80 +471,7 @@ class GameService:
                     pass
             except Exception:
                 log.exception("could not resume game %s", game_id)
-        self._schedule_sweep()
-
-    # -- abandoned games ---------------------------------------------------------------------
-
-    def sweep(self) -> set[str]:
-        """End the games nobody changed for `abandon_after` seconds, sparing those a player of
-        this process is connected to; the ids it ended or loaded. Most end as abandoned (no
-        result) from their header alone, without replaying their moves: with thousands of them
-        that is what keeps start-up fast. One whose clock runs ends on time instead: a flag
-        is a result, the one any player loading the game would have seen."""
-        if self.abandon_after <= 0:
-            return set()
-        now = self.clock()
-        handled = set()
-        for idle in self.store.idle_games(now - self.abandon_after):
-            if self.attended(idle.id):
-                continue
-            try:
-                self._end_idle(idle)
-            except Exception:
-                log.exception("could not end the abandoned game %s", idle.id)
-            handled.add(idle.id)
-        return handled
-
-    def _end_idle(self, idle: IdleGame) -> None:
-        header = header_from_data(idle.header)
-        if not play.has_running_clock(header):
-            with self._lock(idle.id):
-                if idle.id not in self.cache:
-                    self._commit_unloaded(idle, play.abandon(header))
-                    self._forget_lock(idle.id)
-                    return
-        # A running clock's flag needs the board (a side that cannot mate does not win), and
-        # a game in memory is ended in place so its watchers see it: both go through a session,
-        # whose loading settles a flag that is due.
-        with self.session(idle.id) as game:
-            unchanged = game.version == idle.version and game.is_playing
-            if unchanged and not play.has_running_clock(game.header):
-                self._commit(game, play.abandon(game.header))
-
-    def _commit_unloaded(self, idle: IdleGame, change: Change) -> None:
-        """Store `change` to a game that is not in memory, so nobody here watches it; the
-        caller holds its lock. A game changed meanwhile keeps playing (a newer version)."""
-        version = idle.version + 1
-        stored = StoredChange(
-            version=version,
-            header=header_to_data(change.header),
-            event={"version": version, **change.event},
-            active=change.header.status == "playing",
-            added=[],
-        )
-        try:
-            self.store.commit(idle.id, stored)
-        except StaleVersionError:
-            log.info("game %s changed as it was found abandoned: it goes on", idle.id)
-
-    def _forget_lock(self, game_id: str) -> None:
-        """Drop the lock of a game not in memory, unless it is in use (as `_keep` does)."""
-        with self.registry:
-            lock = self.locks.get(game_id)
-            if game_id not in self.cache and lock is not None and not lock.locked():
-                del self.locks[game_id]
-
-    def _schedule_sweep(self) -> None:
-        """Sweep every hour, or as often as games may be abandoned if that is sooner."""
-        if self.abandon_after > 0:
-            delay = min(SWEEP_INTERVAL, self.abandon_after)
-            self.scheduler.schedule(self.clock() + delay, self._sweep_again)
-
-    def _sweep_again(self) -> None:
-        try:
-            self.sweep()
-        finally:
-            self._schedule_sweep()
+        self.sweeper.schedule()
 
     def close(self) -> None:
         self.scheduler.stop()
