@@ -35,9 +35,9 @@ from typing import Any, TypeVar
 from chesscore import BLACK, WHITE, Color, Move
 from server.config import DEFAULTS
 from server.errors import RequestError
-from server.games import offers, play
+from server.games import play
 from server.games.abandoned import Sweeper
-from server.games.actions import ACTIONS
+from server.games.actions import ACTIONS, RematchPlan
 from server.games.admission import Admission
 from server.games.computer import ComputerMover
 from server.games.notifier import Notifier
@@ -319,39 +319,31 @@ class GameService:
     ) -> Done:
         with self.session(game_id) as game:
             now = self.clock()
-            if action in ("offer", "accept") and kind == "rematch":
-                return self._rematch(game, color, action, now, client)
             planned = ACTIONS.get(action)
             if planned is None:
                 raise RequestError("bad_request", f"unknown action {action!r}")
+            if kind == "rematch" and planned.agree_to_rematch is not None:
+                return self._agree_to_rematch(game, color, planned.agree_to_rematch, now, client)
             change = planned.plan(game, color, kind, now)
             return Done(game, self.commit(game, change))
 
-    def _rematch(
-        self, game: Game, color: Color, action: str, now: float, client: str | None
+    def _agree_to_rematch(
+        self, game: Game, color: Color, agree: RematchPlan, now: float, client: str | None
     ) -> Done:
-        """Offer or accept a rematch; when that makes it happen, create the new game first."""
-        plan = offers.offer if action == "offer" else offers.accept
+        """`color` agrees to a rematch (offers or accepts one); once both sides agree, the
+        rematch is made: the new game, colours swapped, is created first, and the change
+        names it."""
         # Validate with a placeholder id before creating anything, so a refusal creates nothing.
-        change = plan(game, color, "rematch", now, "placeholder")
-        if change.header.rematch is None:
+        change = agree(game, color, now, "placeholder")
+        if change.header.rematch is None:  # the opponent has yet to agree
             return Done(game, self.commit(game, change))
-        settings = game.settings
-        swapped = GameSettings(
-            settings.opponent,
-            1 - settings.creator,
-            settings.start_fen,
-            settings.clock,
-            settings.level,
-            secrets.randbits(31),
-            settings.assisted,
-        )
+        creator, seed = 1 - game.settings.creator, secrets.randbits(31)
+        swapped = replace(game.settings, creator=creator, seed=seed)
         people = tuple(c for c in (WHITE, BLACK) if c != swapped.computer)
         # A rematch is a new game, admitted as any other (by whom: `rematch_client`).
         client = self.admission.rematch_client(game.id, client, swapped.computer is not None)
         rematch, seats, _ = self._create_game(swapped, people, client)
-        change = plan(game, color, "rematch", now, rematch.id)
-        event = self.commit(game, change)
+        event = self.commit(game, agree(game, color, now, rematch.id))
         self.notifier.rematch_made(game, rematch, seats)
         # The caller's seat in the new game is the other colour.
         return Done(game, event, {1 - color: seats[1 - color]})
