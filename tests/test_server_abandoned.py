@@ -122,6 +122,23 @@ def test_start_up_ends_stale_games_without_loading_them(tmp_path: Path) -> None:
     second.close()
 
 
+def test_games_ended_without_loading_leave_no_locks_behind(tmp_path: Path) -> None:
+    """Thousands of abandoned games at start-up must not leave thousands of unused locks."""
+    database = tmp_path / "games.sqlite3"
+    tasks: list[Callable[[], object]] = []
+    first = make_service(database, tasks)
+    fen = Board().fen()
+    stale = [first.create(NewGame("friend", 0, fen, None, None)).game.id for _ in range(3)]
+    first.close()
+    first.store.close()
+    age(database, stale, 2 * DAY)
+
+    second = make_service(database, tasks)
+    assert second.sweeper.sweep() == set(stale)
+    assert second.cache == {} and second.locks == {}
+    second.close()
+
+
 # -- a real server, restarted on the same instance folder --------------------------------------
 
 

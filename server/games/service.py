@@ -196,10 +196,10 @@ class GameService:
     @contextmanager
     def unloaded(self, game_id: str) -> Iterator[bool]:
         """Hold the game's lock without loading it; whether the game is out of memory, so that
-        nobody here watches it (the lock of such a game is forgotten after)."""
+        nobody here watches it. Once released, the lock of such a game is forgotten."""
         with self._lock(game_id):
             yield game_id not in self.cache
-            self._forget_lock(game_id)
+        self._forget_lock(game_id)  # held, a lock counts as in use and would stay
 
     def _forget_lock(self, game_id: str) -> None:
         """Drop the lock of a game not in memory, unless it is in use (as `_keep` does)."""
