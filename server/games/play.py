@@ -68,6 +68,12 @@ class NewGame:
     level: int | None = None
     assisted: bool = True
 
+    def settings(self, creator: Color, seed: int) -> GameSettings:
+        """The game's settings, once the creator's colour and the seed are drawn."""
+        return GameSettings(
+            self.opponent, creator, self.fen, self.clock, self.level, seed, self.assisted
+        )
+
 
 @dataclass(frozen=True)
 class Header:

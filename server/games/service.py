@@ -222,15 +222,7 @@ class GameService:
     def create(self, request: NewGame, client: str | None = None) -> Created:
         """Create the game `client` (its address; None: no per-address limits) asked for."""
         color = secrets.randbelow(2) if request.color is None else request.color
-        settings = GameSettings(
-            request.opponent,
-            color,
-            request.fen,
-            request.clock,
-            request.level,
-            secrets.randbits(31),
-            request.assisted,
-        )
+        settings = request.settings(color, secrets.randbits(31))
         game, seats, invite = self._create_game(settings, (color,), client)
         return Created(game, color, seats[color], invite)
 
@@ -348,12 +340,33 @@ class GameService:
         # The caller's seat in the new game is the other colour.
         return Done(game, event, {1 - color: seats[1 - color]})
 
+    def play_computer(self, game_id: str, version: int, move: Move) -> None:
+        """Play the computer's reply found at `version`; one for an earlier position is dropped."""
+        try:
+            self._play_computer(game_id, version, move)
+        except RequestError as error:
+            if error.code != "conflict":
+                raise
+            # Another process played the same reply (or something else) first.
+            log.info("game %s: the computer's reply for version %d lost a race", game_id, version)
+
+    def _play_computer(self, game_id: str, version: int, move: Move) -> None:
+        with self.session(game_id) as game:
+            if game.version != version or not game.is_playing:
+                log.info(
+                    "game %s: the computer's reply for version %d thrown away", game_id, version
+                )
+                return
+            color = game.board.turn
+            self.commit(game, play.make_move(game, color, game.ply, move, self.clock()))
+
     # -- committing ------------------------------------------------------------------------
 
     def commit(
         self, game: Game, change: Change, seat: tuple[int, str] | None = None
     ) -> dict[str, Any]:
-        """Store `change`, apply it, tell everyone; the caller holds the game's lock."""
+        """Store `change`, apply it, tell everyone; the caller holds the game's lock (a
+        `session`)."""
         event = {"version": game.version + 1, **change.event}
         first_ply = change.keep_plies if change.keep_plies is not None else game.ply
         stored = StoredChange(
@@ -427,25 +440,6 @@ class GameService:
         with self.session(game_id) as game:
             if game.is_playing:
                 self._arm_flag_check(game)
-
-    def play_computer(self, game_id: str, version: int, move: Move) -> None:
-        try:
-            self._play_computer(game_id, version, move)
-        except RequestError as error:
-            if error.code != "conflict":
-                raise
-            # Another process played the same reply (or something else) first.
-            log.info("game %s: the computer's reply for version %d lost a race", game_id, version)
-
-    def _play_computer(self, game_id: str, version: int, move: Move) -> None:
-        with self.session(game_id) as game:
-            if game.version != version or not game.is_playing:
-                log.info(
-                    "game %s: the computer's reply for version %d thrown away", game_id, version
-                )
-                return
-            color = game.board.turn
-            self.commit(game, play.make_move(game, color, game.ply, move, self.clock()))
 
     # -- starting and stopping -------------------------------------------------------------
 
