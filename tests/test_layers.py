@@ -3,7 +3,9 @@ depth (inside functions and `if TYPE_CHECKING:` blocks too), makes an edge of th
 
 The rules: chesscore imports nothing of the server or of the web and test stack; the rules
 (chesscore.rules) import neither the analysis nor the engine; the analysis does not import the
-engine; and the imports inside the rules form no circle (the one found is named).
+engine; and the imports inside the rules form no circle (the one found is named). The server's
+domains point down too: `server.games` and `server.storage` import nothing of the transport
+(the transport calls down into them, and the games reach the rooms through their notifier).
 """
 
 from __future__ import annotations
@@ -46,9 +48,10 @@ def imported_names(path: Path) -> set[str]:
     return names
 
 
-def import_graph() -> dict[str, set[str]]:
-    """chesscore module -> every name it imports (outside modules included)."""
-    return {module_name(path): imported_names(path) for path in sorted(PACKAGE.rglob("*.py"))}
+def import_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
+    """Module of `package` (chesscore by default) -> every name it imports (outside modules
+    included)."""
+    return {module_name(path): imported_names(path) for path in sorted(package.rglob("*.py"))}
 
 
 def internal_edges(graph: dict[str, set[str]], prefix: str) -> dict[str, set[str]]:
@@ -128,3 +131,10 @@ def test_a_layer_imports_nothing_above_it(layer: str, banned: tuple[str, ...]) -
 def test_no_import_circle_inside_the_rules() -> None:
     cycle = find_cycle(internal_edges(import_graph(), "chesscore.rules"))
     assert cycle is None, "import circle: " + " -> ".join(cycle or [])
+
+
+@pytest.mark.parametrize("domain", ["server.games", "server.storage"])
+def test_the_server_domains_import_no_transport(domain: str) -> None:
+    graph = import_graph(ROOT / "server")
+    assert any(name.startswith(domain + ".") for name in graph)  # the domain was read
+    assert offenders(graph, domain, ("server.transport",)) == []

@@ -21,10 +21,9 @@ import requests
 from chesscore import Board
 from server.errors import RequestError
 from server.games.clock import ClockState
-from server.games.play import Game, Header, abandon
+from server.games.play import Game, Header, NewGame, abandon
 from server.games.service import GameService
 from server.storage.sqlite import SqliteStore
-from server.transport.requests import CreateRequest
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
 
@@ -103,9 +102,9 @@ def test_start_up_ends_stale_games_without_loading_them(tmp_path: Path) -> None:
     tasks: list[Callable[[], object]] = []
     first = make_service(database, tasks)
     fen = Board().fen()
-    stale = [first.create(CreateRequest("friend", 0, fen, None, None)).game.id for _ in range(3)]
-    computer = first.create(CreateRequest("computer", 1, fen, None, 1)).game.id  # its move
-    live = first.create(CreateRequest("friend", 0, fen, None, None)).game.id
+    stale = [first.create(NewGame("friend", 0, fen, None, None)).game.id for _ in range(3)]
+    computer = first.create(NewGame("computer", 1, fen, None, 1)).game.id  # its move
+    live = first.create(NewGame("friend", 0, fen, None, None)).game.id
     first.close()
     first.store.close()
     age(database, [*stale, computer], 2 * DAY)
@@ -120,6 +119,23 @@ def test_start_up_ends_stale_games_without_loading_them(tmp_path: Path) -> None:
         assert stored is not None and stored.header["status"] == "aborted"
         assert stored.version == 1 and stored.moves == []
         assert second.store.changes_since(game_id, 0) == [{"version": 1, "type": "abandon"}]
+    second.close()
+
+
+def test_games_ended_without_loading_leave_no_locks_behind(tmp_path: Path) -> None:
+    """Thousands of abandoned games at start-up must not leave thousands of unused locks."""
+    database = tmp_path / "games.sqlite3"
+    tasks: list[Callable[[], object]] = []
+    first = make_service(database, tasks)
+    fen = Board().fen()
+    stale = [first.create(NewGame("friend", 0, fen, None, None)).game.id for _ in range(3)]
+    first.close()
+    first.store.close()
+    age(database, stale, 2 * DAY)
+
+    second = make_service(database, tasks)
+    assert second.sweeper.sweep() == set(stale)
+    assert second.cache == {} and second.locks == {}
     second.close()
 
 

@@ -16,10 +16,9 @@ import pytest
 from chesscore import Board, Move
 from server.errors import RequestError
 from server.games.clock import ClockSettings
-from server.games.play import Game
+from server.games.play import Game, NewGame
 from server.games.service import GameService
 from server.storage.sqlite import SqliteStore
-from server.transport.requests import CreateRequest
 
 WHITE, BLACK = 0, 1
 
@@ -45,7 +44,7 @@ class Harness:
         pass
 
     def create(self, opponent: str = "friend", color: int = WHITE) -> str:
-        request = CreateRequest(
+        request = NewGame(
             opponent, color, Board().fen(), None, 1 if opponent == "computer" else None
         )
         return self.service.create(request).game.id
@@ -144,7 +143,7 @@ def test_two_services_sharing_one_store_stay_consistent(tmp_path: Path) -> None:
 
 
 def test_one_pending_flag_check_per_game_however_many_moves(harness: Harness) -> None:
-    request = CreateRequest("friend", WHITE, Board().fen(), ClockSettings(300_000, 2_000), None)
+    request = NewGame("friend", WHITE, Board().fen(), ClockSettings(300_000, 2_000), None)
     game_id = harness.service.create(request).game.id
     shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"] * 3 + ["e2e4", "e7e5", "d2d4", "d7d5"]
     for ply, uci in enumerate(shuffle):

@@ -57,6 +57,25 @@ class GameSettings:
 
 
 @dataclass(frozen=True)
+class NewGame:
+    """A new game as a client asks for it: its `GameSettings` before the service draws the
+    creator's colour (when `color` is None) and the seed."""
+
+    opponent: str  # "friend" or "computer"
+    color: Color | None  # None: random
+    fen: str
+    clock: ClockSettings | None = None
+    level: int | None = None
+    assisted: bool = True
+
+    def settings(self, creator: Color, seed: int) -> GameSettings:
+        """The game's settings, once the creator's colour and the seed are drawn."""
+        return GameSettings(
+            self.opponent, creator, self.fen, self.clock, self.level, seed, self.assisted
+        )
+
+
+@dataclass(frozen=True)
 class Header:
     """The small part of a game that changes besides the moves."""
 

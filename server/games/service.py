@@ -8,7 +8,9 @@ game and the recorded change event. It knows nothing of Socket.IO or HTTP: it ca
 the `Notifier` it is given (`server.games.notifier`; the app gives it the transport's rooms). It
 also keeps time (a flag check on every action and one scheduled at each running clock's
 deadline) and starts the computer's reply whenever it is the computer's turn, including after a
-restart (`resume`).
+restart (`resume`). Two concerns it hands on: whether a client may create a game at all
+(`server.games.admission`), and ending the games nobody changed for long, which `resume` does
+first (`server.games.abandoned`).
 
 Several processes may share one store (PostgreSQL): a cached game is used only while the store
 holds no newer version, a commit that loses the version race to another process is retried on
@@ -33,16 +35,17 @@ from typing import Any, TypeVar
 from chesscore import BLACK, WHITE, Color, Move
 from server.config import DEFAULTS
 from server.errors import RequestError
-from server.games import offers, play
-from server.games.actions import ACTIONS
+from server.games import play
+from server.games.abandoned import Sweeper
+from server.games.actions import ACTIONS, RematchPlan
+from server.games.admission import Admission
 from server.games.computer import ComputerMover
 from server.games.notifier import Notifier
-from server.games.play import Change, Game, GameSettings
+from server.games.play import Change, Game, GameSettings, NewGame
 from server.games.scheduler import Scheduler
 from server.games.seats import hash_token, hashes_match, new_game_id, new_token
 from server.storage.interface import (
     GameStore,
-    IdleGame,
     StaleVersionError,
     StoredChange,
     StoredGame,
@@ -51,15 +54,10 @@ from server.storage.interface import (
     header_to_data,
     stored_from_game,
 )
-from server.transport.ratelimit import AddressBuckets, ComputerGames
-from server.transport.requests import CreateRequest
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-# Seconds between sweeps for abandoned games while the server runs (at most).
-SWEEP_INTERVAL = 3600.0
 
 # Attempts at a request whose commit lost the version race to another process sharing the store.
 CONFLICT_ATTEMPTS = 3
@@ -105,9 +103,7 @@ class GameService:
         limits = DEFAULTS if limits is None else limits
         workers = int(limits["ENGINE_WORKERS"])
         self.computer = ComputerMover(computer_delay, spawn, sleep, self.play_computer, workers)
-        burst, interval = int(limits["CREATE_BURST"]), float(limits["CREATE_INTERVAL"])
-        self.creations = AddressBuckets(burst, interval)
-        self.computer_games = ComputerGames(int(limits["MAX_COMPUTER_GAMES"]))
+        self.admission = Admission(limits)
         # Most recently used games last; the oldest beyond `cache_size` are dropped (see _keep).
         self.cache: OrderedDict[str, Game] = OrderedDict()
         self.cache_size = cache_size
@@ -115,10 +111,10 @@ class GameService:
         self.locks: dict[str, threading.Lock] = {}
         self.registry = threading.Lock()
         self.flag_checks: dict[str, float] = {}  # game id -> when its pending flag check runs
-        # ABANDON_AFTER (server.config): how long a game may go unchanged; `attended` says
-        # whether a player of this process is connected to a game (then the sweep spares it).
-        self.abandon_after = float(limits["ABANDON_AFTER"])
-        self.attended = attended or (lambda game_id: False)
+        # `attended`: whether a player of this process is connected to a game (then the sweep
+        # for abandoned games spares it).
+        abandon_after = float(limits["ABANDON_AFTER"])
+        self.sweeper = Sweeper(self, abandon_after, attended or (lambda game_id: False))
 
     # -- loading and locking -------------------------------------------------------------
 
@@ -197,6 +193,21 @@ class GameService:
                 raise
             yield game
 
+    @contextmanager
+    def unloaded(self, game_id: str) -> Iterator[bool]:
+        """Hold the game's lock without loading it; whether the game is out of memory, so that
+        nobody here watches it. Once released, the lock of such a game is forgotten."""
+        with self._lock(game_id):
+            yield game_id not in self.cache
+        self._forget_lock(game_id)  # held, a lock counts as in use and would stay
+
+    def _forget_lock(self, game_id: str) -> None:
+        """Drop the lock of a game not in memory, unless it is in use (as `_keep` does)."""
+        with self.registry:
+            lock = self.locks.get(game_id)
+            if game_id not in self.cache and lock is not None and not lock.locked():
+                del self.locks[game_id]
+
     def exists(self, game_id: str) -> bool:
         try:
             with self.session(game_id):
@@ -208,38 +219,20 @@ class GameService:
 
     # -- creating and seating -------------------------------------------------------------
 
-    def create(self, request: CreateRequest, client: str | None = None) -> Created:
+    def create(self, request: NewGame, client: str | None = None) -> Created:
         """Create the game `client` (its address; None: no per-address limits) asked for."""
-        place = self._admit(client, request.opponent == "computer")
         color = secrets.randbelow(2) if request.color is None else request.color
-        settings = GameSettings(
-            request.opponent,
-            color,
-            request.fen,
-            request.clock,
-            request.level,
-            secrets.randbits(31),
-            request.assisted,
-        )
-        game, seats, invite = self._create_game(settings, (color,), place)
+        settings = request.settings(color, secrets.randbits(31))
+        game, seats, invite = self._create_game(settings, (color,), client)
         return Created(game, color, seats[color], invite)
 
-    def _admit(self, client: str | None, computer: bool) -> str | None:
-        """Refuse a client creating games too fast (`rate_limited`) or playing too many against
-        the computer (`too_many_games`); the place held for its computer game, if one is."""
-        if client is None:
-            return None
-        self.creations.take(client, "new games")
-        return self.computer_games.reserve(client) if computer else None
-
     def _create_game(
-        self, settings: GameSettings, colors: tuple[Color, ...], place: str | None = None
+        self, settings: GameSettings, colors: tuple[Color, ...], client: str | None
     ) -> tuple[Game, dict[Color, str], str | None]:
-        try:
+        """Create a game of `client` once admitted; seats for `colors`, an invitation if the
+        friend's seat is left open."""
+        with self.admission.admitted(client, settings.computer is not None) as place:
             return self._store_new_game(settings, colors, place)
-        finally:
-            if place is not None:
-                self.computer_games.finish(place)  # the place itself; a made game holds its own
 
     def _store_new_game(
         self, settings: GameSettings, colors: tuple[Color, ...], place: str | None
@@ -252,8 +245,8 @@ class GameService:
         if len(colors) == 2:  # a rematch between friends: both seats are taken from the start
             game.header = replace(game.header, seated=frozenset(colors))
         self.store.create_game(stored_from_game(game, invite_hash), hashes)
-        if place is not None:  # before the computer's first reply, which queues by its owner
-            self.computer_games.confirm(place, game.id)
+        # Before the computer's first reply, which queues by its owner.
+        self.admission.confirm(place, game.id)
         with self._lock(game.id):
             self.invite_hashes[game.id] = invite_hash
             self._keep(game)
@@ -277,7 +270,7 @@ class GameService:
             if color in game.header.seated:
                 return None
             token = new_token()
-            self._commit(game, play.claim_seat(game, color), seat=(color, hash_token(token)))
+            self.commit(game, play.claim_seat(game, color), seat=(color, hash_token(token)))
             return color, token
 
     def changes_since(self, game: Game, since: int | None) -> list[dict[str, Any]] | None:
@@ -299,7 +292,7 @@ class GameService:
             if isinstance(move, str):
                 move = play.read_san(game, color, ply, move)
             change = play.make_move(game, color, ply, move, self.clock())
-            return Done(game, self._commit(game, change))
+            return Done(game, self.commit(game, change))
 
     def act(
         self,
@@ -318,53 +311,62 @@ class GameService:
     ) -> Done:
         with self.session(game_id) as game:
             now = self.clock()
-            if action in ("offer", "accept") and kind == "rematch":
-                return self._rematch(game, color, action, now, client)
             planned = ACTIONS.get(action)
             if planned is None:
                 raise RequestError("bad_request", f"unknown action {action!r}")
+            if kind == "rematch" and planned.agree_to_rematch is not None:
+                return self._agree_to_rematch(game, color, planned.agree_to_rematch, now, client)
             change = planned.plan(game, color, kind, now)
-            return Done(game, self._commit(game, change))
+            return Done(game, self.commit(game, change))
 
-    def _rematch(
-        self, game: Game, color: Color, action: str, now: float, client: str | None
+    def _agree_to_rematch(
+        self, game: Game, color: Color, agree: RematchPlan, now: float, client: str | None
     ) -> Done:
-        """Offer or accept a rematch; when that makes it happen, create the new game first."""
-        plan = offers.offer if action == "offer" else offers.accept
+        """`color` agrees to a rematch (offers or accepts one); once both sides agree, the
+        rematch is made: the new game, colours swapped, is created first, and the change
+        names it."""
         # Validate with a placeholder id before creating anything, so a refusal creates nothing.
-        change = plan(game, color, "rematch", now, "placeholder")
-        if change.header.rematch is None:
-            return Done(game, self._commit(game, change))
-        settings = game.settings
-        swapped = GameSettings(
-            settings.opponent,
-            1 - settings.creator,
-            settings.start_fen,
-            settings.clock,
-            settings.level,
-            secrets.randbits(31),
-            settings.assisted,
-        )
+        change = agree(game, color, now, "placeholder")
+        if change.header.rematch is None:  # the opponent has yet to agree
+            return Done(game, self.commit(game, change))
+        creator, seed = 1 - game.settings.creator, secrets.randbits(31)
+        swapped = replace(game.settings, creator=creator, seed=seed)
         people = tuple(c for c in (WHITE, BLACK) if c != swapped.computer)
-        # A rematch is a new game of the client asking for it, against its creation rate and,
-        # against the computer, its cap (else of the first game's owner, if known): admitted by
-        # an owner remembered in memory only, rematches escaped both after a restart.
-        if client is None and swapped.computer is not None:
-            client = self.computer_games.owner(game.id)
-        place = self._admit(client, swapped.computer is not None)
-        rematch, seats, _ = self._create_game(swapped, people, place)
-        change = plan(game, color, "rematch", now, rematch.id)
-        event = self._commit(game, change)
+        # A rematch is a new game, admitted as any other (by whom: `rematch_client`).
+        client = self.admission.rematch_client(game.id, client, swapped.computer is not None)
+        rematch, seats, _ = self._create_game(swapped, people, client)
+        event = self.commit(game, agree(game, color, now, rematch.id))
         self.notifier.rematch_made(game, rematch, seats)
         # The caller's seat in the new game is the other colour.
         return Done(game, event, {1 - color: seats[1 - color]})
 
+    def play_computer(self, game_id: str, version: int, move: Move) -> None:
+        """Play the computer's reply found at `version`; one for an earlier position is dropped."""
+        try:
+            self._play_computer(game_id, version, move)
+        except RequestError as error:
+            if error.code != "conflict":
+                raise
+            # Another process played the same reply (or something else) first.
+            log.info("game %s: the computer's reply for version %d lost a race", game_id, version)
+
+    def _play_computer(self, game_id: str, version: int, move: Move) -> None:
+        with self.session(game_id) as game:
+            if game.version != version or not game.is_playing:
+                log.info(
+                    "game %s: the computer's reply for version %d thrown away", game_id, version
+                )
+                return
+            color = game.board.turn
+            self.commit(game, play.make_move(game, color, game.ply, move, self.clock()))
+
     # -- committing ------------------------------------------------------------------------
 
-    def _commit(
+    def commit(
         self, game: Game, change: Change, seat: tuple[int, str] | None = None
     ) -> dict[str, Any]:
-        """Store `change`, apply it, tell everyone; the caller holds the game's lock."""
+        """Store `change`, apply it, tell everyone; the caller holds the game's lock (a
+        `session`)."""
         event = {"version": game.version + 1, **change.event}
         first_ply = change.keep_plies if change.keep_plies is not None else game.ply
         stored = StoredChange(
@@ -394,7 +396,7 @@ class GameService:
         """Commit the flag of a clock that ran out; whether there was one."""
         change = play.expire(game, self.clock())
         if change is not None:
-            self._commit(game, change)
+            self.commit(game, change)
         return change is not None
 
     def _after_change(self, game: Game) -> None:
@@ -402,16 +404,16 @@ class GameService:
         # Every change makes a search in flight for this game stale (takeback, resignation...).
         self.computer.cancel(game.id)
         if not game.is_playing:
-            self.computer_games.finish(game.id)
+            self.admission.computer_games.finish(game.id)
             return
         self._arm_flag_check(game)
         if game.board.turn == game.settings.computer:
-            self.computer_games.touch(game.id)
+            self.admission.computer_games.touch(game.id)
             level = game.settings.level or 1
             seed = game.settings.seed + game.ply
             moves = [record.uci for record in game.moves]
             start = game.settings.start_fen
-            client = self.computer_games.owner(game.id)
+            client = self.admission.computer_games.owner(game.id)
             self.computer.request(game.id, game.version, start, moves, level, seed, client)
 
     def _arm_flag_check(self, game: Game) -> None:
@@ -439,30 +441,13 @@ class GameService:
             if game.is_playing:
                 self._arm_flag_check(game)
 
-    def play_computer(self, game_id: str, version: int, move: Move) -> None:
-        try:
-            self._play_computer(game_id, version, move)
-        except RequestError as error:
-            if error.code != "conflict":
-                raise
-            # Another process played the same reply (or something else) first.
-            log.info("game %s: the computer's reply for version %d lost a race", game_id, version)
-
-    def _play_computer(self, game_id: str, version: int, move: Move) -> None:
-        with self.session(game_id) as game:
-            if game.version != version or not game.is_playing:
-                log.info(
-                    "game %s: the computer's reply for version %d thrown away", game_id, version
-                )
-                return
-            color = game.board.turn
-            self._commit(game, play.make_move(game, color, game.ply, move, self.clock()))
+    # -- starting and stopping -------------------------------------------------------------
 
     def resume(self) -> None:
         """After a start: end the games abandoned meanwhile (most without loading them), then
         settle clocks, re-arm timers and restart the computer's pending replies of the rest;
-        and sweep for abandoned games from now on."""
-        handled = self.sweep()
+        and sweep for abandoned games from now on (server.games.abandoned)."""
+        handled = self.sweeper.sweep()
         for game_id in self.store.active_game_ids():
             if game_id in handled:
                 continue
@@ -472,80 +457,7 @@ class GameService:
                     pass
             except Exception:
                 log.exception("could not resume game %s", game_id)
-        self._schedule_sweep()
-
-    # -- abandoned games ---------------------------------------------------------------------
-
-    def sweep(self) -> set[str]:
-        """End the games nobody changed for `abandon_after` seconds, sparing those a player of
-        this process is connected to; the ids it ended or loaded. Most end as abandoned (no
-        result) from their header alone, without replaying their moves: with thousands of them
-        that is what keeps start-up fast. One whose clock runs ends on time instead: a flag
-        is a result, the one any player loading the game would have seen."""
-        if self.abandon_after <= 0:
-            return set()
-        now = self.clock()
-        handled = set()
-        for idle in self.store.idle_games(now - self.abandon_after):
-            if self.attended(idle.id):
-                continue
-            try:
-                self._end_idle(idle)
-            except Exception:
-                log.exception("could not end the abandoned game %s", idle.id)
-            handled.add(idle.id)
-        return handled
-
-    def _end_idle(self, idle: IdleGame) -> None:
-        header = header_from_data(idle.header)
-        if not play.has_running_clock(header):
-            with self._lock(idle.id):
-                if idle.id not in self.cache:
-                    self._commit_unloaded(idle, play.abandon(header))
-                    self._forget_lock(idle.id)
-                    return
-        # A running clock's flag needs the board (a side that cannot mate does not win), and
-        # a game in memory is ended in place so its watchers see it: both go through a session,
-        # whose loading settles a flag that is due.
-        with self.session(idle.id) as game:
-            unchanged = game.version == idle.version and game.is_playing
-            if unchanged and not play.has_running_clock(game.header):
-                self._commit(game, play.abandon(game.header))
-
-    def _commit_unloaded(self, idle: IdleGame, change: Change) -> None:
-        """Store `change` to a game that is not in memory, so nobody here watches it; the
-        caller holds its lock. A game changed meanwhile keeps playing (a newer version)."""
-        version = idle.version + 1
-        stored = StoredChange(
-            version=version,
-            header=header_to_data(change.header),
-            event={"version": version, **change.event},
-            active=change.header.status == "playing",
-            added=[],
-        )
-        try:
-            self.store.commit(idle.id, stored)
-        except StaleVersionError:
-            log.info("game %s changed as it was found abandoned: it goes on", idle.id)
-
-    def _forget_lock(self, game_id: str) -> None:
-        """Drop the lock of a game not in memory, unless it is in use (as `_keep` does)."""
-        with self.registry:
-            lock = self.locks.get(game_id)
-            if game_id not in self.cache and lock is not None and not lock.locked():
-                del self.locks[game_id]
-
-    def _schedule_sweep(self) -> None:
-        """Sweep every hour, or as often as games may be abandoned if that is sooner."""
-        if self.abandon_after > 0:
-            delay = min(SWEEP_INTERVAL, self.abandon_after)
-            self.scheduler.schedule(self.clock() + delay, self._sweep_again)
-
-    def _sweep_again(self) -> None:
-        try:
-            self.sweep()
-        finally:
-            self._schedule_sweep()
+        self.sweeper.schedule()
 
     def close(self) -> None:
         self.scheduler.stop()

@@ -4,6 +4,5 @@ and the pages (`views`); every payload parsed into a frozen dataclass at the edg
 `security`, `headers`); and what goes out: the notifier (`notifier`: rooms, roles, emit), the
 messages per role (`messages`), JSON written once (`wire`), rooms across processes
 (`broadcast`). It calls down into `server.games`, which reaches the rooms only through its
-`Notifier` protocol (it still takes `wire`'s JSON text type, the per-address buckets and
-`CreateRequest` from here).
+`Notifier` protocol (it still takes `wire`'s JSON text type from here).
 """

@@ -22,6 +22,7 @@ from chesscore import BLACK, WHITE, Color
 from chesscore.analysis.annotate import make_annotated_pgn
 from chesscore.rules.pgn import make_pgn
 from server.errors import RequestError
+from server.games.admission import RateLimited
 from server.games.lookups import board_at
 from server.games.play import Game, color_name
 from server.games.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
@@ -32,7 +33,6 @@ from server.transport.headers import public_url
 from server.transport.json_limits import MAX_DEPTH, JsonTooDeepError, loads_bounded
 from server.transport.messages import make_state
 from server.transport.query import parse_query_int
-from server.transport.ratelimit import RateLimited
 from server.transport.requests import parse_action, parse_create, parse_http_move, parse_invite
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,8 @@ import threading
 from dataclasses import dataclass, field
 
 from chesscore import Color
-from server.transport.ratelimit import TokenBucket
+from server.games.admission import TokenBucket
+from server.transport.ratelimit import BURST, PER_SECOND
 
 # Refused events (rate limit) in a burst after which the connection is closed.
 FLOOD_LIMIT = 1000
@@ -32,12 +33,12 @@ LOOKUP_PER_SECOND = 20.0
 @dataclass
 class Connection:
     roles: dict[str, Color | None] = field(default_factory=dict)
-    bucket: TokenBucket = field(default_factory=TokenBucket)
+    bucket: TokenBucket = field(default_factory=lambda: TokenBucket(BURST, PER_SECOND))
     lookups: TokenBucket = field(
         default_factory=lambda: TokenBucket(LOOKUP_BURST, LOOKUP_PER_SECOND)
     )
     # Refused events allowed before the connection is closed, refilled at the event rate.
-    strikes: TokenBucket = field(default_factory=lambda: TokenBucket(capacity=FLOOD_LIMIT))
+    strikes: TokenBucket = field(default_factory=lambda: TokenBucket(FLOOD_LIMIT, PER_SECOND))
 
 
 class Connections:

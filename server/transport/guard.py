@@ -40,7 +40,7 @@ from engineio import packet as eio_packet
 from engineio import payload as eio_payload
 
 from server.errors import error_reply
-from server.transport.ratelimit import TokenBucket
+from server.games.admission import TokenBucket
 
 log = logging.getLogger(__name__)
 

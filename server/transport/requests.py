@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from chesscore import BLACK, WHITE, Board, ChessError, Color, Move
+from chesscore import BLACK, WHITE, Board, ChessError, Move
 from server.errors import RequestError
 from server.games.actions import ACTIONS
 from server.games.clock import ClockSettings
 from server.games.computer import check_level
-from server.games.play import OFFER_KINDS
+from server.games.play import OFFER_KINDS, NewGame
 from server.games.seats import is_game_id, is_token
 
 COLORS = {"white": WHITE, "black": BLACK, "random": None}
@@ -85,16 +85,6 @@ class ActionRequest:
 
     action: str
     kind: str | None = None
-
-
-@dataclass(frozen=True)
-class CreateRequest:
-    opponent: str
-    color: Color | None  # None: random
-    fen: str
-    clock: ClockSettings | None = None
-    level: int | None = None
-    assisted: bool = True
 
 
 def shorten(value: Any, limit: int = 40) -> str:
@@ -266,7 +256,8 @@ def parse_invite(payload: Any) -> str:
     return _string(_fields(payload, ("invite",)), "invite", is_token, TOKEN_WHAT)
 
 
-def parse_create(payload: Any) -> CreateRequest:
+def parse_create(payload: Any) -> NewGame:
+    """A new game's request, parsed into the games' own `NewGame` that the service takes."""
     fields = _fields(payload, ("opponent",), ("color", "fen", "clock", "level", "assisted"))
     opponent = _string(
         fields, "opponent", lambda t: t in ("friend", "computer"), "'friend' or 'computer'"
@@ -276,7 +267,7 @@ def parse_create(payload: Any) -> CreateRequest:
         if fields.get("color") is None
         else _string(fields, "color", lambda t: t in COLORS, "'white', 'black' or 'random'")
     )
-    return CreateRequest(
+    return NewGame(
         opponent,
         COLORS[color_text],
         _parse_fen(fields),
