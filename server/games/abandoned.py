@@ -15,10 +15,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import Protocol
 
 from server.games import play
-from server.games.play import Change, Game
+from server.games.play import Change, Event, Game
 from server.games.scheduler import Scheduler
 from server.storage.interface import (
     GameStore,
@@ -48,7 +48,7 @@ class SweptGames(Protocol):
     def unloaded(self, game_id: str) -> AbstractContextManager[bool]:
         """Hold the game's lock without loading it; whether it is out of memory."""
 
-    def commit(self, game: Game, change: Change) -> dict[str, Any]:
+    def commit(self, game: Game, change: Change) -> Event:
         """Store, apply and tell `change` to a game of a session."""
 
 

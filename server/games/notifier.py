@@ -8,14 +8,14 @@ game's lock, so the messages of one game go out in the order of its changes.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from chesscore import Color
-from server.games.play import Game
+from server.games.play import Event, Game
 
 
 class Notifier(Protocol):
-    def changed(self, game: Game, event: dict[str, Any]) -> None:
+    def changed(self, game: Game, event: Event) -> None:
         """`game` changed (already stored and applied); `event` is the recorded change."""
 
     def rematch_made(self, game: Game, rematch: Game, seats: dict[Color, str]) -> None:

@@ -12,7 +12,7 @@ Times are wall-clock seconds passed in as `now`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from chesscore import (
     BLACK,
@@ -102,11 +102,28 @@ class MoveRecord:
     san: str
 
 
+class Event(TypedDict, total=False):
+    """A recorded change (docs/protocol.md, "Changes"): always its `type` and, once stored, its
+    `version`; `by` (the acting colour's name) and the rest as the type has them."""
+
+    type: Required[str]
+    version: int
+    by: str
+    color: str  # the colour a seat was claimed for, or a flag fell for
+    kind: str  # an offer's kind: "draw", "takeback" or "rematch"
+    ply: int
+    uci: str
+    san: str
+    plies: int  # how many plies a takeback took back
+    rematch: str  # the id of the rematch an accepted offer made
+    outcome: dict[str, Any]
+
+
 @dataclass(frozen=True)
 class Change:
     """One change to a game, ready to store: it becomes version `game.version + 1`."""
 
-    event: dict[str, Any]
+    event: Event
     header: Header
     board: Board | None = None
     added: tuple[MoveRecord, ...] = ()
@@ -183,13 +200,24 @@ def require_playing(game: Game) -> None:
         raise RequestError("game_over", f"the game is over ({reason})")
 
 
-def make_event(event_type: str, by: Color | None = None, **fields: Any) -> dict[str, Any]:
-    """A change record: its type, who acted, and the fields (an outcome as its JSON)."""
-    event: dict[str, Any] = {"type": event_type}
+def make_event(
+    event_type: str,
+    by: Color | None = None,
+    *,
+    outcome: Outcome | None = None,
+    **fields: str | int,
+) -> Event:
+    """A change record: its type, who acted, the outcome (as its JSON) and the type's fields
+    (the keys of `Event`)."""
+    event = Event(type=event_type)
     if by is not None:
         event["by"] = color_name(by)
     for name, value in fields.items():
-        event[name] = value.to_json() if isinstance(value, Outcome) else value
+        if name not in Event.__annotations__:
+            raise TypeError(f"an event has no field {name!r}")
+        event[name] = value  # type: ignore[literal-required]  # checked just above
+    if outcome is not None:
+        event["outcome"] = outcome.to_json()
     return event
 
 
@@ -268,11 +296,9 @@ def make_move(game: Game, color: Color, ply: int, move: Move, now: float) -> Cha
         increment = game.settings.clock.increment_ms
         header = replace(header, clock=header.clock.after_move(color, now, increment, ply + 1))
     outcome = board.outcome()
-    fields: dict[str, Any] = {"ply": ply, "uci": move.uci(), "san": san}
     if outcome is not None:
         header = finished_header(game, header, outcome, now)
-        fields["outcome"] = outcome
-    event = make_event("move", color, **fields)
+    event = make_event("move", color, ply=ply, uci=move.uci(), san=san, outcome=outcome)
     return Change(event, header, board, (MoveRecord(move.uci(), san),))
 
 

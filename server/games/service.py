@@ -41,7 +41,7 @@ from server.games.actions import ACTIONS, RematchPlan
 from server.games.admission import Admission
 from server.games.computer import ComputerMover
 from server.games.notifier import Notifier
-from server.games.play import Change, Game, GameSettings, NewGame
+from server.games.play import Change, Event, Game, GameSettings, NewGame
 from server.games.scheduler import Scheduler
 from server.games.seats import hash_token, hashes_match, new_game_id, new_token
 from server.storage.interface import (
@@ -76,7 +76,7 @@ class Done:
     """An action's result: the game after it, the recorded event, a rematch's seats."""
 
     game: Game
-    event: dict[str, Any]
+    event: Event
     rematch_seats: dict[Color, str] = field(default_factory=dict)
 
 
@@ -273,7 +273,7 @@ class GameService:
             self.commit(game, play.claim_seat(game, color), seat=(color, hash_token(token)))
             return color, token
 
-    def changes_since(self, game: Game, since: int | None) -> list[dict[str, Any]] | None:
+    def changes_since(self, game: Game, since: int | None) -> list[Event] | None:
         """What a client that saw version `since` missed; None if `since` is not a version."""
         if since is None or not 0 <= since <= game.version:
             return None
@@ -362,12 +362,10 @@ class GameService:
 
     # -- committing ------------------------------------------------------------------------
 
-    def commit(
-        self, game: Game, change: Change, seat: tuple[int, str] | None = None
-    ) -> dict[str, Any]:
+    def commit(self, game: Game, change: Change, seat: tuple[int, str] | None = None) -> Event:
         """Store `change`, apply it, tell everyone; the caller holds the game's lock (a
         `session`)."""
-        event = {"version": game.version + 1, **change.event}
+        event: Event = {"version": game.version + 1, **change.event}
         first_ply = change.keep_plies if change.keep_plies is not None else game.ply
         stored = StoredChange(
             version=game.version + 1,

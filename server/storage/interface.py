@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from chesscore import Outcome, Termination
 from server.games.clock import ClockSettings, ClockState
-from server.games.play import Game, GameSettings, Header, MoveRecord, restore_game
+from server.games.play import Event, Game, GameSettings, Header, MoveRecord, restore_game
 
 # The tables every SQL backend shares word for word (the `games` table differs by dialect and
 # comes first in each backend's schema, since these refer to it).
@@ -65,7 +65,7 @@ class StoredChange:
 
     version: int
     header: dict[str, Any]
-    event: dict[str, Any]
+    event: Event
     active: bool
     added: list[tuple[int, MoveRecord]]
     keep_plies: int | None = None
@@ -99,7 +99,7 @@ class GameStore(Protocol):
     def commit(self, game_id: str, change: StoredChange) -> None:
         """Apply `change` atomically if the game is at `change.version - 1`."""
 
-    def changes_since(self, game_id: str, version: int) -> list[dict[str, Any]]:
+    def changes_since(self, game_id: str, version: int) -> list[Event]:
         """The recorded changes with a version above `version`, oldest first."""
 
     def seat_color(self, game_id: str, token_hash: str) -> int | None: ...

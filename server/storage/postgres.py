@@ -23,6 +23,7 @@ from typing import Any
 
 import psycopg
 
+from server.games.play import Event
 from server.storage.interface import (
     GAME_RECORD_TABLES,
     IdleGame,
@@ -211,7 +212,7 @@ class PostgresStore(RowLoads):
         if written.rowcount != 1:
             raise StaleVersionError(f"game {game_id} is not at version {change.version - 1}")
 
-    def changes_since(self, game_id: str, version: int) -> list[dict[str, Any]]:
+    def changes_since(self, game_id: str, version: int) -> list[Event]:
         with self._connection() as db:
             rows = db.execute(
                 "SELECT body FROM changes WHERE game_id = %s AND version > %s ORDER BY version",

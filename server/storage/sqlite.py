@@ -18,8 +18,8 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
+from server.games.play import Event
 from server.storage.interface import (
     GAME_RECORD_TABLES,
     IdleGame,
@@ -165,7 +165,7 @@ class SqliteStore(RowLoads):
                 (game_id, change.version, json.dumps(change.event)),
             )
 
-    def changes_since(self, game_id: str, version: int) -> list[dict[str, Any]]:
+    def changes_since(self, game_id: str, version: int) -> list[Event]:
         with self.lock:
             rows = self.db.execute(
                 "SELECT body FROM changes WHERE game_id = ? AND version > ? ORDER BY version",

@@ -31,7 +31,7 @@ from server.transport.clients import request_client
 from server.transport.facts_cache import position_facts
 from server.transport.headers import public_url
 from server.transport.json_limits import MAX_DEPTH, JsonTooDeepError, loads_bounded
-from server.transport.messages import make_state
+from server.transport.messages import State, make_state
 from server.transport.query import parse_query_int
 from server.transport.requests import parse_action, parse_create, parse_http_move, parse_invite
 
@@ -99,7 +99,7 @@ def set_seat_cookie(response: BaseResponse, game_id: str, token: str) -> None:
     )
 
 
-def _state(game: Game, role: Color | None) -> dict[str, Any]:
+def _state(game: Game, role: Color | None) -> State:
     return make_state(game, role, _service().clock())
 
 

@@ -12,18 +12,52 @@ fields are documented in docs/protocol.md, "The state".
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from chesscore import BLACK, WHITE, Color
 from server.games.play import Game, color_name
 from server.transport.facts_cache import position_facts
 from server.transport.wire import JsonText
 
-# What a player of a game that is not assisted does not get.
-OVERLAYS = {"threats": None, "insight": None, "safety": None}
+
+class Destinations(TypedDict):
+    """The legal moves of the side to move: targets by origin square, and which promote."""
+
+    dests: dict[str, list[str]] | None
+    promotions: dict[str, list[str]] | None
 
 
-def make_public_state(game: Game, now: float) -> dict[str, Any]:
+class State(Destinations):
+    """A game's state as one receiver gets it (docs/protocol.md, "The state"). The costly
+    parts are JSON text, encoded once (`JsonText`): the move list and the position's facts."""
+
+    game: str
+    version: int
+    ply: int
+    fen: str
+    start_fen: str
+    turn: str
+    check: bool
+    checked_king: str | None
+    status: str
+    outcome: dict[str, Any] | None
+    last_move: dict[str, str] | None
+    announcement: str | None
+    moves: JsonText
+    opponent: str
+    level: int | None
+    players: dict[str, dict[str, Any]]
+    clock: dict[str, Any] | None
+    can_claim_draw: bool
+    offers: dict[str, str | None]
+    rematch: str | None
+    assisted: bool
+    threats: JsonText | None
+    insight: JsonText | None
+    safety: JsonText | None
+
+
+def make_public_state(game: Game, now: float) -> State:
     """The state every member of the game's room sees."""
     board = game.board
     header = game.header
@@ -61,24 +95,25 @@ def make_public_state(game: Game, now: float) -> dict[str, Any]:
     }
 
 
-def tailor_state(public: dict[str, Any], game: Game, role: Color | None) -> dict[str, Any]:
-    """`public` as `role` (a colour, or None for a spectator) receives it."""
+def tailor_state(public: State, game: Game, role: Color | None) -> State:
+    """`public` as `role` (a colour, or None for a spectator) receives it: a player of a game
+    that is not assisted gets no overlays."""
     assisted = role is None or game.settings.assisted
     # The computer's seat has no connection to receive its moves: they are not worth making.
     if role != game.board.turn or role == game.settings.computer or not game.is_playing:
-        return public if assisted else {**public, **OVERLAYS}
+        return public if assisted else {**public, "threats": None, "insight": None}
     moves = make_destinations(game)
     if assisted:
-        moves["safety"] = position_facts(game.board).safety_of(game.board)
-        return {**public, **moves}
-    return {**public, **OVERLAYS, **moves}
+        safety = position_facts(game.board).safety_of(game.board)
+        return {**public, **moves, "safety": safety}
+    return {**public, **moves, "threats": None, "insight": None}
 
 
-def make_state(game: Game, role: Color | None, now: float) -> dict[str, Any]:
+def make_state(game: Game, role: Color | None, now: float) -> State:
     return tailor_state(make_public_state(game, now), game, role)
 
 
-def make_destinations(game: Game) -> dict[str, Any]:
+def make_destinations(game: Game) -> Destinations:
     """The legal moves of the side to move: targets by square, and which ones promote."""
     board = game.board
     return {"dests": board.destinations(), "promotions": board.promotion_targets()}

@@ -11,12 +11,11 @@ tailors it per role, encodes each distinct state once and sends the three as one
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from flask_socketio import SocketIO
 
 from chesscore import BLACK, WHITE, Color
-from server.games.play import Game, color_name
+from server.games.play import Event, Game, color_name
 from server.transport.broadcast import emit_each
 from server.transport.messages import make_public_state, tailor_state
 from server.transport.wire import encode
@@ -38,7 +37,7 @@ class RoomNotifier:
     def __init__(self, socketio: SocketIO) -> None:
         self.socketio = socketio
 
-    def changed(self, game: Game, event: dict[str, Any]) -> None:
+    def changed(self, game: Game, event: Event) -> None:
         public = make_public_state(game, time.time())
         states = [tailor_state(public, game, role) for role in ROLES]
         # Rooms that get the very same state (the seat not to move and the spectators, as a
