@@ -215,8 +215,7 @@ def compare_positions(
 ) -> Change:
     """`describe_change` for a caller that has played the move already: `after` is `board`
     after the legal `move`, the maps are their threat maps."""
-    before_lists = _map_lists(board, before_map)
-    return _compare(board, move, after, before_lists, before_map.hanging, after_map)
+    return _compare(board, move, after, before_map.attackers, before_map.hanging, after_map)
 
 
 def _compare(
@@ -231,7 +230,7 @@ def _compare(
     (`threats.piece_attack_lists`) and its hanging pieces."""
     moved = _relocation(board, move)
     facts = _move_facts(board, move)
-    after_lists = _map_lists(after, after_map)
+    after_lists = after_map.attackers
     before_pairs = _attacks_on_pieces(board, before_lists)
     after_pairs = _attacks_on_pieces(after, after_lists)
     before_attacks = {
@@ -316,19 +315,6 @@ def _move_facts(board: Board, move: Move) -> MoveFacts:
     return MoveFacts(move, piece >> 3, piece & 7, move.from_square, move.to_square, captured)
 
 
-def _map_lists(board: Board, threats: ThreatMap) -> AttackLists:
-    """The threat map's lists at the squares of the pieces of `board`, by 0x88 index (the
-    shape of `threats.piece_attack_lists`; the other indexes hold an empty list)."""
-    by_white, by_black = threats.attackers
-    empty: list[int] = []
-    white: list[Sequence[int]] = [empty] * 128
-    black: list[Sequence[int]] = [empty] * 128
-    for sq in board.piece_squares[WHITE] | board.piece_squares[BLACK]:
-        white[sq] = by_white[sq]
-        black[sq] = by_black[sq]
-    return white, black
-
-
 def _attacks_on_pieces(board: Board, lists: AttackLists) -> set[tuple[int, int]]:
     """(attacker, target) square pairs: every attack on a piece of the other colour."""
     white, black = lists
@@ -340,7 +326,7 @@ def _attacks_on_pieces(board: Board, lists: AttackLists) -> set[tuple[int, int]]
 def find_forks(board: Board, threats: ThreatMap) -> dict[int, tuple[int, ...]]:
     """Forking piece -> the two or more enemy pieces it forks: each one the king, undefended,
     or worth more than the forking piece."""
-    lists = _map_lists(board, threats)
+    lists = threats.attackers
     return _forks_of(board, lists, _attacks_on_pieces(board, lists))
 
 
