@@ -8,7 +8,9 @@ is timed with `time.perf_counter_ns`, `--repeat` times (3 by default) keeping th
 since other processes can only add time:
 
 - `public, no insight`: `make_public_state` as it was before issue 7, the threat map built anew
-  and no insight (`server.transport.facts_cache.position_facts` replaced for the measure);
+  in its wire form (`server.transport.wire_facts.threats_json`) and no insight
+  (`server.transport.facts_cache.position_facts` replaced for the measure); no path of the
+  server runs it any more, it is kept for scale;
 - `public, insight, first build`: the caches emptied first, as after a move: threat map, x-rays,
   pin lines, the last move's change and its words;
 - `public, insight, cached`: the same position again (a join, an HTTP read, an offer);
