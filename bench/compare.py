@@ -50,6 +50,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.machine import machine
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # A row: a label holding a letter, two or more spaces, then numeric columns only (1,234 and
@@ -280,18 +284,6 @@ def format_comparison(before: Table, after: Table) -> list[str]:
             f"{ratio:>14}  {mark}".rstrip()
         )
     return lines
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, {platform.machine()}"
 
 
 def measure(

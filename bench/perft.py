@@ -27,6 +27,7 @@ import chess
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.machine import cpu_name
 from chesscore import Board, perft
 
 EPD = Path(__file__).resolve().parent.parent / "tests" / "data" / "standard.epd"
@@ -94,16 +95,8 @@ def timed(function: object, board: object, depth: int) -> tuple[int, float]:
 
 
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     return (
-        f"{cpu}, {os.cpu_count()} cores; {platform.python_implementation()} "
+        f"{cpu_name()}, {os.cpu_count()} cores; {platform.python_implementation()} "
         f"{platform.python_version()}; python-chess {chess.__version__}"
     )
 
