@@ -122,6 +122,7 @@ def test_chesscore_imports_no_server_web_or_oracle() -> None:
     [
         ("chesscore.rules", ("chesscore.analysis", "chesscore.engine")),
         ("chesscore.analysis", ("chesscore.engine",)),
+        ("chesscore.openings", ("chesscore.analysis", "chesscore.engine")),
     ],
 )
 def test_a_layer_imports_nothing_above_it(layer: str, banned: tuple[str, ...]) -> None:
