@@ -2,18 +2,20 @@
 
 The names are the lichess chess-openings data set (CC0; `chesscore/data/README.md`), one line
 per named opening: its ECO code, its name and its moves from the start position in SAN. A
-position is named by its placement, side to move, castling rights and en passant square (the
-first four fields of its FEN): so a line that transposes into a named position gets that name,
-and counters do not matter. A game or an analysis line carries the name of the *last* named
-position on its path (`opening_of`), as lichess shows it: after 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 it
-is "Ruy Lopez: Morphy Defense" until a later position has a name of its own.
+position is named by its placement, side to move, castling rights and en passant file (its
+Zobrist key, chesscore.rules.zobrist, which counts an en passant square only when a capture
+there is legal, as lichess's EPD keys do): so a line that transposes into a named position gets
+that name, and counters do not matter.
+
+A game or an analysis line carries the name of the *last* named position on its path
+(`opening_of`), as lichess shows it: after 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 it is "Ruy Lopez:
+Morphy Defense" until a later position has a name of its own. Every board keeps the keys of its
+whole game, so that is a dictionary look-up per ply, without replaying the line.
 
 Where several lines of the data reach one position, the shortest line names it (the first
 listed of equal length): a transposition reaches a position by a detour, its own line is the
 direct one. The table is built on first use (about a second: the lines are played out, each
-from where the one before it branches off) and kept for the process. A path is followed until
-it has fewer pieces than any named position: captures cannot be undone, so no later position
-can have a name.
+from where the one before it branches off) and kept for the process.
 """
 
 from __future__ import annotations
@@ -38,15 +40,14 @@ class Opening:
 
 @dataclass(frozen=True, slots=True)
 class OpeningTable:
-    """Position key -> the opening named there, and the fewest pieces a named position has."""
+    """Position key -> the opening named there."""
 
-    names: dict[str, Opening]
-    fewest_pieces: int
+    names: dict[int, Opening]
 
 
-def position_key(board: Board) -> str:
-    """Placement, side to move, castling rights and en passant square of `board`."""
-    return board.fen().rsplit(" ", 2)[0]
+def position_key(board: Board) -> int:
+    """The key naming `board`'s position: its Zobrist key."""
+    return board.key()
 
 
 @cache
@@ -60,8 +61,7 @@ def opening_table() -> OpeningTable:
         eco, name, pgn = line.split("\t")
         moves = tuple(token for token in pgn.split() if not token[0].isdigit())  # not "1."
         lines.append((moves, number, Opening(eco, name)))
-    found: dict[str, tuple[int, int, Opening]] = {}
-    fewest_pieces = 32
+    found: dict[int, tuple[int, int, Opening]] = {}
     board = Board()
     played: tuple[str, ...] = ()
     for moves, number, opening in sorted(lines, key=lambda line: line[0]):
@@ -78,8 +78,7 @@ def opening_table() -> OpeningTable:
         # The shortest line names a position; of equal ones, the first in the file.
         if key not in found or (board.ply, number) < found[key][:2]:
             found[key] = (board.ply, number, opening)
-        fewest_pieces = min(fewest_pieces, _pieces(board))
-    return OpeningTable({key: entry[2] for key, entry in found.items()}, fewest_pieces)
+    return OpeningTable({key: entry[2] for key, entry in found.items()})
 
 
 def _shared_length(a: tuple[str, ...], b: tuple[str, ...]) -> int:
@@ -89,10 +88,6 @@ def _shared_length(a: tuple[str, ...], b: tuple[str, ...]) -> int:
             break
         shared += 1
     return shared
-
-
-def _pieces(board: Board) -> int:
-    return len(board.piece_squares[0]) + len(board.piece_squares[1])
 
 
 def opening_at(board: Board) -> Opening | None:
@@ -110,13 +105,8 @@ def opening_of(board: Board) -> Opening | None:
     >>> opening_of(board)
     Opening(eco='C70', name='Ruy Lopez: Morphy Defense')
     """
-    table = opening_table()
-    replay = board.root()
-    latest = table.names.get(position_key(replay))
-    for move in board.move_stack:
-        replay.push(move)
-        # A capture is for good: below the fewest pieces of a named position, none follows.
-        if _pieces(replay) < table.fewest_pieces:
-            break
-        latest = table.names.get(position_key(replay), latest)
-    return latest
+    names = opening_table().names
+    for key in reversed(board.keys):
+        if key in names:
+            return names[key]
+    return None

@@ -15,6 +15,7 @@ from flask import Flask, Request, Response
 from flask.sessions import SessionInterface, SessionMixin
 from flask_socketio import SocketIO
 
+from chesscore.openings import opening_table
 from server.config import ASYNC_MODES, DEFAULTS, ROOT, load_environment
 from server.games.service import GameService
 from server.storage.interface import open_store
@@ -64,6 +65,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["chess_connections"] = connections
     app.extensions["chess"] = _make_service(app, connections)
     app.extensions["chess"].resume()
+    # The opening names take about a second to read (chesscore.openings): at start, not on the
+    # first state that carries one.
+    socketio.start_background_task(opening_table)
     return app
 
 

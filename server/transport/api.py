@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from chesscore import BLACK, WHITE, Color
 from chesscore.analysis.annotate import make_annotated_pgn
+from chesscore.openings import opening_of
 from chesscore.rules.pgn import make_pgn
 from server.errors import RequestError
 from server.games.admission import RateLimited
@@ -224,6 +225,9 @@ def _pgn_headers(game: Game) -> dict[str, str]:
         "White": names[WHITE],
         "Black": names[BLACK],
     }
+    opening = opening_of(game.board)
+    if opening is not None:
+        headers["ECO"], headers["Opening"] = opening.eco, opening.name
     if game.header.outcome is not None:
         headers["Termination"] = game.header.outcome.termination.value
     elif game.header.status == "aborted":

@@ -1,8 +1,10 @@
 """What the server pushes: a game's state as plain JSON-ready data, tailored to its receiver.
 
-Everyone gets the same public state (position, moves, clocks, offers, the threat map and its
-insight ...); only the seat whose turn it is also gets `dests` and `promotions`, the legal moves
-it may make, and `safety`, how each of them fares in an exchange. In a game that is not
+Everyone gets the same public state (position, moves, clocks, offers, the opening's name, the
+threat map and its insight ...), save that the players of a game in progress get no opening
+name (a hint: they see it once the game is over); only the seat whose turn it is also gets
+`dests` and `promotions`, the legal moves it may make, and `safety`, how each of them fares in
+an exchange. In a game that is not
 `assisted` the players get no overlays (`threats`, `insight` and `safety` are null) while
 spectators still do. The public part is built once per change and copied per room; its costly
 parts (the move list, and the position facts from `server.transport.facts_cache`) are JSON text,
@@ -14,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from chesscore import BLACK, WHITE, Color
+from chesscore import BLACK, WHITE, Board, Color
+from chesscore.openings import opening_of
 from server.games.play import Game, color_name
 from server.transport.facts_cache import position_facts
 from server.transport.wire import JsonText
@@ -43,6 +46,7 @@ class State(Destinations):
     outcome: dict[str, Any] | None
     last_move: dict[str, str] | None
     announcement: str | None
+    opening: dict[str, str] | None
     moves: JsonText
     opponent: str
     level: int | None
@@ -76,6 +80,7 @@ def make_public_state(game: Game, now: float) -> State:
         "outcome": header.outcome.to_json() if header.outcome else None,
         "last_move": {"uci": last.uci, "san": last.san} if last else None,
         "announcement": facts.announcement,
+        "opening": _opening(board),
         "moves": _moves_text(game),
         "opponent": game.settings.opponent,
         "level": game.settings.level,
@@ -99,6 +104,8 @@ def tailor_state(public: State, game: Game, role: Color | None) -> State:
     """`public` as `role` (a colour, or None for a spectator) receives it: a player of a game
     that is not assisted gets no overlays."""
     assisted = role is None or game.settings.assisted
+    if role is not None and game.is_playing:  # the opening's name would be a hint
+        public = {**public, "opening": None}
     # The computer's seat has no connection to receive its moves: they are not worth making.
     if role != game.board.turn or role == game.settings.computer or not game.is_playing:
         return public if assisted else {**public, "threats": None, "insight": None}
@@ -117,6 +124,12 @@ def make_destinations(game: Game) -> Destinations:
     """The legal moves of the side to move: targets by square, and which ones promote."""
     board = game.board
     return {"dests": board.destinations(), "promotions": board.promotion_targets()}
+
+
+def _opening(board: Board) -> dict[str, str] | None:
+    """The ECO code and name of the last named position of the game (chesscore.openings)."""
+    opening = opening_of(board)
+    return None if opening is None else {"eco": opening.eco, "name": opening.name}
 
 
 def _moves_text(game: Game) -> JsonText:
