@@ -1,7 +1,8 @@
 /**
  * The status lines of the side panel: whose move it is, check, and the result with its reason.
  *
- * All of it is read from the server's state (`turn`, `check`, `status`, `outcome`).
+ * All of it is read from the server's state (`turn`, `check`, `status`, `outcome`, `opening`,
+ * which the server sends spectators, and players once the game is over).
  */
 
 const REASONS = {
@@ -55,7 +56,15 @@ function capitalize(word) {
   return word[0].toUpperCase() + word.slice(1);
 }
 
-/** Fill the status elements (#role, #players, #turn, #check, #result, #offers) in `root`. */
+/** The opening's ECO code and name, e.g. "C70 Ruy Lopez: Morphy Defense", or ''. */
+export function describeOpening(state) {
+  return state.opening ? `${state.opening.eco} ${state.opening.name}` : '';
+}
+
+/**
+ * Fill the status elements (#role, #players, #opening, #turn, #check, #result, #offers) in
+ * `root`.
+ */
 export function renderStatus(root, state, role) {
   root.querySelector('#turn').textContent = describeTurn(state, role);
   const check = root.querySelector('#check');
@@ -71,6 +80,9 @@ export function renderStatus(root, state, role) {
   const white = describePlayer(state, 'white', role);
   const black = describePlayer(state, 'black', role);
   root.querySelector('#players').textContent = `White: ${white} · Black: ${black}`;
+  const opening = root.querySelector('#opening');
+  opening.textContent = describeOpening(state);
+  opening.hidden = opening.textContent === '';
   const offers = describeOffers(state, role);
   root.querySelector('#offers').textContent = offers.join('. ');
   root.querySelector('#offers').hidden = offers.length === 0;
