@@ -1,0 +1,279 @@
+"""Reading PGN files from elsewhere: every game of a file, with its variations and annotations.
+
+`read_games(text)` reads the exports of lichess (`[%clk]`, `[%eval]`, variations, NAGs),
+chess.com (`[%clk]`, `[%timestamp]`) and ChessBase (blank lines inside the movetext) alike, with
+or without a UTF-8 byte order mark, with LF or CRLF line ends. Each game is its headers, its
+start position and its moves as a tree: a `Node` per move, each with the alternatives to that
+move (`variations`, each a line of nodes from the position before it), its comment (the text
+outside the `[%...]` commands), its NAGs (`$1`, or a suffix such as `!?`, read as its NAG) and,
+when its comment carries them, the clock left after the move and the evaluation. Every move is
+played on a board as it is read, so an illegal or ambiguous move is refused; an error names the
+line of the file it is on and what was wrong (`InvalidPgnError`).
+
+(`chesscore.rules.pgn.parse_pgn` reads the main line of one game; this reads whole files.)
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from chesscore.errors import ChessError, InvalidPgnError
+from chesscore.rules.board import Board
+from chesscore.rules.move import Move
+
+TOKEN = re.compile(
+    r"""
+    (?P<comment>\{[^}]*\}?)
+  | (?P<rest>;[^\n]*)
+  | (?P<escape>^%[^\n]*)
+  | (?P<tag>\[\s*[A-Za-z0-9_]+\s+"(?:[^"\\\n]|\\.)*"\s*\])
+  | (?P<badtag>\[[^\n]*)
+  | (?P<open>\()
+  | (?P<close>\))
+  | (?P<nag>\$\d+)
+  | (?P<result>(?:1-0|0-1|1/2-1/2|\*)(?![^\s{}()\[\];]))
+  | (?P<number>\d+\.+(?![^\s{}()\[\];]))
+  | (?P<word>[^\s{}()\[\];$]+)
+    """,
+    re.VERBOSE | re.MULTILINE,
+)
+TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+COMMAND = re.compile(r"\[%(\w+)\s+([^\]]*)\]")
+SUFFIXES = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+SUFFIX = re.compile(r"(!!|\?\?|!\?|\?!|!|\?)$")
+CLOCK = re.compile(r"(\d+):(\d{1,2}):(\d{1,2}(?:\.\d+)?)")
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One move of a game or variation, with what the file says about it."""
+
+    move: Move
+    san: str  # as chesscore writes it
+    comment: str = ""
+    nags: tuple[int, ...] = ()
+    clock: float | None = None  # seconds left after the move, from [%clk h:mm:ss]
+    evaluation: str | None = None  # [%eval ...] as written: "0.17", "#-3"
+    variations: tuple[tuple[Node, ...], ...] = ()  # alternatives to this move
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedGame:
+    """A game of a PGN file: headers, start position, moves, and where it starts (line)."""
+
+    headers: dict[str, str]
+    start_fen: str
+    moves: tuple[Node, ...]
+    comment: str
+    line: int
+
+    @property
+    def title(self) -> str:
+        """ "White - Black (Result)" from the headers, for a list to choose a game from."""
+        white, black = self.headers.get("White", "?"), self.headers.get("Black", "?")
+        return f"{white} - {black} ({self.headers.get('Result', '*')})"
+
+
+@dataclass
+class _Draft:
+    """A node while its line is read: its comments, NAGs and variations still grow."""
+
+    move: Move
+    san: str
+    comments: list[str] = field(default_factory=list)
+    nags: list[int] = field(default_factory=list)
+    variations: list[tuple[Node, ...]] = field(default_factory=list)
+
+    def freeze(self) -> Node:
+        text = " ".join(self.comments)
+        commands = dict(COMMAND.findall(text))
+        comment = " ".join(COMMAND.sub(" ", text).split())
+        return Node(
+            self.move,
+            self.san,
+            comment,
+            tuple(self.nags),
+            _seconds(commands.get("clk")),
+            commands["eval"].strip() if "eval" in commands else None,
+            tuple(self.variations),
+        )
+
+
+@dataclass
+class _Line:
+    """A line being read: the board after its last move, and its moves so far."""
+
+    board: Board
+    nodes: list[_Draft] = field(default_factory=list)
+
+
+def read_games(text: str) -> list[ImportedGame]:
+    """Every game of the PGN `text` (InvalidPgnError naming the line on anything wrong).
+
+    >>> games = read_games('[White "A"]\\n\\n1. e4 {[%clk 0:03:00]} e5 (1... c5 $1) 2. Nf3 *')
+    >>> [node.san for node in games[0].moves], games[0].moves[0].clock
+    (['e4', 'e5', 'Nf3'], 180.0)
+    >>> [[node.san for node in line] for line in games[0].moves[1].variations]
+    [['c5']]
+    """
+    if not isinstance(text, str):
+        raise InvalidPgnError(f"PGN must be text, got {type(text).__name__}")
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    reader = _Reader(text)
+    games = reader.read()
+    if not games:
+        raise InvalidPgnError("no game in the PGN: no tags and no moves")
+    return games
+
+
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.games: list[ImportedGame] = []
+        self._start_game()
+
+    def read(self) -> list[ImportedGame]:
+        for match in TOKEN.finditer(self.text):
+            kind = match.lastgroup
+            assert kind is not None
+            getattr(self, f"_on_{kind}")(match.group(), self._line_of(match.start()))
+        self._end_game(len(self.line_starts))
+        return self.games
+
+    def _line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.line_starts, offset)
+
+    def _start_game(self) -> None:
+        self.headers: dict[str, str] = {}
+        self.comment: list[str] = []
+        self.lines: list[_Line] = []
+        self.started: int | None = None  # the line of the game's first tag or move
+        self.in_moves = False
+
+    def _begin(self, line: int) -> None:
+        if self.started is None:
+            self.started = line
+
+    def _fail(self, line: int, message: str) -> InvalidPgnError:
+        return InvalidPgnError(f"line {line}: {message}")
+
+    def _end_game(self, line: int) -> None:
+        if len(self.lines) > 1:
+            raise self._fail(line, "a variation '(' is not closed")
+        if self.headers or (self.lines and self.lines[0].nodes):
+            root = self._root(line)
+            moves = tuple(draft.freeze() for draft in self.lines[0].nodes) if self.lines else ()
+            comment = " ".join(COMMAND.sub(" ", " ".join(self.comment)).split())
+            start = self.started or line
+            self.games.append(ImportedGame(dict(self.headers), root.fen(), moves, comment, start))
+        self._start_game()
+
+    def _root(self, line: int) -> Board:
+        fen = self.headers.get("FEN")
+        if fen is None:
+            return Board()
+        try:
+            return Board.from_fen(fen)
+        except ChessError as error:
+            raise self._fail(line, f"the FEN tag {fen!r} is not a position: {error}") from error
+
+    def _current(self, line: int) -> _Line:
+        self._begin(line)
+        if not self.lines:
+            self.lines.append(_Line(self._root(line)))
+        self.in_moves = True
+        return self.lines[-1]
+
+    # -- tokens -------------------------------------------------------------------------
+
+    def _on_tag(self, token: str, line: int) -> None:
+        if self.in_moves:  # a tag after moves starts the next game (its result was left out)
+            self._end_game(line)
+        self._begin(line)
+        match = TAG.fullmatch(token)
+        assert match is not None
+        self.headers[match.group(1)] = re.sub(r"\\(.)", r"\1", match.group(2))
+
+    def _on_badtag(self, token: str, line: int) -> None:
+        raise self._fail(line, f"malformed tag pair {token[:60]!r}")
+
+    def _on_comment(self, token: str, line: int) -> None:
+        if not token.endswith("}"):
+            raise self._fail(line, "a comment '{' is not closed")
+        body = token[1:-1].strip()
+        current = self.lines[-1] if self.lines else None
+        if current is not None and current.nodes:
+            current.nodes[-1].comments.append(body)
+        elif len(self.lines) <= 1:
+            self.comment.append(body)  # before the first move: the game's comment
+
+    def _on_rest(self, token: str, line: int) -> None:
+        self._on_comment("{" + token[1:] + "}", line)
+
+    def _on_escape(self, token: str, line: int) -> None:
+        return None  # "%" lines are for other programs
+
+    def _on_nag(self, token: str, line: int) -> None:
+        current = self.lines[-1] if self.lines else None
+        if current is None or not current.nodes:
+            raise self._fail(line, f"{token} annotates no move")
+        current.nodes[-1].nags.append(int(token[1:]))
+
+    def _on_number(self, token: str, line: int) -> None:
+        return None
+
+    def _on_result(self, token: str, line: int) -> None:
+        if len(self.lines) > 1:
+            raise self._fail(line, f"result {token} inside a variation")
+        self.headers.setdefault("Result", token)
+        self.in_moves = True
+        self._end_game(line)
+
+    def _on_open(self, token: str, line: int) -> None:
+        current = self._current(line)
+        if not current.nodes:
+            raise self._fail(line, "a variation '(' before any move it could replace")
+        board = current.board.copy()
+        board.pop()  # the variation replaces the last move: it starts before it
+        self.lines.append(_Line(board))
+
+    def _on_close(self, token: str, line: int) -> None:
+        if len(self.lines) < 2:
+            raise self._fail(line, "')' closes no variation")
+        variation = self.lines.pop()
+        if variation.nodes:
+            frozen = tuple(draft.freeze() for draft in variation.nodes)
+            self.lines[-1].nodes[-1].variations.append(frozen)
+
+    def _on_word(self, token: str, line: int) -> None:
+        if token == "e.p.":
+            return
+        word = re.sub(r"^\d+\.+", "", token)  # a number glued to its move: "12.Nf3"
+        suffix = SUFFIX.search(word)
+        nags = [SUFFIXES[suffix.group(1)]] if suffix else []
+        san = word[: suffix.start()] if suffix else word
+        if san in ("", "--", "Z0"):
+            raise self._fail(line, f"{token!r} is not a move chesscore can play")
+        current = self._current(line)
+        board = current.board
+        try:
+            move = board.parse_san(san)
+        except ChessError as error:
+            number = f"{board.fullmove_number}{'.' if board.turn == 0 else '...'}"
+            raise self._fail(line, f"{number} {token!r}: {error}") from error
+        draft = _Draft(move, board.san(move), nags=nags)
+        board.push(move)
+        current.nodes.append(draft)
+
+
+def _seconds(clock: str | None) -> float | None:
+    if clock is None:
+        return None
+    match = CLOCK.fullmatch(clock.strip())
+    if match is None:
+        return None
+    hours, minutes, seconds = match.groups()
+    return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
