@@ -106,7 +106,5 @@ def opening_of(board: Board) -> Opening | None:
     Opening(eco='C70', name='Ruy Lopez: Morphy Defense')
     """
     names = opening_table().names
-    for key in reversed(board.keys):
-        if key in names:
-            return names[key]
-    return None
+    latest = next(filter(names.__contains__, reversed(board.keys)), None)
+    return None if latest is None else names[latest]

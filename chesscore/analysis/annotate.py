@@ -27,7 +27,7 @@ from chesscore.analysis.insight import compare_positions
 from chesscore.analysis.threats import make_threat_map
 from chesscore.analysis.xray import find_pins
 from chesscore.rules.pgn import make_pgn
-from chesscore.rules.squares import NAME_ORDER, square_name
+from chesscore.rules.squares import in_name_order, square_name
 
 if TYPE_CHECKING:
     from chesscore.analysis.insight import Change
@@ -93,7 +93,7 @@ def make_annotation(board: Board, threats: ThreatMap, change: Change | None = No
     pins = find_pins(board)
     colours = {pin.pinned: "Y" for pin in pins}
     colours.update({sq: "R" for sq in threats.hanging})
-    squares = [colours[sq] + square_name(sq) for sq in sorted(colours, key=NAME_ORDER.__getitem__)]
+    squares = [colours[sq] + square_name(sq) for sq in in_name_order(colours)]
     king = square_name(board.king_square(board.turn))
     arrows = [f"R{square_name(checker)}{king}" for checker in threats.checkers]
     arrows += [f"Y{square_name(pin.pinner)}{square_name(pin.target)}" for pin in pins]

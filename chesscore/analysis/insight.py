@@ -48,7 +48,7 @@ from chesscore.analysis.values import PIECE_VALUES
 from chesscore.analysis.xray import PinLine, XrayMap, find_pins, find_pins_among, make_xray_map
 from chesscore.errors import IllegalMoveError
 from chesscore.rules.move import Move
-from chesscore.rules.squares import BLACK, KING, NAME_ORDER, WHITE, Color
+from chesscore.rules.squares import BLACK, KING, NAME_ORDER, WHITE, Color, in_name_order
 
 if TYPE_CHECKING:
     from chesscore.rules.board import Board
@@ -272,19 +272,15 @@ def _pair_order(pair: tuple[int, int]) -> tuple[int, int]:
     return NAME_ORDER[pair[0]], NAME_ORDER[pair[1]]
 
 
-def _in_name_order(squares: set[int]) -> tuple[int, ...]:
-    return tuple(sorted(squares, key=NAME_ORDER.__getitem__))
-
-
 def _hanging_changes(
     before: Sequence[int], after: Sequence[int], moved: Relocation
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(pieces that became hanging, by their new squares; pieces that stopped, by their old
     squares), following the moved pieces; a captured piece is in neither."""
     followed = {old: moved.get(old, old) for old in before}
-    became = _in_name_order(set(after) - set(followed.values()))
-    stopped = _in_name_order(
-        {old for old, new in followed.items() if new is not None and new not in after}
+    became = tuple(in_name_order(set(after) - set(followed.values())))
+    stopped = tuple(
+        in_name_order(old for old, new in followed.items() if new is not None and new not in after)
     )
     return became, stopped
 
@@ -345,10 +341,10 @@ def _forks_of(
     forks: dict[int, tuple[int, ...]] = {}
     # Only a piece attacking two pieces or more can fork: most attack one at most.
     several = [a for a, targets in attacked.items() if len(targets) > 1]
-    for attacker in sorted(several, key=NAME_ORDER.__getitem__):
+    for attacker in in_name_order(several):
         value = PIECE_VALUES[cells[attacker] & 7]
         found = []
-        for sq in sorted(attacked[attacker], key=NAME_ORDER.__getitem__):
+        for sq in in_name_order(attacked[attacker]):
             victim = cells[sq]
             if victim & 7 == KING or not lists[victim >> 3][sq] or PIECE_VALUES[victim & 7] > value:
                 found.append(sq)

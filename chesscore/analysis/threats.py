@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from chesscore.analysis.values import PIECE_VALUES
 from chesscore.rules.attacks import SQUARE_LABELS, fill_attack_map
-from chesscore.rules.squares import BLACK, KING, NAME_ORDER, SQUARES, WHITE, Color
+from chesscore.rules.squares import BLACK, KING, NAME_ORDER, SQUARES, WHITE, Color, in_name_order
 
 if TYPE_CHECKING:
     from chesscore.rules.board import Board
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 AttackLists = tuple[Sequence[Sequence[int]], Sequence[Sequence[int]]]
 
 # The 64 squares in name order.
-BOARD_SQUARES = tuple(sorted(SQUARES, key=NAME_ORDER.__getitem__))
+BOARD_SQUARES = tuple(in_name_order(SQUARES))
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +109,7 @@ def piece_attack_lists(board: Board) -> AttackLists:
 def _in_name_order(board: Board, color: Color) -> list[int]:
     """The squares of `color`'s pieces in name order: walked in that order, they leave every
     list of the attack map in name order without sorting it."""
-    return sorted(board.piece_squares[color], key=NAME_ORDER.__getitem__)
+    return in_name_order(board.piece_squares[color])
 
 
 def _make_pins(board: Board) -> tuple[Pin, ...]:
@@ -144,4 +144,4 @@ def find_hanging(board: Board, attacks: AttackLists) -> tuple[int, ...]:
                 if PIECE_VALUES[cells[origin] & 7] < value:
                     hanging.append(sq)
                     break
-    return tuple(sorted(hanging, key=NAME_ORDER.__getitem__))
+    return tuple(in_name_order(hanging))

@@ -5,11 +5,9 @@ that order, then ``SetUp "1"`` and ``FEN`` when the game did not start from the 
 position, then any other tags; the movetext is SAN with move numbers, wrapped at 80 columns,
 and ends with the result token; `comments`, one per move (None or empty for none), are
 written as ``{ ... }`` after their moves. Import reads the tag pairs and the main line's SAN
-moves of the first game in the text; comments (``{...}`` and ``;`` to the end of the line),
-NAGs (``$n``), move-number indications, annotation glyphs and variations (``(...)``, nested)
-are skipped.
-Anything it cannot read raises `InvalidPgnError`, naming the first bad or illegal move with its
-move number.
+moves of the first game in the text, through chesscore.rules.pgn_import (which reads whole
+files, variations and annotations included). Anything it cannot read raises `InvalidPgnError`,
+naming the line and the first bad or illegal move with its move number.
 """
 
 from __future__ import annotations
@@ -18,9 +16,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from chesscore.errors import ChessError, InvalidPgnError
+from chesscore.errors import InvalidPgnError
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
+from chesscore.rules.pgn_import import read_games
 from chesscore.rules.squares import WHITE
 
 SEVEN_TAG_ROSTER = {
@@ -37,13 +36,6 @@ START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 LINE_WIDTH = 80
 
 TAG_NAME_PATTERN = re.compile(r"[A-Za-z0-9_]+")
-TAG_PATTERN = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-# One movetext token: a comment, a rest-of-line comment, a NAG, a variation bracket, a move
-# number ("12." or "12..."), a word (SAN move, result, annotation glyph), or a stray character
-# (which then fails as a move). An unterminated comment is matched so it can be reported.
-TOKEN_PATTERN = re.compile(r"\{[^}]*\}?|;[^\n]*|\$\d+|[()]|\d+\.+|[^\s{};()$]+|\S")
-MOVE_NUMBER_PATTERN = re.compile(r"\d+\.*")
-GLYPH_PATTERN = re.compile(r"[!?]+")
 
 
 @dataclass
@@ -153,90 +145,16 @@ def _wrap(tokens: list[str]) -> list[str]:
 
 
 def parse_pgn(text: str) -> Game:
-    """The first game in the PGN `text`, its moves pushed on a board.
+    """The main line of the first game in the PGN `text`, its moves pushed on a board
+    (chesscore.rules.pgn_import reads the file; InvalidPgnError naming the line on junk).
 
     >>> game = parse_pgn('[White "Anna"]\\n\\n1. e4 {best} e5 (1... c5) 2. Nf3 $1 *')
     >>> game.headers["White"], [move.uci() for move in game.moves]
     ('Anna', ['e2e4', 'e7e5', 'g1f3'])
     """
-    if not isinstance(text, str):
-        raise InvalidPgnError(f"PGN must be text, got {type(text).__name__}")
-    headers, movetext = _split_headers(text)
-    if not headers and not movetext.strip():
-        raise InvalidPgnError("empty PGN: no tags and no moves")
-    game = Game(headers=headers, board=_root_board(headers))
-    for san in _main_line(movetext):
-        game.moves.append(_push_san(game.board, san))
+    first = read_games(text, limit=1)[0]
+    game = Game(headers=first.headers, board=Board.from_fen(first.start_fen))
+    for node in first.moves:
+        game.board.push(node.move)
+        game.moves.append(node.move)
     return game
-
-
-def _split_headers(text: str) -> tuple[dict[str, str], str]:
-    headers: dict[str, str] = {}
-    lines = text.lstrip("\ufeff").splitlines()
-    index = 0
-    while index < len(lines):
-        line = lines[index].strip()
-        if line.startswith("["):
-            match = TAG_PATTERN.fullmatch(line)
-            if match is None:
-                raise InvalidPgnError(f"malformed tag pair {line!r}")
-            headers[match.group(1)] = re.sub(r"\\(.)", r"\1", match.group(2))
-        elif line and not line.startswith("%"):
-            break
-        index += 1
-    return headers, "\n".join(line for line in lines[index:] if not line.startswith("%"))
-
-
-def _root_board(headers: dict[str, str]) -> Board:
-    fen = headers.get("FEN")
-    if fen is None:
-        return Board()
-    try:
-        return Board.from_fen(fen)
-    except ChessError as error:
-        raise InvalidPgnError(f"invalid FEN tag {fen!r}: {error}") from error
-
-
-def _main_line(movetext: str) -> list[str]:
-    """The SAN words of the main line, up to the result token."""
-    words: list[str] = []
-    depth = 0
-    for token in TOKEN_PATTERN.findall(movetext):
-        if token == "(":
-            depth += 1
-        elif token == ")":
-            depth -= 1
-            if depth < 0:
-                raise InvalidPgnError("unbalanced ')' in PGN movetext")
-        elif token.startswith("{") and not token.endswith("}"):
-            raise InvalidPgnError("unterminated '{' comment in PGN movetext")
-        elif depth or _is_skipped(token):
-            continue
-        elif token in RESULTS:
-            return words
-        else:
-            words.append(token)
-    if depth:
-        raise InvalidPgnError("unterminated '(' variation in PGN movetext")
-    return words
-
-
-def _is_skipped(token: str) -> bool:
-    return (
-        token[0] in "{;$"
-        or token == "e.p."  # written after an en passant capture: "exd6 e.p."
-        or MOVE_NUMBER_PATTERN.fullmatch(token) is not None
-        or GLYPH_PATTERN.fullmatch(token) is not None
-    )
-
-
-def _push_san(board: Board, san: str) -> Move:
-    number = f"{board.fullmove_number}{'.' if board.turn == WHITE else '...'}"
-    # A move number glued to its move ("12.Nf3") is common in files written by hand.
-    bare = re.sub(r"^\d+\.+", "", san)
-    try:
-        move = board.parse_san(bare)
-    except ChessError as error:
-        raise InvalidPgnError(f"bad move {number} {san!r}: {error}") from error
-    board.push(move)
-    return move

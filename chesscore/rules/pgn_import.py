@@ -10,7 +10,7 @@ when its comment carries them, the clock left after the move and the evaluation.
 played on a board as it is read, so an illegal or ambiguous move is refused; an error names the
 line of the file it is on and what was wrong (`InvalidPgnError`).
 
-(`chesscore.rules.pgn.parse_pgn` reads the main line of one game; this reads whole files.)
+(`chesscore.rules.pgn.parse_pgn` is the main line of the first game read here.)
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ TOKEN = re.compile(
   | (?P<result>(?:1-0|0-1|1/2-1/2|\*)(?![^\s{}()\[\];]))
   | (?P<number>\d+\.+(?![^\s{}()\[\];]))
   | (?P<word>[^\s{}()\[\];$]+)
+  | (?P<junk>\S)
     """,
     re.VERBOSE | re.MULTILINE,
 )
@@ -61,19 +62,21 @@ class Node:
 
 @dataclass(frozen=True, slots=True)
 class ImportedGame:
-    """A game of a PGN file: headers, start position, moves, and where it starts (line)."""
+    """A game of a PGN file: headers as written, start position, moves, the result token
+    that ends its moves ("*" if none does), and where it starts (line)."""
 
     headers: dict[str, str]
     start_fen: str
     moves: tuple[Node, ...]
     comment: str
+    result: str
     line: int
 
     @property
     def title(self) -> str:
         """ "White - Black (Result)" from the headers, for a list to choose a game from."""
         white, black = self.headers.get("White", "?"), self.headers.get("Black", "?")
-        return f"{white} - {black} ({self.headers.get('Result', '*')})"
+        return f"{white} - {black} ({self.headers.get('Result', self.result)})"
 
 
 @dataclass
@@ -109,8 +112,9 @@ class _Line:
     nodes: list[_Draft] = field(default_factory=list)
 
 
-def read_games(text: str) -> list[ImportedGame]:
-    """Every game of the PGN `text` (InvalidPgnError naming the line on anything wrong).
+def read_games(text: str, limit: int | None = None) -> list[ImportedGame]:
+    """Every game of the PGN `text`, or its first `limit` (InvalidPgnError naming the line on
+    anything wrong in what is read).
 
     >>> games = read_games('[White "A"]\\n\\n1. e4 {[%clk 0:03:00]} e5 (1... c5 $1) 2. Nf3 *')
     >>> [node.san for node in games[0].moves], games[0].moves[0].clock
@@ -121,22 +125,24 @@ def read_games(text: str) -> list[ImportedGame]:
     if not isinstance(text, str):
         raise InvalidPgnError(f"PGN must be text, got {type(text).__name__}")
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    reader = _Reader(text)
-    games = reader.read()
+    games = _Reader(text, limit).read()
     if not games:
-        raise InvalidPgnError("no game in the PGN: no tags and no moves")
+        raise InvalidPgnError("empty PGN: no game in the PGN, no tags and no moves")
     return games
 
 
 class _Reader:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, limit: int | None) -> None:
         self.text = text
+        self.limit = limit
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self.games: list[ImportedGame] = []
         self._start_game()
 
     def read(self) -> list[ImportedGame]:
         for match in TOKEN.finditer(self.text):
+            if self.limit is not None and len(self.games) >= self.limit:
+                return self.games
             kind = match.lastgroup
             assert kind is not None
             getattr(self, f"_on_{kind}")(match.group(), self._line_of(match.start()))
@@ -151,6 +157,7 @@ class _Reader:
         self.comment: list[str] = []
         self.lines: list[_Line] = []
         self.started: int | None = None  # the line of the game's first tag or move
+        self.result = "*"
         self.in_moves = False
 
     def _begin(self, line: int) -> None:
@@ -162,13 +169,14 @@ class _Reader:
 
     def _end_game(self, line: int) -> None:
         if len(self.lines) > 1:
-            raise self._fail(line, "a variation '(' is not closed")
+            raise self._fail(line, "unterminated '(': a variation '(' is not closed")
         if self.headers or (self.lines and self.lines[0].nodes):
             root = self._root(line)
             moves = tuple(draft.freeze() for draft in self.lines[0].nodes) if self.lines else ()
             comment = " ".join(COMMAND.sub(" ", " ".join(self.comment)).split())
             start = self.started or line
-            self.games.append(ImportedGame(dict(self.headers), root.fen(), moves, comment, start))
+            game = ImportedGame(dict(self.headers), root.fen(), moves, comment, self.result, start)
+            self.games.append(game)
         self._start_game()
 
     def _root(self, line: int) -> Board:
@@ -178,7 +186,8 @@ class _Reader:
         try:
             return Board.from_fen(fen)
         except ChessError as error:
-            raise self._fail(line, f"the FEN tag {fen!r} is not a position: {error}") from error
+            message = f"invalid FEN tag: the FEN tag {fen!r} is not a position: {error}"
+            raise self._fail(line, message) from error
 
     def _current(self, line: int) -> _Line:
         self._begin(line)
@@ -202,7 +211,7 @@ class _Reader:
 
     def _on_comment(self, token: str, line: int) -> None:
         if not token.endswith("}"):
-            raise self._fail(line, "a comment '{' is not closed")
+            raise self._fail(line, "unterminated '{': a comment '{' is not closed")
         body = token[1:-1].strip()
         current = self.lines[-1] if self.lines else None
         if current is not None and current.nodes:
@@ -227,8 +236,8 @@ class _Reader:
 
     def _on_result(self, token: str, line: int) -> None:
         if len(self.lines) > 1:
-            raise self._fail(line, f"result {token} inside a variation")
-        self.headers.setdefault("Result", token)
+            raise self._fail(line, f"unterminated '(': result {token} inside a variation")
+        self.result = token
         self.in_moves = True
         self._end_game(line)
 
@@ -242,11 +251,14 @@ class _Reader:
 
     def _on_close(self, token: str, line: int) -> None:
         if len(self.lines) < 2:
-            raise self._fail(line, "')' closes no variation")
+            raise self._fail(line, "')' closes no variation: unbalanced ')'")
         variation = self.lines.pop()
         if variation.nodes:
             frozen = tuple(draft.freeze() for draft in variation.nodes)
             self.lines[-1].nodes[-1].variations.append(frozen)
+
+    def _on_junk(self, token: str, line: int) -> None:
+        self._on_word(token, line)  # refused as a move, in the move's words
 
     def _on_word(self, token: str, line: int) -> None:
         if token == "e.p.":

@@ -12,6 +12,8 @@ edges (`square_name`, `parse_square`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from chesscore.errors import InvalidSquareError
 
 __all__ = ["InvalidSquareError"]  # re-exported: parse_square raises it
@@ -61,6 +63,11 @@ SQUARE_NAMES: tuple[str, ...] = tuple(
 # first, then rank). The analysis keeps its lists of squares in this order, so that they come out
 # sorted by name when they are named at the edge, without sorting them there.
 NAME_ORDER: tuple[int, ...] = tuple((sq & 7) * 8 + (sq >> 4) for sq in range(128))
+
+
+def in_name_order(squares: Iterable[int]) -> list[int]:
+    """`squares` sorted by `NAME_ORDER`: as their names sort."""
+    return sorted(squares, key=NAME_ORDER.__getitem__)
 
 
 def square_name(sq: int) -> str:

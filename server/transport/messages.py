@@ -104,7 +104,9 @@ def tailor_state(public: State, game: Game, role: Color | None) -> State:
     """`public` as `role` (a colour, or None for a spectator) receives it: a player of a game
     that is not assisted gets no overlays."""
     assisted = role is None or game.settings.assisted
-    if role is not None and game.is_playing:  # the opening's name would be a hint
+    # The opening's name would be a hint to the players (a copy only when there is one: the
+    # rooms that get the very same state share one encoding of it).
+    if role is not None and game.is_playing and public["opening"] is not None:
         public = {**public, "opening": None}
     # The computer's seat has no connection to receive its moves: they are not worth making.
     if role != game.board.turn or role == game.settings.computer or not game.is_playing:
