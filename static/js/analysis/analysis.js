@@ -1,0 +1,512 @@
+/**
+ * The analysis board page: wires the move tree, the board, the overlays, the engine, the
+ * sources, the editor and the export together.
+ *
+ * The browser holds the tree; the server answers for a path (root FEN and moves): the facts
+ * of its position (`analysis_position`: destinations, SAN of a new move, threat map, insight,
+ * safety, words, opening), previews and square descriptions, and the engine's lines. A node
+ * change draws the board from the node's FEN at once, starts the engine on it, then draws
+ * the rest when the position's facts come (kept per node, so stepping back asks nothing).
+ */
+import { uciToMove } from '/vendor/chessground/util.js';
+import { createBoard } from '../board.js';
+import { askPromotion } from '../promotion.js';
+import { announce } from '../announce.js';
+import { createThreatOverlay, OVERLAY_BRUSHES } from '../overlays/threats.js';
+import { createOverlayControl } from '../overlays/control.js';
+import { CHANGE_BRUSHES, describeChange, renderChangeLegend } from '../overlays/change.js';
+import { createPreview } from '../overlays/preview.js';
+import { createSquareFocus } from '../panel/squares.js';
+import { createTree, ROOT } from './tree.js';
+import { renderTree } from './treeview.js';
+import { connectAnalysis, refusalText } from './socket.js';
+import { createEngine } from './engine.js';
+import { createSources } from './sources.js';
+import { createExport } from './export.js';
+import { createEditor } from './editor.js';
+import { bindKeys } from './keys.js';
+
+const $ = (selector) => document.querySelector(selector);
+const root = $('#analysis');
+
+const page = {
+  tree: createTree({ fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' }),
+  currentId: ROOT,
+  positions: new Map(), // node id -> the server's facts of its position
+  fork: 0, // which child → follows at a node with several
+  notice: null,
+  preview: null,
+  menuId: null,
+};
+
+const socket = connectAnalysis({
+  onStatus: showConnection,
+  onLines: (update) => engine.receive(update),
+});
+const request = socket.request;
+const board = createBoard($('#board'), {
+  onMove: playBoardMove,
+  onSelect: markSafety,
+  brushes: { ...OVERLAY_BRUSHES, ...CHANGE_BRUSHES },
+});
+const overlay = createThreatOverlay($('#threat-grid'), $('#threat-heat'), board);
+const overlayControl = createOverlayControl($('#overlay-modes'), $('#overlay-note'), () =>
+  redrawOverlay(),
+);
+const engine = createEngine(
+  {
+    toggle: $('#engine-toggle'),
+    status: $('#engine-status'),
+    lines: $('#engine-lines'),
+    bar: $('#eval-bar'),
+    barFill: $('#eval-fill'),
+    barText: $('#eval-text'),
+  },
+  { request, onPlayLine: playLine },
+);
+const preview = createPreview($('#board'), {
+  board,
+  targetOf: previewTarget,
+  ask: (uci) => request('analysis_preview', { ...currentPath(), move: uci }),
+  show: (found) => {
+    page.preview = found;
+    redrawOverlay();
+  },
+  clear: () => {
+    if (page.preview === null) return;
+    page.preview = null;
+    redrawOverlay();
+  },
+});
+const squares = createSquareFocus($('#square-focus'), $('#square-description'), async (square) => {
+  const reply = await request('analysis_describe', { ...currentPath(), square });
+  return reply.ok ? reply : { ok: false, error: refusalText(reply) };
+});
+const sources = createSources(
+  {
+    text: $('#source-text'),
+    load: $('#source-load'),
+    file: $('#source-file'),
+    list: $('#source-list'),
+    error: $('#source-error'),
+  },
+  loadTree,
+);
+createExport(
+  {
+    annotations: $('#export-annotations'),
+    download: $('#download-pgn'),
+    copyPgn: $('#copy-pgn'),
+    pgnText: $('#pgn-text'),
+    copyFen: $('#copy-fen'),
+    share: $('#share'),
+    linkRow: $('#share-row'),
+    link: $('#share-link'),
+    feedback: $('#export-feedback'),
+  },
+  { tree: () => page.tree, fen: () => page.tree.get(page.currentId).fen },
+);
+const editor = createEditor(
+  {
+    board: $('#editor-board'),
+    spares: { white: $('#spares-white'), black: $('#spares-black') },
+    turn: $('#editor-turn'),
+    castling: { K: $('#castle-K'), Q: $('#castle-Q'), k: $('#castle-k'), q: $('#castle-q') },
+    enPassant: $('#editor-ep'),
+    fen: $('#editor-fen'),
+    analyse: $('#editor-analyse'),
+    start: $('#editor-start'),
+    clear: $('#editor-clear'),
+    trash: $('#editor-trash'),
+    error: $('#editor-error'),
+  },
+  {
+    request,
+    onAccept: (fen, position) => {
+      loadTree({ fen, children: [], notice: position.notice ?? null }, position);
+      showEditor(false);
+    },
+  },
+);
+
+// -- the tree ------------------------------------------------------------------------------
+
+/** A new tree (from the server, or a FEN the editor had accepted with its `position`). */
+function loadTree(data, position = null) {
+  page.tree = createTree(data);
+  page.positions.clear();
+  if (position) page.positions.set(ROOT, position);
+  page.notice = data.notice ?? null;
+  renderGameTitle(data.headers ?? {}, data.result);
+  root.dataset.treeId = data.id ?? '';
+  goTo(ROOT);
+}
+
+const currentPath = () => page.tree.path(page.currentId);
+
+/** Show node `id`: its board at once, its facts when the server answers. */
+function goTo(id) {
+  if (!page.tree.get(id)) return;
+  page.currentId = id;
+  page.fork = 0;
+  page.preview = null;
+  preview.reset();
+  board.markSquares({});
+  hideMenu();
+  const node = page.tree.get(id);
+  root.dataset.node = id;
+  root.dataset.fen = node.fen;
+  engine.follow(page.tree.path(id), node.fen);
+  render();
+  const known = page.positions.get(id);
+  if (known) {
+    speak(known);
+    return;
+  }
+  fetchPosition(id);
+}
+
+async function fetchPosition(id) {
+  const reply = await request('analysis_position', page.tree.path(id));
+  if (!page.tree.get(id)) return; // deleted meanwhile
+  if (!reply.ok) {
+    if (id === page.currentId) $('#move-error').textContent = refusalText(reply);
+    return;
+  }
+  page.positions.set(id, reply.position);
+  if (id === page.currentId) {
+    render();
+    speak(reply.position);
+  }
+}
+
+/** A move from the node on view: follow the child that plays it, or ask the server for it. */
+async function playUci(uci) {
+  $('#move-error').textContent = '';
+  const from = page.currentId;
+  const existing = page.tree.get(from).children.find((child) => child.uci === uci);
+  if (existing) {
+    goTo(existing.id);
+    return true;
+  }
+  const added = await extend(from, [uci]);
+  if (added) goTo(added);
+  else board.restore();
+  return added !== null;
+}
+
+/**
+ * Add the moves `ucis` below node `from`, one node each (all asked for at once); the id of
+ * the last, or null when the server refused one (its words shown).
+ */
+async function extend(from, ucis) {
+  const base = page.tree.path(from);
+  const replies = await Promise.all(
+    ucis.map((_, index) =>
+      request('analysis_position', { fen: base.fen, moves: [...base.moves, ...ucis.slice(0, index + 1)] }),
+    ),
+  );
+  let parent = from;
+  for (const reply of replies) {
+    if (!reply.ok) {
+      $('#move-error').textContent = refusalText(reply);
+      return null;
+    }
+    if (!page.tree.get(parent)) return null;
+    const { last_move: move, fen } = reply.position;
+    const node = page.tree.addChild(parent, { uci: move.uci, san: move.san, fen });
+    page.positions.set(node.id, reply.position);
+    parent = node.id;
+  }
+  return parent;
+}
+
+async function playLine(ucis) {
+  const last = await extend(page.currentId, ucis);
+  if (last) goTo(last);
+}
+
+function promote(id) {
+  if (page.tree.promote(id)) render();
+}
+
+function remove(id) {
+  if (id === ROOT) return;
+  const onView = page.tree.line(page.currentId).some((node) => node.id === id);
+  const parent = page.tree.remove(id);
+  if (onView) goTo(parent);
+  else render();
+}
+
+// -- drawing -------------------------------------------------------------------------------
+
+function render() {
+  const node = page.tree.get(page.currentId);
+  const position = page.positions.get(page.currentId) ?? null;
+  const turn = node.fen.split(' ')[1] === 'b' ? 'black' : 'white';
+  board.show({
+    fen: node.fen,
+    turn,
+    lastMove: node.uci ? uciToMove(node.uci) : null,
+    check: position?.check ?? false,
+    dests: position && socket.connected() ? position.dests : null,
+  });
+  redrawOverlay();
+  squares.layout(board.orientation());
+  renderTree($('#tree'), page.tree, page.currentId, {
+    onSelect: goTo,
+    onMenu: showMenu,
+  });
+  renderFork(node);
+  renderFacts(position);
+  $('#promote-variation').disabled = page.tree.isMainline(page.currentId);
+  $('#delete-variation').disabled = page.currentId === ROOT;
+  root.dataset.ply = String(page.tree.depth(page.currentId));
+  root.dataset.ready = position ? 'true' : 'false';
+  squares.refresh();
+}
+
+function renderFacts(position) {
+  const opening = $('#opening');
+  opening.hidden = !position?.opening;
+  opening.textContent = position?.opening
+    ? `${position.opening.eco} ${position.opening.name}`
+    : '';
+  $('#position-status').textContent = position ? describeStatus(position) : '';
+  const notice = position?.notice ?? (page.currentId === ROOT ? page.notice : null) ?? page.notice;
+  $('#notice').hidden = !notice;
+  $('#notice').textContent = notice ?? '';
+}
+
+const STATUS_WORDS = {
+  checkmate: 'Checkmate',
+  stalemate: 'Stalemate',
+  insufficient_material: 'Draw: insufficient material',
+  fifty_moves: 'Draw: fifty-move rule',
+  threefold: 'Draw: threefold repetition',
+};
+
+function describeStatus(position) {
+  const side = position.turn === 'white' ? 'White' : 'Black';
+  if (position.status === 'playing') return `${side} to move${position.check ? ', in check' : ''}`;
+  return STATUS_WORDS[position.status] ?? position.status.replaceAll('_', ' ');
+}
+
+/** The choice of next moves at a node with several (lichess's fork): ↑/↓ pick, → plays. */
+function renderFork(node) {
+  const fork = $('#fork');
+  fork.hidden = node.children.length < 2;
+  fork.replaceChildren(
+    ...node.children.map((child, index) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'fork-move';
+      button.textContent = child.san;
+      button.setAttribute('aria-pressed', String(index === page.fork));
+      button.addEventListener('click', () => goTo(child.id));
+      return button;
+    }),
+  );
+}
+
+function renderGameTitle(headers, result) {
+  const title = $('#game-title');
+  const players = headers.White || headers.Black;
+  title.hidden = !players;
+  title.textContent = players
+    ? `${headers.White ?? '?'} – ${headers.Black ?? '?'}${result && result !== '*' ? ` ${result}` : ''}`
+    : '';
+}
+
+function redrawOverlay() {
+  const position = page.positions.get(page.currentId);
+  const node = page.tree.get(page.currentId);
+  const shown = page.preview ? previewPosition(page.preview) : position;
+  const mode = overlayControl.mode();
+  const perspective = board.orientation();
+  const change = describeChange(shown?.insight?.change ?? null, mode, perspective);
+  overlay.render({
+    threats: shown?.threats ?? null,
+    xrays: shown?.insight?.xrays ?? null,
+    pins: shown?.insight?.pins ?? null,
+    fen: shown?.fen ?? node.fen,
+    checkedKing: shown?.checked_king ?? null,
+    perspective,
+    orientation: board.orientation(),
+    mode,
+    extraShapes: change.shapes,
+  });
+  const title = page.preview
+    ? `If you play ${page.preview.move} (${page.preview.safety}): the position after it`
+    : 'What the last move changed';
+  renderChangeLegend($('#change-legend'), title, change.lines);
+  root.dataset.preview = page.preview ? page.preview.move : '';
+}
+
+/** The preview in the overlay's form: it has no x-rays; its pins and change stand in. */
+function previewPosition(found) {
+  return {
+    fen: found.fen,
+    checked_king: found.checked_king,
+    threats: found.threats,
+    insight: { xrays: null, pins: found.pins, change: found.change },
+  };
+}
+
+function speak(position) {
+  if (position.announcement) announce($('#announcer'), position.announcement);
+}
+
+function markSafety(square) {
+  const labels = page.positions.get(page.currentId)?.safety?.[square];
+  const classes = {};
+  for (const [target, label] of Object.entries(labels ?? {})) classes[target] = `safety-${label}`;
+  board.markSquares(classes);
+}
+
+function previewTarget(from, square) {
+  const position = page.positions.get(page.currentId);
+  if (!position?.dests || !square || overlayControl.mode() === 'off') return null;
+  if (!(position.dests[from] ?? []).includes(square)) return null;
+  const promotes = (position.promotions?.[from] ?? []).includes(square);
+  return `${from}${square}${promotes ? 'q' : ''}`;
+}
+
+// -- acting --------------------------------------------------------------------------------
+
+async function playBoardMove(orig, dest) {
+  const position = page.positions.get(page.currentId);
+  if (!position) {
+    board.restore();
+    return;
+  }
+  let uci = `${orig}${dest}`;
+  if ((position.promotions?.[orig] ?? []).includes(dest)) {
+    const piece = await askPromotion($('#promotion'), position.turn);
+    if (!piece) {
+      board.restore();
+      return;
+    }
+    uci += piece;
+  }
+  await playUci(uci);
+}
+
+function showMenu(id, x, y) {
+  goTo(id);
+  page.menuId = id;
+  const menu = $('#tree-menu');
+  menu.hidden = false;
+  menu.style.left = `${x}px`;
+  menu.style.top = `${y}px`;
+  menu.querySelector('[data-action="promote"]').disabled = page.tree.isMainline(id);
+  menu.querySelector('button').focus();
+}
+
+function hideMenu() {
+  $('#tree-menu').hidden = true;
+  page.menuId = null;
+}
+
+$('#tree-menu').addEventListener('click', (event) => {
+  const action = event.target.closest('button')?.dataset.action;
+  const id = page.menuId;
+  hideMenu();
+  if (!id) return;
+  if (action === 'promote') promote(id);
+  if (action === 'delete') remove(id);
+});
+document.addEventListener('click', (event) => {
+  if (!event.target.closest('#tree-menu')) hideMenu();
+});
+$('#promote-variation').addEventListener('click', () => promote(page.currentId));
+$('#delete-variation').addEventListener('click', () => remove(page.currentId));
+
+function showEditor(open) {
+  $('#editor').hidden = !open;
+  $('#analysis-view').hidden = open;
+  if (open) editor.load(page.tree.get(page.currentId).fen);
+}
+$('#open-editor').addEventListener('click', () => showEditor(true));
+$('#close-editor').addEventListener('click', () => showEditor(false));
+
+function flip() {
+  board.flip();
+  render();
+}
+$('#flip').addEventListener('click', flip);
+
+const navigate = {
+  first: () => goTo(ROOT),
+  previous: () => goTo(page.tree.parentOf(page.currentId)?.id ?? ROOT),
+  next: () => {
+    const next = page.tree.next(page.currentId, page.fork);
+    if (next) goTo(next);
+  },
+  last: () => goTo(page.tree.end(page.currentId)),
+  /** ↑/↓ at a fork pick the move → plays; elsewhere they go to the start and the end. */
+  forkUp: () => (chooseFork(-1) ? null : navigate.first()),
+  forkDown: () => (chooseFork(1) ? null : navigate.last()),
+  exitVariation: () => {
+    const to = page.tree.exitVariation(page.currentId);
+    if (to) goTo(to);
+  },
+  enterVariation: () => {
+    const to = page.tree.enterVariation(page.currentId);
+    if (to) goTo(to);
+  },
+  flip,
+};
+
+function chooseFork(step) {
+  const count = page.tree.get(page.currentId).children.length;
+  const next = page.fork + step;
+  if (count < 2 || next < 0 || next >= count) return false;
+  page.fork = next;
+  renderFork(page.tree.get(page.currentId));
+  return true;
+}
+
+for (const [id, where] of [
+  ['#step-first', 'first'],
+  ['#step-previous', 'previous'],
+  ['#step-next', 'next'],
+  ['#step-last', 'last'],
+]) {
+  $(id).addEventListener('click', () => navigate[where]());
+}
+bindKeys(document, navigate, () => !$('#editor').hidden);
+
+for (const type of ['mouseup', 'touchend']) {
+  // A piece put back or dropped: its destinations' safety marks go with it (as on the game
+  // page, after chessground's own handler of the same event).
+  document.addEventListener(type, () => {
+    window.setTimeout(() => {
+      if (!board.selected()) board.markSquares({});
+    }, 0);
+  });
+}
+
+// -- the connection --------------------------------------------------------------------------
+
+const CONNECTION_TEXT = { connected: 'Connected', reconnecting: 'Connection lost: reconnecting…' };
+let everConnected = false;
+
+function showConnection(status) {
+  const element = $('#connection');
+  element.dataset.state = status;
+  element.textContent = CONNECTION_TEXT[status] ?? status;
+  if (status !== 'connected') {
+    render();
+    return;
+  }
+  if (everConnected) {
+    // The server forgot this connection's engine job; facts asked meanwhile may have failed.
+    engine.restart();
+    if (!page.positions.has(page.currentId)) fetchPosition(page.currentId);
+  }
+  everConnected = true;
+  render();
+}
+
+sources.open(root.dataset);

@@ -1,0 +1,143 @@
+/**
+ * The board editor: a chessground board where pieces move freely, spare pieces to drag on
+ * (or pick, then click squares), pieces dragged off the board are gone, and the rest of the
+ * FEN set by hand: side to move, castling rights, en passant square. The FEN field shows the
+ * whole FEN and can be typed into.
+ *
+ * It knows no rules either: "Analyse" sends the FEN as a path with no moves
+ * (`analysis_position`) and the server accepts it, refuses it (its words shown here) or
+ * accepts it with a notice (a position that cannot arise in a game).
+ */
+import { Chessground } from '/vendor/chessground/chessground.min.js';
+import { refusalText } from './socket.js';
+
+const ROLES = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'];
+const EMPTY = '8/8/8/8/8/8/8/8';
+const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR';
+const CASTLING = ['K', 'Q', 'k', 'q'];
+
+/**
+ * `elements`: {board, spares: {white, black}, turn (select), castling: {K, Q, k, q}
+ * (checkboxes), enPassant (input), fen (input), analyse, start, clear, error, trash};
+ * `request` the socket's; `onAccept(fen, position)` when the server accepted the FEN.
+ */
+export function createEditor(elements, { request, onAccept }) {
+  let placing = null; // a spare piece picked: each square clicked gets one; 'trash' removes
+  const ground = Chessground(elements.board, {
+    fen: START,
+    orientation: 'white',
+    coordinates: true,
+    movable: { free: true, color: 'both', showDests: false },
+    premovable: { enabled: false },
+    draggable: { showGhost: true, deleteOnDropOff: true },
+    animation: { enabled: false },
+    highlight: { lastMove: false, check: false },
+    events: { change: writeFen, select: placeOn },
+  });
+
+  for (const color of ['white', 'black']) {
+    elements.spares[color].replaceChildren(...ROLES.map((role) => spareButton(color, role)));
+  }
+
+  function spareButton(color, role) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'spare';
+    button.dataset.piece = `${color} ${role}`;
+    button.setAttribute('aria-label', `Place a ${color} ${role}`);
+    button.setAttribute('aria-pressed', 'false');
+    const image = document.createElement('piece');
+    image.className = `${color} ${role}`;
+    button.append(image);
+    button.addEventListener('mousedown', (event) => drag(event, color, role));
+    button.addEventListener('touchstart', (event) => drag(event, color, role), { passive: false });
+    button.addEventListener('click', () => pick({ color, role }, button));
+    return button;
+  }
+
+  function drag(event, color, role) {
+    if (event.button !== undefined && event.button !== 0) return;
+    event.preventDefault();
+    ground.dragNewPiece({ color, role }, event, true);
+  }
+
+  /** A spare piece (or the trash) picked: clicks on squares place it until picked again. */
+  function pick(piece, button) {
+    const same = placing && button.getAttribute('aria-pressed') === 'true';
+    placing = same ? null : piece;
+    for (const other of document.querySelectorAll('.spare, #editor-trash')) {
+      other.setAttribute('aria-pressed', String(!same && other === button));
+    }
+  }
+
+  function placeOn(square) {
+    if (!placing) return;
+    const piece = placing === 'trash' ? undefined : { ...placing };
+    ground.setPieces(new Map([[square, piece]]));
+    ground.selectSquare(null);
+    writeFen();
+  }
+
+  function castlingText() {
+    const rights = CASTLING.filter((letter) => elements.castling[letter].checked).join('');
+    return rights || '-';
+  }
+
+  function fen() {
+    const enPassant = elements.enPassant.value.trim() || '-';
+    return `${ground.getFen()} ${elements.turn.value} ${castlingText()} ${enPassant} 0 1`;
+  }
+
+  function writeFen() {
+    elements.fen.value = fen();
+    elements.error.textContent = '';
+  }
+
+  /** Show `text` (a FEN typed or given) on the board and in the fields, as far as it reads. */
+  function readFen(text) {
+    const [placement, side, castling, enPassant] = text.trim().split(/\s+/);
+    ground.set({ fen: placement || EMPTY });
+    elements.turn.value = side === 'b' ? 'b' : 'w';
+    for (const letter of CASTLING) {
+      elements.castling[letter].checked = (castling ?? '').includes(letter);
+    }
+    elements.enPassant.value = enPassant && enPassant !== '-' ? enPassant : '';
+  }
+
+  async function analyse() {
+    const text = elements.fen.value.trim();
+    elements.error.textContent = '';
+    const reply = await request('analysis_position', { fen: text, moves: [] });
+    if (!reply.ok) {
+      elements.error.textContent = `Not accepted: ${refusalText(reply)}`;
+      return;
+    }
+    onAccept(text, reply.position);
+  }
+
+  elements.fen.addEventListener('change', () => readFen(elements.fen.value));
+  for (const field of [elements.turn, elements.enPassant, ...Object.values(elements.castling)]) {
+    field.addEventListener('change', writeFen);
+  }
+  elements.analyse.addEventListener('click', analyse);
+  elements.start.addEventListener('click', () => {
+    readFen(`${START} w KQkq -`);
+    writeFen();
+  });
+  elements.clear.addEventListener('click', () => {
+    readFen(`${EMPTY} w - -`);
+    writeFen();
+  });
+  elements.trash.addEventListener('click', () => pick('trash', elements.trash));
+  writeFen();
+
+  return {
+    /** Open the editor on `text` (the FEN of the node on view). */
+    load(text) {
+      readFen(text);
+      writeFen();
+      ground.redrawAll();
+    },
+    fen,
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Out of the analysis board: the PGN of the whole tree (downloaded or copied, with the
+ * threat annotations as an option, written by the server from the tree:
+ * `POST /api/analysis/export`), the FEN of the node on view, and a link that reopens the
+ * same tree (the PGN stored by `POST /api/analysis`, reopened at `/analysis/<id>`).
+ */
+import { fetchJson, fetchText, errorMessage } from './http.js';
+import { copyText } from '../panel/links.js';
+
+/**
+ * `elements`: {annotations (checkbox), download, copyPgn, pgnText, copyFen, share, linkRow, link,
+ * feedback};
+ * `tree()` the current tree, `fen()` the FEN on view.
+ */
+export function createExport(elements, { tree, fen }) {
+  const say = (text) => {
+    elements.feedback.textContent = text;
+  };
+
+  async function pgn(annotations = elements.annotations.checked) {
+    const reply = await fetchText('/api/analysis/export', { tree: tree().toExport(), annotations });
+    if (!reply.ok) say(`Could not export the PGN: ${errorMessage(reply)}`);
+    return reply.ok ? reply.text : null;
+  }
+
+  elements.download.addEventListener('click', async () => {
+    const text = await pgn();
+    if (text === null) return;
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
+    const anchor = document.createElement('a');
+    anchor.href = url;
+    anchor.download = elements.annotations.checked ? 'analysis-annotated.pgn' : 'analysis.pgn';
+    document.body.append(anchor);
+    anchor.click();
+    anchor.remove();
+    URL.revokeObjectURL(url);
+    say('PGN downloaded');
+  });
+  elements.copyPgn.addEventListener('click', async () => {
+    const text = await pgn();
+    if (text === null) return;
+    elements.pgnText.value = text;
+    elements.pgnText.hidden = false;
+    say((await copyText(text)) ? 'PGN copied' : 'Copy the PGN from the box by hand');
+  });
+  elements.copyFen.addEventListener('click', async () => {
+    const text = fen();
+    say((await copyText(text)) ? `Copied: ${text}` : `Copy this by hand: ${text}`);
+  });
+  elements.share.addEventListener('click', async () => {
+    // The stored tree is the tree itself: the annotations would come back as comments.
+    const text = await pgn(false);
+    if (text === null) return;
+    const reply = await fetchJson('/api/analysis', { pgn: text });
+    if (!reply.ok || !reply.data.id) {
+      say(`Could not store the analysis: ${errorMessage(reply)}`);
+      return;
+    }
+    const link = new URL(`/analysis/${reply.data.id}`, window.location.origin).href;
+    elements.link.value = link;
+    elements.linkRow.hidden = false;
+    say((await copyText(link)) ? `Link copied: ${link}` : `Copy the link by hand: ${link}`);
+  });
+}

@@ -1,0 +1,32 @@
+/**
+ * The analysis board's keys, as on lichess: ← / → the previous and next move of the line
+ * (→ follows the move chosen at a fork), ↑ / ↓ choose among the next moves at a fork and
+ * elsewhere go to the start and the end of the line, Home / End the start and the end,
+ * Shift+← out of the variation, Shift+→ into the first variation, f flips the board.
+ * Keys typed into a field, or moving the focus over the board's squares, are left alone.
+ */
+
+const PLAIN = {
+  ArrowLeft: 'previous',
+  ArrowRight: 'next',
+  ArrowUp: 'forkUp',
+  ArrowDown: 'forkDown',
+  Home: 'first',
+  End: 'last',
+  f: 'flip',
+};
+const SHIFTED = { ArrowLeft: 'exitVariation', ArrowRight: 'enterVariation' };
+
+/** `navigate`: name -> function (the names above); `paused()` true while the editor is open. */
+export function bindKeys(target, navigate, paused) {
+  target.addEventListener('keydown', (event) => {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (paused() || event.target.closest?.('input, textarea, select, .square-focus, [role=menu]')) {
+      return;
+    }
+    const name = (event.shiftKey ? SHIFTED : PLAIN)[event.key];
+    if (!name) return;
+    event.preventDefault();
+    navigate[name]();
+  });
+}

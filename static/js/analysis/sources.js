@@ -1,0 +1,113 @@
+/**
+ * Where a tree comes from: text pasted (a FEN or a PGN), a `.pgn` file read in the browser,
+ * one game chosen from a file of several, and on opening the page `?fen=`, `/analysis/<id>`
+ * (a stored tree) or `/analysis/<game id>` (a game played here). The server parses and
+ * judges all of it (`POST /api/analysis`, docs/protocol.md); this module only carries the
+ * text there and the tree, the list to choose from or the error back.
+ */
+import { fetchJson, errorMessage } from './http.js';
+
+// Pasted text is taken for a FEN when it is one line of eight ranks; anything else is PGN
+// (the server says what is wrong with either).
+const FEN_SHAPE = /^\s*[^\s/]+(\/[^\s/]+){7}(\s+\S+){0,5}\s*$/;
+
+/** Whether pasted `text` reads as a FEN rather than a PGN. */
+export const looksLikeFen = (text) => FEN_SHAPE.test(text) && !text.includes('[');
+
+/**
+ * `elements`: {text, load, file, list, error}; `onTree(tree)` receives a loaded tree.
+ * Returns {open(root dataset)} for the page's first tree.
+ */
+export function createSources(elements, onTree) {
+  let pending = null; // the body of the last multi-game post, to post again with `game`
+
+  async function post(body) {
+    elements.error.textContent = '';
+    const reply = await fetchJson('/api/analysis', { ...body, store: false });
+    if (!reply.ok) {
+      elements.error.textContent = errorMessage(reply);
+      return false;
+    }
+    if (reply.data.choose) {
+      pending = body;
+      offerChoice(reply.data.choose);
+      return true;
+    }
+    closeChoice();
+    onTree(reply.data.tree);
+    return true;
+  }
+
+  function offerChoice(games) {
+    const heading = document.createElement('p');
+    heading.className = 'choose-title';
+    heading.textContent = `This file holds ${games.length} games: choose one.`;
+    const list = document.createElement('ol');
+    for (const game of games) {
+      const item = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'choose-game';
+      button.dataset.index = String(game.index);
+      const who = `${game.white ?? '?'} – ${game.black ?? '?'}`;
+      const when = [game.event, game.date].filter(Boolean).join(', ');
+      button.textContent = `${who} ${game.result ?? ''}${when ? ` (${when})` : ''}, ${
+        game.plies
+      } plies`;
+      button.addEventListener('click', () => post({ ...pending, game: game.index }));
+      item.append(button);
+      list.append(item);
+    }
+    elements.list.replaceChildren(heading, list);
+    elements.list.hidden = false;
+  }
+
+  function closeChoice() {
+    elements.list.hidden = true;
+    elements.list.replaceChildren();
+  }
+
+  elements.load.addEventListener('click', () => {
+    const text = elements.text.value.trim();
+    if (!text) {
+      elements.error.textContent = 'Paste a FEN or a PGN first.';
+      return;
+    }
+    post(looksLikeFen(text) ? { fen: text } : { pgn: text });
+  });
+  elements.file.addEventListener('change', () => {
+    const [file] = elements.file.files;
+    if (!file) return;
+    const reader = new FileReader();
+    reader.addEventListener('load', () => post({ pgn: String(reader.result) }));
+    reader.addEventListener('error', () => {
+      elements.error.textContent = `Could not read ${file.name}.`;
+    });
+    reader.readAsText(file);
+    // The same file chosen again is a new choice.
+    elements.file.value = '';
+  });
+
+  return {
+    /**
+     * The page's first tree, from the root element's data: a stored tree's id, a game's id,
+     * a FEN (or `?fen=`); none: the standard start position.
+     */
+    async open({ analysisId, gameId, fen }) {
+      const queryFen = new URLSearchParams(window.location.search).get('fen');
+      let reply;
+      if (analysisId) reply = await fetchJson(`/api/analysis/${encodeURIComponent(analysisId)}`);
+      else if (gameId) reply = await fetchJson(`/api/analysis/game/${encodeURIComponent(gameId)}`);
+      else if (fen || queryFen) return post({ fen: fen || queryFen });
+      else return post({ fen: START_FEN });
+      if (!reply.ok) {
+        elements.error.textContent = `Could not open this analysis: ${errorMessage(reply)}`;
+        return false;
+      }
+      onTree({ ...reply.data.tree, id: reply.data.id ?? reply.data.tree.id ?? null });
+      return true;
+    },
+  };
+}
+
+export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
