@@ -16,6 +16,7 @@ from flask.sessions import SessionInterface, SessionMixin
 from flask_socketio import SocketIO
 
 from chesscore.openings import opening_table
+from server.analysis.service import AnalysisService
 from server.config import ASYNC_MODES, DEFAULTS, ROOT, load_environment
 from server.games.service import GameService
 from server.storage.interface import open_store
@@ -45,10 +46,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(app.instance_path)
 
-    from server.transport import api, events, views
+    from server.transport import analysis_api, api, events, views
 
     app.register_blueprint(views.blueprint)
     app.register_blueprint(api.blueprint)
+    app.register_blueprint(analysis_api.blueprint)
     app.after_request(add_security_headers)
     public_url(app.config)  # a malformed CHESS_PUBLIC_URL stops the start, naming it
     app.json = JsonProvider(app)
@@ -65,6 +67,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["chess_connections"] = connections
     app.extensions["chess"] = _make_service(app, connections)
     app.extensions["chess"].resume()
+    app.extensions["chess_analysis"] = AnalysisService(app.extensions["chess"].store)
     # The opening names take about a second to read (chesscore.openings): at start, not on the
     # first state that carries one.
     socketio.start_background_task(opening_table)

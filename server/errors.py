@@ -13,6 +13,9 @@ from typing import Any
 # code -> HTTP status; codes only Socket.IO can produce answer 400 over HTTP if they ever leak.
 HTTP_STATUS = {
     "bad_request": 400,
+    "bad_fen": 400,
+    "bad_pgn": 400,
+    "bad_tree": 400,
     "forbidden": 403,
     "not_found": 404,
     "not_your_turn": 409,

@@ -76,7 +76,8 @@ def test_the_instance_secret_key_is_private_and_kept(
 
 def test_limits_are_a_few_kilobytes(tmp_path: Path) -> None:
     app = create_app(IN_PROCESS | {"INSTANCE_PATH": str(tmp_path)})
-    assert app.config["MAX_CONTENT_LENGTH"] == MAX_PAYLOAD_BYTES == 4096
+    assert app.config["MAX_CONTENT_LENGTH"] == 4096
+    assert MAX_PAYLOAD_BYTES == 16384
     from server import socketio as bound
 
     assert bound.server.eio.max_http_buffer_size == MAX_PAYLOAD_BYTES

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from chesscore.analysis.insight import Change
     from chesscore.analysis.threats import ThreatMap
     from chesscore.rules.board import Board
+    from chesscore.rules.move import Move
 
 
 def make_annotated_pgn(
@@ -85,6 +86,14 @@ def _annotations(board: Board) -> list[str]:
         replay, threats = after, after_threats
         comments.append(make_annotation(replay, threats, change))
     return comments
+
+
+def annotation_of_move(before: Board, move: Move, after: Board) -> str:
+    """The annotation of the position `move` led to from `before` (`after`), with the forks
+    the move made: `chesscore.rules.pgn_export` writes it into the move's comment."""
+    before_threats, after_threats = make_threat_map(before), make_threat_map(after)
+    change = compare_positions(before, move, after, before_threats, after_threats)
+    return make_annotation(after, after_threats, change)
 
 
 def make_annotation(board: Board, threats: ThreatMap, change: Change | None = None) -> str:

@@ -68,9 +68,9 @@ def make_pgn(
     root = board.root()
     moves = board.move_stack
     tags = _make_tags(board, root, headers or {}, result)
-    lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
+    lines = [f'[{name} "{escape_tag(value)}"]' for name, value in tags.items()]
     notes = _checked_comments(comments, len(moves))
-    movetext = _wrap([*_movetext_tokens(root, moves, notes), tags["Result"]])
+    movetext = wrap_tokens([*_movetext_tokens(root, moves, notes), tags["Result"]])
     return "\n".join([*lines, "", *movetext]) + "\n"
 
 
@@ -90,18 +90,23 @@ def _checked_comments(comments: Sequence[str | None] | None, count: int) -> list
 def _make_tags(
     board: Board, root: Board, headers: dict[str, str], result: str | None
 ) -> dict[str, str]:
+    if result is None and "Result" not in headers:
+        outcome = board.outcome()
+        result = outcome.result() if outcome else "*"
+    return make_tags(headers, root.fen(), result)
+
+
+def make_tags(headers: dict[str, str], root_fen: str, result: str | None) -> dict[str, str]:
+    """The tag pairs to write: the seven-tag roster first (`result`, when given, in place of
+    the ``Result`` header), ``SetUp`` and ``FEN`` for a set-up position, then the others."""
     for name in headers:
         if not isinstance(name, str) or TAG_NAME_PATTERN.fullmatch(name) is None:
             raise InvalidPgnError(f"invalid tag name {name!r}: letters, digits and _ only")
     tags = {name: headers.get(name, default) for name, default in SEVEN_TAG_ROSTER.items()}
-    if result is None and "Result" not in headers:
-        outcome = board.outcome()
-        result = outcome.result() if outcome else "*"
     if result is not None:
         tags["Result"] = result
     if tags["Result"] not in RESULTS:
         raise InvalidPgnError(f"invalid result {tags['Result']!r}; expected one of {RESULTS}")
-    root_fen = root.fen()
     if root_fen != START_FEN:
         tags["SetUp"] = "1"
         tags["FEN"] = root_fen
@@ -110,7 +115,8 @@ def _make_tags(
     return tags
 
 
-def _escape(value: str) -> str:
+def escape_tag(value: str) -> str:
+    """A tag value as a PGN tag pair holds it (one line, quotes and backslashes escaped)."""
     # A tag pair is one line: line breaks in a value become spaces.
     flat = " ".join(str(value).splitlines())
     return flat.replace("\\", "\\\\").replace('"', '\\"')
@@ -131,7 +137,8 @@ def _movetext_tokens(root: Board, moves: list[Move], comments: list[str | None])
     return tokens
 
 
-def _wrap(tokens: list[str]) -> list[str]:
+def wrap_tokens(tokens: list[str]) -> list[str]:
+    """Movetext tokens as lines of at most LINE_WIDTH columns."""
     lines: list[str] = []
     line = ""
     for token in tokens:

@@ -44,6 +44,15 @@ CREATE TABLE IF NOT EXISTS changes (
 );
 """
 
+# Shared analysis boards (server.analysis): the tree as PGN text under its short id.
+ANALYSIS_TABLE = """
+CREATE TABLE IF NOT EXISTS analyses (
+    id TEXT PRIMARY KEY,
+    pgn TEXT NOT NULL,
+    created BIGINT NOT NULL
+);
+"""
+
 
 class StaleVersionError(Exception):
     """The game is no longer at the version a change was made for."""
@@ -111,6 +120,12 @@ class GameStore(Protocol):
         """Active games whose last change (or creation) came before `before`, in wall-clock
         seconds: found through an index of last-change times and read without their moves,
         so start-up can end thousands of abandoned games cheaply."""
+
+    def save_analysis(self, analysis_id: str, pgn: str) -> None:
+        """Store a shared analysis tree (its PGN) under a new id."""
+
+    def load_analysis(self, analysis_id: str) -> str | None:
+        """The PGN of a shared analysis tree, None for an unknown id."""
 
     def close(self) -> None: ...
 

@@ -25,6 +25,7 @@ import psycopg
 
 from server.games.play import Event
 from server.storage.interface import (
+    ANALYSIS_TABLE,
     GAME_RECORD_TABLES,
     IdleGame,
     StaleVersionError,
@@ -47,6 +48,7 @@ CREATE TABLE IF NOT EXISTS games (
 );
 """
     + GAME_RECORD_TABLES
+    + ANALYSIS_TABLE
     + """CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active;
 """
 )
@@ -239,6 +241,18 @@ class PostgresStore(RowLoads):
                 "SELECT id, header, version FROM games WHERE active AND updated < %s", (before,)
             ).fetchall()
         return [IdleGame(game_id, json.loads(header), version) for game_id, header, version in rows]
+
+    def save_analysis(self, analysis_id: str, pgn: str) -> None:
+        with self._connection() as db:
+            db.execute(
+                "INSERT INTO analyses (id, pgn, created) VALUES (%s, %s, %s)",
+                (analysis_id, pgn, int(time.time())),
+            )
+
+    def load_analysis(self, analysis_id: str) -> str | None:
+        with self._connection() as db:
+            row = db.execute("SELECT pgn FROM analyses WHERE id = %s", (analysis_id,)).fetchone()
+        return None if row is None else str(row[0])
 
     def close(self) -> None:
         self.closed = True

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from server.games.play import Event
 from server.storage.interface import (
+    ANALYSIS_TABLE,
     GAME_RECORD_TABLES,
     IdleGame,
     StaleVersionError,
@@ -43,6 +44,7 @@ CREATE TABLE IF NOT EXISTS games (
 );
 """
     + GAME_RECORD_TABLES
+    + ANALYSIS_TABLE
     + """CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active = 1;
 """
 )
@@ -193,6 +195,20 @@ class SqliteStore(RowLoads):
                 (before,),
             ).fetchall()
         return [IdleGame(game_id, json.loads(header), version) for game_id, header, version in rows]
+
+    def save_analysis(self, analysis_id: str, pgn: str) -> None:
+        with self.lock:
+            self.db.execute(
+                "INSERT INTO analyses (id, pgn, created) VALUES (?, ?, ?)",
+                (analysis_id, pgn, int(time.time())),
+            )
+
+    def load_analysis(self, analysis_id: str) -> str | None:
+        with self.lock:
+            row = self.db.execute(
+                "SELECT pgn FROM analyses WHERE id = ?", (analysis_id,)
+            ).fetchone()
+        return None if row is None else str(row[0])
 
     def close(self) -> None:
         with self.lock:

@@ -44,7 +44,7 @@ def _service() -> GameService:
     return cast(GameService, current_app.extensions["chess"])
 
 
-def _body() -> Any:
+def json_body() -> Any:
     if not request.is_json:
         raise RequestError("bad_request", "the body must be JSON (Content-Type: application/json)")
     data = request.get_data()
@@ -106,7 +106,7 @@ def _state(game: Game, role: Color | None) -> State:
 
 @blueprint.post("/games")
 def create_game() -> Response:
-    created = _service().create(parse_create(_body()), request_client())
+    created = _service().create(parse_create(json_body()), request_client())
     game = created.game
     body = {
         "ok": True,
@@ -124,7 +124,7 @@ def create_game() -> Response:
 @blueprint.post("/games/<game_id>/join")
 def join_game(game_id: str) -> Response:
     game_id = _game_id(game_id)
-    invite = parse_invite(_body())
+    invite = parse_invite(json_body())
     claimed = _service().claim_invite(game_id, invite)
     if claimed is None:
         raise RequestError("seat_taken", "the invitation was already used")
@@ -201,7 +201,7 @@ def game_pgn(game_id: str) -> Response:
         )
     with _service().session(game_id) as game:
         # A copy: annotating a long game takes a while, and the game need not wait for it.
-        board, headers, result = game.board.copy(), _pgn_headers(game), _pgn_result(game)
+        board, headers, result = game.board.copy(), pgn_headers(game), pgn_result(game)
         assisted = game.settings.assisted
     if annotated == "1":
         text = make_annotated_pgn(
@@ -212,7 +212,7 @@ def game_pgn(game_id: str) -> Response:
     return Response(text, mimetype="text/x-chess-pgn")
 
 
-def _pgn_headers(game: Game) -> dict[str, str]:
+def pgn_headers(game: Game) -> dict[str, str]:
     computer = game.settings.computer
     names = {
         color: ("Computer" if color == computer else color_name(color).title())
@@ -235,7 +235,7 @@ def _pgn_headers(game: Game) -> dict[str, str]:
     return headers
 
 
-def _pgn_result(game: Game) -> str:
+def pgn_result(game: Game) -> str:
     return game.header.outcome.result() if game.header.outcome else "*"
 
 
@@ -243,7 +243,7 @@ def _pgn_result(game: Game) -> str:
 def make_move(game_id: str) -> Response:
     game_id = _game_id(game_id)
     color = _bearer_seat(game_id)
-    ply, move = parse_http_move(_body())
+    ply, move = parse_http_move(json_body())
     done = _service().move(game_id, color, ply, move)
     with _service().session(game_id) as game:
         state = _state(game, color)
@@ -256,7 +256,7 @@ def make_move(game_id: str) -> Response:
 def act(game_id: str) -> Response:
     game_id = _game_id(game_id)
     color = _bearer_seat(game_id)
-    action = parse_action(_body())
+    action = parse_action(json_body())
     done = _service().act(game_id, color, action.action, action.kind, request_client())
     with _service().session(game_id) as game:
         body: dict[str, Any] = {

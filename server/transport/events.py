@@ -26,6 +26,7 @@ from server.games.actions import ACTIONS
 from server.games.lookups import check_preview, describe_square_at
 from server.games.seats import cookie_name, is_token
 from server.games.service import GameService
+from server.transport.analysis_events import LOOKUPS as ANALYSIS_LOOKUPS
 from server.transport.clients import request_client
 from server.transport.connections import Connections
 from server.transport.facts_cache import cached_preview
@@ -217,7 +218,7 @@ def register(socketio: SocketIO) -> None:
     socketio.on_event("disconnect", on_disconnect)
     for name, work in HANDLERS.items():
         socketio.on_event(name, _bind(work))
-    for name, work in LOOKUPS.items():
+    for name, work in {**LOOKUPS, **ANALYSIS_LOOKUPS}.items():
         socketio.on_event(name, _bind(work, lookup=True))
 
     def on_unknown(event: Any, *args: Any) -> dict[str, Any]:

@@ -80,7 +80,7 @@ def make_public_state(game: Game, now: float) -> State:
         "outcome": header.outcome.to_json() if header.outcome else None,
         "last_move": {"uci": last.uci, "san": last.san} if last else None,
         "announcement": facts.announcement,
-        "opening": _opening(board),
+        "opening": opening_json(board),
         "moves": _moves_text(game),
         "opponent": game.settings.opponent,
         "level": game.settings.level,
@@ -128,7 +128,7 @@ def make_destinations(game: Game) -> Destinations:
     return {"dests": board.destinations(), "promotions": board.promotion_targets()}
 
 
-def _opening(board: Board) -> dict[str, str] | None:
+def opening_json(board: Board) -> dict[str, str] | None:
     """The ECO code and name of the last named position of the game (chesscore.openings)."""
     opening = opening_of(board)
     return None if opening is None else {"eco": opening.eco, "name": opening.name}

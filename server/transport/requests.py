@@ -327,3 +327,67 @@ def _parse_level(fields: dict[str, Any], opponent: str) -> int | None:
     except ChessError as error:
         raise _bad(f"field 'level': {error}") from error
     return level
+
+
+# -- the analysis board: a node is named by its path (root FEN, UCI moves) ------------------
+
+MAX_PATH_MOVES = 1_000
+MAX_MULTIPV = 3
+
+
+@dataclass(frozen=True)
+class PathRequest:
+    """A node of an analysis tree: the root FEN and the moves from it (the last may be SAN)."""
+
+    fen: str
+    moves: list[str]
+
+
+@dataclass(frozen=True)
+class AnalysisPreviewRequest:
+    path: PathRequest
+    move: Move
+
+
+@dataclass(frozen=True)
+class AnalysisDescribeRequest:
+    path: PathRequest
+    square: str
+
+
+@dataclass(frozen=True)
+class EngineRequest:
+    path: PathRequest
+    multipv: int
+
+
+def _path(fields: dict[str, Any]) -> PathRequest:
+    fen = _string(fields, "fen", lambda text: 0 < len(text) <= 100, "a FEN")
+    moves = fields.get("moves", [])
+    if not isinstance(moves, list) or len(moves) > MAX_PATH_MOVES:
+        raise _bad(f"field 'moves' must be a list of at most {MAX_PATH_MOVES} moves")
+    for index, move in enumerate(moves):
+        if not isinstance(move, str) or not 1 < len(move) <= 10:
+            raise _bad(f"field 'moves': move {index + 1} is not a move, got {shorten(move)}")
+    return PathRequest(fen, moves)
+
+
+def parse_path(payload: Any) -> PathRequest:
+    return _path(_fields(payload, ("fen",), ("moves",)))
+
+
+def parse_analysis_preview(payload: Any) -> AnalysisPreviewRequest:
+    fields = _fields(payload, ("fen", "uci"), ("moves",))
+    return AnalysisPreviewRequest(_path(fields), _uci_move(fields))
+
+
+def parse_analysis_describe(payload: Any) -> AnalysisDescribeRequest:
+    fields = _fields(payload, ("fen", "square"), ("moves",))
+    square = _string(fields, "square", is_square_name, "a square name such as 'e4'")
+    return AnalysisDescribeRequest(_path(fields), square)
+
+
+def parse_engine_start(payload: Any) -> EngineRequest:
+    fields = _fields(payload, ("fen",), ("moves", "multipv"))
+    multipv = _integer(fields, "multipv", 1, MAX_MULTIPV) if "multipv" in fields else MAX_MULTIPV
+    return EngineRequest(_path(fields), multipv)

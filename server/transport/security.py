@@ -4,7 +4,10 @@ The secret key comes from CHESS_SECRET_KEY, else from `<instance>/secret_key`, c
 with 32 random bytes and owner-only permissions, so sessions survive restarts without anyone
 committing a key. Socket.IO accepts only the server's own origin unless CHESS_ALLOWED_ORIGINS
 lists others; "*" is refused. Incoming Socket.IO messages and HTTP bodies are limited to a few
-kilobytes: no valid request is bigger, and a bigger one only costs memory.
+kilobytes: no valid request is bigger, and a bigger one only costs memory. Socket.IO's limit is
+16 KB, since an analysis board's request names its node by the path from the root (up to 1,000
+moves); HTTP's is 4 KB (server.config), save the analysis import, which takes a PGN file
+(server.transport.analysis_api).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-MAX_PAYLOAD_BYTES = 4096
+MAX_PAYLOAD_BYTES = 16384
 
 
 def load_secret_key(instance_path: str) -> str:

@@ -21,8 +21,10 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
+from server.analysis.service import is_analysis_id
 from server.errors import RequestError
 from server.games.seats import is_game_id, is_token
+from server.transport.analysis_api import game_for_analysis
 from server.transport.api import set_seat_cookie
 
 blueprint = Blueprint("views", __name__)
@@ -65,6 +67,34 @@ def game_page(game_id: str) -> ResponseReturnValue:
         if claimed is not None:
             set_seat_cookie(response, game_id, claimed[1])
     return response
+
+
+@blueprint.get("/analysis")
+def analysis_page() -> ResponseReturnValue:
+    """The analysis board: empty, or the position of `?fen=` (the page asks the server to
+    check it, and shows the error)."""
+    fen = request.args.get("fen")
+    return render_template(["analysis.html", "index.html"], analysis_id=None, game_id=None, fen=fen)
+
+
+@blueprint.get("/analysis/<key>")
+def analysis_of(key: str) -> ResponseReturnValue:
+    """A shared tree (8 characters) or a game here (12) on the analysis board; a player's own
+    game only once it is over."""
+    if is_game_id(key):
+        try:
+            game_for_analysis(key)
+        except RequestError as error:
+            abort(error.http_status)
+        return render_template(
+            ["analysis.html", "index.html"], analysis_id=None, game_id=key, fen=None
+        )
+    if (
+        not is_analysis_id(key)
+        or current_app.extensions["chess_analysis"].store.load_analysis(key) is None
+    ):
+        abort(404)
+    return render_template(["analysis.html", "index.html"], analysis_id=key, game_id=None, fen=None)
 
 
 @blueprint.get("/vendor/<package>/<path:filename>")

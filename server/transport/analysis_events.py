@@ -1,0 +1,85 @@
+"""Socket.IO events of the analysis board: the facts of any node, previews, squares in words.
+
+The page holds the move tree; each request names a node by its path (root FEN and the moves
+from it, server.transport.requests.PathRequest), and the server replays the path and answers
+about the position at its end, in the same forms as a game's state (threat map, insight,
+safety labels, announcement), so the game page's overlays draw them unchanged. A path ending in
+a move the tree does not have yet is how a move is made: the reply's `last_move` gives its SAN.
+Nothing is stored. A root that cannot arise in a game but has legal moves is answered with a
+notice (server.analysis.tree.parse_root). Every event is rate-limited like a game's look-ups.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chesscore import Board
+from chesscore.rules.squares import COLOR_NAMES
+from server.analysis.tree import replay_path
+from server.games.lookups import describe
+from server.transport.facts_cache import cached_preview, position_facts
+from server.transport.messages import opening_json
+from server.transport.requests import (
+    PathRequest,
+    parse_analysis_describe,
+    parse_analysis_preview,
+    parse_path,
+)
+
+
+def _board(path: PathRequest) -> tuple[Board, str | None]:
+    return replay_path(path.fen, path.moves)
+
+
+def make_position(board: Board, notice: str | None) -> dict[str, Any]:
+    """The facts of `board` for the analysis page (docs/protocol.md, `analysis_position`)."""
+    facts = position_facts(board)
+    outcome = board.outcome()
+    last_move = None
+    if board.move_stack:
+        move = board.pop()
+        last_move = {"uci": move.uci(), "san": board.san(move)}
+        board.push(move)
+    playing = outcome is None
+    return {
+        "fen": board.fen(),
+        "ply": len(board.move_stack),
+        "turn": COLOR_NAMES[board.turn],
+        "check": board.is_check(),
+        "checked_king": facts.checked_king,
+        "last_move": last_move,
+        "status": "playing" if playing else "over",
+        "outcome": None if outcome is None else outcome.to_json(),
+        "dests": board.destinations() if playing else {},
+        "promotions": board.promotion_targets() if playing else {},
+        "threats": facts.threats,
+        "insight": facts.insight,
+        "safety": facts.safety_of(board) if playing else None,
+        "announcement": facts.announcement,
+        "opening": opening_json(board),
+        "notice": notice,
+    }
+
+
+def analysis_position(payload: Any) -> dict[str, Any]:
+    board, notice = _board(parse_path(payload))
+    return {"ok": True, "position": make_position(board, notice)}
+
+
+def analysis_preview(payload: Any) -> dict[str, Any]:
+    request = parse_analysis_preview(payload)
+    board, _ = _board(request.path)
+    return {"ok": True, "preview": cached_preview(board, request.move)}
+
+
+def analysis_describe(payload: Any) -> dict[str, Any]:
+    request = parse_analysis_describe(payload)
+    board, _ = _board(request.path)
+    return {"ok": True, "text": describe(board, request.square, assisted=True)}
+
+
+LOOKUPS = {
+    "analysis_position": analysis_position,
+    "analysis_preview": analysis_preview,
+    "analysis_describe": analysis_describe,
+}
