@@ -24,7 +24,7 @@ import { renderStatus, describeResult, describeOffers } from './panel/status.js'
 import { renderMoves, wireStepping } from './panel/moves.js';
 import { createClocks } from './panel/clock.js';
 import { createActions } from './panel/actions.js';
-import { wireCopyButton, downloadPgn, renderInvite } from './panel/links.js';
+import { wireCopyButton, downloadPgn, renderInvite, renderAnalyseLink } from './panel/links.js';
 
 const $ = (selector) => document.querySelector(selector);
 const root = $('main.game');
@@ -276,6 +276,7 @@ function renderPanel(position, live) {
   $('#typed-move').hidden = role === 'spectator' || state.status !== 'playing';
   renderAssisted(state, role);
   renderInvite($('#invite-row'), $('#invite-link'), inviteUrl(), state, role);
+  renderAnalyseLink($('#analyse-link'), state, role);
   const note = $('#history-note');
   note.hidden = live && position.threats !== null;
   const after = position.ply === 0 ? 'the start' : state.moves[position.ply - 1].san;

@@ -123,7 +123,7 @@ const editor = createEditor(
   {
     request,
     onAccept: (fen, position) => {
-      loadTree({ fen, children: [], notice: position.notice ?? null }, position);
+      loadTree({ fen, notice: position.notice ?? null }, position);
       showEditor(false);
     },
   },
@@ -278,18 +278,23 @@ function renderFacts(position) {
   $('#notice').textContent = notice ?? '';
 }
 
-const STATUS_WORDS = {
+const ENDINGS = {
   checkmate: 'Checkmate',
   stalemate: 'Stalemate',
   insufficient_material: 'Draw: insufficient material',
+  fivefold_repetition: 'Draw: fivefold repetition',
+  seventyfive_moves: 'Draw: seventy-five-move rule',
+  threefold_repetition: 'Draw: threefold repetition',
   fifty_moves: 'Draw: fifty-move rule',
-  threefold: 'Draw: threefold repetition',
 };
 
+/** "White to move", "Black to move, in check", "Checkmate: White wins" (from the outcome). */
 function describeStatus(position) {
   const side = position.turn === 'white' ? 'White' : 'Black';
-  if (position.status === 'playing') return `${side} to move${position.check ? ', in check' : ''}`;
-  return STATUS_WORDS[position.status] ?? position.status.replaceAll('_', ' ');
+  const { outcome } = position;
+  if (!outcome) return `${side} to move${position.check ? ', in check' : ''}`;
+  const ending = ENDINGS[outcome.termination] ?? outcome.termination.replaceAll('_', ' ');
+  return outcome.winner ? `${ending}: ${outcome.winner === 'white' ? 'White' : 'Black'} wins` : ending;
 }
 
 /** The choice of next moves at a node with several (lichess's fork): ↑/↓ pick, → plays. */

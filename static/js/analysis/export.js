@@ -2,7 +2,7 @@
  * Out of the analysis board: the PGN of the whole tree (downloaded or copied, with the
  * threat annotations as an option, written by the server from the tree:
  * `POST /api/analysis/export`), the FEN of the node on view, and a link that reopens the
- * same tree (the PGN stored by `POST /api/analysis`, reopened at `/analysis/<id>`).
+ * same tree (stored by `POST /api/analysis`, reopened at `/analysis/<id>`).
  */
 import { fetchJson, fetchText, errorMessage } from './http.js';
 import { copyText } from '../panel/links.js';
@@ -17,7 +17,8 @@ export function createExport(elements, { tree, fen }) {
     elements.feedback.textContent = text;
   };
 
-  async function pgn(annotations = elements.annotations.checked) {
+  async function pgn() {
+    const annotations = elements.annotations.checked;
     const reply = await fetchText('/api/analysis/export', { tree: tree().toExport(), annotations });
     if (!reply.ok) say(`Could not export the PGN: ${errorMessage(reply)}`);
     return reply.ok ? reply.text : null;
@@ -48,10 +49,7 @@ export function createExport(elements, { tree, fen }) {
     say((await copyText(text)) ? `Copied: ${text}` : `Copy this by hand: ${text}`);
   });
   elements.share.addEventListener('click', async () => {
-    // The stored tree is the tree itself: the annotations would come back as comments.
-    const text = await pgn(false);
-    if (text === null) return;
-    const reply = await fetchJson('/api/analysis', { pgn: text });
+    const reply = await fetchJson('/api/analysis', { tree: tree().toExport() });
     if (!reply.ok || !reply.data.id) {
       say(`Could not store the analysis: ${errorMessage(reply)}`);
       return;

@@ -11,22 +11,29 @@
 
 export const ROOT = 'root';
 
-/** A tree from the server's tree (`POST /api/analysis`, `GET /api/analysis/<id>`). */
+/**
+ * A tree from the server's flat form (`{fen, headers, result, nodes}`, `nodes[0]` the root,
+ * each node naming its `children` by index: `POST /api/analysis`, `GET /api/analysis/<id>`),
+ * or a bare root `{fen}` (a position from the editor).
+ */
 export function createTree(data) {
   let counter = 0;
   const parents = new Map();
   const nodes = new Map();
+  const flat = data.nodes ?? [{ comment: data.comment ?? null, children: [] }];
   const root = {
     id: ROOT,
     uci: null,
     san: null,
     fen: data.fen,
-    comment: data.comment ?? null,
+    comment: flat[0].comment ?? null,
     nags: [],
     eval: null,
     children: [],
   };
   nodes.set(ROOT, root);
+  const headers = { ...(data.headers ?? {}) };
+  const result = data.result ?? '*';
 
   function adopt(parent, raw) {
     counter += 1;
@@ -44,10 +51,14 @@ export function createTree(data) {
     nodes.set(node.id, node);
     parents.set(node.id, parent.id);
     parent.children.push(node);
-    for (const child of raw.children ?? []) adopt(node, child);
     return node;
   }
-  for (const child of data.children ?? []) adopt(root, child);
+  // Breadth first, without recursion: a long game is a chain a thousand nodes deep.
+  const queue = [[root, flat[0]]];
+  for (let at = 0; at < queue.length; at += 1) {
+    const [parent, raw] = queue[at];
+    for (const index of raw.children ?? []) queue.push([adopt(parent, flat[index]), flat[index]]);
+  }
 
   const get = (id) => nodes.get(id) ?? null;
   const parentOf = (id) => get(parents.get(id));
@@ -75,6 +86,8 @@ export function createTree(data) {
 
   return {
     root,
+    headers,
+    result,
     get,
     parentOf,
     line,
@@ -94,7 +107,7 @@ export function createTree(data) {
     addChild(parentId, raw) {
       const parent = get(parentId);
       const existing = parent.children.find((child) => child.uci === raw.uci);
-      return existing ?? adopt(parent, { ...raw, children: [] });
+      return existing ?? adopt(parent, raw);
     },
     /** Make the variation `id` is in the main line at its branch point; false if it is one. */
     promote(id) {
@@ -135,16 +148,28 @@ export function createTree(data) {
     },
     /** Into the first variation at `id` (lichess's shift+→), or null where there is none. */
     enterVariation: (id) => get(id).children[1]?.id ?? null,
-    /** The tree in the export form: the root FEN and the nodes' uci/comment/nags/eval. */
+    /** The tree in the server's flat form, as `POST /api/analysis/export` reads it. */
     toExport() {
-      const strip = (node) => ({
-        uci: node.uci,
-        comment: node.comment,
-        nags: node.nags,
-        eval: node.eval,
-        children: node.children.map(strip),
-      });
-      return { fen: root.fen, comment: root.comment, children: root.children.map(strip) };
+      const flatNodes = [{ parent: null, comment: root.comment, nags: [], children: [] }];
+      const queue = [[root, 0]];
+      for (let at = 0; at < queue.length; at += 1) {
+        const [node, index] = queue[at];
+        for (const child of node.children) {
+          const childIndex = flatNodes.length;
+          flatNodes.push({
+            parent: index,
+            uci: child.uci,
+            comment: child.comment,
+            nags: child.nags,
+            clock: child.clock,
+            eval: child.eval,
+            children: [],
+          });
+          flatNodes[index].children.push(childIndex);
+          queue.push([child, childIndex]);
+        }
+      }
+      return { fen: root.fen, headers, result, nodes: flatNodes };
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Links and exports: the watch link, the invitation link (for the game's creator while the
- * friend's seat is free), copy FEN of the position on view, download the PGN.
+ * friend's seat is free), copy FEN of the position on view, download the PGN, and the link
+ * to the analysis board.
  */
 
 /** Copy `text`; resolves true when the clipboard took it. */
@@ -51,4 +52,12 @@ export function renderInvite(row, input, inviteUrl, state, role) {
   const open = Boolean(inviteUrl) && role !== 'spectator' && !state.players[friendSeat].seated;
   row.hidden = !open;
   if (open) input.value = inviteUrl;
+}
+
+/**
+ * The link to analyse the game: for everyone once it is over, and for spectators during it
+ * (the server refuses a player's own game while it is played).
+ */
+export function renderAnalyseLink(link, state, role) {
+  link.hidden = state.status === 'playing' && role !== 'spectator';
 }
