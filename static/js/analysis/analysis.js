@@ -397,8 +397,8 @@ async function playBoardMove(orig, dest) {
   await playUci(uci);
 }
 
+/** The menu of a move (right click): it acts on that move, the node on view stays. */
 function showMenu(id, x, y) {
-  goTo(id);
   page.menuId = id;
   const menu = $('#tree-menu');
   menu.hidden = false;

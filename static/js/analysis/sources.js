@@ -50,7 +50,7 @@ export function createSources(elements, onTree) {
       button.className = 'choose-game';
       button.dataset.index = String(game.index);
       const who = `${game.white ?? '?'} – ${game.black ?? '?'}`;
-      const when = [game.event, game.date].filter(Boolean).join(', ');
+      const when = [game.event, game.date].filter((text) => text && !/^[?.]*$/.test(text)).join(', ');
       button.textContent = `${who} ${game.result ?? ''}${when ? ` (${when})` : ''}, ${
         game.plies
       } plies`;
