@@ -56,18 +56,23 @@ def replay_path(fen: Any, moves: Any) -> tuple[Board, str | None]:
     if not isinstance(moves, list) or len(moves) > MAX_PATH:
         raise RequestError("bad_request", f"'moves' must be a list of at most {MAX_PATH} moves")
     for index, text in enumerate(moves):
-        if not isinstance(text, str) or not 0 < len(text) <= 10:
-            raise RequestError("bad_request", f"move {index} of the path is not a move: {text!r}")
-        try:
-            if index == len(moves) - 1 and not _looks_like_uci(text):
-                board.push_san(text)
-            else:
-                board.push(board.parse_uci(text))
-        except ChessError as error:
-            raise RequestError(
-                "illegal_move", f"move {index + 1} of the path, {text!r}: {error}"
-            ) from error
+        play_path_move(board, text, index, last=index == len(moves) - 1)
     return board, notice
+
+
+def play_path_move(board: Board, text: Any, index: int, last: bool) -> None:
+    """Play move `index` of a path on `board` (UCI, or SAN when it is the `last`)."""
+    if not isinstance(text, str) or not 0 < len(text) <= 10:
+        raise RequestError("bad_request", f"move {index + 1} of the path is not a move: {text!r}")
+    try:
+        if last and not _looks_like_uci(text):
+            board.push_san(text)
+        else:
+            board.push(board.parse_uci(text))
+    except ChessError as error:
+        raise RequestError(
+            "illegal_move", f"move {index + 1} of the path, {text!r}: {error}"
+        ) from error
 
 
 def _looks_like_uci(text: str) -> bool:

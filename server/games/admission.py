@@ -51,15 +51,15 @@ class TokenBucket:
         self.updated = clock()
         self.lock = threading.Lock()  # a connection's events run concurrently
 
-    def allow(self) -> bool:
-        """Take one token if there is one."""
+    def allow(self, cost: float = 1) -> bool:
+        """Take `cost` tokens if there are that many."""
         with self.lock:
             now = self.clock()
             self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
             self.updated = now
-            if self.tokens < 1:
+            if self.tokens < cost:
                 return False
-            self.tokens -= 1
+            self.tokens -= cost
             return True
 
     def wait_time(self) -> float:

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app, request
+
 from chesscore import Board
 from chesscore.rules.squares import COLOR_NAMES
-from server.analysis.tree import replay_path
+from server.analysis.tree import play_path_move, replay_path
+from server.errors import RequestError
 from server.games.lookups import describe
-from server.transport.facts_cache import cached_preview, position_facts
+from server.transport.facts_cache import LruCache, cached_preview, position_facts
 from server.transport.messages import opening_json
 from server.transport.requests import (
     PathRequest,
@@ -26,9 +29,38 @@ from server.transport.requests import (
     parse_path,
 )
 
+BOARD_CACHE_SIZE = 256
+
+# Boards at the end of recent paths, so a step along the tree replays one move, not the path.
+_boards = LruCache(BOARD_CACHE_SIZE)
+
 
 def _board(path: PathRequest) -> tuple[Board, str | None]:
-    return replay_path(path.fen, path.moves)
+    """The board at the end of `path` and its root's notice: from the board of the path
+    itself or of its parent when one was asked for lately, else replayed from the root, which
+    draws its moves from the connection's replay bucket."""
+    key = (path.fen, tuple(path.moves))
+    found = _boards.peek(key)
+    if found is None and path.moves:
+        parent = _boards.peek((path.fen, key[1][:-1]))
+        if parent is not None:
+            board = parent[0].copy()
+            play_path_move(board, path.moves[-1], len(path.moves) - 1, last=True)
+            found = (board, parent[1])
+    if found is None:
+        sid = request.sid  # type: ignore[attr-defined]
+        if not current_app.extensions["chess_connections"].allow_replay(sid, len(path.moves)):
+            raise RequestError(
+                "rate_limited", "too many long paths replayed on this connection; slow down"
+            )
+        found = replay_path(path.fen, path.moves)
+    if path.moves:  # kept under the UCI path, whether its last move came as UCI or SAN
+        board = found[0]
+        last = board.pop()
+        board.push(last)
+        key = (path.fen, (*key[1][:-1], last.uci()))
+    _boards.put(key, found)
+    return found[0].copy(), found[1]
 
 
 def make_position(board: Board, notice: str | None) -> dict[str, Any]:

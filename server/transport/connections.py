@@ -28,6 +28,11 @@ FLOOD_LIMIT = 1000
 # The look-ups' bucket: burst and refill per second.
 LOOKUP_BURST = 40
 LOOKUP_PER_SECOND = 20.0
+# Moves of analysis paths replayed from scratch (about 25 microseconds each), at once and per
+# second: what one connection may make the process replay for the analysis board, whose
+# requests name a node by its path of up to 1,000 moves (server.transport.analysis_events).
+REPLAY_BURST = 3000
+REPLAY_PER_SECOND = 1000.0
 
 
 @dataclass
@@ -36,6 +41,9 @@ class Connection:
     bucket: TokenBucket = field(default_factory=lambda: TokenBucket(BURST, PER_SECOND))
     lookups: TokenBucket = field(
         default_factory=lambda: TokenBucket(LOOKUP_BURST, LOOKUP_PER_SECOND)
+    )
+    replays: TokenBucket = field(
+        default_factory=lambda: TokenBucket(REPLAY_BURST, REPLAY_PER_SECOND)
     )
     # Refused events allowed before the connection is closed, refilled at the event rate.
     strikes: TokenBucket = field(default_factory=lambda: TokenBucket(FLOOD_LIMIT, PER_SECOND))
@@ -67,6 +75,10 @@ class Connections:
         """Whether the connection may send one more event now (a look-up: from its own bucket)."""
         connection = self.get(sid)
         return (connection.lookups if lookup else connection.bucket).allow()
+
+    def allow_replay(self, sid: str, moves: int) -> bool:
+        """Whether the connection may have `moves` moves of a path replayed now."""
+        return self.get(sid).replays.allow(moves)
 
     def is_flooding(self, sid: str) -> bool:
         """Count one refused event; True once a client keeps sending long after being told to

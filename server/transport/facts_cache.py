@@ -89,6 +89,20 @@ class LruCache:
                 self.entries.popitem(last=False)
         return value
 
+    def peek(self, key: Any) -> Any:
+        """The value kept under `key` (None if there is none), made most recently used."""
+        with self.lock:
+            if key not in self.entries:
+                return None
+            self.entries.move_to_end(key)
+            return self.entries[key]
+
+    def put(self, key: Any, value: Any) -> None:
+        with self.lock:
+            self.entries[key] = value
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
 
 _facts = LruCache(FACTS_CACHE_SIZE)
 _previews = LruCache(PREVIEW_CACHE_SIZE)
