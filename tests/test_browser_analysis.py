@@ -15,11 +15,16 @@ from typing import Any
 
 import pytest
 
-from chesscore import Board, ChessError
+from chesscore import Board, ChessError, Move
+from chesscore.analysis.describe import describe_square
+from chesscore.analysis.insight import describe_change
+from server.transport.wire_facts import change_json
 from tests.conftest import screenshot_path
 from tests.support.game_client import api_join, api_move
 from tests.support.live_server import LiveServer
+from tests.support.safety import safety_by_name
 from tests.support.server_fixture import module_server
+from tests.test_browser_insight import expected_lines, legend_lines, safety_marks
 from tests.test_browser_support import FILES, WAIT_MS, create_game, wait_for_board_at_rest
 from tests.test_browser_threats import expected_overlay, read_overlay
 
@@ -27,6 +32,7 @@ pytestmark = pytest.mark.browser
 
 server = module_server("browser_analysis")
 
+DASH = "\N{EN DASH}"  # between the players' names, as the page writes them
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
@@ -88,9 +94,18 @@ def current_san(page: Any) -> str:
 def tree_moves(page: Any) -> list[tuple[str, str]]:
     """(SAN with glyphs, 'main' or 'variation') of every move in the move list, in order."""
     moves = page.locator("#tree .tree-move").evaluate_all(
-        "ms => ms.map(m => [m.textContent.trim(), m.classList.contains('main') ? 'main' : 'variation'])"
+        "ms => ms.map(m => [m.textContent.trim(),"
+        " m.classList.contains('main') ? 'main' : 'variation'])"
     )
     return [(san, kind) for san, kind in moves]
+
+
+def wait_current(page: Any, san: str) -> None:
+    page.wait_for_function(
+        "document.querySelector('#tree .tree-move[aria-current=\"true\"]')?.textContent"
+        f" === {san!r}",
+        timeout=WAIT_MS,
+    )
 
 
 def mainline(page: Any) -> list[str]:
@@ -183,7 +198,7 @@ def test_paste_step_branch_promote_delete_export_and_share(
             ("a6", "main"),
         ]
         assert "the natural move" in page.locator("#tree .tree-comment").inner_text()
-        assert page.locator("#game-title").inner_text() == "Alice – Bob"
+        assert page.locator("#game-title").inner_text() == f"Alice {DASH} Bob"
 
         # Keys: → ← along the line, Home/End, ↓ at a fork picks the variation → follows.
         press(page, "ArrowRight", "ArrowRight", "ArrowRight")
@@ -207,9 +222,7 @@ def test_paste_step_branch_promote_delete_export_and_share(
         press(page, "ArrowRight")
         assert current_san(page) == "e5"
         play(page, "f1c4")
-        page.wait_for_function(
-            "document.querySelector('#tree .tree-move[aria-current=\"true\"]')?.textContent === 'Bc4'"
-        )
+        wait_current(page, "Bc4")
         wait_ready(page)
         assert ("Bc4", "variation") in tree_moves(page)
         assert dataset(page, "fen") == fen_after("e4", "e5", "Bc4")
@@ -219,16 +232,15 @@ def test_paste_step_branch_promote_delete_export_and_share(
         # Following an existing move does not add one.
         press(page, "ArrowLeft")
         play(page, "f1c4")
-        page.wait_for_function(
-            "document.querySelector('#tree .tree-move[aria-current=\"true\"]')?.textContent === 'Bc4'"
-        )
+        wait_current(page, "Bc4")
         assert len(tree_moves(page)) == 10
 
         # Delete the 1... c5 variation (from its menu, opened by a right click).
         page.locator("#tree .tree-move.variation", has_text="c5").click(button="right")
         page.locator("#tree-menu [data-action='delete']").click()
         wait_ready(page)
-        assert [san for san, _ in tree_moves(page)] == ["e4", "e5", "Bc4", "Nf3!", "Nc6", "Bb5", "a6"]
+        kept = ["e4", "e5", "Bc4", "Nf3!", "Nc6", "Bb5", "a6"]
+        assert [san for san, _ in tree_moves(page)] == kept
         assert current_san(page) == "Bc4"  # the menu acts on its move; the view stays
 
         # The threat overlay on this node shows chesscore's counts.
@@ -252,8 +264,64 @@ def test_paste_step_branch_promote_delete_export_and_share(
         page.wait_for_function("document.querySelector('#share-link').value.includes('/analysis/')")
         link = page.locator("#share-link").input_value()
         reopened = open_analysis(context, link)
-        page.wait_for_function(f"document.querySelectorAll('#tree .tree-move').length === {len(tree_moves(page))}")
+        count = len(tree_moves(page))
+        reopened.wait_for_function(
+            f"document.querySelectorAll('#tree .tree-move').length === {count}"
+        )
         assert tree_moves(reopened) == tree_moves(page)
+    finally:
+        context.close()
+
+
+def test_every_node_has_the_game_pages_overlays(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest
+) -> None:
+    """On a node of a position given by `?fen=`: the safety marks of a piece picked up, the
+    preview of the position after a move while the piece is held over its square, what the
+    last move changed, a square in words, and the last move in words for screen readers."""
+    fork = "3qk2r/8/8/6N1/8/8/8/4K3 w - - 0 1"
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = open_analysis(context, server.url + "/analysis?fen=" + fork.replace(" ", "%20"))
+        assert dataset(page, "fen") == fork
+        page.get_by_role("button", name="Both").click()
+        board = Board.from_fen(fork)
+        page.mouse.click(*board_square(page, "#board", "g5"))
+        assert safety_marks(page) == safety_by_name(board)["g5"]
+        page.mouse.click(*board_square(page, "#board", "a1"))
+        assert safety_marks(page) == {}
+
+        page.mouse.move(*board_square(page, "#board", "g5"))
+        page.mouse.down()
+        page.mouse.move(*board_square(page, "#board", "e6"), steps=6)
+        page.wait_for_function(
+            "document.querySelector('#analysis').dataset.preview === 'g5e6'", timeout=WAIT_MS
+        )
+        after = board.copy()
+        after.push(Move.from_uci("g5e6"))
+        assert read_overlay(page) == expected_overlay(after.fen(), ("white", "black"), False)
+        page.mouse.move(*board_square(page, "#board", "g5"), steps=6)
+        page.mouse.up()
+        page.wait_for_function("document.querySelector('#analysis').dataset.preview === ''")
+
+        play(page, "g5f7")
+        page.wait_for_function("document.querySelector('#analysis').dataset.ply === '1'")
+        wait_ready(page)
+        change = change_json(describe_change(board, Move.from_uci("g5f7")))
+        board.push(Move.from_uci("g5f7"))
+        assert legend_lines(page) == expected_lines(change)
+        page.wait_for_function("document.querySelector('#announcer').textContent.length > 0")
+        assert "knight" in page.locator("#announcer").inner_text().lower()
+        page.screenshot(path=screenshot_path(request, "-fork"))
+
+        page.locator(".square-cell[data-square='d8']").focus()
+        page.wait_for_function(
+            "document.activeElement.dataset.description !== undefined", timeout=WAIT_MS
+        )
+        assert page.locator("#square-description").inner_text() == describe_square(board, "d8")
+        page.keyboard.press("ArrowDown")  # the squares' own keys: the node on view stays
+        page.wait_for_function("document.activeElement.dataset.square === 'd7'")
+        assert dataset(page, "ply") == "1"
     finally:
         context.close()
 
@@ -281,7 +349,7 @@ def test_engine_lines_appear_and_follow_the_node(
 
         first = lines[0][:2]
         page.locator("#engine-lines .engine-line").first.locator(".engine-move").nth(1).click()
-        page.wait_for_function(f"document.querySelector('#analysis').dataset.ply === '5'")
+        page.wait_for_function("document.querySelector('#analysis').dataset.ply === '5'")
         wait_ready(page)
         assert dataset(page, "fen") == fen_after("e4", "e5", "Nf3", *first)
 
@@ -381,7 +449,7 @@ def test_a_file_of_several_games_offers_a_list_and_a_bad_one_names_the_line(
         page.wait_for_selector("#source-list .choose-game")
         choices = page.locator("#source-list .choose-game").all_inner_texts()
         assert len(choices) == 2
-        assert "Ann – Ben" in choices[0] and "Cid – Dee" in choices[1]
+        assert f"Ann {DASH} Ben" in choices[0] and f"Cid {DASH} Dee" in choices[1]
         page.screenshot(path=screenshot_path(request, "-list"))
         page.locator("#source-list .choose-game").nth(1).click()
         page.wait_for_function("document.querySelectorAll('#tree .tree-move').length === 4")

@@ -25,6 +25,7 @@ import { createSources } from './sources.js';
 import { createExport } from './export.js';
 import { createEditor } from './editor.js';
 import { bindKeys } from './keys.js';
+import { renderFacts, renderGameTitle } from './facts.js';
 
 const $ = (selector) => document.querySelector(selector);
 const root = $('#analysis');
@@ -67,7 +68,7 @@ const engine = createEngine(
 const preview = createPreview($('#board'), {
   board,
   targetOf: previewTarget,
-  ask: (uci) => request('analysis_preview', { ...currentPath(), move: uci }),
+  ask: (uci) => request('analysis_preview', { ...currentPath(), uci }),
   show: (found) => {
     page.preview = found;
     redrawOverlay();
@@ -78,10 +79,7 @@ const preview = createPreview($('#board'), {
     redrawOverlay();
   },
 });
-const squares = createSquareFocus($('#square-focus'), $('#square-description'), async (square) => {
-  const reply = await request('analysis_describe', { ...currentPath(), square });
-  return reply.ok ? reply : { ok: false, error: refusalText(reply) };
-});
+const squares = createSquareFocus($('#square-focus'), $('#square-description'), describeSquare);
 const sources = createSources(
   {
     text: $('#source-text'),
@@ -137,7 +135,7 @@ function loadTree(data, position = null) {
   page.positions.clear();
   if (position) page.positions.set(ROOT, position);
   page.notice = data.notice ?? null;
-  renderGameTitle(data.headers ?? {}, data.result);
+  renderGameTitle($('#game-title'), data.headers ?? {}, data.result);
   root.dataset.treeId = data.id ?? '';
   goTo(ROOT);
 }
@@ -202,9 +200,10 @@ async function playUci(uci) {
 async function extend(from, ucis) {
   const base = page.tree.path(from);
   const replies = await Promise.all(
-    ucis.map((_, index) =>
-      request('analysis_position', { fen: base.fen, moves: [...base.moves, ...ucis.slice(0, index + 1)] }),
-    ),
+    ucis.map((_, index) => {
+      const moves = [...base.moves, ...ucis.slice(0, index + 1)];
+      return request('analysis_position', { fen: base.fen, moves });
+    }),
   );
   let parent = from;
   for (const reply of replies) {
@@ -258,43 +257,16 @@ function render() {
     onMenu: showMenu,
   });
   renderFork(node);
-  renderFacts(position);
+  renderFacts(
+    { opening: $('#opening'), status: $('#position-status'), notice: $('#notice') },
+    position,
+    page.notice,
+  );
   $('#promote-variation').disabled = page.tree.isMainline(page.currentId);
   $('#delete-variation').disabled = page.currentId === ROOT;
   root.dataset.ply = String(page.tree.depth(page.currentId));
   root.dataset.ready = position ? 'true' : 'false';
   squares.refresh();
-}
-
-function renderFacts(position) {
-  const opening = $('#opening');
-  opening.hidden = !position?.opening;
-  opening.textContent = position?.opening
-    ? `${position.opening.eco} ${position.opening.name}`
-    : '';
-  $('#position-status').textContent = position ? describeStatus(position) : '';
-  const notice = position?.notice ?? (page.currentId === ROOT ? page.notice : null) ?? page.notice;
-  $('#notice').hidden = !notice;
-  $('#notice').textContent = notice ?? '';
-}
-
-const ENDINGS = {
-  checkmate: 'Checkmate',
-  stalemate: 'Stalemate',
-  insufficient_material: 'Draw: insufficient material',
-  fivefold_repetition: 'Draw: fivefold repetition',
-  seventyfive_moves: 'Draw: seventy-five-move rule',
-  threefold_repetition: 'Draw: threefold repetition',
-  fifty_moves: 'Draw: fifty-move rule',
-};
-
-/** "White to move", "Black to move, in check", "Checkmate: White wins" (from the outcome). */
-function describeStatus(position) {
-  const side = position.turn === 'white' ? 'White' : 'Black';
-  const { outcome } = position;
-  if (!outcome) return `${side} to move${position.check ? ', in check' : ''}`;
-  const ending = ENDINGS[outcome.termination] ?? outcome.termination.replaceAll('_', ' ');
-  return outcome.winner ? `${ending}: ${outcome.winner === 'white' ? 'White' : 'Black'} wins` : ending;
 }
 
 /** The choice of next moves at a node with several (lichess's fork): ↑/↓ pick, → plays. */
@@ -312,15 +284,6 @@ function renderFork(node) {
       return button;
     }),
   );
-}
-
-function renderGameTitle(headers, result) {
-  const title = $('#game-title');
-  const players = headers.White || headers.Black;
-  title.hidden = !players;
-  title.textContent = players
-    ? `${headers.White ?? '?'} – ${headers.Black ?? '?'}${result && result !== '*' ? ` ${result}` : ''}`
-    : '';
 }
 
 function redrawOverlay() {
@@ -356,6 +319,11 @@ function previewPosition(found) {
     threats: found.threats,
     insight: { xrays: null, pins: found.pins, change: found.change },
   };
+}
+
+async function describeSquare(square) {
+  const reply = await request('analysis_describe', { ...currentPath(), square });
+  return reply.ok ? reply : { ok: false, error: refusalText(reply) };
 }
 
 function speak(position) {
@@ -494,7 +462,10 @@ for (const type of ['mouseup', 'touchend']) {
 
 // -- the connection --------------------------------------------------------------------------
 
-const CONNECTION_TEXT = { connected: 'Connected', reconnecting: 'Connection lost: reconnecting…' };
+const CONNECTION_TEXT = {
+  connected: 'Connected',
+  reconnecting: 'Connection lost: reconnecting…',
+};
 let everConnected = false;
 
 function showConnection(status) {

@@ -50,7 +50,8 @@ export function createSources(elements, onTree) {
       button.className = 'choose-game';
       button.dataset.index = String(game.index);
       const who = `${game.white ?? '?'} – ${game.black ?? '?'}`;
-      const when = [game.event, game.date].filter((text) => text && !/^[?.]*$/.test(text)).join(', ');
+      const known = (text) => text && !/^[?.]*$/.test(text); // PGN writes unknowns as ? and ?.??
+      const when = [game.event, game.date].filter(known).join(', ');
       button.textContent = `${who} ${game.result ?? ''}${when ? ` (${when})` : ''}, ${
         game.plies
       } plies`;

@@ -1,0 +1,48 @@
+/**
+ * The words above the move list: the players of a loaded game, the opening of the node on
+ * view (the last named position on its path), whose move it is or how the game ended there,
+ * and the notice of a root that cannot arise in a game. All of it is the server's
+ * (`analysis_position`, the tree's headers); the page only writes it down.
+ */
+
+const ENDINGS = {
+  checkmate: 'Checkmate',
+  stalemate: 'Stalemate',
+  insufficient_material: 'Draw: insufficient material',
+  fivefold_repetition: 'Draw: fivefold repetition',
+  seventyfive_moves: 'Draw: seventy-five-move rule',
+  threefold_repetition: 'Draw: threefold repetition',
+  fifty_moves: 'Draw: fifty-move rule',
+};
+
+/**
+ * `elements`: {opening, status, notice}; `position` the node's facts (null until they come);
+ * `treeNotice` the notice the tree came with.
+ */
+export function renderFacts(elements, position, treeNotice) {
+  const { opening } = position ?? {};
+  elements.opening.hidden = !opening;
+  elements.opening.textContent = opening ? `${opening.eco} ${opening.name}` : '';
+  elements.status.textContent = position ? describeStatus(position) : '';
+  const notice = position?.notice ?? treeNotice;
+  elements.notice.hidden = !notice;
+  elements.notice.textContent = notice ?? '';
+}
+
+/** "White to move", "Black to move, in check", "Checkmate: White wins" (from the outcome). */
+export function describeStatus(position) {
+  const side = position.turn === 'white' ? 'White' : 'Black';
+  const { outcome } = position;
+  if (!outcome) return `${side} to move${position.check ? ', in check' : ''}`;
+  const ending = ENDINGS[outcome.termination] ?? outcome.termination.replaceAll('_', ' ');
+  if (!outcome.winner) return ending;
+  return `${ending}: ${outcome.winner === 'white' ? 'White' : 'Black'} wins`;
+}
+
+/** "White – Black" (and the result) of a loaded game; hidden for a bare position. */
+export function renderGameTitle(title, headers, result) {
+  const players = headers.White || headers.Black;
+  title.hidden = !players;
+  const ending = result && result !== '*' ? ` ${result}` : '';
+  title.textContent = players ? `${headers.White ?? '?'} – ${headers.Black ?? '?'}${ending}` : '';
+}
