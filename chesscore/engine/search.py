@@ -176,6 +176,18 @@ class Searcher:
         best.nodes, best.seconds = self.nodes, time.monotonic() - start
         return best
 
+    def begin(self, board: Board, limits: SearchLimits) -> tuple[list[int], float]:
+        """Set up a search of `board` whose iterations the caller drives (multi-PV analysis,
+        `chesscore.engine.analyse`): the root's legal moves (packed) and the start time."""
+        start = time.monotonic()
+        self._prepare(board, limits, start)
+        return self.board.generate_legal(), start
+
+    def iterate(self, depth: int, root_moves: list[int], start: float) -> SearchInfo:
+        """One iteration of a search set up by `begin`, over `root_moves` only (re-ordered best
+        first); `stopped` is True when the limits or a stop cut it short."""
+        return self._iterate(depth, root_moves, start)
+
     def _prepare(self, board: Board, limits: SearchLimits, start: float) -> None:
         self.board = board.copy()
         self.root_length = len(self.board.keys)

@@ -13,23 +13,47 @@ decision still takes effect. Each worker slot (a lane) has its own cancel flag i
 with the workers; a lane is held by one search until its result is back, and its flag is
 cleared only when the lane is handed to the next, so a cancel reaches its own search and no
 other, however many searches wait.
+
+The workers also run analysis jobs (`start_analysis`, the analysis board's engine lines), with
+live games first: analysis holds at most `size - 1` lanes (the one lane of a 1-worker pool
+when no game wants it), gets a free lane only when no game search waits for one, and a game
+search that finds no free lane stops a running analysis (its owner gets a last update; it is
+not resumed, the page asks again). One job per owner (a Socket.IO connection) and one per
+client key: a new job replaces the owner's, and the client's other owner's, which ends with a
+last update. A worker streams each finished depth through its lane's pipe (one writer per
+lane, as a lane runs one job at a time); one reader in the server process (a thread, or a
+greenlet under gevent, where waiting on the pipes is cooperative) hands each update, tagged
+with its job's serial, to that job's callback, so the stale lines of a job stopped a moment
+ago never reach the job that took its lane.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import multiprocessing
 import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from ctypes import c_byte
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from chesscore.engine.levels import choose_move_uci
+from server.games.engine_analysis import (
+    AnalysisJob,
+    AnalysisUpdate,
+    check_job,
+    final_update,
+    run_analysis,
+)
+
+__all__ = ["AnalysisJob", "AnalysisUpdate", "EnginePool", "Search", "default_size"]
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +62,14 @@ log = logging.getLogger(__name__)
 # level 8 searched at niceness 0, and 1.4 ms / -0.1 ms (noise) at 10.
 WORKER_NICENESS = 10
 
-# In a worker process only: the lanes' cancel flags, set by `start_worker`.
+# How long the update reader waits on the pipes before it looks whether the pool was closed.
+READER_POLL_SECONDS = 0.5
+
+# In a worker process only: the lanes' cancel flags and update pipes, set by `start_worker`.
 worker_flags: Any = None
+worker_channels: list[Connection] = []
+
+UpdateCallback = Callable[[AnalysisUpdate], None]
 
 
 def default_size(cores: int | None = None) -> int:
@@ -63,10 +93,12 @@ def exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def start_worker(parent: int, flags: Any) -> None:
-    """Worker initializer: keep the shared cancel flags, yield the CPU, exit with the server."""
-    global worker_flags
+def start_worker(parent: int, flags: Any, channels: list[Connection]) -> None:
+    """Worker initializer: keep the shared cancel flags and the lanes' update pipes, yield the
+    CPU, exit with the server."""
+    global worker_flags, worker_channels
     worker_flags = flags
+    worker_channels = channels
     os.nice(WORKER_NICENESS)
     exit_with_parent(parent)
 
@@ -84,6 +116,16 @@ class LaneSignal:
 def search_in_worker(start_fen: str, moves: list[str], level: int, seed: int, lane: int) -> str:
     """`choose_move_uci` in a worker, stopped early once its lane's cancel flag is raised."""
     return choose_move_uci(start_fen, moves, level, seed, cancel=LaneSignal(lane))
+
+
+def analyse_in_worker(serial: int, lane: int, job: AnalysisJob) -> None:
+    """An analysis job in a worker: each update goes down the lane's pipe, tagged `serial`."""
+    channel = worker_channels[lane]
+
+    def send(update: AnalysisUpdate) -> None:
+        channel.send((serial, update))
+
+    run_analysis(job, LaneSignal(lane), send)
 
 
 @dataclass(frozen=True)
@@ -108,6 +150,21 @@ class Ticket:
     granted: threading.Event = field(default_factory=threading.Event)
 
 
+@dataclass(eq=False)
+class AnalysisRun:
+    """One analysis job of an owner: queued, then on a lane until its worker returns."""
+
+    serial: int
+    owner: str
+    client: str
+    job: AnalysisJob
+    on_update: UpdateCallback
+    lane: int | None = None
+    stopping: bool = False  # asked to stop (replaced, stopped, pre-empted by a game)
+    finished: bool = False  # its `done` update is delivered: nothing more goes to its owner
+    last: AnalysisUpdate | None = None
+
+
 class EnginePool:
     def __init__(self, size: int) -> None:
         if size < 1:
@@ -125,6 +182,17 @@ class EnginePool:
         self.busy_clients: set[str] = set()
         self.running: dict[str, Ticket] = {}  # game id -> the ticket holding a lane for it
         self.waiting: dict[str, Ticket] = {}  # game id -> its ticket in the queues
+        # Analysis: at most this many lanes; live games get the others, and these on demand.
+        self.analysis_cap = max(1, size - 1)
+        self.serials = itertools.count(1)
+        self.analyses: dict[str, AnalysisRun] = {}  # owner -> its job (queued or running)
+        self.analysis_clients: dict[str, AnalysisRun] = {}  # client -> its job
+        self.analysis_queue: OrderedDict[int, AnalysisRun] = OrderedDict()  # serial -> queued
+        self.analysis_lanes: dict[int, AnalysisRun] = {}  # serial -> job holding a lane
+        self.listeners: dict[int, AnalysisRun] = {}  # serial -> job whose updates still go out
+        # The lanes' update pipes (reader, writer), made with the first workers.
+        self.channels: list[tuple[Connection, Connection]] = []
+        self.closed = False
 
     def enqueue(self, game_id: str, client: str, search: Search) -> Ticket:
         """Queue `search` for the game, replacing its pending one and stopping its running one;
@@ -136,8 +204,10 @@ class EnginePool:
             self.waiting[game_id] = ticket
             if client not in self.busy_clients:
                 self.turns[client] = None
-            self._grant()
-            return ticket
+            started = self._grant()
+            self._preempt_analysis()
+        self._launch(started)
+        return ticket
 
     def run(self, ticket: Ticket) -> str | None:
         """Wait for a lane, search, and return the move as UCI; None if the search was cancelled
@@ -191,8 +261,9 @@ class EnginePool:
             del self.queues[dropped.client]
             self.turns.pop(dropped.client, None)
 
-    def _grant(self) -> None:
-        """Hand free lanes to the clients whose turn it is, each its oldest pending search."""
+    def _grant(self) -> list[AnalysisRun]:
+        """Hand free lanes to the clients whose turn it is, each its oldest pending search, then
+        what is left to queued analysis jobs (returned, to be launched outside the lock)."""
         while self.free_lanes and self.turns:
             client, _ = self.turns.popitem(last=False)
             games = self.queues[client]
@@ -206,6 +277,7 @@ class EnginePool:
             self.running[ticket.game_id] = ticket
             self.busy_clients.add(client)
             ticket.granted.set()
+        return self._grant_analysis()
 
     def _release(self, ticket: Ticket) -> None:
         """The ticket's search is over: its lane goes to the next, its client to the back."""
@@ -217,7 +289,176 @@ class EnginePool:
                 self.turns[ticket.client] = None
             assert ticket.lane is not None
             self.free_lanes.append(ticket.lane)
-            self._grant()
+            started = self._grant()
+        self._launch(started)
+
+    # -- analysis jobs ----------------------------------------------------------------------
+
+    def start_analysis(
+        self, owner: str, client: str, job: AnalysisJob, on_update: UpdateCallback
+    ) -> None:
+        """Analyse `job` for `owner`, replacing the owner's job and the client's other one;
+        `on_update` gets each finished depth and a last update with `done` (also when the job
+        is stopped, replaced or pre-empted by a game: then with its last lines). Called on the
+        reader's thread (greenlet), or a task of its own. Raises ValueError (a bad FEN, move,
+        multipv or budget) before anything changes."""
+        board = check_job(job)
+        run = AnalysisRun(next(self.serials), owner, client, job, on_update)
+        with self.lock:
+            ended = [self._stop_run(old) for old in self._runs_replaced_by(run)]
+            if board.generate_legal():
+                self.analyses[owner] = self.analysis_clients[client] = run
+                self.listeners[run.serial] = run
+                self.analysis_queue[run.serial] = run
+                started = self._grant()
+            else:  # mate or stalemate: the answer needs no worker
+                run.finished, started = True, []
+                ended.append(run)
+        self._launch(started)
+        self._deliver_final([r for r in ended if r is not None])
+
+    def stop_analysis(self, owner: str) -> None:
+        """Stop the owner's job, if any: it ends soon (well under a second) with a last update
+        of its deepest lines."""
+        with self.lock:
+            run = self.analyses.get(owner)
+            ended = self._stop_run(run) if run is not None else None
+        self._deliver_final([ended] if ended is not None else [])
+
+    def _runs_replaced_by(self, run: AnalysisRun) -> list[AnalysisRun]:
+        """The jobs a new one replaces: its owner's and its client's (one per client key)."""
+        replaced = [self.analyses.get(run.owner), self.analysis_clients.get(run.client)]
+        unique = {id(old): old for old in replaced if old is not None}
+        return list(unique.values())
+
+    def _stop_run(self, run: AnalysisRun) -> AnalysisRun | None:
+        """Stop `run` (under the lock): a queued one is dropped and returned, for its last
+        update to be delivered outside the lock; a running one is told through its lane's flag
+        and sends its last update itself."""
+        self._forget_run(run)
+        if self.analysis_queue.pop(run.serial, None) is not None:
+            run.finished = True
+            self.listeners.pop(run.serial, None)
+            return run
+        if run.lane is not None and not run.stopping:
+            run.stopping = True
+            self.flags[run.lane] = 1
+        return None
+
+    def _forget_run(self, run: AnalysisRun) -> None:
+        """`run` is no longer its owner's or its client's job (a new one may take its place)."""
+        if self.analyses.get(run.owner) is run:
+            del self.analyses[run.owner]
+        if self.analysis_clients.get(run.client) is run:
+            del self.analysis_clients[run.client]
+
+    def _grant_analysis(self) -> list[AnalysisRun]:
+        """Free lanes for queued jobs, oldest first, within the cap and one lane per client
+        (a replaced job still stopping on its lane holds its client's)."""
+        started: list[AnalysisRun] = []
+        busy = {run.client for run in self.analysis_lanes.values()}
+        for run in list(self.analysis_queue.values()):
+            if not self.free_lanes or len(self.analysis_lanes) >= self.analysis_cap:
+                break
+            if run.client in busy:
+                continue
+            del self.analysis_queue[run.serial]
+            lane = self.free_lanes.pop()
+            self.flags[lane] = 0
+            run.lane = lane
+            self.analysis_lanes[run.serial] = run
+            busy.add(run.client)
+            started.append(run)
+        return started
+
+    def _preempt_analysis(self) -> None:
+        """Games first: stop as many running jobs as game searches wait for a lane (less those
+        already stopping, whose lanes come free in a moment and go to the games)."""
+        waiting = len(self.turns)
+        running = list(self.analysis_lanes.values())
+        waiting -= sum(run.stopping for run in running)
+        for run in running:
+            if waiting <= 0:
+                return
+            if not run.stopping:
+                self._stop_run(run)
+                waiting -= 1
+
+    def _launch(self, runs: list[AnalysisRun]) -> None:
+        for run in runs:
+            threading.Thread(
+                target=self._run_analysis, args=(run,), name="analysis", daemon=True
+            ).start()
+
+    def _run_analysis(self, run: AnalysisRun) -> None:
+        """Run a job on its lane's worker until it returns (its updates come down the pipe)."""
+        assert run.lane is not None
+        failed = True
+        try:
+            executor = self._executor()
+            try:
+                executor.submit(analyse_in_worker, run.serial, run.lane, run.job).result()
+                failed = False
+            except BrokenProcessPool:
+                self._forget(executor)
+        except Exception:
+            log.exception("analysis job %s of %s failed", run.serial, run.owner)
+        finally:
+            self._release_analysis(run, failed)
+
+    def _release_analysis(self, run: AnalysisRun, failed: bool) -> None:
+        """The job's worker returned: its lane goes to the next (games first). A job that
+        failed sent no `done`, so its owner gets one here, with the last lines."""
+        with self.lock:
+            del self.analysis_lanes[run.serial]
+            assert run.lane is not None
+            self.free_lanes.append(run.lane)
+            self._forget_run(run)
+            final = failed and not run.finished
+            if final:
+                run.finished = True
+                self.listeners.pop(run.serial, None)
+            started = self._grant()
+        self._launch(started)
+        if final:
+            self._deliver(run, final_update(run.last))
+
+    def _deliver_final(self, runs: list[AnalysisRun]) -> None:
+        """The last update of jobs that ended without a worker, on a task of its own: the
+        caller may hold its own lock, which the callback might want."""
+        for run in runs:
+            update = final_update(run.last)
+            threading.Thread(target=self._deliver, args=(run, update), daemon=True).start()
+
+    def _deliver(self, run: AnalysisRun, update: AnalysisUpdate) -> None:
+        try:
+            run.on_update(update)
+        except Exception:
+            log.exception("the update callback of analysis job %s failed", run.serial)
+
+    def _read_updates(self) -> None:
+        """The one reader of the lanes' pipes: each update to its job's owner, in order."""
+        readers = [reader for reader, _ in self.channels]
+        while not self.closed:
+            for reader in wait(readers, timeout=READER_POLL_SECONDS):
+                assert isinstance(reader, Connection)
+                try:
+                    serial, update = reader.recv()
+                except (EOFError, OSError):  # pragma: no cover - the pipes live as long as we do
+                    log.exception("an analysis pipe broke")
+                    return
+                self._dispatch(serial, update)
+
+    def _dispatch(self, serial: int, update: AnalysisUpdate) -> None:
+        with self.lock:
+            run = self.listeners.get(serial)
+            if run is None or run.finished:
+                return  # a job already ended (stopped while queued, or failed)
+            run.last = update
+            if update.done:
+                run.finished = True
+                del self.listeners[serial]
+        self._deliver(run, update)
 
     def _executor(self) -> ProcessPoolExecutor:
         with self.lock:
@@ -225,11 +466,18 @@ class EnginePool:
                 # spawn: forking a process that runs threads could copy a held lock. The flags
                 # reach the workers as an initializer argument: shared memory is handed over
                 # when a process starts, never inside a task.
+                context = multiprocessing.get_context("spawn")
+                if not self.channels:
+                    self.channels = [context.Pipe(duplex=False) for _ in range(self.size)]
+                    threading.Thread(
+                        target=self._read_updates, name="analysis-updates", daemon=True
+                    ).start()
+                writers = [writer for _, writer in self.channels]
                 self.executor = ProcessPoolExecutor(
                     max_workers=self.size,
-                    mp_context=multiprocessing.get_context("spawn"),
+                    mp_context=context,
                     initializer=start_worker,
-                    initargs=(os.getpid(), self.flags),
+                    initargs=(os.getpid(), self.flags, writers),
                 )
             return self.executor
 
@@ -245,5 +493,9 @@ class EnginePool:
     def close(self) -> None:
         with self.lock:
             executor, self.executor = self.executor, None
+            self.closed = True  # the update reader leaves within READER_POLL_SECONDS
+            for run in self.analysis_lanes.values():
+                if run.lane is not None:  # an analysis would otherwise run out its budget
+                    self.flags[run.lane] = 1
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)

@@ -35,7 +35,7 @@ BOARD_CACHE_SIZE = 256
 _boards = LruCache(BOARD_CACHE_SIZE)
 
 
-def _board(path: PathRequest) -> tuple[Board, str | None]:
+def board_at_path(path: PathRequest) -> tuple[Board, str | None]:
     """The board at the end of `path` and its root's notice: from the board of the path
     itself or of its parent when one was asked for lately, else replayed from the root, which
     draws its moves from the connection's replay bucket."""
@@ -94,19 +94,19 @@ def make_position(board: Board, notice: str | None) -> dict[str, Any]:
 
 
 def analysis_position(payload: Any) -> dict[str, Any]:
-    board, notice = _board(parse_path(payload))
+    board, notice = board_at_path(parse_path(payload))
     return {"ok": True, "position": make_position(board, notice)}
 
 
 def analysis_preview(payload: Any) -> dict[str, Any]:
     request = parse_analysis_preview(payload)
-    board, _ = _board(request.path)
+    board, _ = board_at_path(request.path)
     return {"ok": True, "preview": cached_preview(board, request.move)}
 
 
 def analysis_describe(payload: Any) -> dict[str, Any]:
     request = parse_analysis_describe(payload)
-    board, _ = _board(request.path)
+    board, _ = board_at_path(request.path)
     return {"ok": True, "text": describe(board, request.square, assisted=True)}
 
 

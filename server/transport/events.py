@@ -29,6 +29,8 @@ from server.games.service import GameService
 from server.transport.analysis_events import LOOKUPS as ANALYSIS_LOOKUPS
 from server.transport.clients import request_client
 from server.transport.connections import Connections
+from server.transport.engine_events import make_engine_handlers
+from server.transport.engine_events import stop_for as stop_engine_for
 from server.transport.facts_cache import cached_preview
 from server.transport.messages import make_state
 from server.transport.notifier import ROLES, role_name, room
@@ -212,6 +214,7 @@ def register(socketio: SocketIO) -> None:
         if socketio.server.manager.is_connected(_sid(), request.namespace):  # type: ignore[attr-defined]
             return _refuse_reserved("disconnect")
         _connections().close(_sid())
+        stop_engine_for(_sid())
         return None
 
     socketio.on_event("connect", on_connect)
@@ -220,6 +223,8 @@ def register(socketio: SocketIO) -> None:
         socketio.on_event(name, _bind(work))
     for name, work in {**LOOKUPS, **ANALYSIS_LOOKUPS}.items():
         socketio.on_event(name, _bind(work, lookup=True))
+    for name, work in make_engine_handlers(socketio).items():
+        socketio.on_event(name, _bind(work))
 
     def on_unknown(event: Any, *args: Any) -> dict[str, Any]:
         return _answer(
