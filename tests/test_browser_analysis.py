@@ -347,8 +347,21 @@ def test_engine_lines_appear_and_follow_the_node(
         assert page.locator("#eval-bar").get_attribute("data-score") != ""
         page.screenshot(path=screenshot_path(request, "-desktop"))
 
-        first = lines[0][:2]
-        page.locator("#engine-lines .engine-line").first.locator(".engine-move").nth(1).click()
+        # Lines are redrawn as they deepen: the moves are read and clicked in one go.
+        page.wait_for_function(
+            "[...document.querySelectorAll('#engine-lines .engine-line')]"
+            ".some(l => l.querySelectorAll('.engine-move').length >= 2)",
+            timeout=WAIT_MS,
+        )
+        first = page.evaluate(
+            """() => {
+                const line = [...document.querySelectorAll('#engine-lines .engine-line')]
+                    .find((l) => l.querySelectorAll('.engine-move').length >= 2);
+                const moves = [...line.querySelectorAll('.engine-move')].slice(0, 2);
+                moves[1].click();
+                return moves.map((b) => b.textContent);
+            }"""
+        )
         page.wait_for_function("document.querySelector('#analysis').dataset.ply === '5'")
         wait_ready(page)
         assert dataset(page, "fen") == fen_after("e4", "e5", "Nf3", *first)
@@ -413,6 +426,20 @@ def test_editor_refuses_two_white_kings_and_accepts_a_legal_position(
         # Removed again, with Black to move: accepted, and the analysis shows it.
         page.click("#editor-trash")
         page.mouse.click(*board_square(page, "#editor-board", "a3"))
+        # A black queen dragged on from the spares to d4, then dragged off the board again.
+        spare = page.locator(".spare[data-piece='black queen']").bounding_box()
+        page.mouse.move(spare["x"] + spare["width"] / 2, spare["y"] + spare["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(*board_square(page, "#editor-board", "d4"), steps=8)
+        page.mouse.up()
+        placement = page.locator("#editor-fen").input_value().split()[0]
+        assert placement == "rnbqkbnr/pppppppp/8/8/3q4/8/PPPPPPPP/RNBQKBNR"
+        page.mouse.move(*board_square(page, "#editor-board", "d4"))
+        page.mouse.down()
+        page.mouse.move(spare["x"] + 700, spare["y"] + 300, steps=8)
+        page.mouse.up()
+        placement = page.locator("#editor-fen").input_value().split()[0]
+        assert placement == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
         page.select_option("#editor-turn", "b")
         page.click("#editor-analyse")
         page.wait_for_function("!document.querySelector('#analysis-view').hidden")

@@ -32,9 +32,12 @@ export function createEditor(elements, { request, onAccept }) {
     draggable: { showGhost: true, deleteOnDropOff: true },
     animation: { enabled: false },
     highlight: { lastMove: false, check: false },
-    events: { change: writeFen, select: placeOn },
+    events: { change: writeFen },
   });
 
+  for (const type of ['mousedown', 'touchstart']) {
+    elements.board.addEventListener(type, placeOn, { capture: true, passive: false });
+  }
   for (const color of ['white', 'black']) {
     elements.spares[color].replaceChildren(...ROLES.map((role) => spareButton(color, role)));
   }
@@ -58,23 +61,33 @@ export function createEditor(elements, { request, onAccept }) {
   function drag(event, color, role) {
     if (event.button !== undefined && event.button !== 0) return;
     event.preventDefault();
+    // A drag places one piece by itself: the click-to-place mode ends.
+    pick(null, null);
     ground.dragNewPiece({ color, role }, event, true);
   }
 
   /** A spare piece (or the trash) picked: clicks on squares place it until picked again. */
   function pick(piece, button) {
-    const same = placing && button.getAttribute('aria-pressed') === 'true';
+    const same = placing && button?.getAttribute('aria-pressed') === 'true';
     placing = same ? null : piece;
     for (const other of document.querySelectorAll('.spare, #editor-trash')) {
       other.setAttribute('aria-pressed', String(!same && other === button));
     }
   }
 
-  function placeOn(square) {
+  /**
+   * In click-to-place mode a press on a square places the picked piece (or removes one), and
+   * chessground never sees the press: it would pick up the piece there instead.
+   */
+  function placeOn(event) {
     if (!placing) return;
+    const point = event.touches?.[0] ?? event;
+    const square = ground.getKeyAtDomPos([point.clientX, point.clientY]);
+    if (!square) return;
+    event.preventDefault();
+    event.stopPropagation();
     const piece = placing === 'trash' ? undefined : { ...placing };
     ground.setPieces(new Map([[square, piece]]));
-    ground.selectSquare(null);
     writeFen();
   }
 

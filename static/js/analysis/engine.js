@@ -11,6 +11,8 @@
  * 'engine-first-line' from the node change, for bench/analysis_page.py.
  */
 
+import { rootPly } from './treeview.js';
+
 const STORAGE_KEY = 'chess.analysisEngine';
 
 /**
@@ -21,6 +23,7 @@ export function createEngine(elements, { request, onPlayLine }) {
   const engine = {
     on: localStorage.getItem(STORAGE_KEY) !== 'off',
     path: null, // the path analysed (or to analyse once visible)
+    fen: null, // the FEN at the end of the path
     job: null, // the job id of the latest engine_start's answer
     asked: 0, // engine_start requests sent, so a stale answer is recognised
     startedAt: 0,
@@ -69,7 +72,7 @@ export function createEngine(elements, { request, onPlayLine }) {
   }
 
   function render(update) {
-    elements.lines.replaceChildren(...update.lines.map((line) => lineRow(line, update)));
+    elements.lines.replaceChildren(...update.lines.map(lineRow));
     const best = update.lines[0]?.score ?? null;
     const seconds = update.seconds?.toFixed(1) ?? '?';
     const state = update.done ? 'done' : 'deepening';
@@ -82,20 +85,19 @@ export function createEngine(elements, { request, onPlayLine }) {
     renderBar(best);
   }
 
-  function lineRow(line, update) {
+  function lineRow(line) {
     const row = document.createElement('div');
     row.className = 'engine-line';
     row.dataset.rank = String(line.rank);
     const score = document.createElement('span');
     score.className = 'engine-score';
     score.textContent = formatScore(line.score);
-    const depth = document.createElement('span');
-    depth.className = 'engine-depth';
-    depth.textContent = `d${update.depth}`;
-    depth.title = `depth ${update.depth}`;
     const moves = document.createElement('span');
     moves.className = 'engine-moves';
+    let ply = rootPly(engine.fen);
     line.san.forEach((san, index) => {
+      // Move numbers as lichess writes a line: "12. Nf3 Nc6" or "12… Nc6 13. Nf3".
+      if (ply % 2 === 0 || index === 0) moves.append(moveNumber(ply));
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'engine-move';
@@ -103,8 +105,9 @@ export function createEngine(elements, { request, onPlayLine }) {
       button.setAttribute('aria-label', `Play the line up to ${san}`);
       button.addEventListener('click', () => onPlayLine(line.uci.slice(0, index + 1)));
       moves.append(button);
+      ply += 1;
     });
-    row.append(score, depth, moves);
+    row.append(score, moves);
     return row;
   }
 
@@ -176,6 +179,13 @@ function whiteShare(score) {
   if (score.mate !== undefined) return score.mate > 0 ? 100 : 0;
   const chances = 2 / (1 + Math.exp(-0.00368208 * score.cp)) - 1;
   return Math.max(2, Math.min(98, 50 + 50 * chances));
+}
+
+function moveNumber(ply) {
+  const number = document.createElement('span');
+  number.className = 'engine-number';
+  number.textContent = `${Math.floor(ply / 2) + 1}${ply % 2 === 0 ? '.' : '…'}`;
+  return number;
 }
 
 function formatNodes(nodes) {
