@@ -112,6 +112,11 @@ def mainline(page: Any) -> list[str]:
     return [san for san, kind in tree_moves(page) if kind == "main"]
 
 
+def next_frames(page: Any) -> None:
+    """Let chessground handle what it defers to the next animation frames (drags, redraws)."""
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def press(page: Any, *keys: str) -> None:
     for key in keys:
         page.keyboard.press(key)
@@ -259,6 +264,12 @@ def test_paste_step_branch_promote_delete_export_and_share(
         assert "2. Bc4" in pgn and "(2. Nf3" in pgn and "the natural move" in pgn
         assert "$1" in pgn or "Nf3!" in pgn
 
+        # With the threat annotations: [%csl] and [%cal] in the comments.
+        page.check("#export-annotations")
+        page.click("#copy-pgn")
+        page.wait_for_function("document.querySelector('#pgn-text').value.includes('[%csl')")
+        page.uncheck("#export-annotations")
+
         # Share: the link opens the same tree in a new page.
         page.click("#share")
         page.wait_for_function("document.querySelector('#share-link').value.includes('/analysis/')")
@@ -366,6 +377,19 @@ def test_engine_lines_appear_and_follow_the_node(
         wait_ready(page)
         assert dataset(page, "fen") == fen_after("e4", "e5", "Nf3", *first)
 
+        # The tab hidden: the job stops (and says so); shown again: it starts again.
+        set_hidden = """(hidden) => {
+            Object.defineProperty(document, 'hidden', { value: hidden, configurable: true });
+            document.dispatchEvent(new Event('visibilitychange'));
+        }"""
+        page.evaluate(set_hidden, True)
+        assert page.locator("#engine-status").inner_text() == "Paused while the tab is hidden"
+        page.evaluate("performance.clearMeasures('engine-first-line')")
+        page.evaluate(set_hidden, False)
+        page.wait_for_function(
+            "performance.getEntriesByName('engine-first-line').length === 1", timeout=WAIT_MS
+        )
+
         toggle.uncheck()
         assert page.locator("#engine-lines .engine-line").count() == 0
         assert page.locator("#eval-bar").is_hidden()
@@ -434,9 +458,12 @@ def test_editor_refuses_two_white_kings_and_accepts_a_legal_position(
         page.mouse.up()
         placement = page.locator("#editor-fen").input_value().split()[0]
         assert placement == "rnbqkbnr/pppppppp/8/8/3q4/8/PPPPPPPP/RNBQKBNR"
+        next_frames(page)
         page.mouse.move(*board_square(page, "#editor-board", "d4"))
         page.mouse.down()
+        page.mouse.move(*board_square(page, "#editor-board", "d1"), steps=8)
         page.mouse.move(spare["x"] + 700, spare["y"] + 300, steps=8)
+        next_frames(page)
         page.mouse.up()
         placement = page.locator("#editor-fen").input_value().split()[0]
         assert placement == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -459,6 +486,20 @@ def test_editor_refuses_two_white_kings_and_accepts_a_legal_position(
         assert dataset(page, "fen") == IMPOSSIBLE_CHECKS
         assert "cannot arise in a game" in page.locator("#notice").inner_text()
         page.screenshot(path=screenshot_path(request, "-accepted"))
+    finally:
+        context.close()
+
+
+def test_a_bad_fen_in_the_address_is_refused_with_the_servers_words(
+    browser: Any, server: LiveServer
+) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/analysis?fen=" + "8/8/8/8/8/8/8/8%20w%20-%20-%200%201")
+        page.wait_for_function("document.querySelector('#source-error').textContent.length > 0")
+        assert page.locator("#source-error").is_visible()
+        assert "king" in page.locator("#source-error").inner_text()
     finally:
         context.close()
 

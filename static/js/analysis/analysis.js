@@ -82,6 +82,7 @@ const preview = createPreview($('#board'), {
 const squares = createSquareFocus($('#square-focus'), $('#square-description'), describeSquare);
 const sources = createSources(
   {
+    box: $('#sources'),
     text: $('#source-text'),
     load: $('#source-load'),
     file: $('#source-file'),
@@ -405,6 +406,8 @@ $('#close-editor').addEventListener('click', () => showEditor(false));
 
 function flip() {
   board.flip();
+  // White's share of the bar grows from White's side of the board, as on lichess.
+  $('#eval-bar').classList.toggle('flipped', board.orientation() === 'black');
   render();
 }
 $('#flip').addEventListener('click', flip);

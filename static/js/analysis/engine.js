@@ -25,6 +25,7 @@ export function createEngine(elements, { request, onPlayLine }) {
     path: null, // the path analysed (or to analyse once visible)
     fen: null, // the FEN at the end of the path
     job: null, // the job id of the latest engine_start's answer
+    running: false, // a job was asked for and not stopped since
     asked: 0, // engine_start requests sent, so a stale answer is recognised
     startedAt: 0,
     firstShown: false,
@@ -37,6 +38,7 @@ export function createEngine(elements, { request, onPlayLine }) {
     engine.asked += 1;
     const asked = engine.asked;
     engine.job = null;
+    engine.running = true;
     engine.latest = null;
     engine.firstShown = false;
     const path = engine.path;
@@ -53,11 +55,12 @@ export function createEngine(elements, { request, onPlayLine }) {
   function stop() {
     engine.asked += 1;
     engine.job = null;
+    engine.running = false;
     request('engine_stop', {});
   }
 
   function receive(update) {
-    if (!engine.on || !engine.path) return;
+    if (!engine.on || !engine.running) return;
     // The job's id is known once engine_start is answered; lines that come first are taken
     // when they are for the position asked about.
     const current = engine.job === null ? update.fen === engine.fen : update.job === engine.job;
@@ -78,7 +81,9 @@ export function createEngine(elements, { request, onPlayLine }) {
     const state = update.done ? 'done' : 'deepening';
     showStatus(
       update.lines.length === 0
-        ? 'No legal move: nothing to analyse.'
+        ? update.done
+          ? 'No legal move: nothing to analyse.'
+          : 'Analysing…'
         : `Depth ${update.depth} · ${formatNodes(update.nodes)} nodes · ${seconds} s (${state})`,
     );
     elements.lines.dataset.depth = String(update.depth);
@@ -145,8 +150,12 @@ export function createEngine(elements, { request, onPlayLine }) {
   });
   document.addEventListener('visibilitychange', () => {
     if (!engine.on) return;
-    if (document.hidden) stop();
-    else start();
+    if (document.hidden) {
+      stop();
+      showStatus('Paused while the tab is hidden');
+    } else {
+      start();
+    }
   });
   elements.bar.hidden = !engine.on;
   if (!engine.on) showStatus('Engine off');

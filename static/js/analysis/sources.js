@@ -15,17 +15,24 @@ const FEN_SHAPE = /^\s*[^\s/]+(\/[^\s/]+){7}(\s+\S+){0,5}\s*$/;
 export const looksLikeFen = (text) => FEN_SHAPE.test(text) && !text.includes('[');
 
 /**
- * `elements`: {text, load, file, list, error}; `onTree(tree)` receives a loaded tree.
+ * `elements`: {box (the <details> holding them), text, load, file, list, error};
+ * `onTree(tree)` receives a loaded tree.
  * Returns {open(root dataset)} for the page's first tree.
  */
 export function createSources(elements, onTree) {
   let pending = null; // the body of the last multi-game post, to post again with `game`
 
+  /** Say what went wrong where it is seen: the box is opened if it was closed. */
+  function fail(text) {
+    elements.error.textContent = text;
+    elements.box.open = true;
+  }
+
   async function post(body) {
     elements.error.textContent = '';
     const reply = await fetchJson('/api/analysis', { ...body, store: false });
     if (!reply.ok) {
-      elements.error.textContent = errorMessage(reply);
+      fail(errorMessage(reply));
       return false;
     }
     if (reply.data.choose) {
@@ -61,6 +68,7 @@ export function createSources(elements, onTree) {
     }
     elements.list.replaceChildren(heading, list);
     elements.list.hidden = false;
+    elements.box.open = true;
   }
 
   function closeChoice() {
@@ -71,7 +79,7 @@ export function createSources(elements, onTree) {
   elements.load.addEventListener('click', () => {
     const text = elements.text.value.trim();
     if (!text) {
-      elements.error.textContent = 'Paste a FEN or a PGN first.';
+      fail('Paste a FEN or a PGN first.');
       return;
     }
     post(looksLikeFen(text) ? { fen: text } : { pgn: text });
@@ -82,7 +90,7 @@ export function createSources(elements, onTree) {
     const reader = new FileReader();
     reader.addEventListener('load', () => post({ pgn: String(reader.result) }));
     reader.addEventListener('error', () => {
-      elements.error.textContent = `Could not read ${file.name}.`;
+      fail(`Could not read ${file.name}.`);
     });
     reader.readAsText(file);
     // The same file chosen again is a new choice.
@@ -102,7 +110,7 @@ export function createSources(elements, onTree) {
       else if (fen || queryFen) return post({ fen: fen || queryFen });
       else return post({ fen: START_FEN });
       if (!reply.ok) {
-        elements.error.textContent = `Could not open this analysis: ${errorMessage(reply)}`;
+        fail(`Could not open this analysis: ${errorMessage(reply)}`);
         return false;
       }
       onTree({ ...reply.data.tree, id: reply.data.id ?? reply.data.tree.id ?? null });

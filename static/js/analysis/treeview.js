@@ -3,8 +3,9 @@
  * (number, White's move, Black's move), and where a main-line move has variations or a
  * comment, a full-width block after it holding the comment and each variation on a line of
  * its own, deeper variations inline in parentheses. NAGs are shown as their glyphs, the
- * node on view is marked (`aria-current`), a click goes to a node, and a right click (or a
- * long press) opens a menu to promote or delete the variation.
+ * node on view is marked (`aria-current`), a click goes to a node, and a right click opens a
+ * menu to promote or delete the variation (the buttons under the list do the same for the
+ * node on view, on a touch screen too).
  *
  * Move numbers come from the root FEN's move number and side to move: notation, not rules.
  */
