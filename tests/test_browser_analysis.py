@@ -112,6 +112,15 @@ def mainline(page: Any) -> list[str]:
     return [san for san, kind in tree_moves(page) if kind == "main"]
 
 
+def wait_placement(page: Any, placement: str) -> None:
+    """Wait for the editor's FEN field to show `placement` (chessground reports a change a
+    moment after it, from a timer)."""
+    page.wait_for_function(
+        f"document.querySelector('#editor-fen').value.split(' ')[0] === {placement!r}",
+        timeout=WAIT_MS,
+    )
+
+
 def next_frames(page: Any) -> None:
     """Let chessground handle what it defers to the next animation frames (drags, redraws)."""
     page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
@@ -390,6 +399,15 @@ def test_engine_lines_appear_and_follow_the_node(
             "performance.getEntriesByName('engine-first-line').length === 1", timeout=WAIT_MS
         )
 
+        # A key held down: only the node it stops at is asked about, nothing is refused.
+        press(page, "Home")
+        for _ in range(6):
+            page.keyboard.press("ArrowRight")
+        wait_ready(page)
+        assert dataset(page, "ply") == "6" and current_san(page) == "a6"
+        wait_engine_lines_for(page, fen_after("e4", "e5", "Nf3", "Nc6", "Bb5", "a6"))
+        assert page.locator("#move-error").inner_text() == ""
+
         toggle.uncheck()
         assert page.locator("#engine-lines .engine-line").count() == 0
         assert page.locator("#eval-bar").is_hidden()
@@ -456,8 +474,7 @@ def test_editor_refuses_two_white_kings_and_accepts_a_legal_position(
         page.mouse.down()
         page.mouse.move(*board_square(page, "#editor-board", "d4"), steps=8)
         page.mouse.up()
-        placement = page.locator("#editor-fen").input_value().split()[0]
-        assert placement == "rnbqkbnr/pppppppp/8/8/3q4/8/PPPPPPPP/RNBQKBNR"
+        wait_placement(page, "rnbqkbnr/pppppppp/8/8/3q4/8/PPPPPPPP/RNBQKBNR")
         next_frames(page)
         page.mouse.move(*board_square(page, "#editor-board", "d4"))
         page.mouse.down()
@@ -465,8 +482,7 @@ def test_editor_refuses_two_white_kings_and_accepts_a_legal_position(
         page.mouse.move(spare["x"] + 700, spare["y"] + 300, steps=8)
         next_frames(page)
         page.mouse.up()
-        placement = page.locator("#editor-fen").input_value().split()[0]
-        assert placement == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+        wait_placement(page, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR")
         page.select_option("#editor-turn", "b")
         page.click("#editor-analyse")
         page.wait_for_function("!document.querySelector('#analysis-view').hidden")

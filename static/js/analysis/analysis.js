@@ -38,7 +38,9 @@ const page = {
   notice: null,
   preview: null,
   menuId: null,
+  steppedAt: -Infinity, // when the node on view last changed
 };
+const QUICK_STEP_MS = 90;
 
 const socket = connectAnalysis({
   onStatus: showConnection,
@@ -143,7 +145,11 @@ function loadTree(data, position = null) {
 
 const currentPath = () => page.tree.path(page.currentId);
 
-/** Show node `id`: its board at once, its facts when the server answers. */
+/**
+ * Show node `id`: its board at once, its facts when the server answers. Steps closer together
+ * than QUICK_STEP_MS (a key held down) ask the server only for the node they stop at, so the
+ * connection's rate limits are not spent on nodes passed over.
+ */
 function goTo(id) {
   if (!page.tree.get(id)) return;
   page.currentId = id;
@@ -155,14 +161,26 @@ function goTo(id) {
   const node = page.tree.get(id);
   root.dataset.node = id;
   root.dataset.fen = node.fen;
-  engine.follow(page.tree.path(id), node.fen);
+  const now = performance.now();
+  const quick = now - page.steppedAt < QUICK_STEP_MS;
+  page.steppedAt = now;
   render();
-  const known = page.positions.get(id);
-  if (known) {
-    speak(known);
+  if (!quick) {
+    ask(id, now);
     return;
   }
-  fetchPosition(id);
+  engine.pause();
+  window.setTimeout(() => {
+    if (page.currentId === id) ask(id, now);
+  }, QUICK_STEP_MS);
+}
+
+/** Start the engine on node `id` (changed to at `since`) and get or say its facts. */
+function ask(id, since) {
+  engine.follow(page.tree.path(id), page.tree.get(id).fen, since);
+  const known = page.positions.get(id);
+  if (known) speak(known);
+  else fetchPosition(id);
 }
 
 async function fetchPosition(id) {

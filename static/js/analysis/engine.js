@@ -161,13 +161,22 @@ export function createEngine(elements, { request, onPlayLine }) {
   if (!engine.on) showStatus('Engine off');
 
   return {
-    /** The node on view changed to `path` (its position's FEN `fen`): analyse it. */
-    follow(path, fen) {
+    /**
+     * The node on view changed to `path` (its position's FEN `fen`) at `since`: analyse it.
+     */
+    follow(path, fen, since = performance.now()) {
       engine.path = path;
       engine.fen = fen;
-      engine.startedAt = performance.now();
+      engine.startedAt = since;
       clear();
       start();
+    },
+    /** The node is changing faster than worth analysing: stop showing the old lines. */
+    pause() {
+      if (!engine.on || !engine.running) return;
+      stop();
+      clear();
+      showStatus('Analysing…');
     },
     receive,
     /** The connection came back: the server forgot the job, so start it again. */
