@@ -303,9 +303,10 @@ class EnginePool:
     ) -> None:
         """Analyse `job` for `owner`, replacing the owner's job and the client's other one;
         `on_update` gets each finished depth and a last update with `done` (also when the job
-        is stopped, replaced or pre-empted by a game: then with its last lines). Called on the
-        reader's thread (greenlet), or a task of its own. Raises ValueError (a bad FEN, move,
-        multipv or budget) before anything changes."""
+        is stopped, replaced or pre-empted by a game: then at once, with its last lines), on
+        the update reader's thread (a greenlet under gevent) or a task of its own, never the
+        caller's. Raises ValueError (a bad FEN, move, multipv or budget) before anything
+        changes."""
         board = check_job(job)
         run = AnalysisRun(next(self.serials), owner, client, job, on_update)
         with self.lock:
