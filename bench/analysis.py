@@ -120,7 +120,8 @@ def print_rows(rows: list[Row], args: argparse.Namespace, stockfish: bool) -> No
 
 def print_summary(rows: list[Row], args: argparse.Namespace, stockfish: bool) -> None:
     print()
-    print("time   ours depth: median (min-max)   stockfish depth: median (min-max)   same best move")
+    header = "time".ljust(7) + "ours depth: median (min-max)".ljust(32)
+    print(header + "stockfish depth: median (min-max)".ljust(36) + "same best move")
     for column, seconds in enumerate(args.times):
         ours = [row.ours[column][0] for row in rows]
         line = f"{seconds:<6g} {_spread(ours):<31}"
