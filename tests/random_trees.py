@@ -42,7 +42,7 @@ def _line(
         move = rng.choice(legal)
         variations: tuple[tuple[Node, ...], ...] = ()
         may_branch = first_may_branch or index > 0
-        if may_branch and depth < 4 and len(legal) > 1 and rng.random() < 0.3:
+        if may_branch and depth < 4 and len(legal) > 1 and rng.random() < 0.25 / (1 + 2 * depth):
             others = [other for other in legal if other != move]
             chosen = rng.sample(others, min(len(others), rng.randint(1, 2)))
             variations = tuple(_variation(board, rng, alt, depth + 1) for alt in chosen)
@@ -57,7 +57,7 @@ def _line(
 def _variation(board: Board, rng: random.Random, first: Move, depth: int) -> tuple[Node, ...]:
     head = _node(board, first, rng, ())
     board.push(first)
-    rest = _line(board, rng, rng.randint(0, 8), depth, first_may_branch=True)
+    rest = _line(board, rng, rng.randint(0, 6), depth, first_may_branch=True)
     board.pop()
     return (head, *rest)
 
