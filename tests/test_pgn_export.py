@@ -263,6 +263,13 @@ def test_each_span_reads_as_the_game_with_the_file_s_line_numbers() -> None:
         read_games(broken[span.start : span.end], first_line=span.line)
 
 
+def test_scan_games_counts_plies_as_read_games_plays_them() -> None:
+    text = "1. e4 a6 2. e5 d5 3. exd6 e.p. (3. Nf3 e.p.) Nf6 *"  # "e.p." is no move
+    (span,) = scan_games(text)
+    (game,) = read_games(text)
+    assert (span.plies, span.moves) == (len(game.moves), 7) == (6, 7)
+
+
 def test_format_clock() -> None:
     assert [format_clock(s) for s in (0, 59.9, 180, 3600 + 61.5)] == [
         "0:00:00",
