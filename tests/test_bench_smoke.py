@@ -21,6 +21,11 @@ BENCHES = [
     ("insight.py", ["--positions", "8", "--repeat", "1"], "make_insight"),
     ("state.py", ["--positions", "8", "--repeat", "1"], "a move's states, with insight"),
     ("perft.py", ["--rounds", "1"], "start"),
+    (
+        "analysis.py",
+        ["--positions", "1", "--times", "0.2", "--reference-depth", "6", "--pgn-rounds", "1"],
+        "PGN import (long_game.pgn: 200 plies",
+    ),
 ]
 
 

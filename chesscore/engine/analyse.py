@@ -1,15 +1,17 @@
 """Multi-PV analysis: the best few lines of a position, each with its exact score, deepening.
 
-`analyse` drives a `Searcher` iteration by iteration, as engines do multi-PV: at each depth the
-root is searched once per line, each time without the root moves already chosen as better
-lines, so every line's score is exact (the root window is full for each) and comes with its
-principal variation. The transposition table is shared by the searches of one depth and the
-next, so the later lines and the next depth re-use what the earlier ones learnt; the root moves
-keep their order from one depth to the next (the lines first, in rank order), so each search
-tries the likely best move first. An update goes to `on_update` after every completed depth,
-and a last one with `done=True` when the search ends: at its depth limit, at its time or node
-limit, on `cancel`, or once every line is a mate the search has seen to its end. A stopped depth
-is thrown away: the lines reported are those of the deepest depth finished for every line.
+`analyse` drives a `Searcher` iteration by iteration, as engines do multi-PV: at each depth one
+root search keeps the best K moves (`Searcher.iterate_lines`): the first K are searched with the
+full window, each later move with a null window at the K-th best score and fully only when it
+beats it, so every line's score is exact and comes with its principal variation, and each other
+move is proved worse once (K root searches, each without the better lines' moves, cost 1.2
+times the nodes). The transposition table carries what one depth learnt to the next, and the
+root moves keep their order (the lines first, in rank order), so each depth tries the likely
+best moves first; with one line, each depth is exactly the game search's iteration. An update
+goes to `on_update` after every finished depth, and a last one with `done=True` when the search
+ends: at its depth limit, at its time or node limit, on `cancel`, or once every line is a mate
+the search has seen to its end. A stopped depth is thrown away: the lines reported are those of
+the deepest finished depth (none when even depth 1 was stopped).
 
 Scores are from White's point of view (`Score`), whoever is to move: centipawns, or moves to
 mate (positive: White mates). A side to move with no legal move (mate, stalemate) has no lines.
@@ -101,15 +103,11 @@ def analyse(
     if not count:  # mate or stalemate: nothing to search
         return _finish(result, searcher, start, on_update)
     for depth in range(1, max(1, limits.depth) + 1):
-        infos = _search_depth(searcher, depth, order, count, start)
-        finished = len(infos) == count
-        if finished or not result.lines:
-            lines = tuple(
-                _make_line(rank, info, white_to_move) for rank, info in enumerate(infos, 1)
-            )
-            result = Analysis(depth, searcher.nodes, time.monotonic() - start, lines, False)
-        if not finished:
+        infos = searcher.iterate_lines(depth, order, count, start)
+        if not infos:  # stopped
             break
+        lines = tuple(_make_line(rank, info, white_to_move) for rank, info in enumerate(infos, 1))
+        result = Analysis(depth, searcher.nodes, time.monotonic() - start, lines, False)
         if on_update is not None:
             on_update(result)
         if _all_mates_seen(infos, depth):
@@ -125,25 +123,6 @@ def _finish(
     if on_update is not None:
         on_update(final)
     return final
-
-
-def _search_depth(
-    searcher: Searcher, depth: int, order: list[int], count: int, start: float
-) -> list[SearchInfo]:
-    """The best `count` root moves at `depth`, one root search each without the moves already
-    chosen; fewer when the search is stopped. `order` becomes the lines, then the rest."""
-    remaining = list(order)
-    infos: list[SearchInfo] = []
-    chosen: list[int] = []
-    for _ in range(count):
-        info = searcher.iterate(depth, remaining, start)
-        if info.stopped or info.move is None:
-            break
-        infos.append(info)
-        chosen.append(remaining.pop(0))  # the search put its best move first
-    if len(chosen) == count:
-        order[:] = chosen + remaining
-    return infos
 
 
 def _make_line(rank: int, info: SearchInfo, white_to_move: bool) -> Line:

@@ -24,6 +24,7 @@ measurable at tens of thousands of nodes per second.
 
 from __future__ import annotations
 
+import bisect
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -183,10 +184,29 @@ class Searcher:
         self._prepare(board, limits, start)
         return self.board.generate_legal(), start
 
-    def iterate(self, depth: int, root_moves: list[int], start: float) -> SearchInfo:
-        """One iteration of a search set up by `begin`, over `root_moves` only (re-ordered best
-        first); `stopped` is True when the limits or a stop cut it short."""
-        return self._iterate(depth, root_moves, start)
+    def iterate_lines(
+        self, depth: int, root_moves: list[int], count: int, start: float
+    ) -> list[SearchInfo]:
+        """One iteration at `depth` of a search set up by `begin`: the best `count` root moves,
+        best first, each with its exact score and principal variation (multi-PV); none when
+        the search was stopped. `root_moves` is re-ordered for the next: these, then the rest.
+        With `count` 1 it is exactly the iteration `search` makes."""
+        lines: list[tuple[int, int]] = []  # (score, packed move), best first
+        try:
+            self._search_root_lines(depth, root_moves, count, lines)
+        except SearchStopped:
+            while len(self.board.keys) > self.root_length:
+                self.board.pop_packed()
+            return []
+        chosen = [move for _, move in lines]
+        root_moves[:] = chosen + [move for move in root_moves if move not in chosen]
+        seconds = time.monotonic() - start
+        infos = []
+        for score, packed in lines:
+            move = Move.from_packed(packed)
+            pv = self._principal_variation(move, depth)
+            infos.append(SearchInfo(depth, score, self.nodes, seconds, pv, move))
+        return infos
 
     def _prepare(self, board: Board, limits: SearchLimits, start: float) -> None:
         self.board = board.copy()
@@ -256,6 +276,38 @@ class Searcher:
                 # Best first for the next iteration (and for the PV search of this one).
                 root_moves.insert(0, root_moves.pop(index))
         self._store(board.key(), depth, EXACT, alpha, 0, root_moves[0])
+
+    def _search_root_lines(
+        self, depth: int, root_moves: list[int], count: int, lines: list[tuple[int, int]]
+    ) -> None:
+        """`_search_root` keeping the best `count` moves in `lines`: the first `count` are
+        searched with the full window, every later one with a null window at the `count`-th
+        best score, and with the full window above it only when it beats that score. Each
+        move is proved worse than the lines once, not once per line (K root searches, each
+        without the better lines' moves, took 1.2 times the nodes on bench/analysis.py's
+        positions at depths 4 and 5)."""
+        board = self.board
+        squares = board.board
+        mg0, eg0, phase0 = evaluation_terms(board)
+        turn = board.turn
+        for index, move in enumerate(root_moves):
+            dmg, deg, dphase = move_delta(squares, move, turn)
+            board.push_packed(move)
+            mg, eg, phase = mg0 + dmg, eg0 + deg, phase0 + dphase
+            if len(lines) < count:
+                score = -self._negamax(depth - 1, -INFINITY, INFINITY, 1, mg, eg, phase)
+            else:
+                floor = lines[-1][0]
+                score = -self._negamax(depth - 1, -floor - 1, -floor, 1, mg, eg, phase)
+                if score > floor:
+                    score = -self._negamax(depth - 1, -INFINITY, -floor, 1, mg, eg, phase)
+            board.pop_packed()
+            if len(lines) < count or score > lines[-1][0]:
+                bisect.insort(lines, (score, move), key=lambda line: -line[0])
+                del lines[count:]
+                # As `_search_root`: each move that made the lines goes first for the next depth.
+                root_moves.insert(0, root_moves.pop(index))
+        self._store(board.key(), depth, EXACT, lines[0][0], 0, lines[0][1])
 
     def _negamax(
         self, depth: int, alpha: int, beta: int, ply: int, mg: int, eg: int, phase: int

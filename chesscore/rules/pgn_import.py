@@ -173,7 +173,7 @@ def scan_games(text: str) -> list[GameSpan]:
             depth = max(0, depth - 1)
         elif kind == "result" and depth == 0:
             close(match.end())
-        elif kind in ("word", "junk"):
+        elif kind in ("word", "junk") and match.group() != "e.p.":  # read_games skips "e.p."
             in_moves = True
             plies += depth == 0
             moves += 1

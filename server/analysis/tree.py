@@ -194,6 +194,10 @@ def _replay_nodes(raw: list[Any], root: Board) -> list[Draft]:
     """Each node's parent, move, SAN, comment, NAGs, clock and evaluation, checked in order."""
     boards: list[Board] = [root]
     depth = [0]
+    # Variations inside variations, per node: the PGN writer recurses once per level, so a
+    # tree nested deeper than MAX_VARIATION_DEPTH is refused here, naming the node.
+    nesting = [0]
+    has_child = [False]
     drafts: list[Draft] = [(-1, Move.from_uci("a1a2"), "", "", (), None, None)]
     for index, node in enumerate(raw[1:], start=1):
         if not isinstance(node, dict):
@@ -203,6 +207,14 @@ def _replay_nodes(raw: list[Any], root: Board) -> list[Draft]:
             raise RequestError("bad_tree", f"node {index}: 'parent' must name an earlier node")
         if depth[parent] >= MAX_PATH:
             raise RequestError("bad_tree", f"node {index}: deeper than {MAX_PATH} moves")
+        nesting.append(nesting[parent] + has_child[parent])
+        has_child[parent] = True
+        has_child.append(False)
+        if nesting[index] > MAX_VARIATION_DEPTH:
+            raise RequestError(
+                "bad_tree",
+                f"node {index}: variations nest deeper than {MAX_VARIATION_DEPTH} levels",
+            )
         board = boards[parent].copy()
         uci = node.get("uci")
         try:

@@ -24,7 +24,8 @@ last update. A worker streams each finished depth through its lane's pipe (one w
 lane, as a lane runs one job at a time); one reader in the server process (a thread, or a
 greenlet under gevent, where waiting on the pipes is cooperative) hands each update, tagged
 with its job's serial, to that job's callback, so the stale lines of a job stopped a moment
-ago never reach the job that took its lane.
+ago never reach the job that took its lane. A stopped job's last update (its last lines) is
+sent by the server at once, not when its niced worker next looks at its flag.
 """
 
 from __future__ import annotations
@@ -161,8 +162,10 @@ class AnalysisRun:
     on_update: UpdateCallback
     lane: int | None = None
     stopping: bool = False  # asked to stop (replaced, stopped, pre-empted by a game)
-    finished: bool = False  # its `done` update is delivered: nothing more goes to its owner
+    finished: bool = False  # its `done` update is due: nothing else goes to its owner
     last: AnalysisUpdate | None = None
+    delivery: threading.Lock = field(default_factory=threading.Lock)  # one update at a time
+    done_sent: bool = False
 
 
 class EnginePool:
@@ -205,8 +208,9 @@ class EnginePool:
             if client not in self.busy_clients:
                 self.turns[client] = None
             started = self._grant()
-            self._preempt_analysis()
+            preempted = self._preempt_analysis()
         self._launch(started)
+        self._deliver_final(preempted)
         return ticket
 
     def run(self, ticket: Ticket) -> str | None:
@@ -299,9 +303,10 @@ class EnginePool:
     ) -> None:
         """Analyse `job` for `owner`, replacing the owner's job and the client's other one;
         `on_update` gets each finished depth and a last update with `done` (also when the job
-        is stopped, replaced or pre-empted by a game: then with its last lines). Called on the
-        reader's thread (greenlet), or a task of its own. Raises ValueError (a bad FEN, move,
-        multipv or budget) before anything changes."""
+        is stopped, replaced or pre-empted by a game: then at once, with its last lines), on
+        the update reader's thread (a greenlet under gevent) or a task of its own, never the
+        caller's. Raises ValueError (a bad FEN, move, multipv or budget) before anything
+        changes."""
         board = check_job(job)
         run = AnalysisRun(next(self.serials), owner, client, job, on_update)
         with self.lock:
@@ -318,8 +323,8 @@ class EnginePool:
         self._deliver_final([r for r in ended if r is not None])
 
     def stop_analysis(self, owner: str) -> None:
-        """Stop the owner's job, if any: it ends soon (well under a second) with a last update
-        of its deepest lines."""
+        """Stop the owner's job, if any: it ends at once with a last update of its deepest
+        lines (its worker lets go of the lane as soon as it looks at its flag)."""
         with self.lock:
             run = self.analyses.get(owner)
             ended = self._stop_run(run) if run is not None else None
@@ -332,18 +337,20 @@ class EnginePool:
         return list(unique.values())
 
     def _stop_run(self, run: AnalysisRun) -> AnalysisRun | None:
-        """Stop `run` (under the lock): a queued one is dropped and returned, for its last
-        update to be delivered outside the lock; a running one is told through its lane's flag
-        and sends its last update itself."""
+        """Stop `run` (under the lock): dropped from the queue, or told through its lane's
+        flag. Returned when its last update (the last lines it sent) is due, to be delivered
+        outside the lock: at once, not when its worker next looks at the flag, which a loaded
+        machine can delay (the workers are niced); what the worker sends after is dropped."""
         self._forget_run(run)
-        if self.analysis_queue.pop(run.serial, None) is not None:
-            run.finished = True
-            self.listeners.pop(run.serial, None)
-            return run
+        self.analysis_queue.pop(run.serial, None)
         if run.lane is not None and not run.stopping:
             run.stopping = True
             self.flags[run.lane] = 1
-        return None
+        if run.finished:
+            return None
+        run.finished = True
+        self.listeners.pop(run.serial, None)
+        return run
 
     def _forget_run(self, run: AnalysisRun) -> None:
         """`run` is no longer its owner's or its client's job (a new one may take its place)."""
@@ -371,18 +378,21 @@ class EnginePool:
             started.append(run)
         return started
 
-    def _preempt_analysis(self) -> None:
+    def _preempt_analysis(self) -> list[AnalysisRun]:
         """Games first: stop as many running jobs as game searches wait for a lane (less those
-        already stopping, whose lanes come free in a moment and go to the games)."""
+        already stopping, whose lanes come free in a moment and go to the games); returns
+        those whose last update is due."""
         waiting = len(self.turns)
         running = list(self.analysis_lanes.values())
         waiting -= sum(run.stopping for run in running)
+        ended = []
         for run in running:
             if waiting <= 0:
-                return
+                break
             if not run.stopping:
-                self._stop_run(run)
+                ended.append(self._stop_run(run))
                 waiting -= 1
+        return [run for run in ended if run is not None]
 
     def _launch(self, runs: list[AnalysisRun]) -> None:
         for run in runs:
@@ -424,17 +434,23 @@ class EnginePool:
             self._deliver(run, final_update(run.last))
 
     def _deliver_final(self, runs: list[AnalysisRun]) -> None:
-        """The last update of jobs that ended without a worker, on a task of its own: the
-        caller may hold its own lock, which the callback might want."""
+        """The last update of stopped jobs, each on a task of its own: the caller may hold its
+        own lock, which the callback might want."""
         for run in runs:
             update = final_update(run.last)
             threading.Thread(target=self._deliver, args=(run, update), daemon=True).start()
 
     def _deliver(self, run: AnalysisRun, update: AnalysisUpdate) -> None:
-        try:
-            run.on_update(update)
-        except Exception:
-            log.exception("the update callback of analysis job %s failed", run.serial)
+        """One update to the owner, in order: nothing after the `done` one (a depth the reader
+        was handing over while the job was stopped waits for it or is dropped)."""
+        with run.delivery:
+            if run.done_sent:
+                return
+            run.done_sent = update.done
+            try:
+                run.on_update(update)
+            except Exception:
+                log.exception("the update callback of analysis job %s failed", run.serial)
 
     def _read_updates(self) -> None:
         """The one reader of the lanes' pipes: each update to its job's owner, in order."""
@@ -453,7 +469,7 @@ class EnginePool:
         with self.lock:
             run = self.listeners.get(serial)
             if run is None or run.finished:
-                return  # a job already ended (stopped while queued, or failed)
+                return  # a job already ended (stopped, replaced, pre-empted, or failed)
             run.last = update
             if update.done:
                 run.finished = True
