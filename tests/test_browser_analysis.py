@@ -569,6 +569,7 @@ def test_a_game_links_to_its_analysis(
         wait_ready(watcher)
         watcher.wait_for_function("document.querySelectorAll('#tree .tree-move').length === 3")
         assert mainline(watcher) == ["e4", "e5", "Nf3"]
+        assert current_san(watcher) == "Nf3"  # a game opens where it stands
         player = context.new_page()
         player.goto(server.url + created["links"]["private"])
         player.wait_for_function("document.querySelector('main.game')?.dataset.ply === '3'")

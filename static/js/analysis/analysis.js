@@ -124,7 +124,7 @@ const editor = createEditor(
   {
     request,
     onAccept: (fen, position) => {
-      loadTree({ fen, notice: position.notice ?? null }, position);
+      loadTree({ fen, notice: position.notice ?? null }, { position });
       showEditor(false);
     },
   },
@@ -132,15 +132,18 @@ const editor = createEditor(
 
 // -- the tree ------------------------------------------------------------------------------
 
-/** A new tree (from the server, or a FEN the editor had accepted with its `position`). */
-function loadTree(data, position = null) {
+/**
+ * A new tree (from the server, or a FEN the editor had accepted with its `position`), shown
+ * at its root or (`atEnd`) at the end of its main line.
+ */
+function loadTree(data, { position = null, atEnd = false } = {}) {
   page.tree = createTree(data);
   page.positions.clear();
   if (position) page.positions.set(ROOT, position);
   page.notice = data.notice ?? null;
   renderGameTitle($('#game-title'), data.headers ?? {}, data.result);
   root.dataset.treeId = data.id ?? '';
-  goTo(ROOT);
+  goTo(atEnd ? page.tree.end(ROOT) : ROOT);
 }
 
 const currentPath = () => page.tree.path(page.currentId);

@@ -16,7 +16,7 @@ export const looksLikeFen = (text) => FEN_SHAPE.test(text) && !text.includes('['
 
 /**
  * `elements`: {box (the <details> holding them), text, load, file, list, error};
- * `onTree(tree)` receives a loaded tree.
+ * `onTree(tree, {atEnd})` receives a loaded tree (`atEnd`: show the end of its main line).
  * Returns {open(root dataset)} for the page's first tree.
  */
 export function createSources(elements, onTree) {
@@ -113,7 +113,8 @@ export function createSources(elements, onTree) {
         fail(`Could not open this analysis: ${errorMessage(reply)}`);
         return false;
       }
-      onTree({ ...reply.data.tree, id: reply.data.id ?? reply.data.tree.id ?? null });
+      // A game opens where it stands, as on lichess; a shared tree at its start.
+      onTree({ ...reply.data.tree, id: reply.data.id ?? null }, { atEnd: Boolean(gameId) });
       return true;
     },
   };

@@ -170,6 +170,8 @@ function moveButton({ currentId, actions }, node, before, kind) {
   const side = before % 2 === 0 ? 'White' : 'Black';
   const number = Math.floor(before / 2) + 1;
   button.setAttribute('aria-label', `${number} ${side}: ${node.san}${glyphs}`);
+  // One move in the tab order, the one on view: the keys walk the tree from there.
+  button.tabIndex = node.id === currentId ? 0 : -1;
   if (node.id === currentId) button.setAttribute('aria-current', 'true');
   button.addEventListener('click', () => actions.onSelect(node.id));
   button.addEventListener('contextmenu', (event) => {
