@@ -576,3 +576,16 @@ def test_a_game_links_to_its_analysis(
         assert player.locator("#analyse-link").is_hidden()  # no analysis of one's own game
     finally:
         context.close()
+
+
+def test_the_lobby_links_to_the_analysis_board(browser: Any, server: LiveServer) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.get_by_role("link", name="Analysis board").click()
+        page.wait_for_url("**/analysis")
+        wait_ready(page)
+        assert dataset(page, "fen") == Board().fen()
+    finally:
+        context.close()
