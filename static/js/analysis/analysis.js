@@ -14,7 +14,7 @@ import { askPromotion } from '../promotion.js';
 import { announce } from '../announce.js';
 import { createThreatOverlay, OVERLAY_BRUSHES } from '../overlays/threats.js';
 import { createOverlayControl } from '../overlays/control.js';
-import { CHANGE_BRUSHES, describeChange, renderChangeLegend } from '../overlays/change.js';
+import { CHANGE_BRUSHES } from '../overlays/change.js';
 import { createPreview } from '../overlays/preview.js';
 import { createSquareFocus } from '../panel/squares.js';
 import { createTree, ROOT } from './tree.js';
@@ -26,6 +26,7 @@ import { createExport } from './export.js';
 import { createEditor } from './editor.js';
 import { bindKeys } from './keys.js';
 import { renderFacts, renderGameTitle } from './facts.js';
+import { createNodeOverlay } from './overlay.js';
 
 const $ = (selector) => document.querySelector(selector);
 const root = $('#analysis');
@@ -41,6 +42,7 @@ const page = {
   steppedAt: -Infinity, // when the node on view last changed
 };
 const QUICK_STEP_MS = 90;
+const RETRY_MS = 1000;
 
 const socket = connectAnalysis({
   onStatus: showConnection,
@@ -56,6 +58,13 @@ const overlay = createThreatOverlay($('#threat-grid'), $('#threat-heat'), board)
 const overlayControl = createOverlayControl($('#overlay-modes'), $('#overlay-note'), () =>
   redrawOverlay(),
 );
+const nodeOverlay = createNodeOverlay({
+  board,
+  overlay,
+  control: overlayControl,
+  legend: $('#change-legend'),
+  root,
+});
 const engine = createEngine(
   {
     toggle: $('#engine-toggle'),
@@ -161,6 +170,7 @@ function goTo(id) {
   preview.reset();
   board.markSquares({});
   hideMenu();
+  $('#move-error').textContent = '';
   const node = page.tree.get(id);
   root.dataset.node = id;
   root.dataset.fen = node.fen;
@@ -186,11 +196,20 @@ function ask(id, since) {
   else fetchPosition(id);
 }
 
-async function fetchPosition(id) {
-  const reply = await request('analysis_position', page.tree.path(id));
-  if (!page.tree.get(id)) return; // deleted meanwhile
+async function fetchPosition(id, retry = true) {
+  const tree = page.tree;
+  const reply = await request('analysis_position', tree.path(id));
+  if (page.tree !== tree || !tree.get(id)) return; // replaced or deleted meanwhile
   if (!reply.ok) {
-    if (id === page.currentId) $('#move-error').textContent = refusalText(reply);
+    if (id !== page.currentId) return;
+    if (retry && reply.code === 'rate_limited') {
+      // Over the connection's budget for a moment: ask once more when it has refilled.
+      window.setTimeout(() => {
+        if (page.currentId === id && !page.positions.has(id)) fetchPosition(id, false);
+      }, RETRY_MS);
+      return;
+    }
+    $('#move-error').textContent = refusalText(reply);
     return;
   }
   page.positions.set(id, reply.position);
@@ -220,7 +239,8 @@ async function playUci(uci) {
  * the last, or null when the server refused one (its words shown).
  */
 async function extend(from, ucis) {
-  const base = page.tree.path(from);
+  const tree = page.tree;
+  const base = tree.path(from);
   const replies = await Promise.all(
     ucis.map((_, index) => {
       const moves = [...base.moves, ...ucis.slice(0, index + 1)];
@@ -233,9 +253,10 @@ async function extend(from, ucis) {
       $('#move-error').textContent = refusalText(reply);
       return null;
     }
-    if (!page.tree.get(parent)) return null;
+    // A tree loaded or the node deleted meanwhile: the answer is for nothing on view.
+    if (page.tree !== tree || !tree.get(parent)) return null;
     const { last_move: move, fen } = reply.position;
-    const node = page.tree.addChild(parent, { uci: move.uci, san: move.san, fen });
+    const node = tree.addChild(parent, { uci: move.uci, san: move.san, fen });
     page.positions.set(node.id, reply.position);
     parent = node.id;
   }
@@ -309,38 +330,8 @@ function renderFork(node) {
 }
 
 function redrawOverlay() {
-  const position = page.positions.get(page.currentId);
-  const node = page.tree.get(page.currentId);
-  const shown = page.preview ? previewPosition(page.preview) : position;
-  const mode = overlayControl.mode();
-  const perspective = board.orientation();
-  const change = describeChange(shown?.insight?.change ?? null, mode, perspective);
-  overlay.render({
-    threats: shown?.threats ?? null,
-    xrays: shown?.insight?.xrays ?? null,
-    pins: shown?.insight?.pins ?? null,
-    fen: shown?.fen ?? node.fen,
-    checkedKing: shown?.checked_king ?? null,
-    perspective,
-    orientation: board.orientation(),
-    mode,
-    extraShapes: change.shapes,
-  });
-  const title = page.preview
-    ? `If you play ${page.preview.move} (${page.preview.safety}): the position after it`
-    : 'What the last move changed';
-  renderChangeLegend($('#change-legend'), title, change.lines);
-  root.dataset.preview = page.preview ? page.preview.move : '';
-}
-
-/** The preview in the overlay's form: it has no x-rays; its pins and change stand in. */
-function previewPosition(found) {
-  return {
-    fen: found.fen,
-    checked_king: found.checked_king,
-    threats: found.threats,
-    insight: { xrays: null, pins: found.pins, change: found.change },
-  };
+  const position = page.positions.get(page.currentId) ?? null;
+  nodeOverlay.draw(position, page.tree.get(page.currentId).fen, page.preview);
 }
 
 async function describeSquare(square) {
@@ -353,18 +344,11 @@ function speak(position) {
 }
 
 function markSafety(square) {
-  const labels = page.positions.get(page.currentId)?.safety?.[square];
-  const classes = {};
-  for (const [target, label] of Object.entries(labels ?? {})) classes[target] = `safety-${label}`;
-  board.markSquares(classes);
+  nodeOverlay.markSafety(page.positions.get(page.currentId), square);
 }
 
 function previewTarget(from, square) {
-  const position = page.positions.get(page.currentId);
-  if (!position?.dests || !square || overlayControl.mode() === 'off') return null;
-  if (!(position.dests[from] ?? []).includes(square)) return null;
-  const promotes = (position.promotions?.[from] ?? []).includes(square);
-  return `${from}${square}${promotes ? 'q' : ''}`;
+  return nodeOverlay.previewTarget(page.positions.get(page.currentId), from, square);
 }
 
 // -- acting --------------------------------------------------------------------------------

@@ -1,0 +1,67 @@
+/**
+ * The game page's overlays on the analysis board's node: the threat map with its counts,
+ * hanging pieces, pins and x-rays, "what the last move changed", the preview of a move while
+ * its piece is held over the target, and the safety marks of a piece picked up. The drawing
+ * is the game page's own (static/js/overlays/); this module only feeds it the node's facts
+ * (`analysis_position`) or the preview (`analysis_preview`), in the forms a game state has.
+ */
+import { describeChange, renderChangeLegend } from '../overlays/change.js';
+
+/**
+ * `parts`: {board, overlay (createThreatOverlay's), control (createOverlayControl's),
+ * legend (the change legend's box), root (which gets `data-preview`)}.
+ */
+export function createNodeOverlay({ board, overlay, control, legend, root }) {
+  return {
+    /** Draw the facts `position` of the node (null until they come) whose FEN is `fen`,
+     * or with `preview`, the position after the previewed move. */
+    draw(position, fen, preview) {
+      const shown = preview ? previewPosition(preview) : position;
+      const mode = control.mode();
+      const perspective = board.orientation();
+      const change = describeChange(shown?.insight?.change ?? null, mode, perspective);
+      overlay.render({
+        threats: shown?.threats ?? null,
+        xrays: shown?.insight?.xrays ?? null,
+        pins: shown?.insight?.pins ?? null,
+        fen: shown?.fen ?? fen,
+        checkedKing: shown?.checked_king ?? null,
+        perspective,
+        orientation: board.orientation(),
+        mode,
+        extraShapes: change.shapes,
+      });
+      const title = preview
+        ? `If you play ${preview.move} (${preview.safety}): the position after it`
+        : 'What the last move changed';
+      renderChangeLegend(legend, title, change.lines);
+      root.dataset.preview = preview ? preview.move : '';
+    },
+    /** Mark the destinations of the piece on `square` safe, contested or losing. */
+    markSafety(position, square) {
+      const classes = {};
+      for (const [target, label] of Object.entries(position?.safety?.[square] ?? {})) {
+        classes[target] = `safety-${label}`;
+      }
+      board.markSquares(classes);
+    },
+    /** The UCI to preview with the piece on `from` held over `square`, or null. */
+    previewTarget(position, from, square) {
+      // Nothing to show with the overlay off: then the server is not asked either.
+      if (!position?.dests || !square || control.mode() === 'off') return null;
+      if (!(position.dests[from] ?? []).includes(square)) return null;
+      const promotes = (position.promotions?.[from] ?? []).includes(square);
+      return `${from}${square}${promotes ? 'q' : ''}`;
+    },
+  };
+}
+
+/** The preview in the overlay's form: it has no x-rays; its pins and change stand in. */
+function previewPosition(found) {
+  return {
+    fen: found.fen,
+    checked_king: found.checked_king,
+    threats: found.threats,
+    insight: { xrays: null, pins: found.pins, change: found.change },
+  };
+}
