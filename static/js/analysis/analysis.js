@@ -398,6 +398,9 @@ $('#tree-menu').addEventListener('click', (event) => {
 document.addEventListener('click', (event) => {
   if (!event.target.closest('#tree-menu')) hideMenu();
 });
+$('#tree-menu').addEventListener('keydown', (event) => {
+  if (event.key === 'Escape') hideMenu();
+});
 $('#promote-variation').addEventListener('click', () => promote(page.currentId));
 $('#delete-variation').addEventListener('click', () => remove(page.currentId));
 

@@ -23,6 +23,7 @@ const CASTLING = ['K', 'Q', 'k', 'q'];
  */
 export function createEditor(elements, { request, onAccept }) {
   let placing = null; // a spare piece picked: each square clicked gets one; 'trash' removes
+  let counters = '0 1'; // halfmove clock and move number, kept from the FEN opened
   const ground = Chessground(elements.board, {
     fen: START,
     orientation: 'white',
@@ -98,7 +99,7 @@ export function createEditor(elements, { request, onAccept }) {
 
   function fen() {
     const enPassant = elements.enPassant.value.trim() || '-';
-    return `${ground.getFen()} ${elements.turn.value} ${castlingText()} ${enPassant} 0 1`;
+    return `${ground.getFen()} ${elements.turn.value} ${castlingText()} ${enPassant} ${counters}`;
   }
 
   function writeFen() {
@@ -108,7 +109,8 @@ export function createEditor(elements, { request, onAccept }) {
 
   /** Show `text` (a FEN typed or given) on the board and in the fields, as far as it reads. */
   function readFen(text) {
-    const [placement, side, castling, enPassant] = text.trim().split(/\s+/);
+    const [placement, side, castling, enPassant, halfmove, fullmove] = text.trim().split(/\s+/);
+    counters = /^\d+$/.test(halfmove) && /^\d+$/.test(fullmove) ? `${halfmove} ${fullmove}` : '0 1';
     ground.set({ fen: placement || EMPTY });
     elements.turn.value = side === 'b' ? 'b' : 'w';
     for (const letter of CASTLING) {
