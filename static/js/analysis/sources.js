@@ -41,6 +41,7 @@ export function createSources(elements, onTree) {
       return true;
     }
     closeChoice();
+    elements.box.open = false; // loaded: the moves take the room back
     onTree(reply.data.tree);
     return true;
   }
