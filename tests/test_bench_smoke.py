@@ -21,6 +21,7 @@ BENCHES = [
     ("insight.py", ["--positions", "8", "--repeat", "1"], "make_insight"),
     ("state.py", ["--positions", "8", "--repeat", "1"], "a move's states, with insight"),
     ("perft.py", ["--rounds", "1"], "start"),
+    ("lobby.py", ["--visitors", "10", "--clients", "1"], "paired twice, bad games, seeks left"),
 ]
 
 
