@@ -155,6 +155,7 @@ def test_quick_pairing_pairs_two_and_only_two(visitor: Visitors) -> None:
     assert not third.call("pair", {"control": "3+2"})["paired"]
     assert other_control.received("paired") == []
     assert third.received("paired") == []
+    assert second.received("paired") == []  # its seat came in the acknowledgement only
     state = seat_of(second, done["game"], done["seat"])["state"]
     assert state["clock"]["initial_ms"] == 180_000 and state["clock"]["increment_ms"] == 2_000
     assert state["players"][done["color"]]["name"] == "Second"

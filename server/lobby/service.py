@@ -8,13 +8,16 @@ leaving the lobby (disconnecting) withdraws it. Each address may hold `LOBBY_PER
 entries at once and create or take them at `LOBBY_BURST` at once, then one every
 `LOBBY_INTERVAL` seconds. A game the lobby makes has both seats taken from the start; the
 taker's seat comes back to the caller, the waiting side's goes to its connection alone through
-the notifier. The games are admitted by these limits, not charged to the game service's
+the notifier. Each process beats in the store every BEAT_SECONDS; the seeks of a process not
+heard from for LEASE_SECONDS (it died, and its connections with it) are removed by the next
+beat of any other. The games are admitted by these limits, not charged to the game service's
 creation bucket: a pairing is made by two visitors, and the one who happens to complete it
 should not pay for both.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -44,9 +47,14 @@ from server.lobby.seeks import (
 from server.lobby.watch import SCANNED, WatchedGame, make_watch_list
 from server.storage.interface import GameStore, OwnSeekError, SeekLimitError, StoredSeek
 
+log = logging.getLogger(__name__)
+
 # Open challenges listed at most (the oldest first); more stay stored and show as others go.
 MAX_LISTED = 200
 WATCHED = 30
+# A process's heartbeat in the store, and how long it may miss before its seeks are removed.
+BEAT_SECONDS = 10.0
+LEASE_SECONDS = 30.0
 
 
 class LobbyService:
@@ -65,6 +73,26 @@ class LobbyService:
         # LOBBY_BURST, LOBBY_INTERVAL, LOBBY_PER_ADDRESS (server.config).
         self.requests = AddressBuckets(int(limits["LOBBY_BURST"]), float(limits["LOBBY_INTERVAL"]))
         self.per_address = int(limits["LOBBY_PER_ADDRESS"])
+        self.host = secrets.token_hex(8)  # this process, in the seeks it stores
+        self.beat()
+
+    # -- this process's lease -------------------------------------------------------------
+
+    def beat(self) -> None:
+        """Tell the store this process is alive; remove the seeks of processes that are not."""
+        now = self.clock()
+        removed = self.store.beat(self.host, now, now - LEASE_SECONDS)
+        if removed:
+            self.notifier.seeks_removed(removed)
+
+    def keep_alive(self, sleep: Callable[[float], object]) -> None:
+        """Beat every BEAT_SECONDS, for as long as the process runs (a background task)."""
+        while True:
+            sleep(BEAT_SECONDS)
+            try:
+                self.beat()
+            except Exception:
+                log.exception("the lobby's heartbeat failed; trying again")
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -147,7 +175,7 @@ class LobbyService:
     ) -> StoredSeek:
         body = seek_to_body(name or make_anonymous_name(), color, assisted)
         return StoredSeek(
-            new_seek_id(), kind, owner, address, control or UNTIMED, body, self.clock()
+            new_seek_id(), kind, owner, address, control or UNTIMED, body, self.clock(), self.host
         )
 
     def _limited(self, work: Callable[[], Any]) -> Any:

@@ -92,8 +92,8 @@ class OwnSeekError(Exception):
 @dataclass(frozen=True)
 class StoredSeek:
     """An open challenge (`kind` "seek", listed and accepted by id) or a quick-pairing wait
-    ("pair", matched by `control`), held by the connection `owner` from `address`; `body` is
-    the lobby's own JSON-ready data (name, colour, clock, assisted)."""
+    ("pair", matched by `control`), held by the connection `owner` from `address` on the server
+    process `host`; `body` is the lobby's own JSON-ready data (name, colour, assisted)."""
 
     id: str
     kind: str
@@ -102,6 +102,7 @@ class StoredSeek:
     control: str
     body: dict[str, Any]
     created: float
+    host: str
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,11 @@ class GameStore(Protocol):
 
     def clear_seeks(self) -> None:
         """Forget every seek and wait (a lone process at start: nobody is connected)."""
+
+    def beat(self, host: str, now: float, alive_after: float) -> list[str]:
+        """Record that the process `host` is alive at `now`; forget the processes not heard
+        from since `alive_after` and remove their seeks and waits (their ids are returned):
+        their connections are gone with them."""
 
     def close(self) -> None: ...
 

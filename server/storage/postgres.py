@@ -281,6 +281,10 @@ class PostgresStore(RowLoads):
         with self._connection() as db:
             return seeks.ongoing_games(db, "%s", "active", limit)
 
+    def beat(self, host: str, now: float, alive_after: float) -> list[str]:
+        with self._lobby() as db:
+            return seeks.beat(db, "%s", host, now, alive_after)
+
     def clear_seeks(self) -> None:
         with self._lobby() as db:
             db.execute("DELETE FROM seeks")

@@ -23,14 +23,19 @@ CREATE TABLE IF NOT EXISTS seeks (
     address TEXT NOT NULL,
     control TEXT NOT NULL,
     body TEXT NOT NULL,
-    created DOUBLE PRECISION NOT NULL
+    created DOUBLE PRECISION NOT NULL,
+    host TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS lobby_hosts (
+    host TEXT PRIMARY KEY,
+    seen DOUBLE PRECISION NOT NULL
 );
 CREATE INDEX IF NOT EXISTS seeks_owner ON seeks(owner);
 CREATE INDEX IF NOT EXISTS seeks_address ON seeks(address);
 CREATE INDEX IF NOT EXISTS seeks_waiting ON seeks(kind, control, created);
 """
 
-COLUMNS = "id, kind, owner, address, control, body, created"
+COLUMNS = "id, kind, owner, address, control, body, created, host"
 
 
 class Database(Protocol):
@@ -44,8 +49,10 @@ def sql(text: str, placeholder: str) -> str:
 
 
 def _seek(row: Any) -> StoredSeek:
-    seek_id, kind, owner, address, control, body, created = row
-    return StoredSeek(seek_id, kind, owner, address, control, json.loads(body), float(created))
+    seek_id, kind, owner, address, control, body, created, host = row
+    return StoredSeek(
+        seek_id, kind, owner, address, control, json.loads(body), float(created), host
+    )
 
 
 def _drop_owner(db: Database, mark: str, owner: str) -> list[str]:
@@ -60,7 +67,7 @@ def _insert(db: Database, mark: str, seek: StoredSeek, per_address: int) -> None
     if held >= per_address:
         raise SeekLimitError(f"address {seek.address} holds {held} seeks")
     db.execute(
-        sql(f"INSERT INTO seeks ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", mark),
+        sql(f"INSERT INTO seeks ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", mark),
         (
             seek.id,
             seek.kind,
@@ -69,6 +76,7 @@ def _insert(db: Database, mark: str, seek: StoredSeek, per_address: int) -> None
             seek.control,
             json.dumps(seek.body),
             seek.created,
+            seek.host,
         ),
     )
 
@@ -131,6 +139,22 @@ def list_seeks(db: Database, mark: str, limit: int) -> list[StoredSeek]:
         (limit,),
     )
     return [_seek(row) for row in rows.fetchall()]
+
+
+def beat(db: Database, mark: str, host: str, now: float, alive_after: float) -> list[str]:
+    db.execute(
+        sql(
+            "INSERT INTO lobby_hosts (host, seen) VALUES (?, ?)"
+            " ON CONFLICT (host) DO UPDATE SET seen = excluded.seen",
+            mark,
+        ),
+        (host, now),
+    )
+    db.execute(sql("DELETE FROM lobby_hosts WHERE seen < ?", mark), (alive_after,))
+    rows = db.execute(
+        "DELETE FROM seeks WHERE host NOT IN (SELECT host FROM lobby_hosts) RETURNING id"
+    )
+    return [seek_id for (seek_id,) in rows.fetchall()]
 
 
 def ongoing_games(db: Database, mark: str, active: str, limit: int) -> list[OngoingGame]:

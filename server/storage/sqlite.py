@@ -226,6 +226,10 @@ class SqliteStore(RowLoads):
         with self.lock:
             return seeks.ongoing_games(self.db, "?", "active = 1", limit)
 
+    def beat(self, host: str, now: float, alive_after: float) -> list[str]:
+        with self.lock, self._transaction():
+            return seeks.beat(self.db, "?", host, now, alive_after)
+
     def clear_seeks(self) -> None:
         with self.lock, self._transaction():
             self.db.execute("DELETE FROM seeks")

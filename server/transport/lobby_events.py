@@ -244,6 +244,7 @@ def install(app: Flask, socketio: SocketIO) -> None:
     lobby = LobbyService(games.store, games, rooms, app.config)
     if not games.store.shared:
         games.store.clear_seeks()  # a lone process starting: nobody who held one is connected
+    socketio.start_background_task(lobby.keep_alive, socketio.sleep)
     games.notifier = WatchingNotifier(games.notifier, rooms.games_changed)
     app.extensions["chess_lobby"] = lobby
     app.register_blueprint(blueprint)
