@@ -283,3 +283,28 @@ def test_the_watch_list_follows_the_games_in_play(visitor: Visitors) -> None:
     assert snapshot["ok"] and snapshot["tv"] == game
     assert mover.call("resign", {"game": game})["ok"]
     watcher.wait_message("lobby_games", lambda m: all(g["game"] != game for g in m["games"]))
+
+
+def test_a_rematch_keeps_the_names_with_their_players(visitor: Visitors) -> None:
+    waiting, taking = visitor(), visitor()
+    assert not waiting.call("pair", {"control": "5+3", "name": "Vera"})["paired"]
+    done = taking.call("pair", {"control": "5+3", "name": "Yuri"})
+    told = waiting.wait_message("paired")
+    game = done["game"]
+    seat_of(waiting, game, told["seat"])
+    seat_of(taking, game, done["seat"])
+    assert waiting.call("resign", {"game": game})["ok"]
+    assert waiting.call("offer", {"game": game, "kind": "rematch"})["ok"]
+    accepted = taking.call("accept", {"game": game, "kind": "rematch"})
+    assert accepted["ok"], accepted
+    rematch = waiting.wait_rematch()
+    assert rematch["color"] == done["color"]  # colours swap: Vera takes Yuri's
+    state = seat_of(waiting, rematch["rematch"], rematch["seat"])["state"]
+    assert state["players"][done["color"]]["name"] == "Vera"
+    assert state["players"][told["color"]]["name"] == "Yuri"
+
+
+def test_the_pgn_names_the_players(server: LiveServer) -> None:
+    created = create_game(server.url, opponent="computer", color="black", name="Ana Li")
+    pgn = requests.get(f"{server.url}/api/games/{created['game']}/pgn", timeout=10).text
+    assert '[White "Computer"]' in pgn and '[Black "Ana Li"]' in pgn

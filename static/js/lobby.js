@@ -70,7 +70,7 @@ function showWaiting(control) {
 async function quickPair(control) {
   if (waitingFor === control) return cancelWait();
   const reply = await lobby.request('pair', { control, name: currentName() });
-  showError('#seek-error', reply);
+  showError('#pair-error', reply);
   if (!reply.ok) return;
   if (reply.replaced.includes(seekList.ownId)) $('#seek-status').textContent = '';
   if (reply.paired) return openGame(reply);
