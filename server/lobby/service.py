@@ -74,6 +74,10 @@ class LobbyService:
         self.requests = AddressBuckets(int(limits["LOBBY_BURST"]), float(limits["LOBBY_INTERVAL"]))
         self.per_address = int(limits["LOBBY_PER_ADDRESS"])
         self.host = secrets.token_hex(8)  # this process, in the seeks it stores
+        # The connections of this process that stored a seek or wait: only theirs are looked
+        # for in the store when a connection closes (most never enter the lobby). A seek taken
+        # meanwhile leaves its owner here until it leaves: one needless delete, no harm.
+        self.holders: set[str] = set()
         self.beat()
 
     # -- this process's lease -------------------------------------------------------------
@@ -111,6 +115,7 @@ class LobbyService:
             SEEK, owner, address, request.control, request.name, request.color, request.assisted
         )
         replaced = self._limited(lambda: self.store.add_seek(stored, self.per_address))
+        self.holders.add(owner)
         if replaced:
             self.notifier.seeks_removed(replaced)
         seek = seek_from_stored(stored)
@@ -126,7 +131,9 @@ class LobbyService:
 
     def leave(self, owner: str) -> None:
         """`owner` left the lobby (its connection closed): what it held is withdrawn."""
-        self.cancel(owner)
+        if owner in self.holders:
+            self.holders.discard(owner)
+            self.cancel(owner)
 
     def accept(self, taker: str, address: str, seek_id: str, name: str | None) -> Seat:
         """`taker` takes the open challenge `seek_id`: a new game; the taker's seat."""
@@ -157,6 +164,7 @@ class LobbyService:
         if replaced:
             self.notifier.seeks_removed(replaced)
         if partner is None:
+            self.holders.add(owner)
             return None, replaced
         partner_color, own_color = draw_colors(None, secrets.randbelow(2))
         return self._start(partner, partner_color, own_color, wait.body["name"], True), replaced

@@ -31,8 +31,13 @@ const lobby = connectToLobby({
     if (state !== 'connected') showWaiting(null); // the server dropped what we held
   },
   onEnter(reply) {
+    // After a lost connection the server withdrew what the old one held.
+    if (!reply.seeks.some((seek) => seek.id === seekList.ownId)) {
+      seekList.setOwn(null);
+      $('#seek-status').textContent = '';
+    }
     seekList.reset(reply.seeks);
-    tv.update(reply);
+    tv.update(reply, true); // (again) join the game on TV with this connection
   },
   seek_added: (data) => seekList.add(data.seek),
   seeks_removed: (data) => {
