@@ -71,7 +71,10 @@ class Targets:
     cluster: bool = False
 
 
-def start_targets(async_mode: str, use_cluster: bool, floor: bool = False) -> Targets:
+def start_targets(
+    async_mode: str, use_cluster: bool, floor: bool = False, settings: dict[str, str] | None = None
+) -> Targets:
+    """The server(s), with `settings` added to their environment (bench/lobby.py's limits)."""
     folder = Path(tempfile.mkdtemp(prefix="chess-load-"))
     folder.chmod(0o755)  # as root, PostgreSQL runs as `postgres`, who must reach its folder
     environment = {
@@ -79,6 +82,7 @@ def start_targets(async_mode: str, use_cluster: bool, floor: bool = False) -> Ta
         "CHESS_SECRET_KEY": "load-test",
         # Every game comes from 127.0.0.1, far faster than one visitor may create them.
         "CHESS_CREATE_BURST": "1000000",
+        **(settings or {}),
     }
     ports = [cluster.free_port() for _ in range(2 if use_cluster else 1)]
     if use_cluster:

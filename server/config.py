@@ -57,6 +57,11 @@ DEFAULTS: dict[str, Any] = {
     # Games an address may create at once, then one every CREATE_INTERVAL seconds.
     "CREATE_BURST": 10,
     "CREATE_INTERVAL": 5.0,
+    # The lobby (server.lobby): seeks and pairing requests an address may make at once, then one
+    # every LOBBY_INTERVAL seconds; and the seeks and pairing waits it may hold at once.
+    "LOBBY_BURST": 20,
+    "LOBBY_INTERVAL": 2.0,
+    "LOBBY_PER_ADDRESS": 10,
     # Proxies in front of the server that append the client's address to X-Forwarded-For
     # (deploy/'s nginx: 1); 0: the header is the client's own say and is ignored.
     "TRUSTED_PROXIES": 0,
@@ -78,6 +83,9 @@ ENVIRONMENT = {
     "CHESS_CREATE_BURST": ("CREATE_BURST", int),
     "CHESS_CREATE_INTERVAL": ("CREATE_INTERVAL", float),
     "CHESS_TRUSTED_PROXIES": ("TRUSTED_PROXIES", int),
+    "CHESS_LOBBY_BURST": ("LOBBY_BURST", int),
+    "CHESS_LOBBY_INTERVAL": ("LOBBY_INTERVAL", float),
+    "CHESS_LOBBY_PER_ADDRESS": ("LOBBY_PER_ADDRESS", int),
     # The conventional names that hosting platforms set.
     "DATABASE_URL": ("DATABASE_URL", str),
     "REDIS_URL": ("REDIS_URL", str),

@@ -30,6 +30,7 @@ HTTP_STATUS = {
     "payload_too_large": 413,
     "rate_limited": 429,
     "too_many_games": 429,
+    "too_many_seeks": 429,
     "unknown_event": 400,
     "reserved_event": 400,
     "internal": 500,

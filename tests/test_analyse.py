@@ -168,6 +168,27 @@ def test_time_limit_ends_the_analysis() -> None:
     assert result.seconds < 2.0  # against hanging only: the limit is 0.3 s
 
 
+def test_a_time_limit_however_short_still_gives_depth_one() -> None:
+    """As a game search always gives a move: depth 1 is not cut short by the clock."""
+    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    result = analyse(Board.from_fen(kiwipete), SearchLimits(movetime=1e-6), multipv=3)
+    assert result.done and result.depth == 1 and len(result.lines) == 3
+    assert_lines_legal(kiwipete, result)
+
+
+def test_a_cancel_cuts_even_depth_one() -> None:
+    """The search looks at `cancel` every 1,024 nodes: Kiwipete's depth 1 takes more."""
+    cancel = threading.Event()
+    cancel.set()
+    updates: list[Analysis] = []
+    kiwipete = Board.from_fen(
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    )
+    result = analyse(kiwipete, SearchLimits(depth=5), 3, updates.append, cancel)
+    assert result.done and result.lines == () and updates == [result]
+    assert result.nodes == 1024
+
+
 def test_multipv_below_one_is_refused() -> None:
     with pytest.raises(ValueError, match="multipv must be at least 1, got 0"):
         analyse(Board(), SearchLimits(depth=1), multipv=0)

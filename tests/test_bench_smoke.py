@@ -26,6 +26,7 @@ BENCHES = [
         ["--positions", "1", "--times", "0.2", "--reference-depth", "6", "--pgn-rounds", "1"],
         "PGN import (long_game.pgn: 200 plies",
     ),
+    ("lobby.py", ["--visitors", "10", "--clients", "1"], "paired twice, bad games, seeks left"),
 ]
 
 

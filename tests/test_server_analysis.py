@@ -203,6 +203,16 @@ def test_several_games_give_a_list_to_choose_from(server: LiveServer) -> None:
         )
 
 
+def test_a_long_file_lists_its_first_500_games_and_any_can_be_chosen(
+    server: LiveServer,
+) -> None:
+    text = "".join(f'[Round "{index}"]\n\n1. e4 e5 *\n\n' for index in range(600))
+    choose = post(server, "/api/analysis", {"pgn": text}).json()["choose"]
+    assert [entry["index"] for entry in choose] == list(range(500))
+    chosen = post(server, "/api/analysis", {"pgn": text, "game": 599, "store": False})
+    assert chosen.status_code == 200 and chosen.json()["tree"]["headers"]["Round"] == "599"
+
+
 def test_a_bad_game_in_a_file_is_named_by_its_line(server: LiveServer) -> None:
     text = CHESSCOM + "\n" + LICHESS.replace("4. Nxe5??", "4. Nxe9??")
     line = text.splitlines().index(next(row for row in text.splitlines() if "Nxe9" in row)) + 1

@@ -114,7 +114,10 @@ def test_a_game_runs_under_the_policy_without_a_violation(
         context.on("console", lambda message: messages.append(message.text))
         page = context.new_page()
         page.goto(server.url + "/")
-        page.wait_for_selector("#board piece")
+        # The lobby's modules ran: its socket is connected and the TV board (hidden while no
+        # game is in play) was drawn.
+        page.wait_for_selector("#lobby-connection[data-state='connected']")
+        page.wait_for_selector("#tv-board piece", state="attached")
         page.close()
         page = context.new_page()
         page.goto(server.url + created["links"]["private"])

@@ -49,6 +49,8 @@ class GameSettings:
     level: int | None = None
     seed: int = 0
     assisted: bool = True  # whether the players may see the threat overlays (issue 7)
+    # The players' display names by colour (server.lobby.names; None: no name given).
+    names: tuple[str | None, str | None] = (None, None)
 
     @property
     def computer(self) -> Color | None:
@@ -67,11 +69,13 @@ class NewGame:
     clock: ClockSettings | None = None
     level: int | None = None
     assisted: bool = True
+    name: str | None = None  # the creator's display name
 
     def settings(self, creator: Color, seed: int) -> GameSettings:
         """The game's settings, once the creator's colour and the seed are drawn."""
+        names = (self.name, None) if creator == WHITE else (None, self.name)
         return GameSettings(
-            self.opponent, creator, self.fen, self.clock, self.level, seed, self.assisted
+            self.opponent, creator, self.fen, self.clock, self.level, seed, self.assisted, names
         )
 
 

@@ -226,6 +226,12 @@ class GameService:
         game, seats, invite = self._create_game(settings, (color,), client)
         return Created(game, color, seats[color], invite)
 
+    def create_paired(self, settings: GameSettings) -> tuple[Game, dict[Color, str]]:
+        """A game between two people, both seated from the start (the lobby pairs them); its
+        seat tokens by colour. The lobby admits it by its own limits (server.lobby.service)."""
+        game, seats, _ = self._create_game(settings, (WHITE, BLACK), None)
+        return game, seats
+
     def _create_game(
         self, settings: GameSettings, colors: tuple[Color, ...], client: str | None
     ) -> tuple[Game, dict[Color, str], str | None]:
@@ -330,7 +336,8 @@ class GameService:
         if change.header.rematch is None:  # the opponent has yet to agree
             return Done(game, self.commit(game, change))
         creator, seed = 1 - game.settings.creator, secrets.randbits(31)
-        swapped = replace(game.settings, creator=creator, seed=seed)
+        white_name, black_name = game.settings.names  # the players swap colours, names follow
+        swapped = replace(game.settings, creator=creator, seed=seed, names=(black_name, white_name))
         people = tuple(c for c in (WHITE, BLACK) if c != swapped.computer)
         # A rematch is a new game, admitted as any other (by whom: `rematch_client`).
         client = self.admission.rematch_client(game.id, client, swapped.computer is not None)

@@ -90,6 +90,41 @@ class IdleGame:
     version: int
 
 
+class SeekLimitError(Exception):
+    """The address already holds as many open seeks and pairing waits as it may."""
+
+
+class OwnSeekError(Exception):
+    """A visitor tried to accept its own seek."""
+
+
+@dataclass(frozen=True)
+class StoredSeek:
+    """An open challenge (`kind` "seek", listed and accepted by id) or a quick-pairing wait
+    ("pair", matched by `control`), held by the connection `owner` from `address` on the server
+    process `host`; `body` is the lobby's own JSON-ready data (name, colour, assisted)."""
+
+    id: str
+    kind: str
+    owner: str
+    address: str
+    control: str
+    body: dict[str, Any]
+    created: float
+    host: str
+
+
+@dataclass(frozen=True)
+class OngoingGame:
+    """A game in play as the watch list needs it: settings, header, plies and last change."""
+
+    id: str
+    settings: dict[str, Any]
+    header: dict[str, Any]
+    plies: int
+    updated: float
+
+
 class GameStore(Protocol):
     # Whether other server processes may write the same store: then a cached game must be
     # checked against the stored version before each use (`load_if_changed`).
@@ -127,6 +162,40 @@ class GameStore(Protocol):
     def load_analysis(self, analysis_id: str) -> str | None:
         """The PGN of a shared analysis tree, None for an unknown id."""
 
+    # -- the lobby (server.lobby): open challenges and pairing waits, shared by every process.
+    # Each call is one transaction, serialised against the other lobby calls.
+
+    def add_seek(self, seek: StoredSeek, per_address: int) -> list[str]:
+        """Store `seek` in place of its owner's earlier seeks and waits (their ids are
+        returned), unless its address holds `per_address` already (`SeekLimitError`)."""
+
+    def pair_or_wait(
+        self, wait: StoredSeek, per_address: int
+    ) -> tuple[StoredSeek | None, list[str]]:
+        """Drop the owner's earlier seeks and waits (their ids are returned second), then take
+        the oldest wait of another owner with the same control and return it; with none,
+        store `wait` (refused as `add_seek` refuses) and return None."""
+
+    def take_seek(self, seek_id: str, taker: str) -> StoredSeek | None:
+        """Remove and return the seek, or None if it is gone; `OwnSeekError` if `taker` owns it."""
+
+    def remove_seeks(self, owner: str, seek_id: str | None = None) -> list[StoredSeek]:
+        """Remove and return the owner's seeks and waits (only `seek_id`, if given)."""
+
+    def list_seeks(self, limit: int) -> list[StoredSeek]:
+        """The open challenges (not the waits), oldest first."""
+
+    def ongoing_games(self, limit: int) -> list[OngoingGame]:
+        """Active games, the most recently changed first."""
+
+    def clear_seeks(self) -> None:
+        """Forget every seek and wait (a lone process at start: nobody is connected)."""
+
+    def beat(self, host: str, now: float, alive_after: float) -> list[str]:
+        """Record that the process `host` is alive at `now`; forget the processes not heard
+        from since `alive_after` and remove their seeks and waits (their ids are returned):
+        their connections are gone with them."""
+
     def close(self) -> None: ...
 
 
@@ -152,6 +221,7 @@ def settings_to_data(settings: GameSettings) -> dict[str, Any]:
         "level": settings.level,
         "seed": settings.seed,
         "assisted": settings.assisted,
+        "names": list(settings.names),
     }
 
 
@@ -165,7 +235,12 @@ def settings_from_data(data: dict[str, Any]) -> GameSettings:
         data["level"],
         data["seed"],
         data.get("assisted", True),  # games stored before the setting existed were assisted
+        _names_from_data(data.get("names")),  # none before display names existed
     )
+
+
+def _names_from_data(data: list[str | None] | None) -> tuple[str | None, str | None]:
+    return (None, None) if data is None else (data[0], data[1])
 
 
 def header_to_data(header: Header) -> dict[str, Any]:

@@ -24,13 +24,16 @@ from typing import Any
 import psycopg
 
 from server.games.play import Event
+from server.storage import seeks
 from server.storage.interface import (
     ANALYSIS_TABLE,
     GAME_RECORD_TABLES,
     IdleGame,
+    OngoingGame,
     StaleVersionError,
     StoredChange,
     StoredGame,
+    StoredSeek,
 )
 from server.storage.rows import GAME_COLUMNS, RowLoads, stored_from_rows
 
@@ -65,6 +68,9 @@ CREATE INDEX IF NOT EXISTS games_idle ON games(updated) WHERE active;
 # Processes starting together would race on CREATE TABLE IF NOT EXISTS (it is not atomic in
 # PostgreSQL); an advisory lock with this arbitrary key lets one create the schema at a time.
 SCHEMA_LOCK = 0x43485353
+# Every lobby call holds this advisory lock for its transaction: the calls of all processes run
+# one at a time, so two visitors pairing at once can neither both wait nor take one partner.
+LOBBY_LOCK = 0x4C4F4242
 
 POOL_SIZE = 8
 
@@ -108,6 +114,7 @@ class PostgresStore(RowLoads):
             db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             db.execute(SCHEMA)
             db.execute(MIGRATION)
+            db.execute(seeks.SEEK_TABLES)
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
@@ -253,6 +260,48 @@ class PostgresStore(RowLoads):
         with self._connection() as db:
             row = db.execute("SELECT pgn FROM analyses WHERE id = %s", (analysis_id,)).fetchone()
         return None if row is None else str(row[0])
+
+    # -- the lobby (server.storage.seeks), serialised across processes by LOBBY_LOCK
+
+    @contextmanager
+    def _lobby(self) -> Iterator[psycopg.Connection[Any]]:
+        with self._connection() as db, db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (LOBBY_LOCK,))
+            yield db
+
+    def add_seek(self, seek: StoredSeek, per_address: int) -> list[str]:
+        with self._lobby() as db:
+            return seeks.add_seek(db, "%s", seek, per_address)
+
+    def pair_or_wait(
+        self, wait: StoredSeek, per_address: int
+    ) -> tuple[StoredSeek | None, list[str]]:
+        with self._lobby() as db:
+            return seeks.pair_or_wait(db, "%s", wait, per_address)
+
+    def take_seek(self, seek_id: str, taker: str) -> StoredSeek | None:
+        with self._lobby() as db:
+            return seeks.take_seek(db, "%s", seek_id, taker)
+
+    def remove_seeks(self, owner: str, seek_id: str | None = None) -> list[StoredSeek]:
+        with self._lobby() as db:
+            return seeks.remove_seeks(db, "%s", owner, seek_id)
+
+    def list_seeks(self, limit: int) -> list[StoredSeek]:
+        with self._connection() as db:
+            return seeks.list_seeks(db, "%s", limit)
+
+    def ongoing_games(self, limit: int) -> list[OngoingGame]:
+        with self._connection() as db:
+            return seeks.ongoing_games(db, "%s", "active", limit)
+
+    def beat(self, host: str, now: float, alive_after: float) -> list[str]:
+        with self._lobby() as db:
+            return seeks.beat(db, "%s", host, now, alive_after)
+
+    def clear_seeks(self) -> None:
+        with self._lobby() as db:
+            db.execute("DELETE FROM seeks")
 
     def close(self) -> None:
         self.closed = True

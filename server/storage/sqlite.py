@@ -20,13 +20,16 @@ import time
 from pathlib import Path
 
 from server.games.play import Event
+from server.storage import seeks
 from server.storage.interface import (
     ANALYSIS_TABLE,
     GAME_RECORD_TABLES,
     IdleGame,
+    OngoingGame,
     StaleVersionError,
     StoredChange,
     StoredGame,
+    StoredSeek,
 )
 from server.storage.rows import GAME_COLUMNS, RowLoads, stored_from_rows
 
@@ -78,6 +81,7 @@ class SqliteStore(RowLoads):
         self.db.executescript(SCHEMA)
         self._migrate()
         self.db.executescript(INDEXES)
+        self.db.executescript(seeks.SEEK_TABLES)
 
     def _migrate(self) -> None:
         """Bring a file made by an earlier version up to this schema. Games stored before the
@@ -209,6 +213,42 @@ class SqliteStore(RowLoads):
                 "SELECT pgn FROM analyses WHERE id = ?", (analysis_id,)
             ).fetchone()
         return None if row is None else str(row[0])
+
+    # -- the lobby: each call one transaction under the store's lock (server.storage.seeks)
+
+    def add_seek(self, seek: StoredSeek, per_address: int) -> list[str]:
+        with self.lock, self._transaction():
+            return seeks.add_seek(self.db, "?", seek, per_address)
+
+    def pair_or_wait(
+        self, wait: StoredSeek, per_address: int
+    ) -> tuple[StoredSeek | None, list[str]]:
+        with self.lock, self._transaction():
+            return seeks.pair_or_wait(self.db, "?", wait, per_address)
+
+    def take_seek(self, seek_id: str, taker: str) -> StoredSeek | None:
+        with self.lock, self._transaction():
+            return seeks.take_seek(self.db, "?", seek_id, taker)
+
+    def remove_seeks(self, owner: str, seek_id: str | None = None) -> list[StoredSeek]:
+        with self.lock, self._transaction():
+            return seeks.remove_seeks(self.db, "?", owner, seek_id)
+
+    def list_seeks(self, limit: int) -> list[StoredSeek]:
+        with self.lock:
+            return seeks.list_seeks(self.db, "?", limit)
+
+    def ongoing_games(self, limit: int) -> list[OngoingGame]:
+        with self.lock:
+            return seeks.ongoing_games(self.db, "?", "active = 1", limit)
+
+    def beat(self, host: str, now: float, alive_after: float) -> list[str]:
+        with self.lock, self._transaction():
+            return seeks.beat(self.db, "?", host, now, alive_after)
+
+    def clear_seeks(self) -> None:
+        with self.lock, self._transaction():
+            self.db.execute("DELETE FROM seeks")
 
     def close(self) -> None:
         with self.lock:

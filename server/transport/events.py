@@ -32,6 +32,8 @@ from server.transport.connections import Connections
 from server.transport.engine_events import make_engine_handlers
 from server.transport.engine_events import stop_for as stop_engine_for
 from server.transport.facts_cache import cached_preview
+from server.transport.lobby_events import HANDLERS as LOBBY_HANDLERS
+from server.transport.lobby_events import disconnected as lobby_disconnected
 from server.transport.messages import make_state
 from server.transport.notifier import ROLES, role_name, room
 from server.transport.requests import (
@@ -215,11 +217,12 @@ def register(socketio: SocketIO) -> None:
             return _refuse_reserved("disconnect")
         _connections().close(_sid())
         stop_engine_for(_sid())
+        lobby_disconnected(_sid())
         return None
 
     socketio.on_event("connect", on_connect)
     socketio.on_event("disconnect", on_disconnect)
-    for name, work in HANDLERS.items():
+    for name, work in {**HANDLERS, **LOBBY_HANDLERS}.items():
         socketio.on_event(name, _bind(work))
     for name, work in {**LOOKUPS, **ANALYSIS_LOOKUPS}.items():
         socketio.on_event(name, _bind(work, lookup=True))

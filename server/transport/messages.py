@@ -148,6 +148,7 @@ def _make_players(game: Game) -> dict[str, Any]:
         color_name(color): {
             "kind": "computer" if color == computer else "human",
             "seated": color in game.header.seated,
+            "name": game.settings.names[color],
         }
         for color in (WHITE, BLACK)
     }

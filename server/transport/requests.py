@@ -21,6 +21,7 @@ from server.games.clock import ClockSettings
 from server.games.computer import check_level
 from server.games.play import OFFER_KINDS, NewGame
 from server.games.seats import is_game_id, is_token
+from server.lobby.names import NAME_WHAT, is_name
 
 COLORS = {"white": WHITE, "black": BLACK, "random": None}
 MAX_CLOCK_MINUTES = 180
@@ -258,7 +259,7 @@ def parse_invite(payload: Any) -> str:
 
 def parse_create(payload: Any) -> NewGame:
     """A new game's request, parsed into the games' own `NewGame` that the service takes."""
-    fields = _fields(payload, ("opponent",), ("color", "fen", "clock", "level", "assisted"))
+    fields = _fields(payload, ("opponent",), ("color", "fen", "clock", "level", "assisted", "name"))
     opponent = _string(
         fields, "opponent", lambda t: t in ("friend", "computer"), "'friend' or 'computer'"
     )
@@ -274,7 +275,13 @@ def parse_create(payload: Any) -> NewGame:
         _parse_clock(fields),
         _parse_level(fields, opponent),
         _parse_assisted(fields),
+        parse_name(fields),
     )
+
+
+def parse_name(fields: dict[str, Any]) -> str | None:
+    """The optional `name` field: a display name (server.lobby.names) or None."""
+    return _optional_string(fields, "name", is_name, NAME_WHAT)
 
 
 def _parse_assisted(fields: dict[str, Any]) -> bool:

@@ -1,68 +1,127 @@
 /**
- * The lobby: start a game against a friend or the computer in two clicks (a colour, then an
- * opponent), with an optional clock, computer level, start position and whether the players
- * may use the threat overlays (an assisted game); and the list of the
- * games this browser plays, to come back to.
+ * The lobby at `/`: find a stranger to play (quick pairing by time control, or open
+ * challenges that anyone joins with one click), watch the games in play with the most active
+ * one live on TV, or start a game against a friend or the computer; and the games this
+ * browser plays, to come back to. Modules by concern under lobby/: the connection, the name,
+ * the challenges, the TV, the friend/computer form.
  *
- * The server creates the game (`POST /api/games`), sets the seat cookie and checks the FEN;
- * the page then opens the game, which shows the invitation and watch links.
+ * A game the lobby makes arrives as a seat (game, colour, seat token: in the reply to the
+ * one who completed the pairing, in a private `paired` message to the one who waited); the
+ * page then opens `/game/<id>?seat=<token>`, which sets the seat cookie and drops the token
+ * from the address.
  */
-import { Chessground } from '/vendor/chessground/chessground.min.js';
-import { postJson } from './connection.js';
 import { listGames, rememberGame } from './storage.js';
+import { connectToLobby } from './lobby/socket.js';
+import { wireNameField } from './lobby/name.js';
+import { makeSeekList, readSeekForm } from './lobby/seeks.js';
+import { makeTv } from './lobby/tv.js';
+import { wireNewGameForm } from './lobby/new-game.js';
 
 const $ = (selector) => document.querySelector(selector);
-const preview = Chessground($('#board'), { fen: 'start', viewOnly: true, coordinates: true });
 
-function wireToggleGroup(selector) {
-  const buttons = [...document.querySelectorAll(selector)];
-  for (const button of buttons) {
-    button.addEventListener('click', () => {
-      for (const other of buttons) other.setAttribute('aria-pressed', String(other === button));
-    });
-  }
-  return () => buttons.find((button) => button.getAttribute('aria-pressed') === 'true');
-}
+const currentName = wireNameField($('#visitor-name'), $('#name-error'));
+wireNewGameForm(currentName);
 
-const chosenColor = wireToggleGroup('.color-choice');
-const chosenClock = wireToggleGroup('.clock-choice');
+let waitingFor = null; // the quick-pairing control this visitor waits for
 
-function makeRequest(opponent) {
-  const body = { opponent, color: chosenColor().dataset.color, assisted: $('#assisted').checked };
-  const clock = chosenClock().dataset.clock;
-  if (clock) {
-    const [minutes, increment] = clock.split('+').map(Number);
-    body.clock = { minutes, increment };
-  }
-  const fen = $('#start-fen').value.trim();
-  if (fen) body.fen = fen;
-  if (opponent === 'computer') body.level = Number($('#level').value);
-  return body;
-}
-
-async function startGame(opponent) {
-  $('#lobby-error').textContent = '';
-  const reply = await postJson('/api/games', makeRequest(opponent));
-  if (!reply.ok) {
-    $('#lobby-error').textContent = `The game was not created: ${reply.error}`;
-    return;
-  }
-  rememberGame(reply.game, {
-    color: reply.color,
-    opponent,
-    invite: reply.links.invite,
-    over: false,
-  });
-  window.location.href = reply.links.watch;
-}
-
-$('#play-friend').addEventListener('click', () => startGame('friend'));
-$('#play-computer').addEventListener('click', () => startGame('computer'));
-$('#start-fen').addEventListener('input', (event) => {
-  // Only a preview: the server checks the FEN when the game is created.
-  const fen = event.target.value.trim();
-  preview.set({ fen: fen.includes('/') ? fen : 'start' });
+const lobby = connectToLobby({
+  onStatus(state) {
+    $('#lobby-connection').dataset.state = state;
+    $('#lobby-connection').textContent = state;
+    if (state !== 'connected') showWaiting(null); // the server dropped what we held
+  },
+  onEnter(reply) {
+    // After a lost connection the server withdrew what the old one held.
+    if (!reply.seeks.some((seek) => seek.id === seekList.ownId)) {
+      seekList.setOwn(null);
+      $('#seek-status').textContent = '';
+    }
+    seekList.reset(reply.seeks);
+    tv.update(reply, true); // (again) join the game on TV with this connection
+  },
+  seek_added: (data) => seekList.add(data.seek),
+  seeks_removed: (data) => {
+    if (data.ids.includes(seekList.ownId)) $('#seek-status').textContent = '';
+    seekList.remove(data.ids);
+  },
+  paired: (seat) => openGame(seat),
+  lobby_games: (data) => tv.update(data),
+  state: (state) => tv.showState(state),
 });
+
+const seekList = makeSeekList({ onJoin: joinSeek, onCancel: cancelSeek });
+const tv = makeTv(lobby.request);
+
+function openGame(seat) {
+  rememberGame(seat.game, { color: seat.color, opponent: 'friend', against: seat.opponent, over: false });
+  window.location.href = `/game/${seat.game}?seat=${seat.seat}`;
+}
+
+function showError(line, reply) {
+  $(line).textContent = reply.ok ? '' : reply.error;
+}
+
+// -- quick pairing -------------------------------------------------------------------------
+
+function showWaiting(control) {
+  waitingFor = control;
+  for (const button of document.querySelectorAll('.quick-pair')) {
+    button.setAttribute('aria-pressed', String(button.dataset.control === control));
+  }
+  $('#pair-status').textContent = control ? `Waiting for an opponent at ${control}…` : '';
+  $('#pair-cancel').hidden = control === null;
+}
+
+async function quickPair(control) {
+  if (waitingFor === control) return cancelWait();
+  const reply = await lobby.request('pair', { control, name: currentName() });
+  showError('#pair-error', reply);
+  if (!reply.ok) return;
+  if (reply.replaced.includes(seekList.ownId)) $('#seek-status').textContent = '';
+  if (reply.paired) return openGame(reply);
+  showWaiting(control);
+}
+
+async function cancelWait() {
+  await lobby.request('pair_cancel');
+  showWaiting(null);
+}
+
+for (const button of document.querySelectorAll('.quick-pair')) {
+  button.setAttribute('aria-pressed', 'false');
+  button.addEventListener('click', () => quickPair(button.dataset.control));
+}
+$('#pair-cancel').addEventListener('click', cancelWait);
+
+// -- open challenges -----------------------------------------------------------------------
+
+async function createSeek() {
+  const reply = await lobby.request('seek', readSeekForm(currentName()));
+  showError('#seek-error', reply);
+  if (!reply.ok) return;
+  showWaiting(null); // a seek replaces a pairing wait (the reply says what it replaced)
+  seekList.add(reply.seek);
+  seekList.setOwn(reply.seek.id);
+  $('#seek-status').textContent = 'Your challenge is listed: the game starts when someone joins.';
+}
+
+async function cancelSeek(seek) {
+  const reply = await lobby.request('seek_cancel', { seek: seek.id });
+  showError('#seek-error', reply);
+  $('#seek-status').textContent = '';
+}
+
+async function joinSeek(seek, button) {
+  button.disabled = true;
+  const reply = await lobby.request('seek_accept', { seek: seek.id, name: currentName() });
+  button.disabled = false;
+  showError('#seek-error', reply);
+  if (reply.ok) openGame(reply);
+}
+
+$('#create-seek').addEventListener('click', createSeek);
+
+// -- this browser's games ------------------------------------------------------------------
 
 function listMyGames() {
   const games = listGames().filter((game) => !game.over);
@@ -71,7 +130,7 @@ function listMyGames() {
     const item = document.createElement('li');
     const link = document.createElement('a');
     link.href = `/game/${game.id}`;
-    const against = game.opponent === 'computer' ? 'the computer' : 'a friend';
+    const against = game.opponent === 'computer' ? 'the computer' : (game.against ?? 'a friend');
     link.textContent = `${game.color ?? '?'} against ${against}${game.over ? ' (finished)' : ''}`;
     item.append(link, ` · ${new Date(game.created).toLocaleString()}`);
     $('#my-games').append(item);

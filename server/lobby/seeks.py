@@ -1,0 +1,105 @@
+"""Seeks and pairings as data: the time controls offered, what a visitor asks for, what the
+lobby lists, and the seat each side of a new game receives.
+
+An open challenge (a seek) is listed for everyone and taken by one click; a quick-pairing wait
+is never listed: it is matched with the next visitor asking for the same time control. Both
+are kept in the store as plain data (`server.storage.interface.StoredSeek`); `seek_to_body`
+and `seek_from_stored` are the paired conversions. Colours stay ints here (None: random) until
+the transport names them.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from chesscore import BLACK, WHITE, Color
+from server.games.clock import ClockSettings
+from server.storage.interface import StoredSeek
+
+# The quick-pairing buttons, and the time controls a seek may have ("M+I": minutes, then the
+# increment in seconds), as lichess offers them; a seek may also have no clock.
+QUICK_CONTROLS: dict[str, ClockSettings] = {
+    "1+0": ClockSettings(60_000, 0),
+    "3+2": ClockSettings(180_000, 2_000),
+    "5+3": ClockSettings(300_000, 3_000),
+    "10+5": ClockSettings(600_000, 5_000),
+    "15+10": ClockSettings(900_000, 10_000),
+    "30+20": ClockSettings(1_800_000, 20_000),
+}
+UNTIMED = ""  # the control of a seek without a clock, as stored
+
+SEEK = "seek"
+PAIR = "pair"
+
+
+@dataclass(frozen=True)
+class SeekRequest:
+    """An open challenge as its creator asks for it (`control` None: no clock)."""
+
+    control: str | None
+    color: Color | None  # the creator's colour; None: random
+    assisted: bool
+    name: str | None
+
+
+@dataclass(frozen=True)
+class PairRequest:
+    """A quick-pairing wait for one of QUICK_CONTROLS."""
+
+    control: str
+    name: str | None
+
+
+@dataclass(frozen=True)
+class Seek:
+    """An open challenge as the lobby lists it: never its owner's connection or address."""
+
+    id: str
+    name: str
+    control: str | None
+    color: Color | None
+    assisted: bool
+    created: float
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One side of a game the lobby made: the game, its colour and its secret seat token, for
+    that side only."""
+
+    game: str
+    color: Color
+    token: str
+    opponent: str  # the other side's display name
+
+
+def new_seek_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def clock_of(control: str | None) -> ClockSettings | None:
+    return None if not control else QUICK_CONTROLS[control]
+
+
+def seek_to_body(name: str, color: Color | None, assisted: bool) -> dict[str, Any]:
+    return {"name": name, "color": color, "assisted": assisted}
+
+
+def seek_from_stored(stored: StoredSeek) -> Seek:
+    body = stored.body
+    return Seek(
+        stored.id,
+        str(body["name"]),
+        stored.control or None,
+        body["color"],
+        bool(body["assisted"]),
+        stored.created,
+    )
+
+
+def draw_colors(creator_color: Color | None, coin: int) -> tuple[Color, Color]:
+    """The colours of (the seek's owner, the one taking it); `coin` decides a random one."""
+    owner = (WHITE if coin == 0 else BLACK) if creator_color is None else creator_color
+    return owner, 1 - owner

@@ -1,0 +1,226 @@
+"""The lobby service: open challenges, quick pairing and the games to watch, over the store.
+
+Every seek and pairing wait lives in the store (`GameStore.add_seek` and the rest, each one
+atomic), so the processes sharing a PostgreSQL store share one lobby; the service itself keeps
+no lobby state but the per-address buckets. A visitor (one connection, `owner`) holds one seek
+or one wait at a time: a new one replaces the old (the reply names what it replaced), and
+leaving the lobby (disconnecting) withdraws it. Each address may hold `LOBBY_PER_ADDRESS`
+entries at once and create or take them at `LOBBY_BURST` at once, then one every
+`LOBBY_INTERVAL` seconds. A game the lobby makes has both seats taken from the start; the
+taker's seat comes back to the caller, the waiting side's goes to its connection alone through
+the notifier. Each process beats in the store every BEAT_SECONDS; the seeks of a process not
+heard from for LEASE_SECONDS (it died, and its connections with it) are removed by the next
+beat of any other. The games are admitted by these limits, not charged to the game service's
+creation bucket: a pairing is made by two visitors, and the one who happens to complete it
+should not pay for both.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from chesscore import BLACK, WHITE, Board, Color
+from server.errors import RequestError
+from server.games.admission import AddressBuckets
+from server.games.play import GameSettings
+from server.games.service import GameService
+from server.lobby.names import make_anonymous_name
+from server.lobby.notifier import LobbyNotifier
+from server.lobby.seeks import (
+    PAIR,
+    SEEK,
+    UNTIMED,
+    PairRequest,
+    Seat,
+    Seek,
+    SeekRequest,
+    clock_of,
+    draw_colors,
+    new_seek_id,
+    seek_from_stored,
+    seek_to_body,
+)
+from server.lobby.watch import SCANNED, WatchedGame, make_watch_list
+from server.storage.interface import GameStore, OwnSeekError, SeekLimitError, StoredSeek
+
+log = logging.getLogger(__name__)
+
+# Open challenges listed at most (the oldest first); more stay stored and show as others go.
+MAX_LISTED = 200
+WATCHED = 30
+# A process's heartbeat in the store, and how long it may miss before its seeks are removed.
+BEAT_SECONDS = 10.0
+LEASE_SECONDS = 30.0
+
+
+class LobbyService:
+    def __init__(
+        self,
+        store: GameStore,
+        games: GameService,
+        notifier: LobbyNotifier,
+        limits: Mapping[str, Any],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.notifier = notifier
+        self.clock = clock
+        # LOBBY_BURST, LOBBY_INTERVAL, LOBBY_PER_ADDRESS (server.config).
+        self.requests = AddressBuckets(int(limits["LOBBY_BURST"]), float(limits["LOBBY_INTERVAL"]))
+        self.per_address = int(limits["LOBBY_PER_ADDRESS"])
+        self.host = secrets.token_hex(8)  # this process, in the seeks it stores
+        # The connections of this process that stored a seek or wait: only theirs are looked
+        # for in the store when a connection closes (most never enter the lobby). A seek taken
+        # meanwhile leaves its owner here until it leaves: one needless delete, no harm.
+        self.holders: set[str] = set()
+        self.beat()
+
+    # -- this process's lease -------------------------------------------------------------
+
+    def beat(self) -> None:
+        """Tell the store this process is alive; remove the seeks of processes that are not."""
+        now = self.clock()
+        removed = self.store.beat(self.host, now, now - LEASE_SECONDS)
+        if removed:
+            self.notifier.seeks_removed(removed)
+
+    def keep_alive(self, sleep: Callable[[float], object]) -> None:
+        """Beat every BEAT_SECONDS, for as long as the process runs (a background task)."""
+        while True:
+            sleep(BEAT_SECONDS)
+            try:
+                self.beat()
+            except Exception:
+                log.exception("the lobby's heartbeat failed; trying again")
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def seeks(self) -> list[Seek]:
+        return [seek_from_stored(stored) for stored in self.store.list_seeks(MAX_LISTED)]
+
+    def watch_list(self) -> list[WatchedGame]:
+        return make_watch_list(self.store.ongoing_games(SCANNED), WATCHED)
+
+    # -- seeks -----------------------------------------------------------------------------
+
+    def create_seek(self, owner: str, address: str, request: SeekRequest) -> tuple[Seek, list[str]]:
+        """List a new open challenge of `owner`; the ids of the entries it replaced."""
+        self.requests.take(address, "lobby requests")
+        stored = self._entry(
+            SEEK, owner, address, request.control, request.name, request.color, request.assisted
+        )
+        replaced = self._limited(lambda: self.store.add_seek(stored, self.per_address))
+        self.holders.add(owner)
+        if replaced:
+            self.notifier.seeks_removed(replaced)
+        seek = seek_from_stored(stored)
+        self.notifier.seek_added(seek)
+        return seek, replaced
+
+    def cancel(self, owner: str, seek_id: str | None = None) -> list[str]:
+        """Withdraw `owner`'s seek or wait (`seek_id`, or any); the ids withdrawn."""
+        removed = [seek.id for seek in self.store.remove_seeks(owner, seek_id)]
+        if removed:
+            self.notifier.seeks_removed(removed)
+        return removed
+
+    def leave(self, owner: str) -> None:
+        """`owner` left the lobby (its connection closed): what it held is withdrawn."""
+        if owner in self.holders:
+            self.holders.discard(owner)
+            self.cancel(owner)
+
+    def accept(self, taker: str, address: str, seek_id: str, name: str | None) -> Seat:
+        """`taker` takes the open challenge `seek_id`: a new game; the taker's seat."""
+        self.requests.take(address, "lobby requests")
+        try:
+            stored = self.store.take_seek(seek_id, taker)
+        except OwnSeekError:
+            raise RequestError(
+                "not_allowed", "this is your own seek: wait for someone to take it"
+            ) from None
+        if stored is None:
+            raise RequestError("not_found", f"seek {seek_id!r} is gone: taken or withdrawn")
+        replaced = [seek.id for seek in self.store.remove_seeks(taker)]
+        self.notifier.seeks_removed([stored.id, *replaced])
+        seek = seek_from_stored(stored)
+        owner_color, taker_color = draw_colors(seek.color, secrets.randbelow(2))
+        taker_name = name or make_anonymous_name()
+        return self._start(stored, owner_color, taker_color, taker_name, seek.assisted)
+
+    # -- quick pairing ---------------------------------------------------------------------
+
+    def pair(self, owner: str, address: str, request: PairRequest) -> tuple[Seat | None, list[str]]:
+        """Pair `owner` with a visitor waiting for the same control (its seat), or make it
+        wait (None); second, the ids of the entries this replaced."""
+        self.requests.take(address, "lobby requests")
+        wait = self._entry(PAIR, owner, address, request.control, request.name)
+        partner, replaced = self._limited(lambda: self.store.pair_or_wait(wait, self.per_address))
+        if replaced:
+            self.notifier.seeks_removed(replaced)
+        if partner is None:
+            self.holders.add(owner)
+            return None, replaced
+        partner_color, own_color = draw_colors(None, secrets.randbelow(2))
+        return self._start(partner, partner_color, own_color, wait.body["name"], True), replaced
+
+    # -- making the game ------------------------------------------------------------------
+
+    def _entry(
+        self,
+        kind: str,
+        owner: str,
+        address: str,
+        control: str | None,
+        name: str | None,
+        color: Color | None = None,
+        assisted: bool = True,
+    ) -> StoredSeek:
+        body = seek_to_body(name or make_anonymous_name(), color, assisted)
+        return StoredSeek(
+            new_seek_id(), kind, owner, address, control or UNTIMED, body, self.clock(), self.host
+        )
+
+    def _limited(self, work: Callable[[], Any]) -> Any:
+        try:
+            return work()
+        except SeekLimitError:
+            raise RequestError(
+                "too_many_seeks",
+                f"your address already holds {self.per_address} open seeks and pairing waits "
+                "(the limit): wait for one to be taken, or cancel one",
+            ) from None
+
+    def _start(
+        self,
+        waiting: StoredSeek,
+        waiting_color: Color,
+        taker_color: Color,
+        taker_name: str,
+        assisted: bool,
+    ) -> Seat:
+        """The game between the waiting side (`waiting`'s owner) and the taker; the waiting
+        side is told its seat privately, the taker's is returned."""
+        waiting_name = str(waiting.body["name"])
+        names = {waiting_color: waiting_name, taker_color: taker_name}
+        settings = GameSettings(
+            "friend",
+            waiting_color,
+            Board().fen(),
+            clock_of(waiting.control),
+            None,
+            secrets.randbits(31),
+            assisted,
+            (names[WHITE], names[BLACK]),
+        )
+        game, seats = self.games.create_paired(settings)
+        self.notifier.paired(
+            waiting.owner, Seat(game.id, waiting_color, seats[waiting_color], taker_name)
+        )
+        self.notifier.games_changed()
+        return Seat(game.id, taker_color, seats[taker_color], waiting_name)

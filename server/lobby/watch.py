@@ -1,0 +1,61 @@
+"""The games to watch: the ongoing games between seated players, and the "TV" game among them.
+
+Read from the store (`GameStore.ongoing_games`, the most recently changed first), so every
+process shows the same list. A game waiting for its invited friend is not listed: nobody plays
+it yet. The TV shows the most active game: the one whose last change is the most recent (a
+game where moves are being made now), ties going to the longer game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chesscore import BLACK, WHITE
+from server.games.clock import ClockSettings
+from server.storage.interface import OngoingGame
+
+# Games read from the store for the list; those not shown (waiting for a friend) are skipped.
+SCANNED = 200
+
+
+@dataclass(frozen=True)
+class WatchedGame:
+    id: str
+    names: tuple[str | None, str | None]  # by colour
+    computer: int | None  # the computer's colour, if it plays
+    level: int | None
+    clock: ClockSettings | None
+    plies: int
+    updated: float
+
+
+def make_watch_list(rows: list[OngoingGame], limit: int) -> list[WatchedGame]:
+    """The games in play with both seats taken, the most recently changed first."""
+    games = []
+    for row in rows:
+        header, settings = row.header, row.settings
+        if header["status"] != "playing" or len(header["seated"]) < 2:
+            continue
+        names = settings.get("names") or [None, None]
+        creator = settings["creator"]
+        computer = 1 - creator if settings["opponent"] == "computer" else None
+        clock = ClockSettings.from_data(settings["clock"]) if settings["clock"] else None
+        games.append(
+            WatchedGame(
+                row.id,
+                (names[WHITE], names[BLACK]),
+                computer,
+                settings["level"],
+                clock,
+                row.plies,
+                row.updated,
+            )
+        )
+        if len(games) == limit:
+            break
+    return games
+
+
+def choose_tv(games: list[WatchedGame]) -> WatchedGame | None:
+    """The most active game: the latest change, then the most plies."""
+    return max(games, key=lambda game: (game.updated, game.plies), default=None)

@@ -1,0 +1,82 @@
+/**
+ * Watch: the list of games in play (names, time control, moves) and the "TV", the most active
+ * game live on a small view-only board, fed by joining it as a spectator over the lobby's
+ * connection (the `join` event, its `state` messages). When the game on TV ends, it stays a
+ * moment, then the TV moves to the most active game then. Names are text, never markup.
+ */
+import { Chessground } from '/vendor/chessground/chessground.min.js';
+
+const $ = (selector) => document.querySelector(selector);
+const SWITCH_AFTER_END_MS = 3000;
+
+function playerName(player, level) {
+  if (player.kind === 'computer') return `Computer (level ${level ?? 1})`;
+  return player.name ?? 'Anonymous';
+}
+
+export function makeTv(request) {
+  const board = Chessground($('#tv-board'), { viewOnly: true, coordinates: false, fen: 'start' });
+  let current = null;
+  let ended = false;
+  let latest = { games: [], tv: null };
+
+  function showWatchList(games) {
+    const list = $('#watch-list');
+    list.replaceChildren();
+    $('#watch-title').hidden = games.length === 0;
+    for (const game of games) {
+      const item = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = `/game/${game.game}`;
+      const white = playerName(game.players.white, game.level);
+      const black = playerName(game.players.black, game.level);
+      link.textContent = `${white} – ${black}`;
+      const moves = Math.ceil(game.plies / 2);
+      item.append(link, ` · ${game.control ?? 'no clock'} · ${moves} move${moves === 1 ? '' : 's'}`);
+      item.dataset.game = game.game;
+      list.append(item);
+    }
+  }
+
+  function showState(state) {
+    if (state.game !== current) return;
+    const last = state.last_move?.uci;
+    board.set({ fen: state.fen, lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : undefined });
+    $('#tv-top').textContent = playerName(state.players.black, state.level);
+    $('#tv-bottom').textContent = playerName(state.players.white, state.level);
+    $('#tv').dataset.ply = String(state.ply);
+    if (state.status !== 'playing' && !ended) {
+      ended = true;
+      setTimeout(async () => {
+        const reply = await request('lobby_games');
+        if (reply.ok) update(reply, true);
+      }, SWITCH_AFTER_END_MS);
+    }
+  }
+
+  async function tune(gameId) {
+    if (current) request('leave', { game: current });
+    current = gameId;
+    ended = false;
+    $('#tv').hidden = gameId === null;
+    $('#no-tv').hidden = gameId !== null;
+    if (gameId === null) return;
+    $('#tv').dataset.game = gameId;
+    $('#tv-link').href = `/game/${gameId}`;
+    const reply = await request('join', { game: gameId });
+    if (reply.ok) showState(reply.state);
+  }
+
+  /** A new watch list: switch only if nothing is on, or the game on TV ended or is gone. */
+  function update({ games, tv }, force = false) {
+    latest = { games, tv };
+    showWatchList(games);
+    const gone = current !== null && !games.some((game) => game.game === current);
+    if (current === null || ended || gone || force) {
+      const next = tv === current && (ended || gone) ? null : tv;
+      if (next !== current || force) tune(next);
+    }
+  }
+
+  return { update, showState, get latest() { return latest; } };
+}
