@@ -32,6 +32,9 @@ pytestmark = pytest.mark.browser
 
 server = module_server("browser_analysis")
 
+# The engine shares two cores with everything else the machine runs: its first line may be
+# slow to come on a loaded machine (bench/analysis_page.py measures it on a quiet one).
+ENGINE_WAIT_MS = 45_000
 DASH = "\N{EN DASH}"  # between the players' names, as the page writes them
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -177,7 +180,7 @@ def wait_engine_lines_for(page: Any, fen: str) -> list[list[str]]:
     page.wait_for_function(
         f"document.querySelector('#analysis').dataset.fen === {fen!r}"
         " && document.querySelectorAll('#engine-lines .engine-line').length > 0",
-        timeout=WAIT_MS,
+        timeout=ENGINE_WAIT_MS,
     )
     lines = engine_lines(page)
     for line in lines:
@@ -309,6 +312,12 @@ def test_every_node_has_the_game_pages_overlays(
         page.mouse.click(*board_square(page, "#board", "g5"))
         assert safety_marks(page) == safety_by_name(board)["g5"]
         page.mouse.click(*board_square(page, "#board", "a1"))
+        # The marks go once chessground has settled the click (the page waits for it too).
+        page.wait_for_function(
+            "![...document.querySelectorAll(\"#board square[class*='safety-']\")]"
+            ".some((s) => s.style.display !== 'none')",
+            timeout=WAIT_MS,
+        )
         assert safety_marks(page) == {}
 
         page.mouse.move(*board_square(page, "#board", "g5"))
@@ -371,7 +380,7 @@ def test_engine_lines_appear_and_follow_the_node(
         page.wait_for_function(
             "[...document.querySelectorAll('#engine-lines .engine-line')]"
             ".some(l => l.querySelectorAll('.engine-move').length >= 2)",
-            timeout=WAIT_MS,
+            timeout=ENGINE_WAIT_MS,
         )
         first = page.evaluate(
             """() => {
@@ -396,7 +405,8 @@ def test_engine_lines_appear_and_follow_the_node(
         page.evaluate("performance.clearMeasures('engine-first-line')")
         page.evaluate(set_hidden, False)
         page.wait_for_function(
-            "performance.getEntriesByName('engine-first-line').length === 1", timeout=WAIT_MS
+            "performance.getEntriesByName('engine-first-line').length === 1",
+            timeout=ENGINE_WAIT_MS,
         )
 
         # A key held down: only the node it stops at is asked about, nothing is refused.

@@ -173,8 +173,8 @@ export function createEngine(elements, { request, onPlayLine }) {
     },
     /** The node is changing faster than worth analysing: stop showing the old lines. */
     pause() {
-      if (!engine.on || !engine.running) return;
-      stop();
+      if (!engine.on) return;
+      if (engine.running) stop();
       clear();
       showStatus('Analysing…');
     },
