@@ -27,6 +27,11 @@ BENCHES = [
         "PGN import (long_game.pgn: 200 plies",
     ),
     ("lobby.py", ["--visitors", "10", "--clients", "1"], "paired twice, bad games, seeks left"),
+    (
+        "analysis_page.py",
+        ["--steps", "2", "--pause", "0"],
+        "node change -> first engine line on screen: 2 steps",
+    ),
 ]
 
 
