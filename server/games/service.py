@@ -111,6 +111,8 @@ class GameService:
         self.locks: dict[str, threading.Lock] = {}
         self.registry = threading.Lock()
         self.flag_checks: dict[str, float] = {}  # game id -> when its pending flag check runs
+        # game id -> colour -> the move that seat queued to play on its next turn (premove).
+        self.premoves: dict[str, dict[Color, Move]] = {}
         # `attended`: whether a player of this process is connected to a game (then the sweep
         # for abandoned games spares it).
         abandon_after = float(limits["ABANDON_AFTER"])
@@ -173,6 +175,7 @@ class GameService:
             while len(self.cache) > self.cache_size:
                 dropped, _ = self.cache.popitem(last=False)
                 self.invite_hashes.pop(dropped, None)
+                self.premoves.pop(dropped, None)
                 lock = self.locks.get(dropped)
                 # A lock in use stays; should one be dropped as it is taken, two copies of the
                 # game could meet, and the store's version guard refuses the second write.
@@ -216,6 +219,16 @@ class GameService:
             if error.code != "not_found":
                 raise
             return False
+
+    def refresh(self, game_id: str) -> None:
+        """Send the game's state again (a seat's connection came or went); a game that no
+        longer exists is left alone."""
+        try:
+            with self.session(game_id) as game:
+                self.notifier.refresh(game)
+        except RequestError as error:
+            if error.code != "not_found":
+                raise
 
     # -- creating and seating -------------------------------------------------------------
 
@@ -293,6 +306,55 @@ class GameService:
                 move = play.read_san(game, color, ply, move)
             change = play.make_move(game, color, ply, move, self.clock())
             return Done(game, self.commit(game, change))
+
+    def premove(self, game_id: str, color: Color, move: Move | None) -> Done | None:
+        """Queue `move` for `color` to play the moment it becomes its turn (None: cancel the
+        queued one). On its turn already (the opponent's move crossed the premove), the move is
+        played at once, as a move; the Done of that move, else None."""
+        return self._retrying(lambda: self._premove(game_id, color, move))
+
+    def _premove(self, game_id: str, color: Color, move: Move | None) -> Done | None:
+        with self.session(game_id) as game:
+            play.require_playing(game)
+            if color == game.settings.computer:
+                raise RequestError("forbidden", "the computer's seat makes no premoves")
+            queued = self.premoves.setdefault(game_id, {})
+            queued.pop(color, None)
+            if move is None:
+                return None
+            if game.board.turn == color:
+                return Done(game, self.commit(game, self._premove_change(game, color, move)))
+            queued[color] = move
+            return None
+
+    def _premove_change(self, game: Game, color: Color, move: Move) -> Change:
+        """The move a premove makes now; chessground's premove to the last rank names no
+        piece, and a premoved pawn promotes to a queen, as on lichess."""
+        if move.promotion is None and not game.board.is_legal(move):
+            queen = Move.from_uci(move.uci() + "q")
+            if game.board.is_legal(queen):
+                move = queen
+        return play.make_move(game, color, game.ply, move, self.clock())
+
+    def _play_premove(self, game: Game) -> bool:
+        """Play the premove queued for the side to move, if any; whether one was played. One
+        that is not legal now is dropped and its seat told why."""
+        color = game.board.turn
+        move = self.premoves.get(game.id, {}).pop(color, None)
+        if move is None:
+            return False
+        try:
+            change = self._premove_change(game, color, move)
+        except RequestError as error:
+            self.notifier.premove_dropped(game, color, move.uci(), error.message)
+            return False
+        try:
+            self.commit(game, change)
+        except RequestError:
+            # Another process changed the game first: the premove was for a position now gone.
+            log.info("game %s: a premove lost the race to another change", game.id)
+            return False
+        return True
 
     def act(
         self,
@@ -386,6 +448,8 @@ class GameService:
                 "conflict", "the game changed meanwhile; join again and retry"
             ) from error
         game.apply(change)
+        if change.keep_plies is not None:
+            self.premoves.pop(game.id, None)  # a takeback: the premoves were for another position
         self.notifier.changed(game, event)
         self._after_change(game)
         return event
@@ -402,8 +466,11 @@ class GameService:
         # Every change makes a search in flight for this game stale (takeback, resignation...).
         self.computer.cancel(game.id)
         if not game.is_playing:
+            self.premoves.pop(game.id, None)
             self.admission.computer_games.finish(game.id)
             return
+        if self._play_premove(game):
+            return  # its own commit armed what comes next
         self._arm_flag_check(game)
         if game.board.turn == game.settings.computer:
             self.admission.computer_games.touch(game.id)
