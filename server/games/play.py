@@ -284,7 +284,9 @@ def read_san(game: Game, color: Color, ply: int, text: str) -> Move:
     except IllegalMoveError as error:
         raise RequestError("illegal_move", explain_illegal_san(board, text)) from error
     except ChessError as error:
-        raise RequestError("bad_request", f"field 'san': {error}") from error
+        # The core's message quotes the FEN; the player knows the position.
+        message = f"field 'san': {text.strip()!r} is not a move in SAN (like Nf3, exd5 or O-O)"
+        raise RequestError("bad_request", message) from error
 
 
 def make_move(game: Game, color: Color, ply: int, move: Move, now: float) -> Change:
