@@ -5,7 +5,8 @@
  * the clock (drawn by panel/clock.js into the strip's clock element).
  *
  * Names are `state.players.<colour>.name` when the server sends one (set as text, never as
- * markup), else "White"/"Black", or "Computer (level N)" for the computer. The material count
+ * markup), else "White"/"Black", "Computer (level N)" for the computer, or "Waiting for a
+ * player…" while the seat is free. The material count
  * is arithmetic on the FEN's placement (pieces counted, standard values), not chess rules.
  */
 import { read as readPieces } from '/vendor/chessground/fen.js';
@@ -35,6 +36,7 @@ export function playerName(state, color) {
   const player = state.players[color];
   if (player.name) return player.name;
   if (player.kind === 'computer') return `Computer (level ${state.level ?? 1})`;
+  if (!player.seated) return 'Waiting for a player…';
   return color === 'white' ? 'White' : 'Black';
 }
 
