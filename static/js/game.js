@@ -76,6 +76,9 @@ const premoves = createPremoves({
   say: (text) => {
     $('#move-error').textContent = text;
   },
+  mark: (uci) => {
+    root.dataset.premove = uci ?? '';
+  },
 });
 const actions = createActions($('#actions'), $('#action-error'), connection.request);
 const preview = createPreview($('#board'), {
@@ -439,7 +442,7 @@ for (const type of ['mousedown', 'touchstart']) {
       const { state, role } = page;
       if (!state || page.viewPly === null || !isPlaying(state, role)) return;
       stepTo(state.ply);
-      $('#move-error').textContent = 'Back to the current position: it is the game you play.';
+      $('#move-error').textContent = 'Back to the game: you were looking at an earlier position.';
     },
     { capture: true, passive: true },
   );

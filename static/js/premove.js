@@ -12,14 +12,16 @@
 
 /**
  * `board`: {cancelPremove()}; `send(move)` asks the server to queue `move` (UCI, or null to
- * cancel) and resolves with its reply; `say(text)` shows a notice to the player.
+ * cancel) and resolves with its reply; `say(text)` shows a notice to the player; `mark(uci)`
+ * records the premove the server holds (null: none), for whoever reads the page.
  */
-export function createPremoves({ board, send, say }) {
+export function createPremoves({ board, send, say, mark = () => {} }) {
   let queued = null; // {uci, ply}: the premove sent and the ply it was made at
 
   /** Take the premove off the board without telling the server (it knows already). */
   function forget() {
     queued = null;
+    mark(null);
     board.cancelPremove(); // its unset event finds nothing queued: nothing is sent
   }
 
@@ -30,15 +32,20 @@ export function createPremoves({ board, send, say }) {
         if (queued === null) return;
         queued = null;
         await send(null);
+        if (queued === null) mark(null); // once the server has forgotten it
         return;
       }
-      queued = { uci: `${orig}${dest}`, ply };
-      const reply = await send(queued.uci);
+      const mine = { uci: `${orig}${dest}`, ply };
+      queued = mine;
+      const reply = await send(mine.uci);
+      if (queued !== mine) return; // replaced or settled meanwhile
       if (!reply.ok) {
-        say(`Premove ${orig}${dest} not kept: ${reply.error}`);
+        say(`Premove ${mine.uci} not kept: ${reply.error}`);
         forget();
       } else if (reply.played) {
         forget(); // it was the player's turn already: played as a move
+      } else {
+        mark(mine.uci);
       }
     },
     /** A new state came: settle the premove it played or made pointless. */
