@@ -27,6 +27,7 @@ from tests.test_browser_support import (
     open_game,
     play_by_clicks,
     server_state,
+    square_center,
     wait_for_ply,
 )
 from tests.test_browser_threats import read_overlay
@@ -193,6 +194,12 @@ def test_premoves_played_dropped_and_cancelled(
     click_square(white, "h5")
     expect(premove).to_have_count(0)
     expect(root).to_have_attribute("data-premove", "")  # the server forgot it
+    play_by_clicks(white, "d2d4")  # and by a right-click, as on lichess
+    expect(root).to_have_attribute("data-premove", "d2d4")
+    x, y = square_center(white, "a6")
+    white.mouse.click(x, y, button="right")
+    expect(premove).to_have_count(0)
+    expect(root).to_have_attribute("data-premove", "")
     api_move(server.url, game, black_seat, 5, "g8f6")
     wait_for_ply(white, 6)
     white.wait_for_timeout(300)
@@ -243,6 +250,7 @@ def test_low_time_sounds_on_the_players_own_clock(contexts: Any, server: LiveSer
     context.add_init_script(SOUND_SPY)
     white = open_game(context, server.url + created["links"]["private"])
     play_by_clicks(white, "e2e4")
+    wait_for_ply(white, 1)
     api_move(server.url, created["game"], black_seat, 1, "e7e5")
     wait_for_ply(white, 2)  # white's clock runs now: low under 5 s
     white.wait_for_function("window.__sounds.includes('lowtime')", timeout=5000)
@@ -267,7 +275,14 @@ def test_spectators_see_colours_and_names(
     expect(spectator.locator("#strip-black .presence")).to_have_attribute("data-connected", "false")
     white.close()
     expect(spectator.locator("#strip-white .presence")).to_have_attribute("data-connected", "false")
+    # Strips follow the board: flipped, White's is on top.
+    assert spectator.locator("#strip-white").get_attribute("data-position") == "bottom"
+    spectator.get_by_role("button", name="Flip the board").click()
+    expect(spectator.locator("#strip-white")).to_have_attribute("data-position", "top")
+    board = spectator.locator("cg-board").bounding_box()
+    assert spectator.locator("#strip-white").bounding_box()["y"] < board["y"]
     spectator.get_by_role("button", name="White's threats").click()
+    spectator.evaluate("window.scrollTo(0, 0)")
     spectator.screenshot(path=screenshot_path(request))
 
 
@@ -279,6 +294,7 @@ def test_a_move_tried_in_history_goes_back_to_the_game(
     created, black_seat = friend_game(server.url)
     white = open_game(contexts(), server.url + created["links"]["private"])
     play_by_clicks(white, "e2e4")
+    wait_for_ply(white, 1)
     api_move(server.url, created["game"], black_seat, 1, "e7e5")
     wait_for_ply(white, 2)
     white.get_by_role("button", name="First position").click()
@@ -362,3 +378,33 @@ def test_calm_density_is_the_default(
     shown = {square for square, counts in read_overlay(page).items() if any(counts)}
     pieces = {square_name(sq) for sq in board.pieces()}
     assert shown <= pieces and shown
+
+
+def test_names_are_text_never_markup(contexts: Any, server: LiveServer) -> None:
+    """The strips write `players.<colour>.name` as text: a name that looks like markup is
+    shown as typed and makes no element (the page's own strips module, in the real page)."""
+    created = create_game(server.url, opponent="friend", color="white")
+    page = open_game(contexts(), server.url + created["links"]["private"])
+    name = '<img src=x onerror="window.__hacked = 1">Anna & <b>Bo</b>'
+    shown = page.evaluate(
+        """async (name) => {
+            const { createStrips } = await import('/static/js/panel/strips.js');
+            const strip = document.querySelector('#strip-black').cloneNode(true);
+            const other = document.querySelector('#strip-white').cloneNode(true);
+            const state = {
+                fen: '8/8/8/8/8/8/8/K6k w - - 0 1', status: 'playing', turn: 'white',
+                level: null,
+                players: {
+                    white: {kind: 'human', seated: true, connected: true, name: null},
+                    black: {kind: 'human', seated: true, connected: false, name},
+                },
+            };
+            createStrips({ white: other, black: strip }).render(state, 'white', 'white', state.fen);
+            return [strip.querySelector('.player-name').textContent,
+                    strip.querySelectorAll('.player-name *').length,
+                    other.querySelector('.player-name').textContent];
+        }""",
+        name,
+    )
+    assert shown == [name, 0, "White"]
+    assert page.evaluate("window.__hacked") is None
