@@ -8,7 +8,8 @@ game and the recorded change event. It knows nothing of Socket.IO or HTTP: it ca
 the `Notifier` it is given (`server.games.notifier`; the app gives it the transport's rooms). It
 also keeps time (a flag check on every action and one scheduled at each running clock's
 deadline) and starts the computer's reply whenever it is the computer's turn, including after a
-restart (`resume`). Two concerns it hands on: whether a client may create a game at all
+restart (`resume`), and plays a seat's premove the moment its turn comes
+(`server.games.premoves`). Two concerns it hands on: whether a client may create a game at all
 (`server.games.admission`), and ending the games nobody changed for long, which `resume` does
 first (`server.games.abandoned`).
 
@@ -42,6 +43,7 @@ from server.games.admission import Admission
 from server.games.computer import ComputerMover
 from server.games.notifier import Notifier
 from server.games.play import Change, Event, Game, GameSettings, NewGame
+from server.games.premoves import Premoves, premove_change
 from server.games.scheduler import Scheduler
 from server.games.seats import hash_token, hashes_match, new_game_id, new_token
 from server.storage.interface import (
@@ -111,8 +113,7 @@ class GameService:
         self.locks: dict[str, threading.Lock] = {}
         self.registry = threading.Lock()
         self.flag_checks: dict[str, float] = {}  # game id -> when its pending flag check runs
-        # game id -> colour -> the move that seat queued to play on its next turn (premove).
-        self.premoves: dict[str, dict[Color, Move]] = {}
+        self.premoves = Premoves()  # the move each seat queued for its next turn
         # `attended`: whether a player of this process is connected to a game (then the sweep
         # for abandoned games spares it).
         abandon_after = float(limits["ABANDON_AFTER"])
@@ -175,7 +176,7 @@ class GameService:
             while len(self.cache) > self.cache_size:
                 dropped, _ = self.cache.popitem(last=False)
                 self.invite_hashes.pop(dropped, None)
-                self.premoves.pop(dropped, None)
+                self.premoves.forget(dropped)
                 lock = self.locks.get(dropped)
                 # A lock in use stays; should one be dropped as it is taken, two copies of the
                 # game could meet, and the store's version guard refuses the second write.
@@ -318,33 +319,22 @@ class GameService:
             play.require_playing(game)
             if color == game.settings.computer:
                 raise RequestError("forbidden", "the computer's seat makes no premoves")
-            queued = self.premoves.setdefault(game_id, {})
-            queued.pop(color, None)
-            if move is None:
-                return None
-            if game.board.turn == color:
-                return Done(game, self.commit(game, self._premove_change(game, color, move)))
-            queued[color] = move
+            if move is not None and game.board.turn == color:
+                self.premoves.queue(game_id, color, None)
+                change = premove_change(game, color, move, self.clock())
+                return Done(game, self.commit(game, change))
+            self.premoves.queue(game_id, color, move)
             return None
-
-    def _premove_change(self, game: Game, color: Color, move: Move) -> Change:
-        """The move a premove makes now; chessground's premove to the last rank names no
-        piece, and a premoved pawn promotes to a queen, as on lichess."""
-        if move.promotion is None and not game.board.is_legal(move):
-            queen = Move.from_uci(move.uci() + "q")
-            if game.board.is_legal(queen):
-                move = queen
-        return play.make_move(game, color, game.ply, move, self.clock())
 
     def _play_premove(self, game: Game) -> bool:
         """Play the premove queued for the side to move, if any; whether one was played. One
         that is not legal now is dropped and its seat told why."""
         color = game.board.turn
-        move = self.premoves.get(game.id, {}).pop(color, None)
+        move = self.premoves.take(game.id, color)
         if move is None:
             return False
         try:
-            change = self._premove_change(game, color, move)
+            change = premove_change(game, color, move, self.clock())
         except RequestError as error:
             self.notifier.premove_dropped(game, color, move.uci(), error.message)
             return False
@@ -449,7 +439,7 @@ class GameService:
             ) from error
         game.apply(change)
         if change.keep_plies is not None:
-            self.premoves.pop(game.id, None)  # a takeback: the premoves were for another position
+            self.premoves.forget(game.id)  # a takeback: the premoves were for another position
         self.notifier.changed(game, event)
         self._after_change(game)
         return event
@@ -466,7 +456,7 @@ class GameService:
         # Every change makes a search in flight for this game stale (takeback, resignation...).
         self.computer.cancel(game.id)
         if not game.is_playing:
-            self.premoves.pop(game.id, None)
+            self.premoves.forget(game.id)
             self.admission.computer_games.finish(game.id)
             return
         if self._play_premove(game):

@@ -136,7 +136,7 @@ def join(payload: Any) -> dict[str, Any]:
         if presence_changed:
             service.notifier.refresh(game)
         if role is not None:
-            service.premoves.get(game_id, {}).pop(role, None)  # a page joining shows none
+            service.premoves.queue(game_id, role, None)  # a page joining shows none
     return {"ok": True, "role": role_name(role), "state": state, "missed": missed, **extra}
 
 
