@@ -209,4 +209,4 @@ def test_bad_evaluations_are_refused_naming_them(data: object) -> None:
 def test_bad_evaluation_values_are_refused() -> None:
     for kwargs in ({}, {"cp": 1, "mate": 1}, {"mate": 0}):
         with pytest.raises(InvalidEvaluationError):
-            Evaluation(**kwargs)  # type: ignore[arg-type]
+            Evaluation(**kwargs)

@@ -355,7 +355,6 @@ def _forked(board: Board, fork: Fork, facts: _Facts) -> str:
     """ "the king on e8 and the rook on a8": the targets of a fork made on `board`."""
     facts.squares += [fork.origin, *fork.targets]
     facts.arrows += [(fork.origin, t) for t in fork.targets]
-    facts.piece(board, fork.origin)
     facts.attacks += [AttackFact(board.fen(), fork.origin, t) for t in fork.targets]
     words = [facts.piece(board, t) for t in _most_valuable_first(board, fork.targets)]
     return ", ".join(words[:-1]) + " and " + words[-1]
@@ -400,21 +399,19 @@ def _pin(s: _Situation, played_eval: Evaluation | None, facts: _Facts) -> str:
     else:
         return ""
     facts.kinds.append(Kind.PIN_ALLOWED)
-    by, piece, behind = _pin_words(board, pin.pinner, pin.pinned, pin.target, facts)
     if walked:
-        return f"{lead}: {by} pins {piece} to {behind}"
-    return f"{lead}, pinning {piece} to {behind}"
+        by = facts.piece(board, pin.pinner)
+        return f"{lead}: {by} pins {_pin_words(board, pin.pinner, pin.pinned, pin.target, facts)}"
+    return f"{lead}, pinning {_pin_words(board, pin.pinner, pin.pinned, pin.target, facts)}"
 
 
-def _pin_words(
-    board: Board, pinner: int, pinned: int, target: int, facts: _Facts
-) -> tuple[str, str, str]:
-    """The pinner, the pinned piece and the piece behind it in words, entered as facts."""
+def _pin_words(board: Board, pinner: int, pinned: int, target: int, facts: _Facts) -> str:
+    """ "the knight on c6 to the king on e8": a pin's pinned piece and the piece behind it,
+    entered as facts (the pinner is named by its move or by the caller)."""
     facts.squares += [pinned]
     facts.arrows.append((pinner, target))
     facts.pins.append(PinFact(board.fen(), pinner, pinned, target))
-    by, piece, behind = (facts.piece(board, sq) for sq in (pinner, pinned, target))
-    return by, piece, behind
+    return f"{facts.piece(board, pinned)} to {facts.piece(board, target)}"
 
 
 # -- the second sentence: what was better ------------------------------------------------------
@@ -475,5 +472,4 @@ def _pin_missed(s: _Situation, best: Move, facts: _Facts) -> str:
         return ""
     pin = made[0]
     facts.kinds.append(Kind.PIN_MISSED)
-    _, piece, behind = _pin_words(after, pin.pinner, pin.pinned, pin.target, facts)
-    return f", pinning {piece} to {behind}"
+    return f", pinning {_pin_words(after, pin.pinner, pin.pinned, pin.target, facts)}"
