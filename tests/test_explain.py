@@ -150,6 +150,29 @@ def test_a_capture_that_loses_material() -> None:
     assert explanation.kinds == (Kind.LOSING_CAPTURE,)
 
 
+def test_a_losing_capture_names_only_the_pieces_that_may_take_back() -> None:
+    explanation = _explain(
+        "6k1/5b2/2p5/3n4/8/8/8/3R2K1 w - - 0 1", "Rxd5", Judgement.MISTAKE,
+        best=["Kf2"], best_eval=Evaluation(cp=-20),
+    )  # fmt: skip
+    assert explanation.text == (
+        "Rxd5? takes the knight on d5, but the pawn on c6 and the bishop on f7 can both take "
+        "back: the exchange loses 2 points of material. Better was Kf2 (-0.2)."
+    )
+    # The bishop on f7 is pinned to the king by the queen on h5: it attacks d5, may not take.
+    fen = "4k3/5b2/2p5/3n3Q/8/8/8/3R2K1 w - - 0 1"
+    explanation = _explain(fen, "Rxd5", Judgement.MISTAKE)
+    assert explanation.text == (
+        "Rxd5? takes the knight on d5, but the pawn on c6 can take back: the exchange loses "
+        "2 points of material."
+    )
+    after = chess.Board(fen)
+    after.push_san("Rxd5")
+    assert chess.F7 in after.attackers(chess.BLACK, chess.D5) and after.is_pinned(
+        chess.BLACK, chess.F7
+    )
+
+
 def test_a_fork_allowed() -> None:
     explanation = _explain(
         "4k3/5p1p/8/8/1n6/8/7P/R2QK3 w - - 0 1", "Qh5", Judgement.BLUNDER,

@@ -148,7 +148,8 @@ class Explanation:
 
 @dataclass(frozen=True, slots=True)
 class _Situation:
-    """The positions a explanation reads: before the move, after it, after the reply."""
+    """What every clause reads: the position before the move and after it, the move in SAN,
+    the first moves of the two lines."""
 
     board: Board
     played: Move
@@ -322,7 +323,8 @@ def _losing_capture(s: _Situation, played_eval: Evaluation | None, facts: _Facts
     value = exchange_on_target(board, packed)[0]
     if value >= 0:
         return ""
-    takers = s.after_map.attackers[s.mover ^ 1][target]
+    # Only pieces that may legally take back are named: a pinned attacker may not.
+    takers = sorted({m.from_square for m in after.legal_moves() if m.to_square == target})
     if not takers:
         return ""
     facts.kinds.append(Kind.LOSING_CAPTURE)
@@ -332,7 +334,7 @@ def _losing_capture(s: _Situation, played_eval: Evaluation | None, facts: _Facts
     group = facts.group(after, takers, target)
     points = round(-value / 100)
     unit = "point" if points == 1 else "points"
-    verb = "can" if len(takers) == 1 else "can all"
+    verb = ("can", "can both")[len(takers) - 1] if len(takers) < 3 else "can all"
     return (
         f"takes {taken}, but {group} {verb} take back: the exchange loses {points} {unit} "
         f"of material"
