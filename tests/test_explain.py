@@ -126,6 +126,20 @@ def test_a_piece_put_where_it_hangs() -> None:
     assert explanation.kinds == (Kind.HANGING,)
 
 
+def test_a_piece_made_hanging_by_taking_its_defender_away() -> None:
+    explanation = _explain(
+        "7k/4q3/8/6B1/4N3/8/8/K7 w - - 0 1", "Nc3", Judgement.BLUNDER,
+        best=["Bxe7"], best_eval=Evaluation(cp=880), reply=["Qxg5"],
+    )  # fmt: skip
+    assert explanation.text == (
+        "Nc3?? stops defending the bishop on g5, now attacked by the queen on e7 and defended "
+        "by nothing: Qxg5 wins it. Better was Bxe7, taking the queen on e7 for nothing (+8.8)."
+    )
+    assert explanation.kinds == (Kind.HANGING, Kind.FREE_PIECE_MISSED)
+    before = chess.Board("7k/4q3/8/6B1/4N3/8/8/K7 w - - 0 1")
+    assert chess.E4 in before.attackers(chess.WHITE, chess.G5)
+
+
 def test_a_defended_piece_attacked_by_a_cheaper_one() -> None:
     explanation = _explain(
         "4k3/8/8/2p5/8/3RK3/8/8 w - - 0 1", "Rd4", Judgement.MISTAKE,

@@ -41,13 +41,13 @@ from chesscore.analysis.see import SEE_VALUES, exchange_on_target
 from chesscore.analysis.threats import make_threat_map
 from chesscore.analysis.values import PIECE_VALUES
 from chesscore.errors import IllegalMoveError
+from chesscore.rules.move import Move
 from chesscore.rules.squares import NAME_ORDER, Color, square_name
 
 if TYPE_CHECKING:
     from chesscore.analysis.judgement import Evaluation, Judgement
     from chesscore.analysis.threats import ThreatMap
     from chesscore.rules.board import Board
-    from chesscore.rules.move import Move
 
 PIECE_WORDS = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
 
@@ -156,6 +156,7 @@ class _Situation:
     san: str
     mover: Color
     after: Board
+    before_map: ThreatMap
     after_map: ThreatMap
     change: Change
     reply: Move | None
@@ -218,8 +219,9 @@ def _situation(
     change = compare_positions(board, played, after, before_map, after_map)
     best = best_line[0] if best_line else None
     reply = reply_line[0] if reply_line else None
+    san = board.san(played)
     return _Situation(
-        board, played, board.san(played), board.turn, after, after_map, change, reply, best
+        board, played, san, board.turn, after, before_map, after_map, change, reply, best
     )
 
 
@@ -228,7 +230,7 @@ def _check_line(board: Board, line: Sequence[Move]) -> None:
     replay = board.copy()
     for move in line:
         if not replay.is_legal(move):
-            text = move.uci() if hasattr(move, "uci") else repr(move)
+            text = move.uci() if isinstance(move, Move) else repr(move)
             raise IllegalMoveError(f"illegal move {text} in position {replay.fen()!r}")
         replay.push(move)
 
@@ -297,8 +299,23 @@ def _hanging(s: _Situation, played_eval: Evaluation | None, facts: _Facts) -> st
     else:
         facts.unattacked.append(NoAttackerFact(after.fen(), target, mover))
         defended, wins = "defended by nothing", "wins it"
-    verb = "puts" if target == s.played.to_square else "leaves"
-    return f"{verb} {piece} attacked by {attacked} and {defended}: {after.san(capture)} {wins}"
+    tail = f"{attacked} and {defended}: {after.san(capture)} {wins}"
+    if target == s.played.to_square:
+        return f"puts {piece} attacked by {tail}"
+    if _defended_by_the_move(s, target):
+        facts.attacks.append(AttackFact(s.board.fen(), s.played.from_square, target))
+        return f"stops defending {piece}, now attacked by {tail}"
+    return f"leaves {piece} attacked by {tail}"
+
+
+def _defended_by_the_move(s: _Situation, target: int) -> bool:
+    """Whether the piece on `target`, there before the move too and not hanging then, was
+    defended by the piece that moved."""
+    return (
+        s.board.board[target] == s.after.board[target]
+        and target not in s.before_map.hanging
+        and s.played.from_square in s.before_map.attackers[s.mover][target]
+    )
 
 
 def _best_capture(board: Board) -> Move | None:
