@@ -124,6 +124,13 @@ def test_a_piece_put_where_it_hangs() -> None:
         "exd5 wins it. Better was Ne4 (+2.9)."
     )
     assert explanation.kinds == (Kind.HANGING,)
+    explanation = _explain(
+        "4k3/8/2p1p3/8/8/2N5/8/4K3 w - - 0 1", "Nd5", Judgement.BLUNDER, reply=["exd5"]
+    )
+    assert explanation.text == (
+        "Nd5?? puts the knight on d5 attacked by the pawn on c6 and the pawn on e6, and "
+        "defended by nothing: exd5 wins it."
+    )
 
 
 def test_a_piece_made_hanging_by_taking_its_defender_away() -> None:

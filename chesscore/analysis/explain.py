@@ -299,7 +299,9 @@ def _hanging(s: _Situation, played_eval: Evaluation | None, facts: _Facts) -> st
     else:
         facts.unattacked.append(NoAttackerFact(after.fen(), target, mover))
         defended, wins = "defended by nothing", "wins it"
-    tail = f"{attacked} and {defended}: {after.san(capture)} {wins}"
+    # "attacked by A, B and C, and defended by D": the comma keeps the two lists apart.
+    comma = "," if len(attackers) > 1 else ""
+    tail = f"{attacked}{comma} and {defended}: {after.san(capture)} {wins}"
     if target == s.played.to_square:
         return f"puts {piece} attacked by {tail}"
     if _defended_by_the_move(s, target):
