@@ -14,7 +14,8 @@ import pytest
 
 from chesscore import Board, IllegalMoveError, Move, square_name
 from chesscore.analysis.explain import Explanation, Kind, explain_move
-from chesscore.analysis.judgement import Evaluation, Judgement
+from chesscore.analysis.judgement import Evaluation, Judgement, judge_move
+from chesscore.engine.search import Searcher, SearchLimits
 from chesscore.rules.squares import WHITE
 from tests.random_games import play_random_game
 
@@ -373,3 +374,42 @@ def test_every_fact_of_explanations_in_random_positions_holds() -> None:
     # The sample reaches the kinds that random play meets often enough to be checked here.
     for kind in (Kind.HANGING, Kind.LOSING_CAPTURE, Kind.FORK_ALLOWED, Kind.FREE_PIECE_MISSED):
         assert counts.get(kind, 0) >= 3, counts
+
+
+def _engine_evaluation(searcher: Searcher, board: Board) -> tuple[Evaluation, list[Move]]:
+    """Our engine's evaluation of `board`, from White's view, and its line."""
+    info = searcher.search(board, SearchLimits(depth=2))
+    sign = 1 if board.turn == WHITE else -1
+    mate = info.mate_in
+    evaluation = Evaluation(mate=sign * mate) if mate else Evaluation(cp=sign * info.score)
+    return evaluation, info.pv
+
+
+def test_explanations_of_the_mistakes_our_engine_finds_hold() -> None:
+    # The review's own pipeline in small: engine lines and evaluations in, every mistake and
+    # blunder explained, every fact checked. Half the moves are random, to make mistakes.
+    rng = random.Random(7)
+    explained = with_kind = plies = 0
+    while explained < 8 and plies < 200:
+        board, searcher = Board(), Searcher()
+        while board.ply < 60 and board.outcome() is None:
+            before, best_line = _engine_evaluation(searcher, board)
+            move = rng.choice(sorted(board.legal_moves(), key=lambda m: m.uci()))
+            if rng.random() < 0.5:
+                move = best_line[0]
+            after = board.copy()
+            after.push(move)
+            if after.outcome() is not None:
+                break
+            played_eval, reply_line = _engine_evaluation(searcher, after)
+            judgement = judge_move(before, played_eval, board.turn)
+            if judgement in (Judgement.MISTAKE, Judgement.BLUNDER) and move != best_line[0]:
+                explanation = explain_move(
+                    board, move, judgement, best_line, before, reply_line, played_eval
+                )
+                check_facts(explanation)
+                explained += 1
+                with_kind += bool(explanation.kinds)
+            board.push(move)
+            plies += 1
+    assert explained >= 8 and with_kind >= explained // 2, (explained, with_kind)
