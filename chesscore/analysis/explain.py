@@ -161,6 +161,9 @@ class _Situation:
     change: Change
     reply: Move | None
     best: Move | None
+    # The positions after the reply and after the best move, and what those moves changed.
+    after_reply: tuple[Board, Change] | None
+    after_best: tuple[Board, Change] | None
 
 
 def explain_move(
@@ -219,9 +222,19 @@ def _situation(
     change = compare_positions(board, played, after, before_map, after_map)
     best = best_line[0] if best_line else None
     reply = reply_line[0] if reply_line else None
-    san = board.san(played)
     return _Situation(
-        board, played, san, board.turn, after, before_map, after_map, change, reply, best
+        board,
+        played,
+        board.san(played),
+        board.turn,
+        after,
+        before_map,
+        after_map,
+        change,
+        reply,
+        best,
+        _change_of(after, reply, after_map) if reply is not None else None,
+        _change_of(board, best, before_map) if best is not None else None,
     )
 
 
@@ -235,16 +248,12 @@ def _check_line(board: Board, line: Sequence[Move]) -> None:
         replay.push(move)
 
 
-def _played(board: Board, move: Move) -> Board:
+def _change_of(board: Board, move: Move, threats: ThreatMap) -> tuple[Board, Change]:
+    """The position after the legal `move` of `board` (whose threat map is `threats`) and
+    what the move changed."""
     after = board.copy()
     after.push(move)
-    return after
-
-
-def _change_of(board: Board, move: Move) -> tuple[Board, Change]:
-    after = _played(board, move)
-    change = compare_positions(board, move, after, make_threat_map(board), make_threat_map(after))
-    return after, change
+    return after, compare_positions(board, move, after, threats, make_threat_map(after))
 
 
 # -- the first sentence: what the move did wrong --------------------------------------------
@@ -361,9 +370,9 @@ def _losing_capture(s: _Situation, played_eval: Evaluation | None, facts: _Facts
 
 
 def _fork_allowed(s: _Situation, played_eval: Evaluation | None, facts: _Facts) -> str:
-    if s.reply is None:
+    if s.reply is None or s.after_reply is None:
         return ""
-    after_reply, change = _change_of(s.after, s.reply)
+    after_reply, change = s.after_reply
     forks = [f for f in change.forks if f.origin == s.reply.to_square]
     if not forks:
         return ""
@@ -387,9 +396,9 @@ def _most_valuable_first(board: Board, squares: Iterable[int]) -> list[int]:
 
 
 def _discovered(s: _Situation, played_eval: Evaluation | None, facts: _Facts) -> str:
-    if s.reply is None:
+    if s.reply is None or s.after_reply is None:
         return ""
-    after_reply, change = _change_of(s.after, s.reply)
+    after_reply, change = s.after_reply
     cells = after_reply.board
     found = [a for a in change.discovered if cells[a.target] >> 3 == s.mover]
     if not found:
@@ -410,8 +419,8 @@ def _pin(s: _Situation, played_eval: Evaluation | None, facts: _Facts) -> str:
     walked = [p for p in s.change.pins_created if cells[p.pinned] >> 3 == s.mover]
     if walked:
         pin, board, lead = walked[0], s.after, "walks into a pin"
-    elif s.reply is not None:
-        board, change = _change_of(s.after, s.reply)
+    elif s.reply is not None and s.after_reply is not None:
+        board, change = s.after_reply
         made = [p for p in change.pins_created if p.pinner == s.reply.to_square]
         if not made:
             return ""
@@ -464,7 +473,8 @@ def _free_piece(s: _Situation, best: Move, facts: _Facts) -> str:
     code = board.board[target]
     if not code or s.played.to_square == target or board.is_en_passant(best):
         return ""
-    after = _played(board, best)
+    assert s.after_best is not None  # there is a best move
+    after = s.after_best[0]
     if make_threat_map(after).attackers[s.mover ^ 1][target]:
         return ""
     packed = board.find_packed(best)
@@ -478,7 +488,8 @@ def _free_piece(s: _Situation, best: Move, facts: _Facts) -> str:
 
 
 def _fork_missed(s: _Situation, best: Move, facts: _Facts) -> str:
-    after, change = _change_of(s.board, best)
+    assert s.after_best is not None  # there is a best move
+    after, change = s.after_best
     forks = [f for f in change.forks if f.origin == best.to_square]
     if not forks:
         return ""
@@ -487,7 +498,8 @@ def _fork_missed(s: _Situation, best: Move, facts: _Facts) -> str:
 
 
 def _pin_missed(s: _Situation, best: Move, facts: _Facts) -> str:
-    after, change = _change_of(s.board, best)
+    assert s.after_best is not None  # there is a best move
+    after, change = s.after_best
     made = [p for p in change.pins_created if p.pinner == best.to_square]
     if not made:
         return ""
