@@ -13,7 +13,7 @@ import chess
 import pytest
 
 from chesscore import Board, IllegalMoveError, Move, square_name
-from chesscore.analysis.explain import Explanation, Kind, explain_move
+from chesscore.analysis.explain import Explanation, Kind, Role, explain_move
 from chesscore.analysis.judgement import Evaluation, Judgement, judge_move
 from chesscore.engine.search import Searcher, SearchLimits
 from chesscore.rules.squares import WHITE
@@ -75,6 +75,12 @@ def check_facts(explanation: Explanation) -> None:
         assert not board.attackers(fact.color == WHITE, _sq(fact.square)), fact
     for pin in explanation.pins:
         _check_pin(pin.fen, _sq(pin.pinner), _sq(pin.pinned), _sq(pin.target))
+    # Every arrow but a move's shows a fact checked above.
+    attacks = {(fact.origin, fact.target) for fact in explanation.attacks}
+    pins = {(fact.pinner, fact.target) for fact in explanation.pins}
+    for arrow in explanation.arrows:
+        pair = (arrow.origin, arrow.target)
+        assert pair in (pins if arrow.role == Role.PIN else attacks) or arrow.role == Role.MOVE
 
 
 def _check_pin(fen: str, pinner: int, pinned: int, target: int) -> None:
@@ -93,6 +99,15 @@ def _check_pin(fen: str, pinner: int, pinned: int, target: int) -> None:
         assert board.is_pinned(piece.color, pinned)
 
 
+def _names(squares: tuple[int, ...]) -> list[str]:
+    return [square_name(sq) for sq in squares]
+
+
+def _arrows(explanation: Explanation) -> list[str]:
+    """The arrows as "e7g5 attack"."""
+    return [f"{square_name(a.origin)}{square_name(a.target)} {a.role}" for a in explanation.arrows]
+
+
 def _sq(square: int) -> int:
     """A 0x88 square as python-chess numbers it."""
     return (square >> 4) * 8 + (square & 7)
@@ -109,10 +124,8 @@ def test_a_piece_left_hanging() -> None:
         "Qxg5 wins it. Better was Bxe7, taking the queen on e7 for nothing (+8.8)."
     )
     assert explanation.kinds == (Kind.HANGING, Kind.FREE_PIECE_MISSED)
-    names = [square_name(sq) for sq in explanation.squares]
-    assert names == ["g5", "e7"]
-    arrows = [(square_name(a), square_name(b)) for a, b in explanation.arrows]
-    assert arrows == [("e7", "g5"), ("g5", "e7")]
+    assert _names(explanation.squares) == ["g5", "e7"]
+    assert _arrows(explanation) == ["e7g5 attack", "e7g5 move", "g5e7 move"]
 
 
 def test_a_piece_put_where_it_hangs() -> None:
@@ -157,6 +170,7 @@ def test_a_defended_piece_attacked_by_a_cheaper_one() -> None:
         "Rd4? puts the rook on d4 attacked by the pawn on c5 and defended by the king on e3: "
         "cxd4+ wins material. Better was Rc3 (+4.0)."
     )
+    assert _arrows(explanation) == ["c5d4 attack", "e3d4 defence", "c5d4 move", "d3c3 move"]
     assert explanation.unattacked == ()
 
 
@@ -204,8 +218,8 @@ def test_a_fork_allowed() -> None:
         "Qh5?? allows Nc2+, forking the king on e1 and the rook on a1. Better was Qd2 (+1.8)."
     )
     assert explanation.kinds == (Kind.FORK_ALLOWED,)
-    arrows = [(square_name(a), square_name(b)) for a, b in explanation.arrows]
-    assert arrows == [("b4", "c2"), ("c2", "a1"), ("c2", "e1"), ("d1", "d2")]
+    assert _names(explanation.squares) == ["c2", "a1", "e1"]
+    assert _arrows(explanation) == ["b4c2 move", "c2a1 attack", "c2e1 attack", "d1d2 move"]
 
 
 def test_a_fork_missed() -> None:
@@ -228,6 +242,8 @@ def test_a_pin_walked_into() -> None:
         "Ke1?! walks into a pin: the rook on e8 pins the knight on e2 to the king on e1. "
         "Better was Kf2 (-3.8)."
     )
+    assert _arrows(explanation) == ["e8e1 pin", "f1f2 move"]
+    assert _names(explanation.squares) == ["e2", "e8", "e1"]
     assert explanation.kinds == (Kind.PIN_ALLOWED,)
 
 

@@ -23,8 +23,10 @@ best move, and what it did, first of: a mate it starts (*mate missed*), a piece 
 nothing can take back (*free piece not taken*), a fork it makes (*fork missed*), a pin it makes
 (*pin missed*); then its evaluation ("+0.4", "#3").
 
-The result is a value: the text, its kinds, the squares and arrows it names (for an overlay to
-show exactly those), and every fact it states as data (a piece standing on a square in a given
+The result is a value: the text, its kinds, the squares of the pieces it names and its arrows
+(a move it names, an attack, a defence, a pin line; for an overlay to show exactly those: the
+move played is not among them, the board shows it as the last move), and every fact it states
+as data (a piece standing on a square in a given
 position, an attack, a pin, a square nothing attacks), so that a test can check each against
 another chess library. Squares are 0x88 ints, positions FEN strings.
 """
@@ -50,6 +52,24 @@ if TYPE_CHECKING:
     from chesscore.rules.board import Board
 
 PIECE_WORDS = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
+
+
+class Role(StrEnum):
+    """What an arrow of an explanation shows."""
+
+    MOVE = "move"  # a move the text names: the reply, the best move
+    ATTACK = "attack"  # an attack on a piece the text names
+    DEFENCE = "defence"  # a defence of a piece the text names
+    PIN = "pin"  # a pin line, from the pinner to the piece behind the pinned one
+
+
+@dataclass(frozen=True, slots=True)
+class Arrow:
+    """An arrow from `origin` to `target` (squares), showing a `role`."""
+
+    origin: int
+    target: int
+    role: Role
 
 
 class Kind(StrEnum):
@@ -111,7 +131,7 @@ class _Facts:
 
     kinds: list[Kind] = field(default_factory=list)
     squares: list[int] = field(default_factory=list)
-    arrows: list[tuple[int, int]] = field(default_factory=list)
+    arrows: list[Arrow] = field(default_factory=list)
     pieces: list[PieceFact] = field(default_factory=list)
     attacks: list[AttackFact] = field(default_factory=list)
     pins: list[PinFact] = field(default_factory=list)
@@ -122,6 +142,10 @@ class _Facts:
         code = board.board[sq]
         self.pieces.append(PieceFact(board.fen(), sq, code >> 3, code & 7))
         return f"the {PIECE_WORDS[code & 7]} on {square_name(sq)}"
+
+    def move(self, move: Move) -> None:
+        """An arrow for a move the text names."""
+        self.arrows.append(Arrow(move.from_square, move.to_square, Role.MOVE))
 
     def group(self, board: Board, squares: Iterable[int], target: int) -> str:
         """The pieces on `squares`, each attacking `target` in `board`, cheapest first."""
@@ -134,12 +158,14 @@ class _Facts:
 
 @dataclass(frozen=True, slots=True)
 class Explanation:
-    """Why a move was bad (see the module docstring): the text and the facts it names."""
+    """Why a move was bad (see the module docstring): the text, its kinds (what went wrong
+    first, then what the better move did), the squares of the pieces it names and the squares
+    it points at, its arrows, and the facts it states (for checking, not for showing)."""
 
     text: str
     kinds: tuple[Kind, ...]
     squares: tuple[int, ...]
-    arrows: tuple[tuple[int, int], ...]
+    arrows: tuple[Arrow, ...]
     pieces: tuple[PieceFact, ...]
     attacks: tuple[AttackFact, ...]
     pins: tuple[PinFact, ...]
@@ -201,7 +227,7 @@ def explain_move(
     return Explanation(
         text,
         tuple(facts.kinds),
-        tuple(dict.fromkeys(facts.squares)),
+        tuple(dict.fromkeys([*facts.squares, *(piece.square for piece in facts.pieces)])),
         tuple(dict.fromkeys(facts.arrows)),
         tuple(facts.pieces),
         tuple(facts.attacks),
@@ -278,7 +304,7 @@ def _mate_allowed(s: _Situation, played_eval: Evaluation | None, facts: _Facts) 
     facts.kinds.append(Kind.MATE_ALLOWED)
     if s.reply is None:
         return f"allows mate in {-mate}"
-    facts.arrows.append((s.reply.from_square, s.reply.to_square))
+    facts.move(s.reply)
     return f"allows mate in {-mate}, starting with {s.after.san(s.reply)}"
 
 
@@ -299,7 +325,9 @@ def _hanging(s: _Situation, played_eval: Evaluation | None, facts: _Facts) -> st
     defenders = s.after_map.attackers[mover][target]
     facts.kinds.append(Kind.HANGING)
     facts.squares.append(target)
-    facts.arrows += [(a, target) for a in attackers]
+    facts.arrows += [Arrow(a, target, Role.ATTACK) for a in attackers]
+    facts.arrows += [Arrow(d, target, Role.DEFENCE) for d in defenders]
+    facts.move(capture)
     piece = facts.piece(after, target)
     attacked = facts.group(after, attackers, target)
     if defenders:
@@ -357,7 +385,7 @@ def _losing_capture(s: _Situation, played_eval: Evaluation | None, facts: _Facts
         return ""
     facts.kinds.append(Kind.LOSING_CAPTURE)
     facts.squares.append(target)
-    facts.arrows += [(t, target) for t in takers]
+    facts.arrows += [Arrow(t, target, Role.ATTACK) for t in takers]
     taken = facts.piece(board, target)
     group = facts.group(after, takers, target)
     points = round(-value / 100)
@@ -377,14 +405,14 @@ def _fork_allowed(s: _Situation, played_eval: Evaluation | None, facts: _Facts) 
     if not forks:
         return ""
     facts.kinds.append(Kind.FORK_ALLOWED)
-    facts.arrows.append((s.reply.from_square, s.reply.to_square))
+    facts.move(s.reply)
     return f"allows {s.after.san(s.reply)}, forking {_forked(after_reply, forks[0], facts)}"
 
 
 def _forked(board: Board, fork: Fork, facts: _Facts) -> str:
     """ "the king on e8 and the rook on a8": the targets of a fork made on `board`."""
     facts.squares += [fork.origin, *fork.targets]
-    facts.arrows += [(fork.origin, t) for t in fork.targets]
+    facts.arrows += [Arrow(fork.origin, t, Role.ATTACK) for t in fork.targets]
     facts.attacks += [AttackFact(board.fen(), fork.origin, t) for t in fork.targets]
     words = [facts.piece(board, t) for t in _most_valuable_first(board, fork.targets)]
     return ", ".join(words[:-1]) + " and " + words[-1]
@@ -406,7 +434,8 @@ def _discovered(s: _Situation, played_eval: Evaluation | None, facts: _Facts) ->
     attack = max(found, key=lambda a: (PIECE_VALUES[cells[a.target] & 7], -NAME_ORDER[a.target]))
     facts.kinds.append(Kind.DISCOVERED_ATTACK_ALLOWED)
     facts.squares.append(attack.target)
-    facts.arrows += [(s.reply.from_square, s.reply.to_square), (attack.origin, attack.target)]
+    facts.move(s.reply)
+    facts.arrows.append(Arrow(attack.origin, attack.target, Role.ATTACK))
     facts.attacks.append(AttackFact(after_reply.fen(), attack.origin, attack.target))
     opener = facts.piece(after_reply, attack.origin)
     target = facts.piece(after_reply, attack.target)
@@ -425,7 +454,7 @@ def _pin(s: _Situation, played_eval: Evaluation | None, facts: _Facts) -> str:
         if not made:
             return ""
         pin, lead = made[0], f"allows {s.after.san(s.reply)}"
-        facts.arrows.append((s.reply.from_square, s.reply.to_square))
+        facts.move(s.reply)
     else:
         return ""
     facts.kinds.append(Kind.PIN_ALLOWED)
@@ -439,7 +468,7 @@ def _pin_words(board: Board, pinner: int, pinned: int, target: int, facts: _Fact
     """ "the knight on c6 to the king on e8": a pin's pinned piece and the piece behind it,
     entered as facts (the pinner is named by its move or by the caller)."""
     facts.squares += [pinned]
-    facts.arrows.append((pinner, target))
+    facts.arrows.append(Arrow(pinner, target, Role.PIN))
     facts.pins.append(PinFact(board.fen(), pinner, pinned, target))
     return f"{facts.piece(board, pinned)} to {facts.piece(board, target)}"
 
@@ -457,9 +486,9 @@ def _second_sentence(
     mate = best_eval.for_color(s.mover).mate if best_eval else None
     if mate is not None and mate > 0:
         facts.kinds.append(Kind.MATE_MISSED)
-        facts.arrows.append((best.from_square, best.to_square))
+        facts.move(best)
         return f"Better was {san}, with mate in {mate}"
-    facts.arrows.append((best.from_square, best.to_square))
+    facts.move(best)
     detail = (
         _free_piece(s, best, facts) or _fork_missed(s, best, facts) or _pin_missed(s, best, facts)
     )
