@@ -376,7 +376,10 @@ def test_every_fact_of_explanations_in_random_positions_holds() -> None:
                 # The best capture's kind of reply, which the hanging rule looks for.
                 captures = [m for m in after.legal_moves() if after.board[m.to_square]]
                 reply = [rng.choice(sorted(captures, key=lambda m: m.uci()))] if captures else reply
-            evals = [Evaluation(cp=rng.randrange(-900, 900)), Evaluation(mate=rng.choice([-3, 2]))]
+            # Mostly centipawns: a mate score's kinds come first and would hide the others.
+            evals = [Evaluation(cp=rng.randrange(-900, 900))] * 4 + [
+                Evaluation(mate=rng.choice([-3, 2]))
+            ]
             explanation = explain_move(
                 board, played, rng.choice(list(Judgement)), [best], rng.choice(evals),
                 reply, rng.choice(evals),
@@ -387,9 +390,9 @@ def test_every_fact_of_explanations_in_random_positions_holds() -> None:
             for kind in explanation.kinds:
                 counts[kind] = counts.get(kind, 0) + 1
     assert explained > 300
-    # The sample reaches the kinds that random play meets often enough to be checked here.
-    for kind in (Kind.HANGING, Kind.LOSING_CAPTURE, Kind.FORK_ALLOWED, Kind.FREE_PIECE_MISSED):
-        assert counts.get(kind, 0) >= 3, counts
+    # The sample reaches every kind often enough for its facts to be checked here.
+    for kind in Kind:
+        assert counts.get(kind, 0) >= 10, counts
 
 
 def _engine_evaluation(searcher: Searcher, board: Board) -> tuple[Evaluation, list[Move]]:
