@@ -147,6 +147,17 @@ def test_a_piece_put_where_it_hangs() -> None:
     )
 
 
+def test_a_capture_that_a_piece_behind_answers_wins_material_not_the_piece() -> None:
+    # Nothing defends the knight on d4, but once the pawn takes it the bishop on f6 can.
+    explanation = _explain(
+        "k7/8/5B2/4p3/3N4/8/8/7K w - - 0 1", "Kg1", Judgement.BLUNDER, reply=["exd4"]
+    )
+    assert explanation.text == (
+        "Kg1?? leaves the knight on d4 attacked by the pawn on e5 and defended by nothing: "
+        "exd4 wins material."
+    )
+
+
 def test_a_piece_made_hanging_by_taking_its_defender_away() -> None:
     explanation = _explain(
         "7k/4q3/8/6B1/4N3/8/8/K7 w - - 0 1", "Nc3", Judgement.BLUNDER,

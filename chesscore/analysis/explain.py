@@ -319,7 +319,8 @@ def _hanging(s: _Situation, played_eval: Evaluation | None, facts: _Facts) -> st
     if not code or code >> 3 != mover or target not in s.after_map.hanging:
         return ""
     packed = after.find_packed(capture)
-    if packed is None or exchange_on_target(after, packed)[0] <= 0:
+    value = exchange_on_target(after, packed)[0] if packed is not None else 0
+    if value <= 0:
         return ""
     attackers = s.after_map.attackers[mover ^ 1][target]
     defenders = s.after_map.attackers[mover][target]
@@ -335,7 +336,9 @@ def _hanging(s: _Situation, played_eval: Evaluation | None, facts: _Facts) -> st
         wins = "wins material"
     else:
         facts.unattacked.append(NoAttackerFact(after.fen(), target, mover))
-        defended, wins = "defended by nothing", "wins it"
+        # A piece behind the capturer may still take back: then the capture wins less.
+        defended = "defended by nothing"
+        wins = "wins it" if value >= SEE_VALUES[code & 7] else "wins material"
     # "attacked by A, B and C, and defended by D": the comma keeps the two lists apart.
     comma = "," if len(attackers) > 1 else ""
     tail = f"{attacked}{comma} and {defended}: {after.san(capture)} {wins}"
