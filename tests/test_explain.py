@@ -313,6 +313,9 @@ def test_mate_missed() -> None:
     )  # fmt: skip
     assert explanation.text == "Kf1?? is a blunder. Better was Re8#, with mate in 1."
     assert explanation.kinds == (Kind.MATE_MISSED,)
+    board = chess.Board("6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1")
+    board.push_san("Re8")
+    assert board.is_checkmate()
 
 
 def test_a_free_piece_not_taken() -> None:
