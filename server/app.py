@@ -120,7 +120,7 @@ def _check_async_mode(mode: str) -> None:
 def _make_service(app: Flask, connections: Connections) -> GameService:
     return GameService(
         open_store(app.instance_path, app.config),
-        notifier=RoomNotifier(socketio),
+        notifier=RoomNotifier(socketio, connections.connected_seats),
         spawn=socketio.start_background_task,
         sleep=socketio.sleep,
         computer_delay=float(app.config["COMPUTER_DELAY"]),

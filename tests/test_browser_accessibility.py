@@ -48,6 +48,7 @@ def test_controls_are_named_buttons_and_moves_are_announced(
         white = open_game(contexts[0], live_server.url + created["links"]["private"])
         black = open_game(contexts[1], live_server.url + created["links"]["invite"])
         white.get_by_role("button", name="Both").click()
+        white.get_by_role("button", name="Every square").click()
         assert_named_buttons(white)
         for page in (white, black):
             assert page.locator("#announcer").get_attribute("aria-live") == "polite"
@@ -77,6 +78,7 @@ def test_flip_turns_the_board_and_the_overlay(
     try:
         page = open_game(context, live_server.url + created["links"]["private"])
         page.get_by_role("button", name="Both").click()
+        page.get_by_role("button", name="Every square").click()
         board = page.locator("cg-board").bounding_box()
 
         def corner_of(square: str) -> tuple[bool, bool]:

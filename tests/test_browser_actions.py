@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 
 
 def type_move(page: Any, text: str) -> None:
-    page.get_by_label("Type a move (SAN or UCI)").fill(text)
+    page.get_by_label("Type a move").fill(text)
     page.get_by_role("button", name="Play").click()
 
 
@@ -40,7 +40,10 @@ def test_offers_takeback_resignation_and_rematch(
         wait_for_ply(white, 2)
         expect(white.get_by_role("button", name="Abort game")).to_have_count(0)
 
-        assert white.locator("#players").inner_text() == "White: you · Black: a friend"
+        assert white.locator("#strip-white .player-name").inner_text() == "White"
+        assert white.locator("#strip-black .player-name").inner_text() == "Black"
+        expect(white.locator("#strip-white .you")).to_be_visible()
+        expect(white.locator("#strip-black .you")).to_be_hidden()
         click(white, "Offer a draw")
         expect(white.get_by_role("button", name="Draw offered…")).to_be_disabled()
         expect(black.locator("#offers")).to_have_text("White offers a draw")

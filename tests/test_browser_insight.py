@@ -108,6 +108,7 @@ def test_safety_preview_fork_describe_and_annotated_pgn(
     created = create_game(server.url, opponent="friend", color="white", fen=FORK_FEN)
     page = open_game(context, server.url + created["links"]["private"])
     page.get_by_role("button", name="Both").click()
+    page.get_by_role("button", name="Every square").click()
     board = Board.from_fen(FORK_FEN)
 
     click_square(page, "g5")
@@ -174,6 +175,7 @@ def test_discovered_attack_and_pins_as_they_happen(
     seats["black"] = api_join(server.url, created)
     page = open_game(context, server.url + created["links"]["watch"])
     page.get_by_role("button", name="Both").click()
+    page.get_by_role("button", name="Every square").click()
     board = Board.from_fen(LINES_FEN)
     for ply, uci in enumerate(LINES_MOVES):
         api_move(server.url, game, seats["white" if ply % 2 == 0 else "black"], ply, uci)
@@ -212,6 +214,7 @@ def test_unassisted_game_hides_overlays_from_players_not_spectators(
         spectator = open_game(spectator_context, page.url)
         assert "Unassisted game" in spectator.locator("#assisted").inner_text()
         spectator.get_by_role("button", name="Both").click()
+        spectator.get_by_role("button", name="Every square").click()
         assert read_overlay(spectator) == expected_overlay(Board().fen(), ("white", "black"))
         spectator.screenshot(path=screenshot_path(request, "-spectator"))
     finally:

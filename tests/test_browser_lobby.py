@@ -46,9 +46,7 @@ def test_friend_game_in_two_clicks_with_invitation(
         assert page.locator("#role").inner_text() == "You play white"
         invite_row = page.locator("#invite-row")
         expect(invite_row).to_be_visible()
-        expect(page.locator("#players")).to_have_text(
-            "White: you · Black: waiting for a friend to join"
-        )
+        expect(page.locator("#strip-black .player-name")).to_have_text("Waiting for a player…")
         page.get_by_role("button", name="Copy invitation link").click()
         invite = read_clipboard(page)
         assert "?invite=" in invite
@@ -87,8 +85,9 @@ def test_computer_game_with_clock_and_start_position(
         page.wait_for_url("**/game/*")
         wait_connected(page)
         assert page.locator("#role").inner_text() == "You play black"
-        expect(page.locator("#players")).to_have_text("White: the computer (level 1) · Black: you")
-        expect(page.locator("#clocks")).to_be_visible()
+        expect(page.locator("#strip-white .player-name")).to_have_text("Computer (level 1)")
+        expect(page.locator("#strip-black .you")).to_be_visible()
+        expect(page.locator("#clock-black")).to_be_visible()
         page.wait_for_function("document.querySelector('main.game').dataset.ply === '1'")
         # Clocks start once both sides have moved: the computer's first move has not used any.
         assert page.locator("#clock-black").inner_text() == "5:00"

@@ -139,8 +139,8 @@ def test_promotion_picker_offers_all_four_pieces(
 
 
 # Typed moves, in sequences on one page: (typed text, the move list after it, a part of the
-# error shown). A SAN the server cannot take is matched against the server's listed moves;
-# either way the error quotes the input.
+# error shown). The server says why a move is refused in a player's words, naming the move as
+# typed and never the FEN.
 TWO_KNIGHTS = "4k3/8/8/8/8/8/8/N1N1K3 w - - 0 1"
 CASTLES = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
 PROMOTES = SPECIAL_MOVES[0][1]
@@ -149,16 +149,16 @@ TYPED_MOVES = {
         None,
         [
             ("Zz9", [], "'Zz9' is neither SAN (like Nf3) nor UCI (like g1f3)"),
-            ("e2e5", [], "illegal move 'e2e5'"),
-            ("Ke2", [], "'Ke2'"),
-            ("O-O", [], "'O-O'"),
+            ("e2e5", [], "e2e5 is not legal here: no pawn of yours can go to e5"),
+            ("Ke2", [], "Ke2 is not legal here: your own pawn stands on e2"),
+            ("O-O", [], "O-O is not legal here: castling on the king's side is not possible"),
             ("Nf3", ["Nf3"], ""),
         ],
     ),
     "uci": (None, [("g1f3", ["Nf3"], "")]),
     "ambiguous_then_disambiguated": (
         TWO_KNIGHTS,
-        [("Nb3", [], "'Nb3'"), ("Ncb3", ["Ncb3"], "")],
+        [("Nb3", [], "Nb3 is ambiguous here: write Nab3 or Ncb3"), ("Ncb3", ["Ncb3"], "")],
     ),
     "castling": (CASTLES, [("O-O-O", ["O-O-O"], "")]),
     "promotion": (PROMOTES, [("a8=N", ["a8=N"], "")]),
@@ -175,7 +175,7 @@ def test_typed_moves(
     try:
         page = open_game(context, server.url + created["links"]["private"])
         for typed, moves, error in steps:
-            page.get_by_label("Type a move (SAN or UCI)").fill(typed)
+            page.get_by_label("Type a move").fill(typed)
             page.get_by_role("button", name="Play").click()
             if moves:
                 wait_for_ply(page, len(moves))
@@ -253,7 +253,7 @@ def test_a_refused_move_goes_back_on_the_board(
         start = board_pieces(page)
         play_by_clicks(page, "e2e4")
         page.wait_for_function("document.querySelector('#move-error').textContent !== ''")
-        assert "illegal move 'e2e5'" in page.locator("#move-error").inner_text()
+        assert "e2e5 is not legal here" in page.locator("#move-error").inner_text()
         assert board_pieces(page) == start
         assert page.locator("main.game").get_attribute("data-ply") == "0"
         page.screenshot(path=screenshot_path(request))

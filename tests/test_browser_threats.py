@@ -100,6 +100,7 @@ def test_overlay_counts_match_chesscore(
     try:
         page = open_game(context, server.url + created["links"]["watch"])  # a spectator
         page.get_by_role("button", name="Both").click()
+        page.get_by_role("button", name="Every square").click()
         overlay = read_overlay(page)
         assert len(overlay) == 64
         assert overlay == expected_overlay(fen, ("white", "black"))
@@ -114,9 +115,10 @@ def test_overlay_counts_match_chesscore(
             assert all((dash != "none") == dashed for dash in dashes)
         page.screenshot(path=screenshot_path(request))
 
-        page.get_by_role("button", name="My threats").click()
+        # A spectator's modes are named by colour.
+        page.get_by_role("button", name="White's threats").click()
         assert read_overlay(page) == expected_overlay(fen, ("white",))
-        page.get_by_role("button", name="Opponent's threats").click()
+        page.get_by_role("button", name="Black's threats").click()
         assert read_overlay(page) == expected_overlay(fen, ("black",))
         page.get_by_role("button", name="Off").click()
         assert page.locator("#threat-grid").is_hidden()
@@ -134,6 +136,7 @@ def test_overlay_follows_the_game_and_earlier_positions(
     try:
         page = open_game(context, server.url + created["links"]["private"])
         page.get_by_role("button", name="Both").click()
+        page.get_by_role("button", name="Every square").click()
         play_by_clicks(page, "c4f7")
         wait_for_ply(page, 1)
         board = Board.from_fen(fen)
@@ -163,6 +166,7 @@ def test_positions_from_before_the_page_opened_come_from_the_server(
     try:
         page = open_game(context, server.url + created["links"]["watch"])
         page.get_by_role("button", name="Both").click()
+        page.get_by_role("button", name="Every square").click()
         for ply in (2, 1, 0):
             page.get_by_role("button", name="Previous move").click()
             page.wait_for_function(

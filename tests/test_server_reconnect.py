@@ -137,7 +137,18 @@ def test_kill_9_then_restart_keeps_every_acknowledged_move(restartable: LiveServ
         black.close()
 
 
-def test_the_computer_answers_after_a_restart(restartable: LiveServer) -> None:
+@pytest.fixture
+def slow_computer(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server whose computer waits 8 s before its reply: long enough that a restart (several
+    seconds on a busy machine, timed from the resume that re-arms the reply) is over before it."""
+    live = LiveServer(instance_path=tmp_path / "instance", env={"CHESS_COMPUTER_DELAY": "8.0"})
+    live.start()
+    yield live
+    live.stop()
+
+
+def test_the_computer_answers_after_a_restart(slow_computer: LiveServer) -> None:
+    restartable = slow_computer
     created = create_game(restartable.url, opponent="computer", color="white")
     player = GameClient(restartable.url)
     reply = player.join(created["game"], seat=created["seat"])

@@ -25,6 +25,10 @@ CASTLING_FEN = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
 PROMOTION_FEN = "8/4P3/8/8/8/8/k7/4K3 w - - 0 1"
 TWO_KNIGHTS_FEN = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"  # Nb1 and Nf1 both reach d2
 TWO_ROOKS_FEN = "4k3/8/8/8/8/8/4K3/R6R w - - 0 1"  # Ra1 and Rh1 both reach d1 and f1
+PINNED_FEN = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1"  # the knight on e2 is pinned
+KING_FEN = "8/8/8/3k4/5K2/8/8/7R w - - 0 1"  # e5 is next to the black king
+CHECK_FEN = "4k3/8/8/4r3/8/8/8/3QK3 w - - 0 1"  # the rook on e5 checks
+BC4_FEN = "rnbqkbnr/ppp1pppp/8/8/2p5/1P6/P1PPPPPP/RNBQKBNR w KQkq - 0 1"  # b3 takes c4
 
 
 server = module_server("san")
@@ -51,6 +55,8 @@ ACCEPTED = [
     (PROMOTION_FEN, "e8=N", "e8=N"),
     (TWO_ROOKS_FEN, "Rad1", "Rad1"),
     (TWO_KNIGHTS_FEN, "Nbd2", "Nbd2"),
+    (BC4_FEN, "bc4", "bxc4"),  # lowercase pawn capture without the x, as lichess takes it
+    (BC4_FEN, "bxc4", "bxc4"),
 ]
 
 
@@ -78,18 +84,21 @@ def test_san_is_played_over_http(server: LiveServer) -> None:
         game.close()
 
 
-# start FEN, SAN, error code, words the error must contain
+# start FEN, SAN, error code, words the error must contain (a player's words: no FEN)
 REFUSED: list[tuple[str | None, str, str, tuple[str, ...]]] = [
-    (None, "e5", "illegal_move", ("'e5'", "rnbqkbnr/pppppppp")),
-    (None, "Nd4", "illegal_move", ("'Nd4'",)),
-    (CASTLING_FEN, "Kg1", "illegal_move", ("'Kg1'",)),  # castling is written O-O only
+    (None, "e5", "illegal_move", ("e5 is not legal here: no pawn of yours can go to e5",)),
+    (None, "Nd4", "illegal_move", ("Nd4 is not legal here: no knight of yours can reach d4",)),
+    (CASTLING_FEN, "Kg1", "illegal_move", ("Kg1 is not legal here",)),  # castling is O-O only
     (PROMOTION_FEN, "e8=K", "bad_request", ("'e8=K'",)),
-    (TWO_ROOKS_FEN, "Rd1", "ambiguous_move", ("'Rd1'", "a1d1", "h1d1")),
-    (TWO_KNIGHTS_FEN, "Nd2", "ambiguous_move", ("'Nd2'", "b1d2", "f1d2")),
-    (TWO_KNIGHTS_FEN, "N1d2", "ambiguous_move", ("'N1d2'", "b1d2", "f1d2")),
-    (TWO_KNIGHTS_FEN, "Ne2", "illegal_move", ("'Ne2'",)),
+    (TWO_ROOKS_FEN, "Rd1", "ambiguous_move", ("Rd1 is ambiguous here: write Rad1 or Rhd1",)),
+    (TWO_KNIGHTS_FEN, "Nd2", "ambiguous_move", ("Nd2 is ambiguous here: write Nbd2 or Nfd2",)),
+    (TWO_KNIGHTS_FEN, "N1d2", "ambiguous_move", ("write Nbd2 or Nfd2",)),
+    (TWO_KNIGHTS_FEN, "Ne2", "illegal_move", ("Ne2 is not legal here: no knight of yours",)),
     (None, "hello", "bad_request", ("'hello'",)),
-    (None, "exd5", "illegal_move", ("'exd5'",)),
+    (None, "exd5", "illegal_move", ("exd5 is not legal here: there is nothing to take on d5",)),
+    (PINNED_FEN, "Nc3", "illegal_move", ("Nc3 is not legal here: the king would be in check",)),
+    (KING_FEN, "Ke5", "illegal_move", ("Ke5 is not legal here: the king would be in check",)),
+    (CHECK_FEN, "Qd2", "illegal_move", ("the king is in check and this does not answer it",)),
 ]
 
 
@@ -105,6 +114,7 @@ def test_refused_san_changes_nothing(
         assert reply["code"] == code, reply
         for word in words:
             assert word in reply["error"], reply
+        assert "/" not in reply["error"], reply  # never the FEN
         assert api_state(server.url, game.id) == before
     finally:
         game.close()
@@ -116,7 +126,7 @@ def test_ambiguous_san_over_http_is_409(server: LiveServer) -> None:
         response = post_move(server, game, {"ply": 0, "san": "Rf1"})
         assert response.status_code == 409
         assert response.json()["code"] == "ambiguous_move"
-        assert "a1f1" in response.json()["error"] and "h1f1" in response.json()["error"]
+        assert "write Raf1 or Rhf1" in response.json()["error"]
     finally:
         game.close()
 

@@ -476,6 +476,16 @@ class EnginePool:
                 del self.listeners[serial]
         self._deliver(run, update)
 
+    def warm(self) -> None:
+        """Start the workers now, not on the first search: a worker takes a second or more to
+        start, which the analysis board's first lines should not wait for. Each worker gets a
+        task that does nothing, so all of them are started; nothing waits for them here."""
+        if self.executor is not None:
+            return
+        executor = self._executor()
+        for _ in range(self.size):
+            executor.submit(os.getpid)
+
     def _executor(self) -> ProcessPoolExecutor:
         with self.lock:
             if self.executor is None:

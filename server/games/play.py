@@ -28,6 +28,11 @@ from chesscore import (
 )
 from server.errors import RequestError
 from server.games.clock import ClockSettings, ClockState
+from server.games.refusals import (
+    explain_ambiguous_san,
+    explain_illegal_move,
+    explain_illegal_san,
+)
 
 COLOR_NAMES = {WHITE: "white", BLACK: "black"}
 OFFER_KINDS = ("draw", "takeback", "rematch")
@@ -275,21 +280,24 @@ def read_san(game: Game, color: Color, ply: int, text: str) -> Move:
     """The move the SAN `text` names in the game's position; SAN means something only in the
     position it was written for, so the ply and turn are checked first."""
     require_turn(game, color, ply)
+    board = game.board
     try:
-        return game.board.parse_san(text)
+        return board.parse_san(text)
     except AmbiguousMoveError as error:
-        raise RequestError("ambiguous_move", str(error)) from error
+        raise RequestError("ambiguous_move", explain_ambiguous_san(board, text)) from error
     except IllegalMoveError as error:
-        raise RequestError("illegal_move", str(error)) from error
+        raise RequestError("illegal_move", explain_illegal_san(board, text)) from error
     except ChessError as error:
-        raise RequestError("bad_request", f"field 'san': {error}") from error
+        # The core's message quotes the FEN; the player knows the position.
+        message = f"field 'san': {text.strip()!r} is not a move in SAN (like Nf3, exd5 or O-O)"
+        raise RequestError("bad_request", message) from error
 
 
 def make_move(game: Game, color: Color, ply: int, move: Move, now: float) -> Change:
     """`color` plays `move` in the position at `ply`."""
     require_turn(game, color, ply)
     if not game.board.is_legal(move):
-        raise RequestError("illegal_move", f"illegal move {move.uci()!r} in {game.board.fen()}")
+        raise RequestError("illegal_move", explain_illegal_move(game.board, move))
     san = game.board.san(move)
     board = game.board.copy()
     board.push(move)

@@ -8,7 +8,8 @@ game and the recorded change event. It knows nothing of Socket.IO or HTTP: it ca
 the `Notifier` it is given (`server.games.notifier`; the app gives it the transport's rooms). It
 also keeps time (a flag check on every action and one scheduled at each running clock's
 deadline) and starts the computer's reply whenever it is the computer's turn, including after a
-restart (`resume`). Two concerns it hands on: whether a client may create a game at all
+restart (`resume`), and plays a seat's premove the moment its turn comes
+(`server.games.premoves`). Two concerns it hands on: whether a client may create a game at all
 (`server.games.admission`), and ending the games nobody changed for long, which `resume` does
 first (`server.games.abandoned`).
 
@@ -42,6 +43,7 @@ from server.games.admission import Admission
 from server.games.computer import ComputerMover
 from server.games.notifier import Notifier
 from server.games.play import Change, Event, Game, GameSettings, NewGame
+from server.games.premoves import Premoves, premove_change
 from server.games.scheduler import Scheduler
 from server.games.seats import hash_token, hashes_match, new_game_id, new_token
 from server.storage.interface import (
@@ -111,6 +113,7 @@ class GameService:
         self.locks: dict[str, threading.Lock] = {}
         self.registry = threading.Lock()
         self.flag_checks: dict[str, float] = {}  # game id -> when its pending flag check runs
+        self.premoves = Premoves()  # the move each seat queued for its next turn
         # `attended`: whether a player of this process is connected to a game (then the sweep
         # for abandoned games spares it).
         abandon_after = float(limits["ABANDON_AFTER"])
@@ -173,6 +176,7 @@ class GameService:
             while len(self.cache) > self.cache_size:
                 dropped, _ = self.cache.popitem(last=False)
                 self.invite_hashes.pop(dropped, None)
+                self.premoves.forget(dropped)
                 lock = self.locks.get(dropped)
                 # A lock in use stays; should one be dropped as it is taken, two copies of the
                 # game could meet, and the store's version guard refuses the second write.
@@ -216,6 +220,16 @@ class GameService:
             if error.code != "not_found":
                 raise
             return False
+
+    def refresh(self, game_id: str) -> None:
+        """Send the game's state again (a seat's connection came or went); a game that no
+        longer exists is left alone."""
+        try:
+            with self.session(game_id) as game:
+                self.notifier.refresh(game)
+        except RequestError as error:
+            if error.code != "not_found":
+                raise
 
     # -- creating and seating -------------------------------------------------------------
 
@@ -299,6 +313,44 @@ class GameService:
                 move = play.read_san(game, color, ply, move)
             change = play.make_move(game, color, ply, move, self.clock())
             return Done(game, self.commit(game, change))
+
+    def premove(self, game_id: str, color: Color, move: Move | None) -> Done | None:
+        """Queue `move` for `color` to play the moment it becomes its turn (None: cancel the
+        queued one). On its turn already (the opponent's move crossed the premove), the move is
+        played at once, as a move; the Done of that move, else None."""
+        return self._retrying(lambda: self._premove(game_id, color, move))
+
+    def _premove(self, game_id: str, color: Color, move: Move | None) -> Done | None:
+        with self.session(game_id) as game:
+            play.require_playing(game)
+            if color == game.settings.computer:
+                raise RequestError("forbidden", "the computer's seat makes no premoves")
+            if move is not None and game.board.turn == color:
+                self.premoves.queue(game_id, color, None)
+                change = premove_change(game, color, move, self.clock())
+                return Done(game, self.commit(game, change))
+            self.premoves.queue(game_id, color, move)
+            return None
+
+    def _play_premove(self, game: Game) -> bool:
+        """Play the premove queued for the side to move, if any; whether one was played. One
+        that is not legal now is dropped and its seat told why."""
+        color = game.board.turn
+        move = self.premoves.take(game.id, color)
+        if move is None:
+            return False
+        try:
+            change = premove_change(game, color, move, self.clock())
+        except RequestError as error:
+            self.notifier.premove_dropped(game, color, move.uci(), error.message)
+            return False
+        try:
+            self.commit(game, change)
+        except RequestError:
+            # Another process changed the game first: the premove was for a position now gone.
+            log.info("game %s: a premove lost the race to another change", game.id)
+            return False
+        return True
 
     def act(
         self,
@@ -393,6 +445,8 @@ class GameService:
                 "conflict", "the game changed meanwhile; join again and retry"
             ) from error
         game.apply(change)
+        if change.keep_plies is not None:
+            self.premoves.forget(game.id)  # a takeback: the premoves were for another position
         self.notifier.changed(game, event)
         self._after_change(game)
         return event
@@ -409,8 +463,11 @@ class GameService:
         # Every change makes a search in flight for this game stale (takeback, resignation...).
         self.computer.cancel(game.id)
         if not game.is_playing:
+            self.premoves.forget(game.id)
             self.admission.computer_games.finish(game.id)
             return
+        if self._play_premove(game):
+            return  # its own commit armed what comes next
         self._arm_flag_check(game)
         if game.board.turn == game.settings.computer:
             self.admission.computer_games.touch(game.id)

@@ -29,6 +29,7 @@ from server.games.play import Game, color_name
 from server.games.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
 from server.games.service import GameService
 from server.transport.clients import request_client
+from server.transport.connections import Connections
 from server.transport.facts_cache import position_facts
 from server.transport.headers import public_url
 from server.transport.json_limits import MAX_DEPTH, JsonTooDeepError, loads_bounded
@@ -101,7 +102,8 @@ def set_seat_cookie(response: BaseResponse, game_id: str, token: str) -> None:
 
 
 def _state(game: Game, role: Color | None) -> State:
-    return make_state(game, role, _service().clock())
+    connections = cast(Connections, current_app.extensions["chess_connections"])
+    return make_state(game, role, _service().clock(), connections.connected_seats(game.id))
 
 
 @blueprint.post("/games")

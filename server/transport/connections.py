@@ -12,11 +12,17 @@ bucket (20 at once, then 10 a second), a long drag would leave the move that end
 `rate_limited`; so the look-ups' bucket is larger (they are cheap and cached), and a move is
 never refused because of them. Refused look-ups still count towards closing a connection that
 floods.
+
+It also knows which seats of a game have a connection here (`connected_seats`), for the
+state's `players.<colour>.connected`: a count per game and colour, kept as roles are set,
+dropped and closed, so a state never scans the connections. `set_role`, `drop_role` and
+`close` return the games whose seats' presence changed, for the caller to push their state.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from dataclasses import dataclass, field
 
 from chesscore import Color
@@ -53,6 +59,8 @@ class Connections:
     def __init__(self) -> None:
         self.open_connections: dict[str, Connection] = {}
         self.lock = threading.Lock()
+        # game id -> colour -> how many connections of this process hold that seat.
+        self.seat_counts: dict[str, Counter[Color]] = {}
 
     def open(self, sid: str) -> bool:
         """Register a new connection; False if `sid` is open already."""
@@ -62,9 +70,36 @@ class Connections:
             self.open_connections[sid] = Connection()
             return True
 
-    def close(self, sid: str) -> None:
+    def close(self, sid: str) -> list[str]:
+        """Forget the connection; the games where a seat lost its last connection here."""
         with self.lock:
-            self.open_connections.pop(sid, None)
+            connection = self.open_connections.pop(sid, None)
+            if connection is None:
+                return []
+            return [
+                game_id
+                for game_id, role in connection.roles.items()
+                if self._count(game_id, role, -1)
+            ]
+
+    def _count(self, game_id: str, role: Color | None, step: int) -> bool:
+        """Count a connection more or less on the seat `role`; whether the seat went from no
+        connection to one or back (the caller holds the lock)."""
+        if role is None:
+            return False
+        counts = self.seat_counts.setdefault(game_id, Counter())
+        counts[role] += step
+        changed = counts[role] == (1 if step > 0 else 0)
+        if counts[role] <= 0:
+            del counts[role]
+        if not counts:
+            del self.seat_counts[game_id]
+        return changed
+
+    def connected_seats(self, game_id: str) -> frozenset[Color]:
+        """The colours of the game with a connection of this process holding the seat."""
+        with self.lock:
+            return frozenset(self.seat_counts.get(game_id, ()))
 
     def get(self, sid: str) -> Connection:
         with self.lock:
@@ -85,13 +120,26 @@ class Connections:
         slow down (each event costs the server a task even when refused), to be cut off."""
         return not self.get(sid).strikes.allow()
 
-    def set_role(self, sid: str, game_id: str, role: Color | None) -> None:
-        self.get(sid).roles[game_id] = role
-
-    def drop_role(self, sid: str, game_id: str) -> bool:
-        """Forget the connection's role in a game; False if it had not joined it."""
+    def set_role(self, sid: str, game_id: str, role: Color | None) -> bool:
+        """Give the connection `role` in the game; whether a seat's presence changed."""
         roles = self.get(sid).roles
-        return roles.pop(game_id, "absent") != "absent"
+        with self.lock:
+            old = roles.get(game_id)
+            had = game_id in roles
+            roles[game_id] = role
+            if had and old == role:
+                return False
+            left = had and self._count(game_id, old, -1)
+            return self._count(game_id, role, +1) or left
+
+    def drop_role(self, sid: str, game_id: str) -> tuple[bool, bool]:
+        """Forget the connection's role in a game: whether it had joined it, and whether a
+        seat's presence changed."""
+        roles = self.get(sid).roles
+        with self.lock:
+            if game_id not in roles:
+                return False, False
+            return True, self._count(game_id, roles.pop(game_id), -1)
 
     def has_player(self, game_id: str) -> bool:
         """Whether a connection of this process holds a seat in the game (the sweep for

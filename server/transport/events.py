@@ -42,6 +42,7 @@ from server.transport.requests import (
     parse_join,
     parse_move,
     parse_offer,
+    parse_premove,
     parse_preview,
     shorten,
 )
@@ -132,19 +133,27 @@ def join(payload: Any) -> dict[str, Any]:
     with service.session(game_id) as game:
         for old in ROLES:
             leave_room(room(game_id, old))
-        _connections().set_role(sid, game_id, role)
+        presence_changed = _connections().set_role(sid, game_id, role)
         join_room(room(game_id, role))
-        state = make_state(game, role, service.clock())
+        connected = _connections().connected_seats(game_id)
+        state = make_state(game, role, service.clock(), connected)
         missed = service.changes_since(game, join_request.since)
+        if presence_changed:
+            service.notifier.refresh(game)
+        if role is not None:
+            service.premoves.queue(game_id, role, None)  # a page joining shows none
     return {"ok": True, "role": role_name(role), "state": state, "missed": missed, **extra}
 
 
 def leave(payload: Any) -> dict[str, Any]:
     game_id = parse_game_request(payload).game
-    if not _connections().drop_role(_sid(), game_id):
+    joined, presence_changed = _connections().drop_role(_sid(), game_id)
+    if not joined:
         raise RequestError("not_found", f"this connection has not joined game {game_id!r}")
     for role in ROLES:
         leave_room(room(game_id, role))
+    if presence_changed:
+        _service().refresh(game_id)
     return {"ok": True}
 
 
@@ -154,6 +163,16 @@ def move(payload: Any) -> dict[str, Any]:
         move_request.game, _seat(move_request.game), move_request.ply, move_request.move
     )
     return {"ok": True, "version": done.event["version"], "ply": done.game.ply}
+
+
+def premove(payload: Any) -> dict[str, Any]:
+    """Queue (or cancel) the seat's premove; on its turn already, the move is played now."""
+    premove_request = parse_premove(payload)
+    game_id = premove_request.game
+    done = _service().premove(game_id, _seat(game_id), premove_request.move)
+    if done is None:
+        return {"ok": True, "played": False}
+    return {"ok": True, "played": True, "version": done.event["version"], "ply": done.game.ply}
 
 
 def make_action_handler(name: str) -> Callable[[Any], dict[str, Any]]:
@@ -198,6 +217,7 @@ HANDLERS: dict[str, Callable[[Any], dict[str, Any]]] = {
     "join": join,
     "leave": leave,
     "move": move,
+    "premove": premove,
     **{name: make_action_handler(name) for name in ACTIONS},
 }
 
@@ -215,7 +235,8 @@ def register(socketio: SocketIO) -> None:
         # A real disconnect is pending in the manager; a forged one arrives while still connected.
         if socketio.server.manager.is_connected(_sid(), request.namespace):  # type: ignore[attr-defined]
             return _refuse_reserved("disconnect")
-        _connections().close(_sid())
+        for game_id in _connections().close(_sid()):
+            _service().refresh(game_id)  # the seat's last connection here is gone
         stop_engine_for(_sid())
         lobby_disconnected(_sid())
         return None

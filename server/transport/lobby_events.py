@@ -152,6 +152,12 @@ class WatchingNotifier:
         self.inner.rematch_made(game, rematch, seats)
         self.on_change()
 
+    def refresh(self, game: Game) -> None:
+        self.inner.refresh(game)  # who is connected: nothing the watch list shows
+
+    def premove_dropped(self, game: Game, color: Color, uci: str, reason: str) -> None:
+        self.inner.premove_dropped(game, color, uci, reason)
+
 
 # -- the handlers ----------------------------------------------------------------------------
 

@@ -61,8 +61,9 @@ class State(Destinations):
     safety: JsonText | None
 
 
-def make_public_state(game: Game, now: float) -> State:
-    """The state every member of the game's room sees."""
+def make_public_state(game: Game, now: float, connected: frozenset[Color] = frozenset()) -> State:
+    """The state every member of the game's room sees; `connected`: the seats with a connection
+    (the computer's is always there)."""
     board = game.board
     header = game.header
     last = game.moves[-1] if game.moves else None
@@ -84,7 +85,7 @@ def make_public_state(game: Game, now: float) -> State:
         "moves": _moves_text(game),
         "opponent": game.settings.opponent,
         "level": game.settings.level,
-        "players": _make_players(game),
+        "players": _make_players(game, connected),
         "clock": _make_clock(game, now),
         "can_claim_draw": game.is_playing and board.can_claim_draw(),
         "offers": {
@@ -118,8 +119,10 @@ def tailor_state(public: State, game: Game, role: Color | None) -> State:
     return {**public, **moves, "threats": None, "insight": None}
 
 
-def make_state(game: Game, role: Color | None, now: float) -> State:
-    return tailor_state(make_public_state(game, now), game, role)
+def make_state(
+    game: Game, role: Color | None, now: float, connected: frozenset[Color] = frozenset()
+) -> State:
+    return tailor_state(make_public_state(game, now, connected), game, role)
 
 
 def make_destinations(game: Game) -> Destinations:
@@ -142,13 +145,14 @@ def _moves_text(game: Game) -> JsonText:
     return JsonText(f"[{records}]")
 
 
-def _make_players(game: Game) -> dict[str, Any]:
+def _make_players(game: Game, connected: frozenset[Color]) -> dict[str, Any]:
     computer = game.settings.computer
     return {
         color_name(color): {
             "kind": "computer" if color == computer else "human",
             "seated": color in game.header.seated,
             "name": game.settings.names[color],
+            "connected": color == computer or color in connected,
         }
         for color in (WHITE, BLACK)
     }

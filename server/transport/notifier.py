@@ -11,6 +11,7 @@ tailors it per role, encodes each distinct state once and sends the three as one
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from flask_socketio import SocketIO
 
@@ -32,13 +33,24 @@ def role_name(role: Color | None) -> str:
 
 
 class RoomNotifier:
-    """Emits a game's changes to its rooms through `socketio`."""
+    """Emits a game's changes to its rooms through `socketio`; `presence(game id)` names the
+    seats with a connection (server.transport.connections)."""
 
-    def __init__(self, socketio: SocketIO) -> None:
+    def __init__(
+        self,
+        socketio: SocketIO,
+        presence: Callable[[str], frozenset[Color]] = lambda game_id: frozenset(),
+    ) -> None:
         self.socketio = socketio
+        self.presence = presence
 
     def changed(self, game: Game, event: Event) -> None:
-        public = make_public_state(game, time.time())
+        self.refresh(game)
+
+    def refresh(self, game: Game) -> None:
+        """Send every room the game's state (after a change, or when a seat's connection came
+        or went: the same version again, with `players.<colour>.connected` changed)."""
+        public = make_public_state(game, time.time(), self.presence(game.id))
         states = [tailor_state(public, game, role) for role in ROLES]
         # Rooms that get the very same state (the seat not to move and the spectators, as a
         # rule) share one encoding of it.
@@ -61,3 +73,8 @@ class RoomNotifier:
                     "seat": token,
                 }
                 self.socketio.emit("rematch", payload, to=room(game.id, old_color))
+
+    def premove_dropped(self, game: Game, color: Color, uci: str, reason: str) -> None:
+        """Tell the seat its premove was not played (docs/protocol.md, `premove`)."""
+        payload = {"game": game.id, "move": None, "dropped": uci, "reason": reason}
+        self.socketio.emit("premove", payload, to=room(game.id, color))

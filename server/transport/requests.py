@@ -55,6 +55,14 @@ class MoveRequest:
 
 
 @dataclass(frozen=True)
+class PremoveRequest:
+    """A move queued for the seat's next turn (the `premove` event), or None to cancel it."""
+
+    game: str
+    move: Move | None
+
+
+@dataclass(frozen=True)
 class PreviewRequest:
     """A legal move to look at without playing it (the `preview` event): UCI only."""
 
@@ -198,14 +206,16 @@ def parse_move_fields(fields: dict[str, Any]) -> tuple[int, Move | str]:
     return ply, _uci_move(fields)
 
 
-def _uci_move(fields: dict[str, Any]) -> Move:
+def _uci_move(fields: dict[str, Any], name: str = "uci") -> Move:
+    """The UCI move in `fields["uci"]`; errors name the field as the client called it."""
     uci = fields["uci"]
     if not isinstance(uci, str) or not 4 <= len(uci) <= 5:
-        raise _bad(f"field 'uci' must be a UCI move such as 'e2e4' or 'e7e8q', got {shorten(uci)}")
+        example = "a UCI move such as 'e2e4' or 'e7e8q'"
+        raise _bad(f"field {name!r} must be {example}, got {shorten(uci)}")
     try:
         return Move.from_uci(uci)
     except ChessError as error:
-        raise _bad(f"field 'uci': {error}") from error
+        raise _bad(f"field {name!r}: {error}") from error
 
 
 def parse_move(payload: Any) -> MoveRequest:
@@ -213,6 +223,14 @@ def parse_move(payload: Any) -> MoveRequest:
     game = _game_id(fields)
     ply, move = parse_move_fields(fields)
     return MoveRequest(game, ply, move)
+
+
+def parse_premove(payload: Any) -> PremoveRequest:
+    fields = _fields(payload, ("game", "move"))
+    game = _game_id(fields)
+    if fields["move"] is None:
+        return PremoveRequest(game, None)
+    return PremoveRequest(game, _uci_move({"uci": fields["move"]}, "move"))
 
 
 def parse_preview(payload: Any) -> PreviewRequest:

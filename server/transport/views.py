@@ -74,6 +74,7 @@ def analysis_page() -> ResponseReturnValue:
     """The analysis board: empty, or the position of `?fen=` (the page asks the server to
     check it, and shows the error)."""
     fen = request.args.get("fen")
+    _warm_engine()
     return render_template(["analysis.html", "index.html"], analysis_id=None, game_id=None, fen=fen)
 
 
@@ -81,6 +82,7 @@ def analysis_page() -> ResponseReturnValue:
 def analysis_of(key: str) -> ResponseReturnValue:
     """A shared tree (8 characters) or a game here (12) on the analysis board; a player's own
     game only once it is over."""
+    _warm_engine()
     if is_game_id(key):
         try:
             game_for_analysis(key)
@@ -95,6 +97,12 @@ def analysis_of(key: str) -> ResponseReturnValue:
     ):
         abort(404)
     return render_template(["analysis.html", "index.html"], analysis_id=key, game_id=None, fen=None)
+
+
+def _warm_engine() -> None:
+    """Someone opening the analysis board will soon ask for the engine's lines: the engine's
+    workers start now, while the page loads, not on that first request."""
+    current_app.extensions["chess"].computer.pool.warm()
 
 
 @blueprint.get("/vendor/<package>/<path:filename>")

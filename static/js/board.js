@@ -3,22 +3,37 @@
  *
  * It knows no rules: the pieces come from a FEN, the squares a piece may go to come from the
  * server's `dests`, and a move the player makes is handed to `onMove` for the server to judge.
- * Premoves are off because the page must never offer a move the server did not list.
+ * Premoves, while the opponent is to move, use chessground's own premove geometry (as on
+ * lichess) only to offer squares: the premove goes to the server, which plays it on the
+ * player's turn if it is legal then. chessground writes the rendered board's size (a multiple
+ * of 8 device pixels, so not always the frame's) into `---cg-width` / `---cg-height` on the
+ * frame, and the page's layers over the board take that size.
  */
 import { Chessground } from '/vendor/chessground/chessground.min.js';
 
 /**
  * `onMove(orig, dest)` is called when the player drops or clicks a piece onto a listed target,
- * `onSelect(square)` when a piece or square is picked up or clicked; `brushes` are the
- * overlays' own arrow colours.
+ * `onSelect(square)` when a piece or square is picked up or clicked, `onPremove(orig, dest)`
+ * when a premove is set and `onPremove(null)` when chessground cancels it (a click elsewhere,
+ * a right-click); `brushes` are the overlays' own arrow colours; `frame` gets the board's
+ * rendered size as CSS variables.
  */
-export function createBoard(element, { onMove, onSelect = () => {}, brushes = {} }) {
+export function createBoard(
+  element,
+  { onMove, onSelect = () => {}, onPremove = () => {}, brushes = {}, frame = null },
+) {
   const ground = Chessground(element, {
     fen: 'start',
     orientation: 'white',
     coordinates: true,
+    addDimensionsCssVarsTo: frame ?? undefined,
     movable: { free: false, color: undefined, showDests: true },
-    premovable: { enabled: false },
+    premovable: {
+      enabled: true,
+      showDests: true,
+      castle: true,
+      events: { set: (orig, dest) => onPremove(orig, dest), unset: () => onPremove(null) },
+    },
     draggable: { showGhost: true },
     animation: { enabled: true, duration: 220 },
     highlight: { lastMove: true, check: true },
@@ -30,20 +45,26 @@ export function createBoard(element, { onMove, onSelect = () => {}, brushes = {}
   return {
     /**
      * Show `view`: {fen, turn, lastMove: [from, to] or null, check: bool,
-     * dests: {from: [targets]} or null (null: the player cannot move now)}.
+     * dests: {from: [targets]} or null (null: the player cannot move now), player: the
+     * colour whose pieces may be picked up (its premoves while the other side is to move),
+     * or null}.
      */
     show(view) {
       shown = view;
+      const color = view.player ?? (view.dests ? view.turn : undefined);
       ground.set({
         fen: view.fen,
         turnColor: view.turn,
         lastMove: view.lastMove ?? undefined,
         check: view.check ? view.turn : false,
-        movable: {
-          color: view.dests ? view.turn : undefined,
-          dests: new Map(Object.entries(view.dests ?? {})),
-        },
+        movable: { color, dests: new Map(Object.entries(view.dests ?? {})) },
       });
+    },
+    /** The premove shown, as [orig, dest], or null. */
+    premove: () => ground.state.premovable.current ?? null,
+    /** Take the premove off the board (chessground then calls onPremove(null)). */
+    cancelPremove() {
+      ground.cancelPremove();
     },
     /** Put back the last shown position (a refused or unanswered move goes back). */
     restore() {

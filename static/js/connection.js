@@ -13,7 +13,7 @@ const REQUEST_TIMEOUT_MS = 8000;
 
 /**
  * Join `gameId` and keep it joined. `handlers`: onStatus(text), onJoined(reply),
- * onState(state), onRematch(data). Returns {request(event, fields), seenVersion(v)}.
+ * onState(state), onRematch(data), onPremove(notice). Returns {request(event, fields), seenVersion(v)}.
  */
 export function connectToGame(gameId, handlers) {
   const socket = io({ transports: ['websocket'], reconnectionDelayMax: 2000 });
@@ -41,6 +41,7 @@ export function connectToGame(gameId, handlers) {
   socket.io.on('reconnect_attempt', () => handlers.onStatus('reconnecting'));
   socket.on('state', (state) => handlers.onState(state));
   socket.on('rematch', (data) => handlers.onRematch(data));
+  socket.on('premove', (notice) => handlers.onPremove?.(notice));
 
   return {
     request: (event, fields = {}) => send(socket, event, { game: gameId, ...fields }),

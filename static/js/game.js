@@ -5,7 +5,9 @@
  * and redraws every part from it. The server decides everything about chess: the page shows
  * the positions, destinations, threat maps, insight and results it sends, and a move the
  * server refuses or never acknowledges goes back on the board. While a piece is held over a
- * destination the overlay shows the server's preview of the position after that move.
+ * destination the overlay shows the server's preview of the position after that move. While
+ * the opponent is to move the player may queue a premove (premove.js); moves, captures,
+ * checks, low time and the end of the game sound (sounds.js) unless muted.
  */
 import { connectToGame } from './connection.js';
 import { createBoard } from './board.js';
@@ -23,6 +25,9 @@ import { createSquareFocus } from './panel/squares.js';
 import { renderStatus, describeResult, describeOffers } from './panel/status.js';
 import { renderMoves, wireStepping } from './panel/moves.js';
 import { createClocks } from './panel/clock.js';
+import { createStrips } from './panel/strips.js';
+import { createSounds, soundFor } from './sounds.js';
+import { createPremoves } from './premove.js';
 import { createActions } from './panel/actions.js';
 import { wireCopyButton, downloadPgn, renderInvite, renderAnalyseLink } from './panel/links.js';
 
@@ -42,22 +47,38 @@ const history = createHistory(gameId);
 const board = createBoard($('#board'), {
   onMove: playBoardMove,
   onSelect: markSafety,
+  onPremove: (orig, dest) => premoves.changed(orig, dest, page.state?.ply ?? 0),
   brushes: { ...OVERLAY_BRUSHES, ...CHANGE_BRUSHES },
+  frame: $('.board-frame'),
 });
 const overlay = createThreatOverlay($('#threat-grid'), $('#threat-heat'), board);
-const overlayControl = createOverlayControl($('#overlay-modes'), $('#overlay-note'), () =>
-  render(),
+const overlayControl = createOverlayControl(
+  $('#overlay-modes'),
+  $('#overlay-density'),
+  $('#overlay-note'),
+  () => render(),
 );
-const clocks = createClocks({
-  white: $('#clock-white'),
-  black: $('#clock-black'),
-  box: $('#clocks'),
+const sounds = createSounds($('#sound'));
+const clocks = createClocks({ white: $('#clock-white'), black: $('#clock-black') }, (color) => {
+  if (color === page.role) sounds.play('lowtime');
 });
+const strips = createStrips({ white: $('#strip-white'), black: $('#strip-black') });
 const connection = connectToGame(gameId, {
   onStatus: showConnection,
   onJoined: receiveJoin,
   onState: (state) => receiveState(state, true),
   onRematch: goToRematch,
+  onPremove: (notice) => premoves.dropped(notice),
+});
+const premoves = createPremoves({
+  board,
+  send: (move) => connection.request('premove', { move }),
+  say: (text) => {
+    $('#move-error').textContent = text;
+  },
+  mark: (uci) => {
+    root.dataset.premove = uci ?? '';
+  },
 });
 const actions = createActions($('#actions'), $('#action-error'), connection.request);
 const preview = createPreview($('#board'), {
@@ -82,6 +103,8 @@ const squares = createSquareFocus($('#square-focus'), $('#square-description'), 
 
 function receiveJoin(reply) {
   page.role = reply.role;
+  premoves.reset(); // the server forgets a seat's premove when it joins again
+  overlayControl.setSpectator(page.role === 'spectator');
   if (reply.notice) $('#link-feedback').textContent = reply.notice;
   if (!page.oriented) {
     board.setOrientation(page.role === 'black' ? 'black' : 'white');
@@ -112,7 +135,12 @@ function receiveState(state, speak) {
   connection.seenVersion(state.version);
   history.record(state);
   clocks.update(state.clock);
-  if (speak && previous) announceChange(previous, state);
+  if (speak && previous) {
+    announceChange(previous, state);
+    const sound = soundFor(previous, state);
+    if (sound) sounds.play(sound);
+  }
+  premoves.received(state);
   if (state.status !== 'playing' && page.role !== 'spectator') rememberGame(gameId, { over: true });
   render();
 }
@@ -179,20 +207,25 @@ function render() {
   }
   const live = page.viewPly === null;
   const lastUci = position.ply > 0 ? state.moves[position.ply - 1]?.uci : null;
+  const acting = live && page.connected && isPlaying(state, role);
   board.show({
     fen: position.fen,
     turn: position.fen.split(' ')[1] === 'b' ? 'black' : 'white',
     lastMove: uciToMove(lastUci) ?? null,
     check: position.check,
-    dests:
-      live && page.connected && state.status === 'playing' && state.turn === role
-        ? state.dests
-        : null,
+    dests: acting && state.turn === role ? state.dests : null,
+    player: acting ? role : null,
   });
+  strips.render(state, role, board.orientation(), position.fen);
   renderOverlay(overlaidPosition(position));
   squares.layout(board.orientation());
   renderPanel(position, live);
   squares.refresh();
+}
+
+/** Whether `role` is a seat of the game in play (not a spectator, not after the end). */
+function isPlaying(state, role) {
+  return (role === 'white' || role === 'black') && state.status === 'playing';
 }
 
 /** Only the overlay, not the board: chessground is in the middle of a drag. */
@@ -232,6 +265,7 @@ function renderOverlay(position) {
     perspective,
     orientation: board.orientation(),
     mode,
+    density: overlayControl.density(),
     extraShapes: change.shapes,
   });
   const found = position.preview;
@@ -262,10 +296,11 @@ function previewTarget(from, square) {
   return `${from}${square}${promotes ? 'q' : ''}`;
 }
 
-/** Whose threats are "mine": the player's colour; for a spectator, the side at the bottom. */
+/** Whose threats are "mine": the player's colour; for a spectator White's, so that the
+ * buttons named "White's threats" and "Black's threats" keep their meaning when flipped. */
 function overlayPerspective() {
   if (page.role === 'white' || page.role === 'black') return page.role;
-  return board.orientation();
+  return 'white';
 }
 
 function renderPanel(position, live) {
@@ -280,9 +315,10 @@ function renderPanel(position, live) {
   const note = $('#history-note');
   note.hidden = live && position.threats !== null;
   const after = position.ply === 0 ? 'the start' : state.moves[position.ply - 1].san;
-  note.textContent = live
-    ? ''
-    : `Viewing the position after ${after}. Press » to return to the game.`;
+  const back = isPlaying(state, role)
+    ? 'Touch the board or press » to return to the game and move.'
+    : 'Press » to return to the game.';
+  note.textContent = live ? '' : `Viewing the position after ${after}. ${back}`;
   if (!position.threats) note.textContent += ' The threat map of this position is not available.';
   root.dataset.viewPly = String(position.ply);
   Object.assign(root.dataset, {
@@ -396,6 +432,22 @@ $('#typed-move').addEventListener('submit', async (event) => {
   const input = $('#typed-move-input');
   if (await playTypedMove(input.value)) input.value = '';
 });
+
+// A player who touches the board while looking at an earlier position wants to move: back to
+// the game (and the same touch picks up the piece, as the board is live again when
+// chessground reads it). Capture phase: before chessground's own handler.
+for (const type of ['mousedown', 'touchstart']) {
+  $('#board').addEventListener(
+    type,
+    () => {
+      const { state, role } = page;
+      if (!state || page.viewPly === null || !isPlaying(state, role)) return;
+      stepTo(state.ply);
+      $('#move-error').textContent = 'Back to the game: you were looking at an earlier position.';
+    },
+    { capture: true, passive: true },
+  );
+}
 
 $('#flip').addEventListener('click', () => {
   board.flip();

@@ -1,56 +1,85 @@
 /**
- * The overlay mode control: four toggle buttons (off, my threats, opponent's threats, both),
- * one of them pressed. The chosen mode is remembered by the browser between games.
+ * The overlay controls: which threats to show (off, mine, the opponent's, both; for a
+ * spectator White's and Black's) and how densely to write the counts (on contested squares,
+ * on pieces, on every square). One button of each group is pressed; both choices are
+ * remembered by the browser between games. The calm density, contested squares, is the default:
+ * counts on every square cover the board and the pieces' corners.
  */
-import { MODES } from './threats.js';
+import { MODES, DENSITIES } from './threats.js';
 
-const LABELS = {
+const PLAYER_LABELS = { off: 'Off', mine: 'My threats', theirs: "Opponent's threats", both: 'Both' };
+// A spectator's "mine" is White's (overlayPerspective in game.js): named by colour.
+const SPECTATOR_LABELS = {
   off: 'Off',
-  mine: 'My threats',
-  theirs: "Opponent's threats",
+  mine: "White's threats",
+  theirs: "Black's threats",
   both: 'Both',
 };
-const STORAGE_KEY = 'chess.overlayMode';
+const DENSITY_LABELS = { contested: 'Contested squares', pieces: 'On pieces', all: 'Every square' };
+const MODE_KEY = 'chess.overlayMode';
+const DENSITY_KEY = 'chess.overlayDensity';
 
-/**
- * Build the buttons in `container`; `onChange(mode)` runs on every choice. Returns {mode(),
- * disable(reason)}: `disable` with a reason turns the buttons off and says why in `note`;
- * with null turns them back on.
- */
-export function createOverlayControl(container, note, onChange) {
-  let mode = MODES.includes(localStorage.getItem(STORAGE_KEY))
-    ? localStorage.getItem(STORAGE_KEY)
-    : 'off';
-  const buttons = MODES.map((name) => {
+/** A group of toggle buttons in `container`, one per name; `choose(name)` on a click. */
+function makeGroup(container, names, labels, chosen, onChoose) {
+  const buttons = names.map((name) => {
     const button = document.createElement('button');
     button.type = 'button';
-    button.dataset.mode = name;
-    button.textContent = LABELS[name];
-    button.addEventListener('click', () => choose(name));
+    button.dataset.value = name;
+    button.textContent = labels[name];
+    button.addEventListener('click', () => onChoose(name));
     container.append(button);
     return button;
   });
-
-  function choose(name) {
-    mode = name;
-    localStorage.setItem(STORAGE_KEY, name);
+  const press = (value) => {
     for (const button of buttons) {
-      button.setAttribute('aria-pressed', String(button.dataset.mode === mode));
+      button.setAttribute('aria-pressed', String(button.dataset.value === value));
     }
-    onChange(mode);
-  }
+  };
+  press(chosen);
+  return { buttons, press };
+}
 
-  for (const button of buttons) {
-    button.setAttribute('aria-pressed', String(button.dataset.mode === mode));
-  }
+function remembered(key, allowed, fallback) {
+  const value = localStorage.getItem(key);
+  return allowed.includes(value) ? value : fallback;
+}
+
+/**
+ * Build the groups in `modes` and `densities`; `onChange()` runs on every choice. Returns
+ * {mode(), density(), disable(reason), setSpectator(bool)}: `disable` with a reason turns the
+ * buttons off and says why in `note`; with null turns them back on.
+ */
+export function createOverlayControl(modes, densities, note, onChange) {
+  let mode = remembered(MODE_KEY, MODES, 'off');
+  let density = remembered(DENSITY_KEY, DENSITIES, 'contested');
+  const modeGroup = makeGroup(modes, MODES, PLAYER_LABELS, mode, (name) => {
+    mode = name;
+    localStorage.setItem(MODE_KEY, name);
+    modeGroup.press(name);
+    onChange();
+  });
+  const densityGroup = makeGroup(densities, DENSITIES, DENSITY_LABELS, density, (name) => {
+    density = name;
+    localStorage.setItem(DENSITY_KEY, name);
+    densityGroup.press(name);
+    onChange();
+  });
   let disabledReason = null;
   return {
     mode: () => (disabledReason ? 'off' : mode),
+    density: () => density,
     disable(reason) {
       disabledReason = reason;
-      for (const button of buttons) button.disabled = Boolean(reason);
+      for (const button of [...modeGroup.buttons, ...densityGroup.buttons]) {
+        button.disabled = Boolean(reason);
+      }
       note.hidden = !reason;
       note.textContent = reason ?? '';
+    },
+    /** Name the modes for a spectator (by colour) or a player (mine, the opponent's). */
+    setSpectator(spectator) {
+      const labels = spectator ? SPECTATOR_LABELS : PLAYER_LABELS;
+      for (const button of modeGroup.buttons) button.textContent = labels[button.dataset.value];
     },
   };
 }

@@ -16,6 +16,19 @@ import { opposite as otherColor } from '/vendor/chessground/util.js';
 import { squaresInReadingOrder } from '../geometry.js';
 
 export const MODES = ['off', 'mine', 'theirs', 'both'];
+// Where counts are written: squares both sides reach (the calm default), squares with a
+// piece, or every square any shown side reaches.
+export const DENSITIES = ['contested', 'pieces', 'all'];
+
+/** Whether `density` writes counts on a square with these attackers and x-rays. */
+function isCounted(density, attackers, xrays, hasPiece) {
+  if (density === 'pieces') return hasPiece;
+  if (density === 'contested') {
+    const reach = (color) => attackers[color].length + xrays[color].length > 0;
+    return reach('white') && reach('black');
+  }
+  return true;
+}
 
 /** Which colours' facts a mode shows, for a viewer looking from `perspective`. */
 export function shownColors(mode, perspective) {
@@ -52,8 +65,9 @@ export function createThreatOverlay(grid, heat, board) {
   return {
     /**
      * view: {threats, xrays (or null), pins (insight pin lines, or null), fen, checkedKing
-     * (the square of the king in check, or null), perspective, orientation, mode, extraShapes
-     * (drawn with the overlay's own, e.g. the last move's change)}.
+     * (the square of the king in check, or null), perspective, orientation, mode, density
+     * (DENSITIES; 'all' when absent), extraShapes (drawn with the overlay's own, e.g. the last
+     * move's change)}.
      */
     render(view) {
       layout(view.orientation);
@@ -61,6 +75,7 @@ export function createThreatOverlay(grid, heat, board) {
       grid.hidden = colors.length === 0 || !view.threats;
       heat.hidden = grid.hidden;
       grid.dataset.mode = view.mode;
+      grid.dataset.density = view.density ?? 'all';
       if (grid.hidden) {
         board.setShapes([]);
         return;
@@ -71,7 +86,9 @@ export function createThreatOverlay(grid, heat, board) {
         const reach = view.threats.attackers;
         const attackers = { white: reach.white[square] ?? [], black: reach.black[square] ?? [] };
         const xrays = view.xrays?.[square] ?? { white: [], black: [] };
-        fillCell(cell, attackers, xrays, colors, hangingBy(square, hanging, pieces, colors));
+        const counted = isCounted(view.density ?? 'all', attackers, xrays, pieces.has(square));
+        const shownHere = counted ? colors : [];
+        fillCell(cell, attackers, xrays, shownHere, hangingBy(square, hanging, pieces, colors));
         tints.get(square).dataset.control = cell.dataset.control;
         tints.get(square).style.setProperty('--heat', cell.style.getPropertyValue('--heat'));
       }

@@ -1,7 +1,8 @@
 /**
  * The clocks: the server sends the time left for each side when it made the state and which
  * clock runs; between states the page counts the running one down locally, for display only
- * (the server alone decides a time forfeit).
+ * (the server alone decides a time forfeit). A clock is marked low under a tenth of the
+ * starting time (at most 20 s, at least 5 s), and shows tenths of a second under 10 s.
  */
 
 export function formatClock(ms) {
@@ -12,19 +13,33 @@ export function formatClock(ms) {
   return clamped < 10000 ? `${text}.${Math.floor((clamped % 1000) / 100)}` : text;
 }
 
-/** Clocks drawn into `elements` = {white, black, box}; returns {update(clock)}. */
-export function createClocks(elements) {
+/** Under how many milliseconds a clock that started at `initialMs` counts as low. */
+export function lowThreshold(initialMs) {
+  return Math.min(20000, Math.max(5000, initialMs / 10));
+}
+
+/**
+ * Clocks drawn into `elements` = {white, black}; `onLow(color)` runs the first time a
+ * running clock goes low (once per page, as lichess warns once). Returns {update(clock)}.
+ */
+export function createClocks(elements, onLow = () => {}) {
   let clock = null;
   let receivedAt = 0;
+  const warned = new Set();
 
   function draw() {
     if (!clock) return;
+    const low = lowThreshold(clock.initial_ms);
     for (const color of ['white', 'black']) {
       const running = clock.running === color;
       const left = clock[`${color}_ms`] - (running ? performance.now() - receivedAt : 0);
       elements[color].textContent = formatClock(left);
       elements[color].classList.toggle('running', running);
-      elements[color].classList.toggle('low', left < 20000);
+      elements[color].classList.toggle('low', left < low);
+      if (running && left < low && left > 0 && !warned.has(color)) {
+        warned.add(color);
+        onLow(color);
+      }
     }
   }
 
@@ -33,7 +48,7 @@ export function createClocks(elements) {
     update(newClock) {
       clock = newClock;
       receivedAt = performance.now();
-      elements.box.hidden = clock === null;
+      for (const color of ['white', 'black']) elements[color].hidden = clock === null;
       draw();
     },
   };

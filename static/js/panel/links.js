@@ -14,12 +14,22 @@ export async function copyText(text) {
   }
 }
 
+// How long "Copied: ..." stays; "Copy this by hand" stays until the next message, as the
+// text in it is still needed.
+const COPIED_MS = 3000;
+
 /** A copy button that writes `getText()` to the clipboard and says so in `feedback`. */
 export function wireCopyButton(button, getText, feedback) {
   button.addEventListener('click', async () => {
     const text = getText();
     const copied = await copyText(text);
-    feedback.textContent = copied ? `Copied: ${text}` : `Copy this by hand: ${text}`;
+    const message = copied ? `Copied: ${text}` : `Copy this by hand: ${text}`;
+    feedback.textContent = message;
+    if (copied) {
+      window.setTimeout(() => {
+        if (feedback.textContent === message) feedback.textContent = '';
+      }, COPIED_MS);
+    }
   });
 }
 

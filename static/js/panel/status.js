@@ -36,14 +36,6 @@ export function describeTurn(state, role) {
   return `${side} to move${yours}`;
 }
 
-/** Who plays `color`, in words: you, the computer (with its level), a friend or nobody yet. */
-export function describePlayer(state, color, role) {
-  const player = state.players[color];
-  if (role === color) return 'you';
-  if (player.kind === 'computer') return `the computer (level ${state.level ?? 1})`;
-  return player.seated ? 'a friend' : 'waiting for a friend to join';
-}
-
 /** The pending offers made by the other side, in words (for the panel and announcements). */
 export function describeOffers(state, role) {
   const names = { draw: 'a draw', takeback: 'a takeback', rematch: 'a rematch' };
@@ -62,8 +54,8 @@ export function describeOpening(state) {
 }
 
 /**
- * Fill the status elements (#role, #players, #opening, #turn, #check, #result, #offers) in
- * `root`.
+ * Fill the status elements (#role, #opening, #turn, #check, #result, #offers) in `root`; the
+ * players' names are in the strips (panel/strips.js).
  */
 export function renderStatus(root, state, role) {
   root.querySelector('#turn').textContent = describeTurn(state, role);
@@ -77,9 +69,6 @@ export function renderStatus(root, state, role) {
   result.hidden = result.textContent === '';
   root.querySelector('#role').textContent =
     role === 'spectator' ? 'You are watching' : `You play ${role}`;
-  const white = describePlayer(state, 'white', role);
-  const black = describePlayer(state, 'black', role);
-  root.querySelector('#players').textContent = `White: ${white} · Black: ${black}`;
   const opening = root.querySelector('#opening');
   opening.textContent = describeOpening(state);
   opening.hidden = opening.textContent === '';

@@ -1,0 +1,448 @@
+"""Explanations of bad moves (chesscore.analysis.explain): one hand-built position per kind, the
+expected sentence written out in full, and the facts it names checked against python-chess
+(pieces where the text puts them, attacks by `attackers()`, pins by the pieces on the line and
+`is_pinned`); a position where a template would lie gets no such sentence; and, over seeded
+random positions with random lines, every fact of every produced sentence checked the same way.
+"""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from chesscore import Board, IllegalMoveError, Move, square_name
+from chesscore.analysis.explain import Explanation, Kind, Role, explain_move
+from chesscore.analysis.judgement import Evaluation, Judgement, judge_move
+from chesscore.engine.search import Searcher, SearchLimits
+from chesscore.rules.squares import WHITE
+from tests.random_games import play_random_game
+
+PIECE_WORDS = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
+
+
+def _explain(
+    fen: str,
+    played: str,
+    judgement: Judgement,
+    best: list[str] | None = None,
+    best_eval: Evaluation | None = None,
+    reply: list[str] | None = None,
+    played_eval: Evaluation | None = None,
+) -> Explanation:
+    """The explanation of the SAN move `played` in `fen`, the lines given in SAN; its facts
+    are checked against python-chess before it is returned."""
+    board = Board.from_fen(fen)
+    move = board.parse_san(played)
+    after = board.copy()
+    after.push(move)
+    explanation = explain_move(
+        board,
+        move,
+        judgement,
+        _line(board, best or []),
+        best_eval,
+        _line(after, reply or []),
+        played_eval,
+    )
+    assert board.fen() == fen  # the board is left as it was
+    check_facts(explanation)
+    return explanation
+
+
+def _line(board: Board, sans: list[str]) -> list[Move]:
+    replay = board.copy()
+    return [replay.push_san(san) for san in sans]
+
+
+def check_facts(explanation: Explanation) -> None:
+    """Every fact the explanation states holds in python-chess, and the text names each
+    piece it lists as a fact."""
+    for piece in explanation.pieces:
+        found = chess.Board(piece.fen).piece_at(_sq(piece.square))
+        assert found is not None, piece
+        assert (found.piece_type, found.color) == (piece.piece, piece.color == WHITE), piece
+        words = f"{PIECE_WORDS[piece.piece]} on {square_name(piece.square)}"
+        assert words in explanation.text, (words, explanation.text)
+    for attack in explanation.attacks:
+        board = chess.Board(attack.fen)
+        attacker = board.piece_at(_sq(attack.origin))
+        assert attacker is not None and board.piece_at(_sq(attack.target)) is not None
+        assert _sq(attack.origin) in board.attackers(attacker.color, _sq(attack.target)), attack
+    for fact in explanation.unattacked:
+        board = chess.Board(fact.fen)
+        assert not board.attackers(fact.color == WHITE, _sq(fact.square)), fact
+    for pin in explanation.pins:
+        _check_pin(pin.fen, _sq(pin.pinner), _sq(pin.pinned), _sq(pin.target))
+    # Every arrow but a move's shows a fact checked above.
+    attacks = {(fact.origin, fact.target) for fact in explanation.attacks}
+    pins = {(fact.pinner, fact.target) for fact in explanation.pins}
+    for arrow in explanation.arrows:
+        pair = (arrow.origin, arrow.target)
+        assert pair in (pins if arrow.role == Role.PIN else attacks) or arrow.role == Role.MOVE
+
+
+def _check_pin(fen: str, pinner: int, pinned: int, target: int) -> None:
+    """The pinner attacks the pinned piece, of the other colour, and the target stands next
+    on the same line behind it; an absolute pin is one python-chess sees."""
+    board = chess.Board(fen)
+    by, piece, behind = (board.piece_at(sq) for sq in (pinner, pinned, target))
+    assert by is not None and piece is not None and behind is not None
+    assert by.color != piece.color == behind.color
+    assert pinner in board.attackers(by.color, pinned)
+    assert pinned in chess.SquareSet.between(pinner, target)
+    between = chess.SquareSet.between(pinned, target)
+    assert not any(board.piece_at(sq) for sq in between)
+    assert chess.SquareSet.ray(pinner, target) and pinned in chess.SquareSet.ray(pinner, target)
+    if behind.piece_type == chess.KING:
+        assert board.is_pinned(piece.color, pinned)
+
+
+def _names(squares: tuple[int, ...]) -> list[str]:
+    return [square_name(sq) for sq in squares]
+
+
+def _arrows(explanation: Explanation) -> list[str]:
+    """The arrows as "e7g5 attack"."""
+    return [f"{square_name(a.origin)}{square_name(a.target)} {a.role}" for a in explanation.arrows]
+
+
+def _sq(square: int) -> int:
+    """A 0x88 square as python-chess numbers it."""
+    return (square >> 4) * 8 + (square & 7)
+
+
+def test_a_piece_left_hanging() -> None:
+    explanation = _explain(
+        "7k/4q3/8/6B1/8/8/2N5/K7 w - - 0 1", "Nd4", Judgement.BLUNDER,
+        best=["Bxe7"], best_eval=Evaluation(cp=880),
+        reply=["Qxg5"], played_eval=Evaluation(cp=-310),
+    )  # fmt: skip
+    assert explanation.text == (
+        "Nd4?? leaves the bishop on g5 attacked by the queen on e7 and defended by nothing: "
+        "Qxg5 wins it. Better was Bxe7, taking the queen on e7 for nothing (+8.8)."
+    )
+    assert explanation.kinds == (Kind.HANGING, Kind.FREE_PIECE_MISSED)
+    assert _names(explanation.squares) == ["g5", "e7"]
+    assert _arrows(explanation) == ["e7g5 attack", "e7g5 move", "g5e7 move"]
+
+
+def test_a_piece_put_where_it_hangs() -> None:
+    explanation = _explain(
+        "4k3/8/4p3/8/8/2N5/8/4K3 w - - 0 1", "Nd5", Judgement.BLUNDER,
+        best=["Ne4"], best_eval=Evaluation(cp=290), reply=["exd5"], played_eval=Evaluation(cp=0),
+    )  # fmt: skip
+    assert explanation.text == (
+        "Nd5?? puts the knight on d5 attacked by the pawn on e6 and defended by nothing: "
+        "exd5 wins it. Better was Ne4 (+2.9)."
+    )
+    assert explanation.kinds == (Kind.HANGING,)
+    explanation = _explain(
+        "4k3/8/2p1p3/8/8/2N5/8/4K3 w - - 0 1", "Nd5", Judgement.BLUNDER, reply=["exd5"]
+    )
+    assert explanation.text == (
+        "Nd5?? puts the knight on d5 attacked by the pawn on c6 and the pawn on e6, and "
+        "defended by nothing: exd5 wins it."
+    )
+
+
+def test_a_capture_that_a_piece_behind_answers_wins_material_not_the_piece() -> None:
+    # Nothing defends the knight on d4, but once the pawn takes it the bishop on f6 can.
+    explanation = _explain(
+        "k7/8/5B2/4p3/3N4/8/8/7K w - - 0 1", "Kg1", Judgement.BLUNDER, reply=["exd4"]
+    )
+    assert explanation.text == (
+        "Kg1?? leaves the knight on d4 attacked by the pawn on e5 and defended by nothing: "
+        "exd4 wins material."
+    )
+
+
+def test_a_piece_made_hanging_by_taking_its_defender_away() -> None:
+    explanation = _explain(
+        "7k/4q3/8/6B1/4N3/8/8/K7 w - - 0 1", "Nc3", Judgement.BLUNDER,
+        best=["Bxe7"], best_eval=Evaluation(cp=880), reply=["Qxg5"],
+    )  # fmt: skip
+    assert explanation.text == (
+        "Nc3?? stops defending the bishop on g5, now attacked by the queen on e7 and defended "
+        "by nothing: Qxg5 wins it. Better was Bxe7, taking the queen on e7 for nothing (+8.8)."
+    )
+    assert explanation.kinds == (Kind.HANGING, Kind.FREE_PIECE_MISSED)
+    before = chess.Board("7k/4q3/8/6B1/4N3/8/8/K7 w - - 0 1")
+    assert chess.E4 in before.attackers(chess.WHITE, chess.G5)
+
+
+def test_a_defended_piece_attacked_by_a_cheaper_one() -> None:
+    explanation = _explain(
+        "4k3/8/8/2p5/8/3RK3/8/8 w - - 0 1", "Rd4", Judgement.MISTAKE,
+        best=["Rc3"], best_eval=Evaluation(cp=400), reply=["cxd4+"],
+    )  # fmt: skip
+    assert explanation.text == (
+        "Rd4? puts the rook on d4 attacked by the pawn on c5 and defended by the king on e3: "
+        "cxd4+ wins material. Better was Rc3 (+4.0)."
+    )
+    assert _arrows(explanation) == ["c5d4 attack", "e3d4 defence", "c5d4 move", "d3c3 move"]
+    assert explanation.unattacked == ()
+
+
+def test_a_capture_that_loses_material() -> None:
+    explanation = _explain(
+        "6k1/8/2p5/3n4/8/8/8/3R2K1 w - - 0 1", "Rxd5", Judgement.MISTAKE,
+        best=["Kf2"], best_eval=Evaluation(cp=-20), reply=["cxd5"], played_eval=Evaluation(cp=-250),
+    )  # fmt: skip
+    assert explanation.text == (
+        "Rxd5? takes the knight on d5, but the pawn on c6 can take back: the exchange loses "
+        "2 points of material. Better was Kf2 (-0.2)."
+    )
+    assert explanation.kinds == (Kind.LOSING_CAPTURE,)
+
+
+def test_a_losing_capture_names_only_the_pieces_that_may_take_back() -> None:
+    explanation = _explain(
+        "6k1/5b2/2p5/3n4/8/8/8/3R2K1 w - - 0 1", "Rxd5", Judgement.MISTAKE,
+        best=["Kf2"], best_eval=Evaluation(cp=-20),
+    )  # fmt: skip
+    assert explanation.text == (
+        "Rxd5? takes the knight on d5, but the pawn on c6 and the bishop on f7 can both take "
+        "back: the exchange loses 2 points of material. Better was Kf2 (-0.2)."
+    )
+    # The bishop on f7 is pinned to the king by the queen on h5: it attacks d5, may not take.
+    fen = "4k3/5b2/2p5/3n3Q/8/8/8/3R2K1 w - - 0 1"
+    explanation = _explain(fen, "Rxd5", Judgement.MISTAKE)
+    assert explanation.text == (
+        "Rxd5? takes the knight on d5, but the pawn on c6 can take back: the exchange loses "
+        "2 points of material."
+    )
+    after = chess.Board(fen)
+    after.push_san("Rxd5")
+    assert chess.F7 in after.attackers(chess.BLACK, chess.D5) and after.is_pinned(
+        chess.BLACK, chess.F7
+    )
+
+
+def test_a_fork_allowed() -> None:
+    explanation = _explain(
+        "4k3/5p1p/8/8/1n6/8/7P/R2QK3 w - - 0 1", "Qh5", Judgement.BLUNDER,
+        best=["Qd2"], best_eval=Evaluation(cp=180), reply=["Nc2+"], played_eval=Evaluation(cp=-250),
+    )  # fmt: skip
+    assert explanation.text == (
+        "Qh5?? allows Nc2+, forking the king on e1 and the rook on a1. Better was Qd2 (+1.8)."
+    )
+    assert explanation.kinds == (Kind.FORK_ALLOWED,)
+    assert _names(explanation.squares) == ["c2", "a1", "e1"]
+    assert _arrows(explanation) == ["b4c2 move", "c2a1 attack", "c2e1 attack", "d1d2 move"]
+
+
+def test_a_fork_missed() -> None:
+    explanation = _explain(
+        "r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Kd2", Judgement.MISTAKE,
+        best=["Nc7+", "Kd7", "Nxa8"], best_eval=Evaluation(cp=310),
+    )  # fmt: skip
+    assert explanation.text == (
+        "Kd2? is a mistake. Better was Nc7+, forking the king on e8 and the rook on a8 (+3.1)."
+    )
+    assert explanation.kinds == (Kind.FORK_MISSED,)
+
+
+def test_a_pin_walked_into() -> None:
+    explanation = _explain(
+        "4r1k1/8/8/8/8/8/4N3/5K2 w - - 0 1", "Ke1", Judgement.INACCURACY,
+        best=["Kf2"], best_eval=Evaluation(cp=-380),
+    )  # fmt: skip
+    assert explanation.text == (
+        "Ke1?! walks into a pin: the rook on e8 pins the knight on e2 to the king on e1. "
+        "Better was Kf2 (-3.8)."
+    )
+    assert _arrows(explanation) == ["e8e1 pin", "f1f2 move"]
+    assert _names(explanation.squares) == ["e2", "e8", "e1"]
+    assert explanation.kinds == (Kind.PIN_ALLOWED,)
+
+
+def test_a_pin_allowed() -> None:
+    explanation = _explain(
+        "4kb2/8/8/8/8/2N5/3P4/4K3 w - - 0 1", "d3", Judgement.MISTAKE,
+        best=["Kf2"], best_eval=Evaluation(cp=60), reply=["Bb4"],
+    )  # fmt: skip
+    assert explanation.text == (
+        "d3? allows Bb4, pinning the knight on c3 to the king on e1. Better was Kf2 (+0.6)."
+    )
+    assert explanation.kinds == (Kind.PIN_ALLOWED,)
+
+
+def test_a_pin_missed() -> None:
+    explanation = _explain(
+        "4k3/8/2n5/8/8/8/8/3BK3 w - - 0 1", "Kd2", Judgement.INACCURACY,
+        best=["Ba4"], best_eval=Evaluation(cp=100),
+    )  # fmt: skip
+    assert explanation.text == (
+        "Kd2?! is an inaccuracy. Better was Ba4, pinning the knight on c6 to the king on e8 (+1.0)."
+    )
+    assert explanation.kinds == (Kind.PIN_MISSED,)
+
+
+def test_a_discovered_attack_allowed() -> None:
+    explanation = _explain(
+        "4r1k1/8/8/4n3/8/8/3Q4/6K1 w - - 0 1", "Qe2", Judgement.BLUNDER,
+        best=["Qd4"], best_eval=Evaluation(cp=-200),
+        reply=["Nf3+"], played_eval=Evaluation(cp=-900),
+    )  # fmt: skip
+    assert explanation.text == (
+        "Qe2?? allows Nf3+, which opens the line of the rook on e8 to the queen on e2. "
+        "Better was Qd4 (-2.0)."
+    )
+    assert explanation.kinds == (Kind.DISCOVERED_ATTACK_ALLOWED,)
+
+
+def test_mate_allowed() -> None:
+    explanation = _explain(
+        "4r1k1/5ppp/8/8/8/1R6/3Q1PPP/6K1 w - - 0 1", "Qd5", Judgement.BLUNDER,
+        best=["h3"], best_eval=Evaluation(cp=40), reply=["Re1#"], played_eval=Evaluation(mate=-1),
+    )  # fmt: skip
+    assert explanation.text == ("Qd5?? allows mate in 1, starting with Re1#. Better was h3 (+0.4).")
+    assert explanation.kinds == (Kind.MATE_ALLOWED,)
+    after = chess.Board("4r1k1/5ppp/8/8/8/1R6/3Q1PPP/6K1 w - - 0 1")
+    after.push_san("Qd5")
+    after.push_san("Re1")
+    assert after.is_checkmate()
+
+
+def test_mate_missed() -> None:
+    explanation = _explain(
+        "6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1", "Kf1", Judgement.BLUNDER,
+        best=["Re8#"], best_eval=Evaluation(mate=1), played_eval=Evaluation(cp=500),
+    )  # fmt: skip
+    assert explanation.text == "Kf1?? is a blunder. Better was Re8#, with mate in 1."
+    assert explanation.kinds == (Kind.MATE_MISSED,)
+    board = chess.Board("6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1")
+    board.push_san("Re8")
+    assert board.is_checkmate()
+
+
+def test_a_free_piece_not_taken() -> None:
+    explanation = _explain(
+        "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", "Kf2", Judgement.BLUNDER,
+        best=["Rxd5"], best_eval=Evaluation(cp=820),
+    )  # fmt: skip
+    assert explanation.text == (
+        "Kf2?? is a blunder. Better was Rxd5, taking the knight on d5 for nothing (+8.2)."
+    )
+    assert explanation.kinds == (Kind.FREE_PIECE_MISSED,)
+
+
+def test_no_false_sentence_where_the_facts_do_not_hold() -> None:
+    # The knight on d5 is attacked by a knight and defended by a pawn: no piece hangs, and
+    # taking the defended knight on b6 is not "for nothing".
+    explanation = _explain(
+        "4k3/8/1n6/8/4P3/2N5/8/4K3 w - - 0 1", "Nd5", Judgement.INACCURACY,
+        best=["Nb5"], best_eval=Evaluation(cp=30), reply=["Nxd5"],
+    )  # fmt: skip
+    assert explanation.text == "Nd5?! is an inaccuracy. Better was Nb5 (+0.3)."
+    assert explanation.kinds == ()
+    # A pawn that can be taken back is not a free piece; and the best move being the move
+    # played gives no second sentence.
+    explanation = _explain(
+        "4k3/2p5/3p4/8/8/8/8/3RK3 w - - 0 1", "Rxd6", Judgement.MISTAKE,
+        best=["Rxd6"], best_eval=Evaluation(cp=0),
+    )  # fmt: skip
+    assert explanation.text == (
+        "Rxd6? takes the pawn on d6, but the pawn on c7 can take back: the exchange loses "
+        "4 points of material."
+    )
+
+
+def test_illegal_lines_are_refused_naming_the_move() -> None:
+    board = Board.from_fen("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1")
+    move = board.parse_san("Kf2")
+    with pytest.raises(IllegalMoveError, match="d1d8"):
+        explain_move(board, move, Judgement.MISTAKE, [board.parse_uci("d1d8")])
+    with pytest.raises(IllegalMoveError, match="e8e7"):
+        explain_move(board, move, Judgement.MISTAKE, reply_line=[board.parse_uci("e8e7")])
+
+
+def _random_line(board: Board, rng: random.Random, length: int) -> list[Move]:
+    replay, line = board.copy(), []
+    for _ in range(length):
+        moves = sorted(replay.legal_moves(), key=lambda m: m.uci())
+        if not moves:
+            break
+        line.append(rng.choice(moves))
+        replay.push(line[-1])
+    return line
+
+
+def test_every_fact_of_explanations_in_random_positions_holds() -> None:
+    rng = random.Random(18)
+    counts: dict[Kind, int] = {}
+    explained = 0
+    for seed in range(60):
+        game = play_random_game(seed, max_plies=rng.randrange(10, 80))
+        board = game.root()
+        for move in game.move_stack:
+            board.push(move)
+            legal = sorted(board.legal_moves(), key=lambda m: m.uci())
+            if len(legal) < 2 or rng.random() < 0.6:
+                continue
+            played, best = rng.sample(legal, 2)
+            after = board.copy()
+            after.push(played)
+            reply = _random_line(after, rng, 2) if rng.random() < 0.7 else []
+            if reply and rng.random() < 0.5:
+                # The best capture's kind of reply, which the hanging rule looks for.
+                captures = [m for m in after.legal_moves() if after.board[m.to_square]]
+                reply = [rng.choice(sorted(captures, key=lambda m: m.uci()))] if captures else reply
+            # Mostly centipawns: a mate score's kinds come first and would hide the others.
+            evals = [Evaluation(cp=rng.randrange(-900, 900))] * 4 + [
+                Evaluation(mate=rng.choice([-3, 2]))
+            ]
+            explanation = explain_move(
+                board, played, rng.choice(list(Judgement)), [best], rng.choice(evals),
+                reply, rng.choice(evals),
+            )  # fmt: skip
+            check_facts(explanation)
+            assert explanation.text.startswith(board.san(played))
+            explained += 1
+            for kind in explanation.kinds:
+                counts[kind] = counts.get(kind, 0) + 1
+    assert explained > 300
+    # The sample reaches every kind often enough for its facts to be checked here.
+    for kind in Kind:
+        assert counts.get(kind, 0) >= 10, counts
+
+
+def _engine_evaluation(searcher: Searcher, board: Board) -> tuple[Evaluation, list[Move]]:
+    """Our engine's evaluation of `board`, from White's view, and its line."""
+    info = searcher.search(board, SearchLimits(depth=2))
+    sign = 1 if board.turn == WHITE else -1
+    mate = info.mate_in
+    evaluation = Evaluation(mate=sign * mate) if mate else Evaluation(cp=sign * info.score)
+    return evaluation, info.pv
+
+
+def test_explanations_of_the_mistakes_our_engine_finds_hold() -> None:
+    # The review's own pipeline in small: engine lines and evaluations in, every mistake and
+    # blunder explained, every fact checked. Half the moves are random, to make mistakes.
+    rng = random.Random(7)
+    explained = with_kind = plies = 0
+    while explained < 8 and plies < 200:
+        board, searcher = Board(), Searcher()
+        while board.ply < 60 and board.outcome() is None:
+            before, best_line = _engine_evaluation(searcher, board)
+            move = rng.choice(sorted(board.legal_moves(), key=lambda m: m.uci()))
+            if rng.random() < 0.5:
+                move = best_line[0]
+            after = board.copy()
+            after.push(move)
+            if after.outcome() is not None:
+                break
+            played_eval, reply_line = _engine_evaluation(searcher, after)
+            judgement = judge_move(before, played_eval, board.turn)
+            if judgement in (Judgement.MISTAKE, Judgement.BLUNDER) and move != best_line[0]:
+                explanation = explain_move(
+                    board, move, judgement, best_line, before, reply_line, played_eval
+                )
+                check_facts(explanation)
+                explained += 1
+                with_kind += bool(explanation.kinds)
+            board.push(move)
+            plies += 1
+    assert explained >= 8 and with_kind >= explained // 2, (explained, with_kind)
