@@ -262,6 +262,7 @@ def test_paste_step_branch_promote_delete_export_and_share(
 
         # The threat overlay on this node shows chesscore's counts.
         page.get_by_role("button", name="Both").click()
+        page.get_by_role("button", name="Every square").click()
         assert page.locator("#threat-grid").is_visible()
         overlay = expected_overlay(fen_after("e4", "e5", "Bc4"), ("white", "black"))
         assert read_overlay(page) == overlay
@@ -308,6 +309,7 @@ def test_every_node_has_the_game_pages_overlays(
         page = open_analysis(context, server.url + "/analysis?fen=" + fork.replace(" ", "%20"))
         assert dataset(page, "fen") == fork
         page.get_by_role("button", name="Both").click()
+        page.get_by_role("button", name="Every square").click()
         board = Board.from_fen(fork)
         page.mouse.click(*board_square(page, "#board", "g5"))
         assert safety_marks(page) == safety_by_name(board)["g5"]
@@ -438,6 +440,7 @@ def test_phone_layout(browser: Any, server: LiveServer, request: pytest.FixtureR
         page.wait_for_function("document.querySelectorAll('#tree .tree-move').length === 9")
         press(page, "End")
         page.get_by_role("button", name="Both").click()
+        page.get_by_role("button", name="Every square").click()
         wait_for_board_at_rest(page)
         board = page.locator("#board").bounding_box()
         bar = page.locator("#eval-bar").bounding_box()

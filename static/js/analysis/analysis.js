@@ -55,8 +55,11 @@ const board = createBoard($('#board'), {
   brushes: { ...OVERLAY_BRUSHES, ...CHANGE_BRUSHES },
 });
 const overlay = createThreatOverlay($('#threat-grid'), $('#threat-heat'), board);
-const overlayControl = createOverlayControl($('#overlay-modes'), $('#overlay-note'), () =>
-  redrawOverlay(),
+const overlayControl = createOverlayControl(
+  $('#overlay-modes'),
+  $('#overlay-density'),
+  $('#overlay-note'),
+  () => redrawOverlay(),
 );
 const nodeOverlay = createNodeOverlay({
   board,

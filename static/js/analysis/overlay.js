@@ -29,6 +29,7 @@ export function createNodeOverlay({ board, overlay, control, legend, root }) {
         perspective,
         orientation: board.orientation(),
         mode,
+        density: control.density(),
         extraShapes: change.shapes,
       });
       const title = preview
