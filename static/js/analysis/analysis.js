@@ -61,6 +61,7 @@ const overlayControl = createOverlayControl(
   $('#overlay-note'),
   () => redrawOverlay(),
 );
+overlayControl.setSpectator(true);
 const nodeOverlay = createNodeOverlay({
   board,
   overlay,

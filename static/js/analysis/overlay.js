@@ -18,7 +18,9 @@ export function createNodeOverlay({ board, overlay, control, legend, root }) {
     draw(position, fen, preview) {
       const shown = preview ? previewPosition(preview) : position;
       const mode = control.mode();
-      const perspective = board.orientation();
+      // Nobody plays here: the buttons name the colours (White's, Black's threats), so they
+      // keep their meaning when the board is flipped, as a spectator's do on the game page.
+      const perspective = 'white';
       const change = describeChange(shown?.insight?.change ?? null, mode, perspective);
       overlay.render({
         threats: shown?.threats ?? null,
