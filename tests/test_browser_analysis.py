@@ -11,6 +11,7 @@ finished game links to its analysis. Screenshots at desktop and phone widths go 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -377,6 +378,16 @@ def test_engine_lines_appear_and_follow_the_node(
         assert len(lines) == 3
         assert page.locator("#eval-bar").get_attribute("data-score") != ""
         page.screenshot(path=screenshot_path(request, "-desktop"))
+
+        # The analysed nodes' evaluations go into the exported PGN as [%eval].
+        page.click("#copy-pgn")
+        page.wait_for_function(
+            "document.querySelector('#pgn-text').value.includes('[%eval')",
+            timeout=ENGINE_WAIT_MS,
+        )
+        pgn = page.locator("#pgn-text").input_value()
+        assert re.search(r"e5 \{[^}]*\[%eval [-#0-9.]+\]", pgn), pgn
+        assert re.search(r"Nf3 \$1\s+\{[^}]*\[%eval [-#0-9.]+\]", pgn), pgn
 
         # Lines are redrawn as they deepen: the moves are read and clicked in one go.
         page.wait_for_function(

@@ -186,6 +186,7 @@ def test_a_game_search_preempts_analysis_on_one_worker(one_worker: EnginePool) -
     done = updates.wait_done()
     assert done - asked < 1.0
     assert updates.updates[-1].lines  # pre-empted with its last lines
+    assert updates.updates[-1].preempted  # which says so: the page may ask again
     # Its own thinking time plus a little: it never waited for the analysis's 20 seconds.
     assert searched < SEARCH_LEVELS[level].movetime + 1.5
     # Not resumed: nothing more comes, and the lane is free for the next job.

@@ -37,13 +37,15 @@ class AnalysisJob:
 @dataclass(frozen=True)
 class AnalysisUpdate:
     """The lines of the deepest finished depth: `[{"rank": 1, "score": {"cp": 34} or
-    {"mate": -2}, "uci": [...], "san": [...]}, ...]`; `done` on the last update of a job."""
+    {"mate": -2}, "uci": [...], "san": [...]}, ...]`; `done` on the last update of a job,
+    `preempted` too when a live game's search took its worker (the page may ask again)."""
 
     depth: int
     nodes: int
     seconds: float
     done: bool
     lines: list[dict[str, Any]]
+    preempted: bool = False
 
 
 def make_board(job: AnalysisJob) -> Board:
@@ -100,8 +102,8 @@ def make_wire_line(board: Board, line: Line) -> dict[str, Any]:
     return {"rank": line.rank, "score": score, "uci": [m.uci() for m in line.moves], "san": san}
 
 
-def final_update(last: AnalysisUpdate | None) -> AnalysisUpdate:
+def final_update(last: AnalysisUpdate | None, preempted: bool = False) -> AnalysisUpdate:
     """The `done` update of a job that ended without sending one: its last lines, if any."""
     if last is None:
-        return AnalysisUpdate(0, 0, 0.0, True, [])
-    return AnalysisUpdate(last.depth, last.nodes, last.seconds, True, last.lines)
+        return AnalysisUpdate(0, 0, 0.0, True, [], preempted)
+    return AnalysisUpdate(last.depth, last.nodes, last.seconds, True, last.lines, preempted)

@@ -162,6 +162,7 @@ class AnalysisRun:
     on_update: UpdateCallback
     lane: int | None = None
     stopping: bool = False  # asked to stop (replaced, stopped, pre-empted by a game)
+    preempted: bool = False  # stopped for a game's search
     finished: bool = False  # its `done` update is due: nothing else goes to its owner
     last: AnalysisUpdate | None = None
     delivery: threading.Lock = field(default_factory=threading.Lock)  # one update at a time
@@ -390,6 +391,7 @@ class EnginePool:
             if waiting <= 0:
                 break
             if not run.stopping:
+                run.preempted = True
                 ended.append(self._stop_run(run))
                 waiting -= 1
         return [run for run in ended if run is not None]
@@ -437,7 +439,7 @@ class EnginePool:
         """The last update of stopped jobs, each on a task of its own: the caller may hold its
         own lock, which the callback might want."""
         for run in runs:
-            update = final_update(run.last)
+            update = final_update(run.last, run.preempted)
             threading.Thread(target=self._deliver, args=(run, update), daemon=True).start()
 
     def _deliver(self, run: AnalysisRun, update: AnalysisUpdate) -> None:

@@ -91,6 +91,7 @@ def lines_message(job: int, fen: str, update: AnalysisUpdate) -> dict[str, Any]:
         "nodes": update.nodes,
         "seconds": round(update.seconds, 3),
         "done": update.done,
+        "preempted": update.preempted,
         "lines": update.lines,
     }
 

@@ -46,8 +46,19 @@ const RETRY_MS = 1000;
 
 const socket = connectAnalysis({
   onStatus: showConnection,
-  onLines: (update) => engine.receive(update),
+  onLines: (update) => {
+    engine.receive(update);
+    recordEvaluation(update);
+  },
 });
+
+/** The engine's best score becomes the evaluation of the node on view (of any move node whose
+ * position the lines are for), so an exported PGN carries `[%eval]` for analysed nodes. */
+function recordEvaluation(update) {
+  const node = page.tree.get(page.currentId);
+  if (node.uci === null || node.fen !== update.fen || update.lines.length === 0) return;
+  node.eval = update.lines[0].score;
+}
 const request = socket.request;
 const board = createBoard($('#board'), {
   onMove: playBoardMove,

@@ -19,6 +19,8 @@ const STORAGE_KEY = 'chess.analysisEngine';
  * `elements`: {toggle (checkbox), status, lines, bar, barFill, barText}; `request(event,
  * payload)` the socket's; `onPlayLine(ucis)` plays the line's first moves from the node.
  */
+const RESUME_MS = 3000;
+
 export function createEngine(elements, { request, onPlayLine }) {
   const engine = {
     on: localStorage.getItem(STORAGE_KEY) !== 'off',
@@ -68,10 +70,20 @@ export function createEngine(elements, { request, onPlayLine }) {
     if (engine.job === null) engine.job = update.job;
     engine.latest = update;
     render(update);
+    if (update.done && update.preempted) resumeLater(update.job);
     if (!engine.firstShown && update.lines.length > 0) {
       engine.firstShown = true;
       performance.measure('engine-first-line', { start: engine.startedAt, end: performance.now() });
     }
+  }
+
+  /** A live game's search took the worker (games come first): say so, and ask again in a
+   * moment for the same node, unless the page has moved on meanwhile. */
+  function resumeLater(job) {
+    showStatus('Paused for a live game; resuming…');
+    setTimeout(() => {
+      if (engine.job === job && engine.running) start();
+    }, RESUME_MS);
   }
 
   function render(update) {
