@@ -8,8 +8,8 @@ nested, because a 600-ply game nested as children would be 1,200 JSON levels dee
 any JSON limit here accepts. In chesscore the same tree is an `ImportedGame` whose nodes carry
 their alternatives (`chesscore.rules.pgn_import.Node.variations`), the form PGN is read into
 and written from (`chesscore.rules.pgn_export`); `make_tree` and `parse_tree` convert between
-the two without recursion, every move replayed on a board so a tree from a client is refused,
-naming the node, at its first illegal move.
+the two without recursion and without a board per node, every move replayed, so a tree from
+a client is refused, naming the node, at its first illegal move.
 """
 
 from __future__ import annotations
@@ -83,16 +83,17 @@ def make_tree(game: ImportedGame, analysis_id: str | None, notice: str | None) -
     """The wire form of `game`'s tree (see the module docstring)."""
     board = Board.from_fen(game.start_fen, allow_impossible_checks=True)
     nodes: list[dict[str, Any]] = [_root_json(board, game.comment or None)]
-    # Lines still to write: (parent index, the board at the parent, the line continuing it).
-    # Each node's variations are the parent's further children, so they are queued to be
-    # written once the main child is in place; a stack (variations pushed in reverse) keeps
-    # their order.
-    stack: list[tuple[int, Board, tuple[Node, ...]]] = [(0, board, game.moves)]
+    # Lines still to write: (parent index, the line continuing it). Each node's variations are
+    # the parent's further children, so they are queued to be written once the main child is
+    # in place; a stack (variations pushed in reverse) keeps their order. A variation is played
+    # on a board made from its parent's FEN: a copy of the line's board would carry the whole
+    # history along, one per variation waiting on the stack.
+    stack: list[tuple[int, tuple[Node, ...]]] = [(0, game.moves)]
     while stack:
-        parent, line_board, line = stack.pop()
+        parent, line = stack.pop()
+        line_board = board if line is game.moves else _board_at(nodes[parent])
         for node in line:
-            for variation in reversed(node.variations):
-                stack.append((parent, line_board.copy(), variation))
+            stack.extend((parent, variation) for variation in reversed(node.variations))
             line_board.push(node.move)
             child = len(nodes)
             nodes.append(_node_json(child, parent, node, line_board, nodes[parent]["ply"] + 1))
@@ -106,6 +107,10 @@ def make_tree(game: ImportedGame, analysis_id: str | None, notice: str | None) -
         "notice": notice,
         "nodes": nodes,
     }
+
+
+def _board_at(node: dict[str, Any]) -> Board:
+    return Board.from_fen(node["fen"], allow_impossible_checks=True)
 
 
 def _root_json(board: Board, comment: str | None) -> dict[str, Any]:
@@ -191,14 +196,50 @@ Draft = tuple[int, Move, str, str, tuple[int, ...], float | None, str | None]
 
 
 def _replay_nodes(raw: list[Any], root: Board) -> list[Draft]:
-    """Each node's parent, move, SAN, comment, NAGs, clock and evaluation, checked in order."""
-    boards: list[Board] = [root]
+    """Each node's parent, move, SAN, comment, NAGs, clock and evaluation: the fields checked
+    in index order, then every move played on one board, depth first (a board per node would
+    copy a history of up to MAX_PATH moves per node)."""
+    parents, ucis, notes = _check_nodes(raw)
+    children: list[list[int]] = [[] for _ in raw]
+    for index, parent in enumerate(parents[1:], start=1):
+        children[parent].append(index)
+    played: list[tuple[Move, str] | None] = [None] * len(raw)
+    board = root.copy()
+    stack = [(child, False) for child in reversed(children[0])]
+    while stack:
+        index, leaving = stack.pop()
+        if leaving:
+            board.pop()
+            continue
+        try:
+            move = board.parse_uci(ucis[index])
+        except ChessError as error:
+            raise RequestError("bad_tree", f"node {index}: {error}") from error
+        played[index] = (move, board.san(move))
+        board.push(move)
+        stack.append((index, True))
+        stack.extend((child, False) for child in reversed(children[index]))
+    drafts: list[Draft] = [(-1, Move.from_uci("a1a2"), "", "", (), None, None)]
+    for index in range(1, len(raw)):
+        move_and_san = played[index]
+        assert move_and_san is not None  # every node descends from the root
+        drafts.append((parents[index], *move_and_san, *notes[index]))
+    return drafts
+
+
+Notes = tuple[str, tuple[int, ...], float | None, str | None]
+
+
+def _check_nodes(raw: list[Any]) -> tuple[list[int], list[str], list[Notes]]:
+    """Each node's parent (an earlier node), UCI text and notes (comment, NAGs, clock,
+    evaluation), checked in index order with the depth and the nesting of variations."""
+    parents, ucis = [-1], [""]
+    notes: list[Notes] = [("", (), None, None)]
     depth = [0]
     # Variations inside variations, per node: the PGN writer recurses once per level, so a
     # tree nested deeper than MAX_VARIATION_DEPTH is refused here, naming the node.
     nesting = [0]
     has_child = [False]
-    drafts: list[Draft] = [(-1, Move.from_uci("a1a2"), "", "", (), None, None)]
     for index, node in enumerate(raw[1:], start=1):
         if not isinstance(node, dict):
             raise RequestError("bad_tree", f"node {index} is not an object")
@@ -215,33 +256,24 @@ def _replay_nodes(raw: list[Any], root: Board) -> list[Draft]:
                 "bad_tree",
                 f"node {index}: variations nest deeper than {MAX_VARIATION_DEPTH} levels",
             )
-        board = boards[parent].copy()
         uci = node.get("uci")
-        try:
-            move = board.parse_uci(uci) if isinstance(uci, str) and len(uci) <= 5 else None
-        except ChessError as error:
-            raise RequestError("bad_tree", f"node {index}: {error}") from error
-        if move is None:
+        if not isinstance(uci, str) or not 4 <= len(uci) <= 5:
             raise RequestError("bad_tree", f"node {index}: 'uci' must be a move in UCI")
-        san = board.san(move)
-        board.push(move)
-        boards.append(board)
-        depth.append(depth[parent] + 1)
         clock = node.get("clock")
         if not isinstance(clock, (int, float)) or isinstance(clock, bool) or not 0 <= clock < 1e7:
             clock = None
-        drafts.append(
+        parents.append(parent)
+        ucis.append(uci)
+        depth.append(depth[parent] + 1)
+        notes.append(
             (
-                parent,
-                move,
-                san,
                 _parse_comment(node, index),
                 _parse_nags(node.get("nags", []), index),
                 None if clock is None else float(clock),
                 evaluation_text(node.get("eval")),
             )
         )
-    return drafts
+    return parents, ucis, notes
 
 
 def _build_nodes(drafts: list[Draft], children: list[list[int]]) -> dict[int, Node]:
