@@ -87,11 +87,8 @@ class AnalysisService:
         return Imported(ImportedGame({}, board.fen(), (), "", "*", 1), notice)
 
     def share(self, game: ImportedGame, client: str | None) -> str:
-        """Store `game`'s tree and return its new id."""
-        if variation_depth(game.moves) > MAX_VARIATION_DEPTH:
-            raise RequestError(
-                "bad_tree", f"variations nest deeper than {MAX_VARIATION_DEPTH} levels"
-            )
+        """Store `game`'s tree (read by `read_game` or `parse_tree`, which bound how deep its
+        variations nest) and return its new id."""
         text = make_tree_pgn(game)
         if len(text.encode()) > MAX_STORED_BYTES:
             raise RequestError(

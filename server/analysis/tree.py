@@ -49,23 +49,20 @@ def parse_root(fen: Any) -> tuple[Board, str | None]:
         return board, IMPOSSIBLE_NOTICE
 
 
-def replay_path(fen: Any, moves: Any) -> tuple[Board, str | None]:
-    """The board at the end of a path (root FEN, UCI moves; the last one may be SAN) and the
-    root's notice; `illegal_move` names the first move that cannot be played and its index."""
+def replay_path(fen: str, moves: list[str]) -> tuple[Board, str | None]:
+    """The board at the end of a path (root FEN, UCI moves; the last one may be SAN; the
+    transport has checked their form and number) and the root's notice; `illegal_move` names
+    the first move that cannot be played and its index."""
     board, notice = parse_root(fen)
-    if not isinstance(moves, list) or len(moves) > MAX_PATH:
-        raise RequestError("bad_request", f"'moves' must be a list of at most {MAX_PATH} moves")
     for index, text in enumerate(moves):
         play_path_move(board, text, index, last=index == len(moves) - 1)
     return board, notice
 
 
-def play_path_move(board: Board, text: Any, index: int, last: bool) -> None:
+def play_path_move(board: Board, text: str, index: int, last: bool) -> None:
     """Play move `index` of a path on `board` (UCI, or SAN when it is the `last`)."""
-    if not isinstance(text, str) or not 0 < len(text) <= 10:
-        raise RequestError("bad_request", f"move {index + 1} of the path is not a move: {text!r}")
     try:
-        if last and not _looks_like_uci(text):
+        if last and not looks_like_uci(text):
             board.push_san(text)
         else:
             board.push(board.parse_uci(text))
@@ -75,7 +72,7 @@ def play_path_move(board: Board, text: Any, index: int, last: bool) -> None:
         ) from error
 
 
-def _looks_like_uci(text: str) -> bool:
+def looks_like_uci(text: str) -> bool:
     return re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", text) is not None
 
 

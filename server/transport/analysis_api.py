@@ -20,7 +20,7 @@ from flask import Blueprint, Response, current_app, jsonify, make_response, requ
 from werkzeug.exceptions import HTTPException
 
 from chesscore import Move
-from chesscore.rules.pgn_import import ImportedGame, Node
+from chesscore.rules.pgn_import import GameSpan, ImportedGame, Node
 from server.analysis.service import MAX_LISTED, AnalysisService, Imported
 from server.analysis.tree import make_tree, parse_tree
 from server.errors import RequestError
@@ -73,8 +73,8 @@ def create() -> Response | tuple[Response, int]:
     service = _analysis()
     if "pgn" in body:
         imported = _pgn_game(service, body)
-        if imported is None:
-            return jsonify({"ok": True, "choose": _listing(service, body["pgn"])})
+        if isinstance(imported, list):
+            return jsonify({"ok": True, "choose": _listing(imported)})
     elif "fen" in body:
         imported = service.from_fen(body["fen"])
     else:
@@ -84,8 +84,9 @@ def create() -> Response | tuple[Response, int]:
     return jsonify({"ok": True, "id": analysis_id, "tree": tree}), 201 if store else 200
 
 
-def _pgn_game(service: AnalysisService, body: dict[str, Any]) -> Imported | None:
-    """The game of the PGN the body names (None: several, and none chosen yet)."""
+def _pgn_game(service: AnalysisService, body: dict[str, Any]) -> Imported | list[GameSpan]:
+    """The game of the PGN the body names, or the file's games when it has several and none
+    is chosen yet."""
     text = body["pgn"]
     if not isinstance(text, str):
         raise RequestError("bad_request", "field 'pgn' must be the text of a PGN file")
@@ -93,7 +94,7 @@ def _pgn_game(service: AnalysisService, body: dict[str, Any]) -> Imported | None
     index = body.get("game")
     if index is None:
         if len(spans) > 1:
-            return None
+            return spans
         index = 0
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(spans):
         raise RequestError(
@@ -102,7 +103,7 @@ def _pgn_game(service: AnalysisService, body: dict[str, Any]) -> Imported | None
     return service.read_game(text, spans[index])
 
 
-def _listing(service: AnalysisService, text: str) -> list[dict[str, Any]]:
+def _listing(spans: list[GameSpan]) -> list[dict[str, Any]]:
     return [
         {
             "index": index,
@@ -113,7 +114,7 @@ def _listing(service: AnalysisService, text: str) -> list[dict[str, Any]]:
             "date": span.headers.get("Date", "????.??.??"),
             "plies": span.plies,
         }
-        for index, span in enumerate(service.list_games(text)[:MAX_LISTED])
+        for index, span in enumerate(spans[:MAX_LISTED])
     ]
 
 
@@ -176,11 +177,7 @@ def game_for_analysis(game_id: str) -> ImportedGame:
 
 
 def _holds_seat(service: GameService, game_id: str) -> bool:
-    scheme, _, bearer = request.headers.get("Authorization", "").partition(" ")
-    tokens = [
-        request.cookies.get(cookie_name(game_id)),
-        bearer if scheme.lower() == "bearer" else None,
-    ]
+    tokens = [request.cookies.get(cookie_name(game_id)), api.bearer_token()]
     return any(
         token is not None and is_token(token) and service.seat_of(game_id, token) is not None
         for token in tokens

@@ -17,7 +17,7 @@ from flask import current_app, request
 
 from chesscore import Board
 from chesscore.rules.squares import COLOR_NAMES
-from server.analysis.tree import play_path_move, replay_path
+from server.analysis.tree import looks_like_uci, play_path_move, replay_path
 from server.errors import RequestError
 from server.games.lookups import describe
 from server.transport.facts_cache import LruCache, cached_preview, position_facts
@@ -54,7 +54,7 @@ def board_at_path(path: PathRequest) -> tuple[Board, str | None]:
                 "rate_limited", "too many long paths replayed on this connection; slow down"
             )
         found = replay_path(path.fen, path.moves)
-    if path.moves:  # kept under the UCI path, whether its last move came as UCI or SAN
+    if path.moves and not looks_like_uci(path.moves[-1]):  # kept under its UCI path
         board = found[0]
         last = board.pop()
         board.push(last)
@@ -68,14 +68,14 @@ def make_position(board: Board, notice: str | None) -> dict[str, Any]:
     facts = position_facts(board)
     outcome = board.outcome()
     last_move = None
-    if board.move_stack:
+    if board.ply:
         move = board.pop()
         last_move = {"uci": move.uci(), "san": board.san(move)}
         board.push(move)
     playing = outcome is None
     return {
         "fen": board.fen(),
-        "ply": len(board.move_stack),
+        "ply": board.ply,
         "turn": COLOR_NAMES[board.turn],
         "check": board.is_check(),
         "checked_king": facts.checked_king,

@@ -70,10 +70,15 @@ def _game_id(game_id: str) -> str:
     return game_id
 
 
+def bearer_token() -> str | None:
+    """The token of the request's `Authorization: Bearer <token>` header, if it has one."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token if scheme.lower() == "bearer" and token else None
+
+
 def _bearer_seat(game_id: str) -> Color:
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token:
+    token = bearer_token()
+    if token is None:
         raise RequestError(
             "forbidden", "this action needs the header Authorization: Bearer <seat token>"
         )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chesscore import BLACK, WHITE, Board, ChessError, Move
+from server.analysis.tree import MAX_PATH
 from server.errors import RequestError
 from server.games.actions import ACTIONS
 from server.games.clock import ClockSettings
@@ -356,7 +357,6 @@ def _parse_level(fields: dict[str, Any], opponent: str) -> int | None:
 
 # -- the analysis board: a node is named by its path (root FEN, UCI moves) ------------------
 
-MAX_PATH_MOVES = 1_000
 MAX_MULTIPV = 3
 
 
@@ -389,8 +389,8 @@ class EngineRequest:
 def _path(fields: dict[str, Any]) -> PathRequest:
     fen = _string(fields, "fen", lambda text: 0 < len(text) <= 100, "a FEN")
     moves = fields.get("moves", [])
-    if not isinstance(moves, list) or len(moves) > MAX_PATH_MOVES:
-        raise _bad(f"field 'moves' must be a list of at most {MAX_PATH_MOVES} moves")
+    if not isinstance(moves, list) or len(moves) > MAX_PATH:
+        raise _bad(f"field 'moves' must be a list of at most {MAX_PATH} moves")
     for index, move in enumerate(moves):
         if not isinstance(move, str) or not 1 < len(move) <= 10:
             raise _bad(f"field 'moves': move {index + 1} is not a move, got {shorten(move)}")
