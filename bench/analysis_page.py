@@ -13,16 +13,12 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from playwright.sync_api import sync_playwright
-
+from bench.browser import chromium_page, measured
 from bench.machine import machine
-from tests.support.chromium import LAUNCH_ARGS, find_chromium
-from tests.test_browser_support import start_server
 
 # A Ruy Lopez, closed: 40 plies of ordinary middlegame positions.
 GAME = (
@@ -36,42 +32,27 @@ FIRST_LINE = "performance.getEntriesByName('engine-first-line').length"
 
 def measure(steps: int, pause: float) -> list[float]:
     """Milliseconds from each of `steps` node changes to its first engine line on screen."""
-    chromium = find_chromium()  # before Playwright starts: finding it may start Playwright
-    server = start_server(Path(tempfile.mkdtemp()))
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(chromium), args=LAUNCH_ARGS)
-            # Playwright's wait_for_function evaluates strings, which the page's CSP forbids.
-            context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
-            page = context.new_page()
-            page.goto(server.url + "/analysis")
-            page.wait_for_function(
-                "document.querySelector('#connection').dataset.state === 'connected'"
-                " && document.querySelector('#analysis').dataset.ready === 'true'"
-            )
-            page.evaluate("document.querySelector('#sources').open = true")
-            page.fill("#source-text", GAME)
-            page.click("#source-load")
-            page.wait_for_function(
-                f"document.querySelectorAll('#tree .tree-move').length === {PLIES}"
-            )
-            if not page.locator("#engine-toggle").is_checked():
-                page.locator("#engine-toggle").check()
-            page.wait_for_function(f"{FIRST_LINE} >= 1", timeout=30_000)
-            page.evaluate("performance.clearMeasures('engine-first-line')")
-            for step in range(steps):
-                # Forward through the game, then back, and again: every step a new node.
-                forward = (step // PLIES) % 2 == 0
-                page.keyboard.press("ArrowRight" if forward else "ArrowLeft")
-                page.wait_for_function(f"{FIRST_LINE} >= {step + 1}", timeout=30_000)
-                page.wait_for_timeout(pause * 1000)
-            times: list[float] = page.evaluate(
-                "performance.getEntriesByName('engine-first-line').map(e => e.duration)"
-            )
-            browser.close()
-    finally:
-        server.stop()
-    return sorted(times)
+    with chromium_page({"width": 1280, "height": 900}) as (page, url):
+        page.goto(url + "/analysis")
+        page.wait_for_function(
+            "document.querySelector('#connection').dataset.state === 'connected'"
+            " && document.querySelector('#analysis').dataset.ready === 'true'"
+        )
+        page.evaluate("document.querySelector('#sources').open = true")
+        page.fill("#source-text", GAME)
+        page.click("#source-load")
+        page.wait_for_function(f"document.querySelectorAll('#tree .tree-move').length === {PLIES}")
+        if not page.locator("#engine-toggle").is_checked():
+            page.locator("#engine-toggle").check()
+        page.wait_for_function(f"{FIRST_LINE} >= 1", timeout=30_000)
+        page.evaluate("performance.clearMeasures('engine-first-line')")
+        for step in range(steps):
+            # Forward through the game, then back, and again: every step a new node.
+            forward = (step // PLIES) % 2 == 0
+            page.keyboard.press("ArrowRight" if forward else "ArrowLeft")
+            page.wait_for_function(f"{FIRST_LINE} >= {step + 1}", timeout=30_000)
+            page.wait_for_timeout(pause * 1000)
+        return measured(page, "engine-first-line")
 
 
 def main() -> None:

@@ -11,20 +11,12 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from playwright.sync_api import sync_playwright
-
-from tests.support.chromium import LAUNCH_ARGS, find_chromium
-from tests.test_browser_support import (
-    click_square,
-    create_game,
-    square_center,
-    start_server,
-)
+from bench.browser import chromium_page, measured
+from tests.test_browser_support import click_square, create_game, square_center
 
 ITALIAN = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
 BISHOP_TARGETS = ["b5", "d5", "e6", "f7", "b3", "d3", "e2", "f1", "a6"]  # Bc4's destinations
@@ -32,33 +24,22 @@ BISHOP_TARGETS = ["b5", "d5", "e6", "f7", "b3", "d3", "e2", "f1", "a6"]  # Bc4's
 
 def measure(rounds: int) -> list[float]:
     """Preview round trips in milliseconds over `rounds` pointer moves."""
-    chromium = find_chromium()  # before Playwright starts: finding it may start Playwright
-    server = start_server(Path(tempfile.mkdtemp()))
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(chromium), args=LAUNCH_ARGS)
-            page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
-            created = create_game(server.url, opponent="friend", color="white", fen=ITALIAN)
-            page.goto(server.url + created["links"]["private"])
+    with chromium_page({"width": 1100, "height": 900}) as (page, url):
+        created = create_game(url, opponent="friend", color="white", fen=ITALIAN)
+        page.goto(url + created["links"]["private"])
+        page.wait_for_function(
+            "document.querySelector('#connection').dataset.state === 'connected'"
+        )
+        page.get_by_role("button", name="Both").click()
+        click_square(page, "c4")
+        for index in range(rounds):
+            target = BISHOP_TARGETS[index % len(BISHOP_TARGETS)]
+            page.mouse.move(*square_center(page, target), steps=2)
             page.wait_for_function(
-                "document.querySelector('#connection').dataset.state === 'connected'"
+                f"document.querySelector('main.game').dataset.preview === 'c4{target}'"
             )
-            page.get_by_role("button", name="Both").click()
-            click_square(page, "c4")
-            for index in range(rounds):
-                target = BISHOP_TARGETS[index % len(BISHOP_TARGETS)]
-                page.mouse.move(*square_center(page, target), steps=2)
-                page.wait_for_function(
-                    f"document.querySelector('main.game').dataset.preview === 'c4{target}'"
-                )
-                page.wait_for_timeout(60)  # stay under the look-ups' rate limit of 20 a second
-            times: list[float] = page.evaluate(
-                "performance.getEntriesByName('preview').map(e => e.duration)"
-            )
-            browser.close()
-    finally:
-        server.stop()
-    return sorted(times)
+            page.wait_for_timeout(60)  # stay under the look-ups' rate limit of 20 a second
+        return measured(page, "preview")
 
 
 def main() -> None:

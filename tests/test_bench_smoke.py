@@ -32,6 +32,7 @@ BENCHES = [
         ["--steps", "2", "--pause", "0"],
         "node change -> first engine line on screen: 2 steps",
     ),
+    ("preview.py", ["--rounds", "3"], "previews:"),
 ]
 
 
