@@ -136,6 +136,32 @@ def review_ply(
     )
 
 
+def review_plies(
+    start: Board, moves: Sequence[Move], evals: Sequence[PositionEval]
+) -> list[ReviewedPly]:
+    """Every ply of the game of `moves` from `start` whose positions before and after are both
+    in `evals` (in order of index, from 0), judged."""
+    by_index = {position.index: position for position in evals}
+    board = start.copy()
+    plies = []
+    for ply, move in enumerate(moves, 1):
+        before, after = by_index.get(ply - 1), by_index.get(ply)
+        if before is not None and after is not None:
+            plies.append(review_ply(board, move, before, after, ply))
+        board.push(move)
+    return plies
+
+
+def initial_to_json(start: Board, position: PositionEval) -> dict[str, Any]:
+    """The review JSON's "initial" item: the start position's evaluation, best move, line."""
+    best = position.line[0] if position.line else None
+    return {
+        "eval": position.evaluation.to_json() if position.evaluation is not None else None,
+        "best": {"uci": best.uci(), "san": start.san(best)} if best is not None else None,
+        "line": list(line_to_san(start, position.line)),
+    }
+
+
 def judged_evaluation(
     board: Board, evaluation: Evaluation | None, before: Evaluation
 ) -> Evaluation:
