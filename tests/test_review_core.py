@@ -27,10 +27,13 @@ from chesscore.review.evaluate import (
     ReviewSetting,
     evaluate_position,
     evaluate_positions,
+    merge_positions,
+    verify_positions,
 )
 from chesscore.review.judge import (
     count_judgements,
     initial_to_json,
+    positions_to_verify,
     review_accuracy,
     review_plies,
     review_ply,
@@ -313,6 +316,54 @@ def test_a_search_cut_by_cancel_is_not_reported() -> None:
     assert all(e.depth > 0 for e in evals)
 
 
+# -- the second look ---------------------------------------------------------------------
+
+
+def test_positions_to_verify_are_those_around_big_drops() -> None:
+    start, moves = play(["e4", "e5", "Nf3", "Nc6"])
+    line = {index: (move,) for index, move in enumerate(moves)}
+    cps = [0, -120, -100, -100, 60]  # drops: 1: 21.9 points, 2: none, 3: none, 4: 29.7
+    evals = [position(i, Evaluation(cp=cp), line.get(i + 5, ())) for i, cp in enumerate(cps)]
+    assert positions_to_verify(start, moves, evals) == [0, 1, 3, 4]
+    assert positions_to_verify(start, moves, evals, points=25) == [3, 4]
+    # The engine's own best move is not looked at again; a missing position is skipped.
+    evals[3] = position(3, Evaluation(cp=-100), (moves[3],))
+    assert positions_to_verify(start, moves, evals) == [0, 1]
+    assert positions_to_verify(start, moves, evals[:2]) == [0, 1]
+    # A mate rule's mark counts whatever the points.
+    evals[1] = position(1, Evaluation(mate=-5), (moves[1],))
+    assert positions_to_verify(start, moves, evals[:2], points=99) == [0, 1]
+
+
+def test_verify_positions_keeps_the_deeper_numbers() -> None:
+    start, moves = play(TRAP)
+    shallow = ReviewSetting(seconds=60, depth=3)
+    evals = evaluate_positions(start, moves, shallow)
+    again = positions_to_verify(start, moves, evals)
+    assert again and again == sorted(again)
+    seen: list[int] = []
+    verified = verify_positions(
+        start, moves, evals, again, ReviewSetting(seconds=60, depth=5),
+        lambda result: seen.append(result.index),
+    )  # fmt: skip
+    assert [e.index for e in verified] == again == seen
+    assert all(e.depth >= evals[e.index].depth for e in verified)
+    assert any(e.depth == 5 for e in verified)
+    merged = merge_positions(evals, verified)
+    assert [e.index for e in merged] == list(range(len(moves) + 1))
+    assert all(merged[e.index] == e for e in verified)
+    # A first-pass number deeper than the second look's is kept.
+    deep = [e if e.index != again[0] else PositionEval(e.index, e.evaluation, e.line, 40, 1)
+            for e in evals]  # fmt: skip
+    kept = verify_positions(start, moves, deep, again[:1], shallow)
+    assert kept == [deep[again[0]]]
+    with pytest.raises(ValueError, match="positions must be 0 to 14"):
+        verify_positions(start, moves, evals, [3, 15], shallow)
+    cancel = threading.Event()
+    cancel.set()
+    assert verify_positions(start, moves, evals, again, shallow, cancel=cancel) == []
+
+
 def test_bad_arguments() -> None:
     start, moves = play(SCHOLAR)
     with pytest.raises(ValueError, match="first must be 0 to 7"):
@@ -412,7 +463,7 @@ def test_cli_prints_the_annotated_pgn_and_progress(tmp_path: Path) -> None:
     # Not a terminal: plain progress lines (the first at once, the last always), no \r.
     assert lines[0] == "1/8 positions" and "8/8 positions" in lines and "\r" not in result.stderr
     assert lines[-1].startswith("White ") and "Black " in lines[-1]
-    assert "1 blunder" in lines[-1] and "8 positions in" in lines[-1]
+    assert "1 blunder" in lines[-1] and "8 positions (" in lines[-1]
 
 
 @pytest.mark.parametrize(
