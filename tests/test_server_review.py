@@ -10,8 +10,10 @@ keeps it quick; python-chess is the oracle for the PGN and the positions."""
 from __future__ import annotations
 
 import io
+import json
 import math
 import random
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -172,6 +174,20 @@ def test_a_games_blunder_is_classed_and_explained(
     assert review["counts"]["white"]["blunder"] == 0
     assert review["accuracy"]["white"] > review["accuracy"]["black"]
     assert review["initial"]["best"]["uci"] in {m.uci() for m in chess.Board().legal_moves}
+
+
+def test_the_second_look_searched_the_blunder_again(
+    server: LiveServer, scholars_review: dict[str, Any]
+) -> None:
+    """The positions before and after the blunder were searched again (the stored evals)."""
+    with sqlite3.connect(server.instance_path / "games.sqlite3") as db:
+        (text,) = db.execute(
+            "SELECT evals FROM reviews WHERE id = ?", (scholars_review["id"],)
+        ).fetchone()
+    evals = json.loads(text)
+    assert [item["index"] for item in evals] == list(range(8))
+    verified = {item["index"] for item in evals if item["verified"]}
+    assert {BLUNDER_PLY - 1, BLUNDER_PLY} <= verified, verified
 
 
 def test_asking_again_gives_the_same_review(

@@ -27,7 +27,7 @@ from typing import Any
 
 from chesscore.review.evaluate import ReviewSetting
 from server.games.engine_pool import EnginePool
-from server.review.job import ReviewJob, ReviewUpdate
+from server.review.job import ReviewUpdate
 from server.review.record import ReviewProgress
 from server.storage.interface import GameStore
 
@@ -118,13 +118,14 @@ class ReviewRunner:
             return
         failures = 0
         while not progress.complete and not self.closed:
-            before = len(progress.evals)
+            before = (len(progress.evals), len(progress.verified))
             update = self._run_job(progress)
             if update is None:
                 return  # closed, or another process took the review
             if progress.complete:
                 break
-            failures = failures + 1 if not update.preempted and len(progress.evals) == before else 0
+            stuck = (len(progress.evals), len(progress.verified)) == before
+            failures = failures + 1 if not update.preempted and stuck else 0
             if failures >= MAX_FAILURES:
                 progress.set_status("failed", "the engine could not review this game")
                 break
@@ -144,8 +145,7 @@ class ReviewRunner:
                 ended.append(update)
                 finished.set()
 
-        start_fen, moves, headers = progress.job_game()
-        job = ReviewJob(start_fen, moves, headers, self.setting, tuple(progress.evals))
+        job = progress.job(self.setting)
         owner = f"review:{progress.id}"
         try:
             self.pool.start_analysis(owner, owner, job, on_update)
