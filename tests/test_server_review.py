@@ -24,11 +24,13 @@ import chess.pgn
 import pytest
 import requests
 
+from deploy import cluster
 from server.storage.interface import GameStore, ReviewLimitError, StoredReview
 from server.storage.sqlite import SqliteStore
 from tests.support.game_client import FriendGame, GameClient, create_game
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
+from tests.test_cluster import Backends, backends  # noqa: F401 - PostgreSQL and Redis
 from tests.test_server_store_postgres import database  # noqa: F401 - the PostgreSQL fixture
 
 pytestmark = pytest.mark.server
@@ -523,3 +525,41 @@ def test_the_review_table_on_postgres(database: str) -> None:  # noqa: F811 - th
     finally:
         first.close()
         second.close()
+
+
+# -- a cluster: two processes sharing PostgreSQL and Redis ----------------------------------
+
+
+@pytest.mark.cluster
+def test_a_review_in_a_cluster_is_read_and_watched_on_any_process(
+    backends: Backends,  # noqa: F811 - the fixture
+    tmp_path: Path,
+) -> None:
+    """One process runs the review; the other answers GET and review_watch, and its
+    watchers get the pushes across Redis."""
+    servers = []
+    for index in (1, 2):
+        env = cluster.server_environment(backends.folder, index, backends.database, backends.redis)
+        env.update(FAST, CHESS_TRUSTED_PROXIES="0", CHESS_ENGINE_WORKERS="1")
+        env["CHESS_INSTANCE_PATH"] = str(tmp_path / f"server-{index}")
+        servers.append(LiveServer(tmp_path / f"server-{index}", env=env).start())
+    watcher: ReviewClient | None = None
+    try:
+        response = post(servers[0].url, {"pgn": random_pgn(31, 30)})
+        assert response.status_code == 201, response.text
+        review_id = response.json()["id"]
+        watcher = ReviewClient(servers[1].url)
+        reply = watcher.call("review_watch", {"id": review_id})
+        assert reply["ok"] and reply["review"]["id"] == review_id, reply
+        final = watcher.wait_update("done")
+        assert final["progress"] == {"done": 31, "total": 31}
+        assert len(watcher.updates) > 1  # pushed as it ran, not only at the end
+        on_other = wait_review(servers[1].url, review_id)
+        assert on_other == wait_review(servers[0].url, review_id)
+        again = post(servers[1].url, {"pgn": random_pgn(31, 30)})
+        assert again.status_code == 200 and again.json()["id"] == review_id
+    finally:
+        if watcher is not None:
+            watcher.close()
+        for live in servers:
+            live.stop()

@@ -116,6 +116,7 @@ class ReviewRunner:
         progress.set_status("running")
         if not self._push(progress, write=True):
             return
+        progress.pushed_at = 0.0  # the first results go out as soon as they come
         failures = 0
         while not progress.complete and not self.closed:
             before = (len(progress.evals), len(progress.verified))
@@ -134,25 +135,32 @@ class ReviewRunner:
 
     def _run_job(self, progress: ReviewProgress) -> ReviewUpdate | None:
         """One run of the review's job from its next position until the job ends (done,
-        pre-empted or failed), pushing what comes once a second; None when the review was
-        lost (closed, taken by another process)."""
-        finished = threading.Event()
+        pre-empted or failed), pushing what comes as it comes but at most once a second, and
+        once a second when nothing comes; None when the review was lost (closed, taken by
+        another process)."""
+        arrived = threading.Event()
         ended: list[ReviewUpdate] = []
 
         def on_update(update: ReviewUpdate) -> None:
             progress.apply(update)
             if update.done:
                 ended.append(update)
-                finished.set()
+            arrived.set()
 
-        job = progress.job(self.setting)
         owner = f"review:{progress.id}"
         try:
-            self.pool.start_analysis(owner, owner, job, on_update)
+            self.pool.start_analysis(owner, owner, progress.job(self.setting), on_update)
         except ValueError as error:
             progress.set_status("failed", f"the game cannot be reviewed: {error}")
             return ReviewUpdate(done=True)
-        while not finished.wait(PUSH_SECONDS):
+        while not ended:
+            arrived.wait(PUSH_SECONDS)
+            arrived.clear()
+            if ended:
+                break
+            early = progress.pushed_at + PUSH_SECONDS - time.monotonic()
+            if early > 0:
+                self.sleep(early)
             if self.closed or not self._push(progress):
                 self.pool.stop_analysis(owner)
                 return None
@@ -170,4 +178,5 @@ class ReviewRunner:
                 return False
             progress.written_at = now
         self.emit(progress.id, payload)
+        progress.pushed_at = time.monotonic()
         return True
