@@ -92,8 +92,19 @@ class ReviewRunner:
                 self._run(review_id)
             except Exception:
                 log.exception("review %s failed", review_id)
+                self._give_up(review_id)
             finally:
                 self.current = None
+
+    def _give_up(self, review_id: str) -> None:
+        """A review that broke the runner ends `failed` (asking for it again queues it again),
+        rather than being taken up again and again."""
+        try:
+            self.store.save_review(
+                review_id, self.host, {"status": "failed", "updated": time.time()}
+            )
+        except Exception:
+            log.exception("review %s could not be marked failed", review_id)
 
     def _left_over(self) -> list[str]:
         """Reviews queued or running that nobody runs (all of them, when no other process
