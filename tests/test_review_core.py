@@ -12,6 +12,8 @@ needs, so their numbers are the same on a loaded machine.
 from __future__ import annotations
 
 import io
+import os
+import pty
 import subprocess
 import sys
 import threading
@@ -464,6 +466,36 @@ def test_cli_prints_the_annotated_pgn_and_progress(tmp_path: Path) -> None:
     assert lines[0] == "1/8 positions" and "8/8 positions" in lines and "\r" not in result.stderr
     assert lines[-1].startswith("White ") and "Black " in lines[-1]
     assert "1 blunder" in lines[-1] and "8 positions (" in lines[-1]
+
+
+def test_cli_progress_on_a_terminal_is_one_line_redrawn(tmp_path: Path) -> None:
+    path = tmp_path / "scholar.pgn"
+    path.write_text("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n")
+    main, other = pty.openpty()
+    with subprocess.Popen(
+        [sys.executable, "-m", "chesscore", "review", str(path), "--depth", "3"],
+        stdout=subprocess.PIPE,
+        stderr=other,
+        cwd=ROOT,
+    ) as process:
+        os.close(other)
+        stdout, _ = process.communicate(timeout=60)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:  # the terminal's other end is closed: all was read
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(main)
+    assert process.returncode == 0
+    assert b"1. e4" in stdout
+    shown = b"".join(chunks).decode()
+    assert "\r[" in shown and "] 8/8 positions" in shown
+    first_line = shown.split("\r\n")[0]  # the terminal writes each newline as \r\n
+    assert first_line.count("\r") == 8  # one redraw per position, on one line
 
 
 @pytest.mark.parametrize(
