@@ -61,6 +61,16 @@ def play(sans: list[str], fen: str | None = None) -> tuple[Board, list[Move]]:
     return start, [board.push_san(san) for san in sans]
 
 
+TRAP_SETTING = ReviewSetting(seconds=60, depth=5)
+
+
+@pytest.fixture(scope="module")
+def trap_evals() -> list[PositionEval]:
+    """Blackburne's trap evaluated at depth 5 (once for the module: the slowest review here)."""
+    start, moves = play(TRAP)
+    return evaluate_positions(start, moves, TRAP_SETTING)
+
+
 def position(
     index: int, evaluation: Evaluation | None, line: tuple[Move, ...] = ()
 ) -> PositionEval:
@@ -196,10 +206,9 @@ def test_the_wire_item_names_squares() -> None:
     assert {"from": "e7", "to": "g5", "role": "move"} in item["explanation"]["arrows"]
 
 
-def test_counts_per_side() -> None:
+def test_counts_per_side(trap_evals: list[PositionEval]) -> None:
     start, moves = play(TRAP)
-    evals = evaluate_positions(start, moves, SMALL)
-    counts = count_judgements(review_plies(start, moves, evals))
+    counts = count_judgements(review_plies(start, moves, trap_evals))
     assert set(counts) == {"white", "black"}
     assert list(counts["white"]) == ["inaccuracy", "mistake", "blunder"]
     assert counts["white"]["blunder"] >= 1
@@ -208,9 +217,11 @@ def test_counts_per_side() -> None:
 # -- whole games at a small depth ------------------------------------------------------------
 
 
-def test_a_real_game_with_a_blunder_is_found_and_explained() -> None:
+def test_a_real_game_with_a_blunder_is_found_and_explained(
+    trap_evals: list[PositionEval],
+) -> None:
     start, moves = play(TRAP)
-    evals = evaluate_positions(start, moves, ReviewSetting(seconds=60, depth=5))
+    evals = trap_evals
     assert [e.index for e in evals] == list(range(len(moves) + 1))
     plies = review_plies(start, moves, evals)
     by_san = {p.san: p for p in plies}
@@ -265,12 +276,13 @@ def test_a_position_drawn_on_the_board_is_zero() -> None:
 # -- the evaluation pass: one searcher, cancel, resume -----------------------------------
 
 
-def test_one_searcher_across_the_positions_reuses_its_table() -> None:
+def test_one_searcher_across_the_positions_reuses_its_table(
+    trap_evals: list[PositionEval],
+) -> None:
     """The same depths with one searcher cost fewer nodes than with a new one per position:
     what one position's search stored answers much of the next's."""
     start, moves = play(TRAP)
-    setting = ReviewSetting(seconds=60, depth=5)
-    shared = evaluate_positions(start, moves, setting)
+    setting, shared = TRAP_SETTING, trap_evals
     board = start.copy()
     fresh = []
     for index, move in enumerate([*moves, None]):
@@ -383,9 +395,9 @@ def test_bad_arguments() -> None:
 
 
 @pytest.fixture(scope="module")
-def trap_pgn() -> str:
+def trap_pgn(trap_evals: list[PositionEval]) -> str:
     start, moves = play(TRAP)
-    evals = evaluate_positions(start, moves, ReviewSetting(seconds=60, depth=5))
+    evals = trap_evals
     plies = review_plies(start, moves, evals)
     accuracy = review_accuracy(evals, start, moves)
     headers = {"White": "Anne", "Black": "Bob", "Result": "0-1"}
