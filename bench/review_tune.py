@@ -147,8 +147,14 @@ def load_games(path: Path) -> list[Game]:
     return games
 
 
+SCALE = [1.0]  # our centipawns are multiplied by this before judging (a policy's knob)
+
+
 def evaluation_of(iteration: Iteration) -> Evaluation:
-    return Evaluation.from_json(iteration["e"])
+    evaluation = Evaluation.from_json(iteration["e"])
+    if evaluation.cp is not None and SCALE[0] != 1.0:
+        return Evaluation(cp=round(evaluation.cp * SCALE[0]))
+    return evaluation
 
 
 def judged(
@@ -295,34 +301,47 @@ def _drop(game: Game, chosen: list[Iteration | None], ply: int) -> float:
     return 100.0 if verdict is not None else 0.0
 
 
-def analyse(path: Path, nps: int, verbose: bool) -> None:
+# (name, first pass seconds, second look factor or None, second look points, scale, options)
+POLICIES: list[tuple[float, float | None, float, float, dict[str, bool]]] = [
+    (0.3, None, 0, 1.0, {}),
+    (0.5, None, 0, 1.0, {}),
+    (1.0, None, 0, 1.0, {}),
+    (1.5, None, 0, 1.0, {}),
+    (0.5, None, 0, 1.0, {"same_depth": True}),
+    (0.5, None, 0, 1.0, {"best_rule": False}),
+    (0.5, 3, 20, 1.0, {}),
+    (0.5, 3, 15, 1.0, {}),
+    (0.4, 4, 15, 1.0, {}),
+    (0.5, None, 0, 1.25, {}),
+    (0.5, None, 0, 1.5, {}),
+    (0.5, None, 0, 1.75, {}),
+    (0.5, 3, 15, 1.25, {}),
+    (0.5, 3, 15, 1.5, {}),
+    (0.5, 3, 20, 1.5, {}),
+    (0.5, 3, 15, 1.75, {}),
+    (0.4, 4, 15, 1.5, {}),
+]
+
+
+def analyse(path: Path, nps: int, verbose: int | None) -> None:
     games = load_games(path)
     print(
         f"{len(games)} games, {sum(len(g.moves) for g in games)} plies; goals: recall >= 90%,"
         f" agreed >= 80%; {nps} nodes/s stands for the time"
     )
-    for seconds in (0.3, 0.5, 0.7, 1.0, 1.5):
-        tally = run_policy(games, within(int(seconds * nps)), None, 0)
-        print(tally.line(f"first {seconds} s"))
-    for seconds in (0.3, 0.5):
-        tally = run_policy(games, within(int(seconds * nps)), None, 0, same_depth=True)
-        print(tally.line(f"first {seconds} s, same depth"))
-        tally = run_policy(games, within(int(seconds * nps)), None, 0, best_rule=False)
-        print(tally.line(f"first {seconds} s, no best rule"))
-    for seconds, factor, points in [
-        (0.4, 3, 20),
-        (0.5, 3, 20),
-        (0.5, 3, 15),
-        (0.5, 3, 25),
-        (0.4, 4, 20),
-        (0.5, 2, 20),
-        (0.3, 4, 15),
-    ]:
+    for number, (seconds, factor, points, scale, options) in enumerate(POLICIES):
+        SCALE[0] = scale
         budget = int(seconds * nps)
-        tally = run_policy(games, within(budget), within(budget * factor), points)
-        print(tally.line(f"first {seconds} s + verify x{factor} >= {points}"))
-        if verbose and (seconds, factor, points) == (0.5, 3, 20):
+        again = within(int(budget * factor)) if factor else None
+        tally = run_policy(games, within(budget), again, points, **options)
+        name = f"{number:2} x{scale} {seconds} s" + (
+            f" + look x{factor} >= {points}" if factor else ""
+        )
+        name += "".join(f" {key}={value}" for key, value in options.items())
+        print(tally.line(name))
+        if verbose == number:
             print("\n".join(["misses:", *(tally.misses or []), "false:", *(tally.false or [])]))
+    SCALE[0] = 1.0
 
 
 def main() -> None:
@@ -335,7 +354,7 @@ def main() -> None:
     ana = commands.add_parser("analyse")
     ana.add_argument("--nps", type=int, default=45_000)
     ana.add_argument("--out", type=Path, default=RECORD)
-    ana.add_argument("-v", "--verbose", action="store_true")
+    ana.add_argument("-v", "--verbose", type=int, help="list the misses of policy N")
     args = parser.parse_args()
     if args.command == "record":
         record(args.games, args.nodes, args.out)

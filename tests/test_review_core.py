@@ -12,6 +12,8 @@ needs, so their numbers are the same on a loaded machine.
 from __future__ import annotations
 
 import io
+import os
+import pty
 import subprocess
 import sys
 import threading
@@ -57,6 +59,16 @@ def play(sans: list[str], fen: str | None = None) -> tuple[Board, list[Move]]:
     start = Board.from_fen(fen) if fen else Board()
     board = start.copy()
     return start, [board.push_san(san) for san in sans]
+
+
+TRAP_SETTING = ReviewSetting(seconds=60, depth=5)
+
+
+@pytest.fixture(scope="module")
+def trap_evals() -> list[PositionEval]:
+    """Blackburne's trap evaluated at depth 5 (once for the module: the slowest review here)."""
+    start, moves = play(TRAP)
+    return evaluate_positions(start, moves, TRAP_SETTING)
 
 
 def position(
@@ -194,10 +206,9 @@ def test_the_wire_item_names_squares() -> None:
     assert {"from": "e7", "to": "g5", "role": "move"} in item["explanation"]["arrows"]
 
 
-def test_counts_per_side() -> None:
+def test_counts_per_side(trap_evals: list[PositionEval]) -> None:
     start, moves = play(TRAP)
-    evals = evaluate_positions(start, moves, SMALL)
-    counts = count_judgements(review_plies(start, moves, evals))
+    counts = count_judgements(review_plies(start, moves, trap_evals))
     assert set(counts) == {"white", "black"}
     assert list(counts["white"]) == ["inaccuracy", "mistake", "blunder"]
     assert counts["white"]["blunder"] >= 1
@@ -206,9 +217,11 @@ def test_counts_per_side() -> None:
 # -- whole games at a small depth ------------------------------------------------------------
 
 
-def test_a_real_game_with_a_blunder_is_found_and_explained() -> None:
+def test_a_real_game_with_a_blunder_is_found_and_explained(
+    trap_evals: list[PositionEval],
+) -> None:
     start, moves = play(TRAP)
-    evals = evaluate_positions(start, moves, ReviewSetting(seconds=60, depth=5))
+    evals = trap_evals
     assert [e.index for e in evals] == list(range(len(moves) + 1))
     plies = review_plies(start, moves, evals)
     by_san = {p.san: p for p in plies}
@@ -263,12 +276,13 @@ def test_a_position_drawn_on_the_board_is_zero() -> None:
 # -- the evaluation pass: one searcher, cancel, resume -----------------------------------
 
 
-def test_one_searcher_across_the_positions_reuses_its_table() -> None:
+def test_one_searcher_across_the_positions_reuses_its_table(
+    trap_evals: list[PositionEval],
+) -> None:
     """The same depths with one searcher cost fewer nodes than with a new one per position:
     what one position's search stored answers much of the next's."""
     start, moves = play(TRAP)
-    setting = ReviewSetting(seconds=60, depth=5)
-    shared = evaluate_positions(start, moves, setting)
+    setting, shared = TRAP_SETTING, trap_evals
     board = start.copy()
     fresh = []
     for index, move in enumerate([*moves, None]):
@@ -381,9 +395,9 @@ def test_bad_arguments() -> None:
 
 
 @pytest.fixture(scope="module")
-def trap_pgn() -> str:
+def trap_pgn(trap_evals: list[PositionEval]) -> str:
     start, moves = play(TRAP)
-    evals = evaluate_positions(start, moves, ReviewSetting(seconds=60, depth=5))
+    evals = trap_evals
     plies = review_plies(start, moves, evals)
     accuracy = review_accuracy(evals, start, moves)
     headers = {"White": "Anne", "Black": "Bob", "Result": "0-1"}
@@ -464,6 +478,36 @@ def test_cli_prints_the_annotated_pgn_and_progress(tmp_path: Path) -> None:
     assert lines[0] == "1/8 positions" and "8/8 positions" in lines and "\r" not in result.stderr
     assert lines[-1].startswith("White ") and "Black " in lines[-1]
     assert "1 blunder" in lines[-1] and "8 positions (" in lines[-1]
+
+
+def test_cli_progress_on_a_terminal_is_one_line_redrawn(tmp_path: Path) -> None:
+    path = tmp_path / "scholar.pgn"
+    path.write_text("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n")
+    main, other = pty.openpty()
+    with subprocess.Popen(
+        [sys.executable, "-m", "chesscore", "review", str(path), "--depth", "3"],
+        stdout=subprocess.PIPE,
+        stderr=other,
+        cwd=ROOT,
+    ) as process:
+        os.close(other)
+        stdout, _ = process.communicate(timeout=60)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:  # the terminal's other end is closed: all was read
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(main)
+    assert process.returncode == 0
+    assert b"1. e4" in stdout
+    shown = b"".join(chunks).decode()
+    assert "\r[" in shown and "] 8/8 positions" in shown
+    first_line = shown.split("\r\n")[0]  # the terminal writes each newline as \r\n
+    assert first_line.count("\r") == 8  # one redraw per position, on one line
 
 
 @pytest.mark.parametrize(

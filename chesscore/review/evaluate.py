@@ -48,6 +48,9 @@ GROWTH = 2.5
 # positions are searched again with this many times the budget (bench/review_tune.py).
 VERIFY_POINTS = 20.0
 VERIFY_FACTOR = 3.0
+# The second look's whole time, as a share of the first pass's budget (positions x seconds):
+# a game full of blunders gets a shorter look at each, so a review's time stays bounded.
+VERIFY_SHARE = 0.5
 # The hard stop, as a share of the budget past it: a predicted iteration that runs long
 # still gets a little time to finish before it is thrown away.
 OVERRUN = 0.5
@@ -131,13 +134,15 @@ def verify_positions(
     cancel: StopSignal | None = None,
 ) -> list[PositionEval]:
     """The second look: the positions `indices` (of the game of `moves` from `start`; see
-    `chesscore.review.judge.plies_to_verify`) searched again, in order, with `VERIFY_FACTOR`
-    times `setting`'s time, one searcher across them. Each comes back (and goes to
-    `on_position`) as the deeper of its new evaluation and its evaluation in `evals`
-    (the first pass, by index). On `cancel` the positions finished so far come back."""
+    `chesscore.review.judge.positions_to_verify`) searched again, in order, one searcher
+    across them, each with `verify_seconds` (`VERIFY_FACTOR` times `setting`'s, less when
+    there are many). Each comes back (and goes to `on_position`) as the deeper of its new
+    evaluation and its evaluation in `evals` (the first pass, by index). On `cancel` the
+    positions finished so far come back."""
     first_pass = {position.index: position for position in evals}
-    deeper = ReviewSetting(min(600.0, setting.seconds * VERIFY_FACTOR), setting.depth)
     boards = _boards(start, moves, sorted(set(indices)))
+    seconds = verify_seconds(setting, len(moves) + 1, len(boards))
+    deeper = ReviewSetting(seconds, setting.depth)
     searcher = Searcher(cancel)
     results: list[PositionEval] = []
     for index, board in boards:
@@ -153,6 +158,18 @@ def verify_positions(
         if on_position is not None:
             on_position(result)
     return results
+
+
+def verify_seconds(setting: ReviewSetting, positions: int, again: int) -> float:
+    """The time of each position of a second look at `again` of a game's `positions`:
+    `VERIFY_FACTOR` times the setting's, within `VERIFY_SHARE` of the first pass's whole
+    budget, never less than the setting's own time.
+
+    >>> verify_seconds(ReviewSetting(0.5), 81, 10), verify_seconds(ReviewSetting(0.5), 81, 40)
+    (1.5, 0.50625)
+    """
+    share = VERIFY_SHARE * setting.seconds * positions / max(1, again)
+    return min(600.0, max(setting.seconds, min(setting.seconds * VERIFY_FACTOR, share)))
 
 
 def merge_positions(
