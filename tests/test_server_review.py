@@ -4,7 +4,9 @@ done (the blunder classed and explained, the same id when asked again), a PGN's 
 `review_watch` pushes and their final done, `review_try` for the best and the played move, the
 reviewed PGN read by python-chess, the review flag of a computer game, bad inputs each refused
 clearly, the per-address limit, a review that resumes after a live game's search took its only
-worker, and one that resumes after the server was killed. A small setting (0.25 s a position)
+worker, and one that resumes after the server was killed; the reviews table on SQLite and
+PostgreSQL, a review read and watched on the other process of a cluster, and the review job
+giving its pool lane to the analysis board and resuming. A small setting (0.25 s a position)
 keeps it quick; python-chess is the oracle for the PGN and the positions."""
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ import json
 import math
 import random
 import sqlite3
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +27,10 @@ import chess.pgn
 import pytest
 import requests
 
+from chesscore.review.evaluate import ReviewSetting
 from deploy import cluster
+from server.games.engine_pool import AnalysisJob, EnginePool
+from server.review.job import ReviewJob
 from server.storage.interface import GameStore, ReviewLimitError, StoredReview
 from server.storage.sqlite import SqliteStore
 from tests.support.game_client import FriendGame, GameClient, create_game
@@ -575,3 +581,60 @@ def test_a_review_in_a_cluster_is_read_and_watched_on_any_process(
             watcher.close()
         for live in servers:
             live.stop()
+
+
+# -- the review job in the engine pool, on real worker processes ----------------------------
+
+
+class Collected:
+    """What one pool job's callback received."""
+
+    def __init__(self) -> None:
+        self.condition = threading.Condition()
+        self.updates: list[Any] = []
+
+    def __call__(self, update: Any) -> None:
+        with self.condition:
+            self.updates.append(update)
+            self.condition.notify_all()
+
+    def wait_for(self, test: Callable[[Any], bool]) -> Any:
+        with self.condition:
+            assert self.condition.wait_for(
+                lambda: any(test(u) for u in self.updates), DONE_SECONDS
+            ), self.updates[-2:]
+            return next(u for u in self.updates if test(u))
+
+
+def test_a_review_job_gives_its_lane_to_the_analysis_board_and_resumes() -> None:
+    """A 2-worker pool has one analysis lane: an analysis job waiting for it stops the
+    review (low priority), which then resumes from its next position and completes."""
+    game = chess.pgn.read_game(io.StringIO(random_pgn(17, 16)))
+    assert game is not None
+    moves = tuple(move.uci() for move in game.mainline_moves())
+    setting = ReviewSetting(0.25, 8)
+    pool = EnginePool(2)
+    try:
+        review = Collected()
+        job = ReviewJob(chess.STARTING_FEN, moves, (("Result", "*"),), setting)
+        pool.start_analysis("review:test", "review:test", job, review)
+        review.wait_for(lambda u: u.position is not None and u.position.index >= 2)
+        board = Collected()
+        pool.start_analysis("page", "10.0.0.1", AnalysisJob(chess.STARTING_FEN, [], 1, 1.0), board)
+        stopped = review.wait_for(lambda u: u.done)
+        assert stopped.preempted and stopped.summary is None
+        assert board.wait_for(lambda u: bool(u.lines)).lines
+        board.wait_for(lambda u: u.done)
+        earlier = tuple(u.position for u in review.updates if u.position is not None)
+        assert [p.index for p in earlier] == list(range(len(earlier)))
+        resumed = Collected()
+        again = ReviewJob(chess.STARTING_FEN, moves, (("Result", "*"),), setting, earlier)
+        pool.start_analysis("review:test", "review:test", again, resumed)
+        last = resumed.wait_for(lambda u: u.done)
+        assert last.summary is not None, last
+        fresh = [u.position.index for u in resumed.updates if u.position and not u.verified]
+        assert fresh == list(range(len(earlier), len(moves) + 1))  # nothing evaluated twice
+        assert len(last.summary["plies"]) == len(moves)
+        assert chess.pgn.read_game(io.StringIO(last.summary["pgn"])) is not None
+    finally:
+        pool.close()
