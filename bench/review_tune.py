@@ -191,6 +191,19 @@ def within(budget: int) -> Pick:
     return pick
 
 
+def with_parity(pick: Pick, parity: int) -> Pick:
+    """`pick`, then back to the deepest iteration at or below it whose depth has `parity`."""
+
+    def picked(iterations: list[Iteration], index: int) -> Iteration | None:
+        chosen = pick(iterations, index)
+        if chosen is None:
+            return None
+        fitting = [it for it in iterations if it["d"] <= chosen["d"] and it["d"] % 2 == parity]
+        return fitting[-1] if fitting else chosen
+
+    return picked
+
+
 def cost(iterations: list[Iteration], chosen: Iteration | None) -> int:
     """The nodes spent to reach `chosen` (the hard stop's waste is not counted)."""
     return int(chosen["n"]) if chosen else 0
@@ -302,7 +315,7 @@ def _drop(game: Game, chosen: list[Iteration | None], ply: int) -> float:
 
 
 # (name, first pass seconds, second look factor or None, second look points, scale, options)
-POLICIES: list[tuple[float, float | None, float, float, dict[str, bool]]] = [
+POLICIES: list[tuple[float, float | None, float, float, dict[str, Any]]] = [
     (0.3, None, 0, 1.0, {}),
     (0.5, None, 0, 1.0, {}),
     (1.0, None, 0, 1.0, {}),
@@ -320,6 +333,12 @@ POLICIES: list[tuple[float, float | None, float, float, dict[str, bool]]] = [
     (0.5, 3, 20, 1.5, {}),
     (0.5, 3, 15, 1.75, {}),
     (0.4, 4, 15, 1.5, {}),
+    (0.5, None, 0, 1.0, {"parity": 0}),
+    (0.5, None, 0, 1.0, {"parity": 1}),
+    (1.0, None, 0, 1.0, {"parity": 0}),
+    (1.0, None, 0, 1.0, {"parity": 1}),
+    (0.5, 3, 15, 1.0, {"parity": 0}),
+    (0.5, 3, 15, 1.0, {"parity": 1}),
 ]
 
 
@@ -333,7 +352,12 @@ def analyse(path: Path, nps: int, verbose: int | None) -> None:
         SCALE[0] = scale
         budget = int(seconds * nps)
         again = within(int(budget * factor)) if factor else None
-        tally = run_policy(games, within(budget), again, points, **options)
+        first = within(budget)
+        if "parity" in options:
+            first = with_parity(first, options["parity"])
+            again = with_parity(again, options["parity"]) if again else None
+        rest = {key: value for key, value in options.items() if key != "parity"}
+        tally = run_policy(games, first, again, points, **rest)
         name = f"{number:2} x{scale} {seconds} s" + (
             f" + look x{factor} >= {points}" if factor else ""
         )
