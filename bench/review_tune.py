@@ -20,7 +20,8 @@ Two steps, so that one slow recording serves many policies:
    the mean node cost per position, beside the goals (90 % and 80 %).
 
     python bench/review_tune.py record [--games N] [--nodes 70000]
-    python bench/review_tune.py analyse [--nps 45000]
+    python bench/review_tune.py analyse [--nps 45000] [-v POLICY]
+    python bench/review_tune.py real FIRST LAST [--seconds 0.5]   (the code itself, timed)
 
 Policies: ``first`` (the first pass alone: the deepest iteration within the budget),
 ``first+verify`` (plies whose drop reaches ``VERIFY_POINTS`` get their two positions again
@@ -368,6 +369,60 @@ def analyse(path: Path, nps: int, verbose: int | None) -> None:
     SCALE[0] = 1.0
 
 
+def real(first: int, last: int, setting_seconds: float) -> None:
+    """The review itself (both passes, `chesscore.review`) on games `first`..`last` (from 1),
+    judged against the oracle: the check that the simulation's policy is the code's."""
+    from chesscore.review.evaluate import (
+        ReviewSetting,
+        evaluate_positions,
+        merge_positions,
+        verify_positions,
+    )
+    from chesscore.review.judge import positions_to_verify, review_plies
+
+    oracle = json.loads(ORACLE.read_text())["positions"]
+    setting = ReviewSetting(seconds=setting_seconds)
+    tally = Tally(misses=[], false=[])
+    for number, game in enumerate(read_games(GAMES.read_text()), 1):
+        if not first <= number <= last:
+            continue
+        start = Board.from_fen(game.start_fen)
+        moves = [node.move for node in game.moves]
+        began = time.monotonic()
+        evals = evaluate_positions(start, moves, setting)
+        middle = time.monotonic()
+        again = positions_to_verify(start, moves, evals)
+        evals = merge_positions(evals, verify_positions(start, moves, evals, again, setting))
+        ended = time.monotonic()
+        board = start.copy()
+        boards = [board.copy()]
+        for move in moves:
+            board.push(move)
+            boards.append(board.copy())
+        truth = [oracle.get(position_key(b.fen())) for b in boards]
+        if any(entry is None for entry in truth):
+            print(f"game {number}: not in the oracle yet", file=sys.stderr)
+            continue
+        sf = [Evaluation.from_json(t["eval"]) if t["eval"] else None for t in truth]
+        for ply in review_plies(start, moves, evals):
+            verdict = judged(boards, ply.ply, sf[ply.ply - 1], sf[ply.ply])
+            tally.sf_blunders += verdict == Judgement.BLUNDER
+            tally.found += verdict == Judgement.BLUNDER and ply.judgement == Judgement.BLUNDER
+            if ply.judgement == Judgement.BLUNDER:
+                tally.marks += 1
+                tally.agreed += verdict == Judgement.BLUNDER
+                tally.agreed_mistake += verdict in (Judgement.BLUNDER, Judgement.MISTAKE)
+        tally.positions += len(evals)
+        tally.nodes += sum(e.nodes for e in evals)
+        print(
+            f"game {number}: {len(moves)} plies, first pass {middle - began:.1f} s, "
+            f"second look {len(again)} positions {ended - middle:.1f} s",
+            file=sys.stderr,
+        )
+        print(tally.line(f"real, games {first}-{number}"), file=sys.stderr)
+    print(tally.line(f"real {setting_seconds} s, games {first}-{last}"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -379,9 +434,15 @@ def main() -> None:
     ana.add_argument("--nps", type=int, default=45_000)
     ana.add_argument("--out", type=Path, default=RECORD)
     ana.add_argument("-v", "--verbose", type=int, help="list the misses of policy N")
+    actual = commands.add_parser("real")
+    actual.add_argument("first", type=int)
+    actual.add_argument("last", type=int)
+    actual.add_argument("--seconds", type=float, default=0.5)
     args = parser.parse_args()
     if args.command == "record":
         record(args.games, args.nodes, args.out)
+    elif args.command == "real":
+        real(args.first, args.last, args.seconds)
     else:
         analyse(args.out, args.nps, args.verbose)
 
