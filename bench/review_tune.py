@@ -20,7 +20,8 @@ Two steps, so that one slow recording serves many policies:
    the mean node cost per position, beside the goals (90 % and 80 %).
 
     python bench/review_tune.py record [--games N] [--nodes 70000]
-    python bench/review_tune.py analyse [--nps 45000]
+    python bench/review_tune.py analyse [--nps 45000] [-v POLICY]
+    python bench/review_tune.py real FIRST LAST [--seconds 0.5]   (the code itself, timed)
 
 Policies: ``first`` (the first pass alone: the deepest iteration within the budget),
 ``first+verify`` (plies whose drop reaches ``VERIFY_POINTS`` get their two positions again
@@ -191,6 +192,19 @@ def within(budget: int) -> Pick:
     return pick
 
 
+def with_parity(pick: Pick, parity: int) -> Pick:
+    """`pick`, then back to the deepest iteration at or below it whose depth has `parity`."""
+
+    def picked(iterations: list[Iteration], index: int) -> Iteration | None:
+        chosen = pick(iterations, index)
+        if chosen is None:
+            return None
+        fitting = [it for it in iterations if it["d"] <= chosen["d"] and it["d"] % 2 == parity]
+        return fitting[-1] if fitting else chosen
+
+    return picked
+
+
 def cost(iterations: list[Iteration], chosen: Iteration | None) -> int:
     """The nodes spent to reach `chosen` (the hard stop's waste is not counted)."""
     return int(chosen["n"]) if chosen else 0
@@ -302,7 +316,7 @@ def _drop(game: Game, chosen: list[Iteration | None], ply: int) -> float:
 
 
 # (name, first pass seconds, second look factor or None, second look points, scale, options)
-POLICIES: list[tuple[float, float | None, float, float, dict[str, bool]]] = [
+POLICIES: list[tuple[float, float | None, float, float, dict[str, Any]]] = [
     (0.3, None, 0, 1.0, {}),
     (0.5, None, 0, 1.0, {}),
     (1.0, None, 0, 1.0, {}),
@@ -320,6 +334,12 @@ POLICIES: list[tuple[float, float | None, float, float, dict[str, bool]]] = [
     (0.5, 3, 20, 1.5, {}),
     (0.5, 3, 15, 1.75, {}),
     (0.4, 4, 15, 1.5, {}),
+    (0.5, None, 0, 1.0, {"parity": 0}),
+    (0.5, None, 0, 1.0, {"parity": 1}),
+    (1.0, None, 0, 1.0, {"parity": 0}),
+    (1.0, None, 0, 1.0, {"parity": 1}),
+    (0.5, 3, 15, 1.0, {"parity": 0}),
+    (0.5, 3, 15, 1.0, {"parity": 1}),
 ]
 
 
@@ -333,7 +353,12 @@ def analyse(path: Path, nps: int, verbose: int | None) -> None:
         SCALE[0] = scale
         budget = int(seconds * nps)
         again = within(int(budget * factor)) if factor else None
-        tally = run_policy(games, within(budget), again, points, **options)
+        first = within(budget)
+        if "parity" in options:
+            first = with_parity(first, options["parity"])
+            again = with_parity(again, options["parity"]) if again else None
+        rest = {key: value for key, value in options.items() if key != "parity"}
+        tally = run_policy(games, first, again, points, **rest)
         name = f"{number:2} x{scale} {seconds} s" + (
             f" + look x{factor} >= {points}" if factor else ""
         )
@@ -342,6 +367,60 @@ def analyse(path: Path, nps: int, verbose: int | None) -> None:
         if verbose == number:
             print("\n".join(["misses:", *(tally.misses or []), "false:", *(tally.false or [])]))
     SCALE[0] = 1.0
+
+
+def real(first: int, last: int, setting_seconds: float) -> None:
+    """The review itself (both passes, `chesscore.review`) on games `first`..`last` (from 1),
+    judged against the oracle: the check that the simulation's policy is the code's."""
+    from chesscore.review.evaluate import (
+        ReviewSetting,
+        evaluate_positions,
+        merge_positions,
+        verify_positions,
+    )
+    from chesscore.review.judge import positions_to_verify, review_plies
+
+    oracle = json.loads(ORACLE.read_text())["positions"]
+    setting = ReviewSetting(seconds=setting_seconds)
+    tally = Tally(misses=[], false=[])
+    for number, game in enumerate(read_games(GAMES.read_text()), 1):
+        if not first <= number <= last:
+            continue
+        start = Board.from_fen(game.start_fen)
+        moves = [node.move for node in game.moves]
+        began = time.monotonic()
+        evals = evaluate_positions(start, moves, setting)
+        middle = time.monotonic()
+        again = positions_to_verify(start, moves, evals)
+        evals = merge_positions(evals, verify_positions(start, moves, evals, again, setting))
+        ended = time.monotonic()
+        board = start.copy()
+        boards = [board.copy()]
+        for move in moves:
+            board.push(move)
+            boards.append(board.copy())
+        truth = [oracle.get(position_key(b.fen())) for b in boards]
+        if any(entry is None for entry in truth):
+            print(f"game {number}: not in the oracle yet", file=sys.stderr)
+            continue
+        sf = [Evaluation.from_json(t["eval"]) if t["eval"] else None for t in truth]
+        for ply in review_plies(start, moves, evals):
+            verdict = judged(boards, ply.ply, sf[ply.ply - 1], sf[ply.ply])
+            tally.sf_blunders += verdict == Judgement.BLUNDER
+            tally.found += verdict == Judgement.BLUNDER and ply.judgement == Judgement.BLUNDER
+            if ply.judgement == Judgement.BLUNDER:
+                tally.marks += 1
+                tally.agreed += verdict == Judgement.BLUNDER
+                tally.agreed_mistake += verdict in (Judgement.BLUNDER, Judgement.MISTAKE)
+        tally.positions += len(evals)
+        tally.nodes += sum(e.nodes for e in evals)
+        print(
+            f"game {number}: {len(moves)} plies, first pass {middle - began:.1f} s, "
+            f"second look {len(again)} positions {ended - middle:.1f} s",
+            file=sys.stderr,
+        )
+        print(tally.line(f"real, games {first}-{number}"), file=sys.stderr)
+    print(tally.line(f"real {setting_seconds} s, games {first}-{last}"))
 
 
 def main() -> None:
@@ -355,9 +434,15 @@ def main() -> None:
     ana.add_argument("--nps", type=int, default=45_000)
     ana.add_argument("--out", type=Path, default=RECORD)
     ana.add_argument("-v", "--verbose", type=int, help="list the misses of policy N")
+    actual = commands.add_parser("real")
+    actual.add_argument("first", type=int)
+    actual.add_argument("last", type=int)
+    actual.add_argument("--seconds", type=float, default=0.5)
     args = parser.parse_args()
     if args.command == "record":
         record(args.games, args.nodes, args.out)
+    elif args.command == "real":
+        real(args.first, args.last, args.seconds)
     else:
         analyse(args.out, args.nps, args.verbose)
 

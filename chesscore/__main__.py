@@ -49,6 +49,7 @@ from chesscore.rules.pgn_import import ImportedGame, read_games
 from chesscore.rules.squares import square_name
 
 USAGE_ERROR = 2
+INTERRUPTED = 130  # as a shell reports a command stopped by SIGINT
 EXAMPLES = """examples:
   python -m chesscore perft "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" 4
   python -m chesscore perft "<FEN>" 3 --divide     (uci: count per root move, then the total)
@@ -74,6 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR
     except BrokenPipeError:  # the reader went away (`| head`): nothing left to say
         sys.stderr.close()
+    except KeyboardInterrupt:  # Ctrl-C during a long analysis or review: no traceback
+        print("\ninterrupted", file=sys.stderr)
+        return INTERRUPTED
     return 0
 
 
