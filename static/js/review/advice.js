@@ -37,7 +37,8 @@ export function explanationShapes(explanation) {
     const key = `${arrow.from}${arrow.to}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    arrows.push({ orig: arrow.from, dest: arrow.to, brush: ROLE_BRUSHES[arrow.role] ?? 'adviceMove' });
+    const brush = ROLE_BRUSHES[arrow.role] ?? 'adviceMove';
+    arrows.push({ orig: arrow.from, dest: arrow.to, brush });
   }
   return [...circles, ...arrows];
 }

@@ -79,9 +79,8 @@ export function countMarks(review) {
 
 /** The plies of `color`'s mistakes and blunders, in order: the puzzles of that side. */
 export function mistakesOf(review, color) {
-  return review.plies.filter(
-    (ply) => ply.color === color && (ply.class === 'mistake' || ply.class === 'blunder') && ply.best,
-  );
+  const isPuzzle = (ply) => ply.class === 'mistake' || ply.class === 'blunder';
+  return review.plies.filter((ply) => ply.color === color && isPuzzle(ply) && ply.best);
 }
 
 /** The FEN before ply `ply` (1-based): the start, or the FEN after the ply before. */

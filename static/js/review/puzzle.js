@@ -75,7 +75,8 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     const token = ++state.token;
     const item = current();
     const number = moveNumber(state.review.start_fen, item.ply);
-    const played = `${number}${item.color === 'white' ? '.' : '…'} ${item.san}${CLASS_SYMBOLS[item.class]}`;
+    const dots = item.color === 'white' ? '.' : '…';
+    const played = `${number}${dots} ${item.san}${CLASS_SYMBOLS[item.class]}`;
     elements.head.textContent = `Mistake ${index + 1} of ${state.list.length}`;
     say(`Find a better move for ${SIDE[item.color]}`, `${played} was played here.`);
     root.dataset.ply = String(item.ply);
@@ -125,8 +126,8 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     const item = current();
     const position = state.position;
     const shown = state.hints >= 1 && position && !state.finished;
-    const pieceHint =
-      state.hints >= 2 && !state.finished ? [{ orig: item.best.uci.slice(0, 2), brush: 'green' }] : [];
+    const from = item.best.uci.slice(0, 2);
+    const pieceHint = state.hints >= 2 && !state.finished ? [{ orig: from, brush: 'green' }] : [];
     overlay.render({
       threats: shown ? position.threats : null,
       xrays: position?.insight?.xrays ?? null,
@@ -189,8 +190,10 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     elements.hint.disabled = true;
     elements.solution.disabled = true;
     const words = adviceWords(item);
-    const best = item.best.uci === uci ? '' : ` Best was ${item.best.san}.`;
-    say(prompt, `${item.san}${CLASS_SYMBOLS[item.class]}: ${words.text}${best}`.trim());
+    const played = `${item.san}${CLASS_SYMBOLS[item.class]}`;
+    // The explanation names the move played itself ("Nf6?? leaves the queen ...").
+    const text = words.text || `${played} was a ${item.class}.`;
+    say(prompt, item.best.uci === uci ? text : `${text} ${words.best}`.trim());
     renderProgress();
     const reply = await request('analysis_position', path([uci]));
     if (token !== state.token || !reply.ok) return;
@@ -210,7 +213,8 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     elements.hint.textContent = state.hints === 1 ? 'Show the piece to move' : 'Get a hint';
     elements.hint.disabled = state.hints >= 2;
     const words = ['', 'Hint: the threats on the board', 'Hint: move the marked piece'];
-    say(`Find a better move for ${SIDE[current().color]}. ${words[state.hints]}.`, elements.text.textContent);
+    const prompt = `Find a better move for ${SIDE[current().color]}. ${words[state.hints]}.`;
+    say(prompt, elements.text.textContent);
     drawOverlay();
   });
   elements.solution.addEventListener('click', () => {

@@ -149,7 +149,12 @@ function render() {
   renderLearn(review);
   if (puzzles.active()) return; // the puzzle has the board and the box under it
   renderAdvice(
-    { box: $('#advice'), head: $('#advice-head'), text: $('#advice-text'), best: $('#advice-best') },
+    {
+      box: $('#advice'),
+      head: $('#advice-head'),
+      text: $('#advice-text'),
+      best: $('#advice-best'),
+    },
     review,
     ply,
   );
@@ -180,7 +185,8 @@ function renderLearn(review) {
   box.hidden = review.status !== 'done';
   if (box.hidden || box.dataset.built === 'true') return;
   box.dataset.built = 'true';
-  const sides = page.viewer ? [page.viewer, page.viewer === 'white' ? 'black' : 'white'] : ['white', 'black'];
+  const other = { white: 'black', black: 'white' };
+  const sides = page.viewer ? [page.viewer, other[page.viewer]] : ['white', 'black'];
   box.replaceChildren(
     ...sides.map((color) => {
       const button = document.createElement('button');
@@ -261,7 +267,10 @@ $('#export-pgn').addEventListener('click', async () => {
 
 // -- the connection ------------------------------------------------------------------------
 
-const CONNECTION_TEXT = { connected: 'Connected', reconnecting: 'Connection lost: reconnecting…' };
+const CONNECTION_TEXT = {
+  connected: 'Connected',
+  reconnecting: 'Connection lost: reconnecting…',
+};
 
 function showConnection(status, words) {
   const element = $('#connection');
