@@ -23,6 +23,7 @@ from tests.conftest import screenshot_path
 from tests.support.game_client import api_join, api_move
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
+from tests.test_browser_accessibility import assert_named_buttons
 from tests.test_browser_support import (
     WAIT_MS,
     board_pieces,
@@ -166,6 +167,7 @@ def test_review_a_blunder_from_the_game_page_and_solve_its_puzzle(
         blunder = review["plies"][BLUNDER_PLY - 1]
         assert (blunder["san"], blunder["class"], blunder["symbol"]) == ("Nf6", "blunder", "??")
         assert page.locator("#review-progress").is_hidden()
+        assert_named_buttons(page)
 
         # The marks in the move list and the counts per player are the review's.
         marked = page.locator("#moves button.review-move[data-class]").evaluate_all(
