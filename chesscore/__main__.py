@@ -1,4 +1,4 @@
-"""Command line for the rules core: ``python -m chesscore perft|moves|threats|analyse ...``.
+"""Command line for the rules core: ``python -m chesscore perft|moves|threats|analyse|review``.
 
 ``perft FEN DEPTH [--divide]`` prints the leaf-node count as its last line (``--divide`` first
 prints ``uci: count`` for every root move); ``moves FEN`` prints each legal move in UCI and SAN;
@@ -8,24 +8,33 @@ checkers, pins and hanging pieces. ``analyse FEN|file.pgn`` runs the engine's mu
 analysis (``--depth``, ``--multipv``, ``--movetime``), printing the best line of every finished
 depth as it comes, then each line with its rank, its score from White's point of view (``+0.34``,
 ``#-2``) and its moves in SAN; for a PGN file, the position at the end of the first game's main
-line (``--game``, ``--ply`` for another). Bad input (a FEN or PGN that does not parse, a missing
-file, a negative depth) is reported on stderr with exit code 2, never as a traceback.
+line (``--game``, ``--ply`` for another). ``review game.pgn`` reviews a game (the first, or
+``--game N``) at ``--seconds``/``--depth`` per position: the annotated PGN on stdout, the
+progress on stderr (one line redrawn on a terminal, else a "34/81 positions" line at most once a
+second), then a summary line (accuracy and counts per side). Bad input (a FEN or PGN that
+does not parse, a missing file, a negative depth) is reported on stderr with exit code 2,
+never as a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from chesscore.analysis.threats import make_threat_map
 from chesscore.engine.analyse import Analysis, Line, analyse
 from chesscore.engine.search import MAX_PLY, SearchLimits
 from chesscore.errors import ChessError
+from chesscore.review.evaluate import PositionEval, ReviewSetting, evaluate_positions
+from chesscore.review.judge import count_judgements, review_accuracy, review_plies
+from chesscore.review.pgn import reviewed_pgn
 from chesscore.rules.board import Board
 from chesscore.rules.perft import perft, perft_divide
-from chesscore.rules.pgn_import import read_games
+from chesscore.rules.pgn_import import ImportedGame, read_games
 from chesscore.rules.squares import square_name
 
 USAGE_ERROR = 2
@@ -35,7 +44,8 @@ EXAMPLES = """examples:
   python -m chesscore moves "<FEN>"                (each legal move in UCI and SAN)
   python -m chesscore threats "<FEN>"              (white/black attacker counts per square)
   python -m chesscore analyse "<FEN>" --depth 6 --multipv 3   (the engine's best lines)
-  python -m chesscore analyse game.pgn --movetime 5 --ply 30 (a game's position after ply 30)"""
+  python -m chesscore analyse game.pgn --movetime 5 --ply 30 (a game's position after ply 30)
+  python -m chesscore review game.pgn --game 2 > reviewed.pgn  (the annotated PGN)"""
 DEFAULT_ANALYSIS_DEPTH = 6  # when neither --depth nor --movetime is given: a few seconds
 IMPOSSIBLE_NOTICE = "note: this position cannot arise in a game; analysis only"
 
@@ -45,8 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _make_parser()
     args = parser.parse_args(argv)
     try:
-        board = args.load(args)
-        lines = args.command(board, args)
+        subject = args.load(args)  # a Board, or for `review` the game
+        lines = args.command(subject, args)
         print("\n".join(lines))
     except ChessError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -77,6 +87,7 @@ def _make_parser() -> argparse.ArgumentParser:
     threats_parser.add_argument("fen", metavar="FEN")
     threats_parser.set_defaults(command=_run_threats)
     _add_analyse_parser(commands)
+    _add_review_parser(commands)
     return parser
 
 
@@ -91,6 +102,22 @@ def _add_analyse_parser(commands: argparse._SubParsersAction[argparse.ArgumentPa
     parser.add_argument("--game", type=_positive, default=1, help="game of the PGN (from 1)")
     parser.add_argument("--ply", type=_depth, help="position after this many plies of the PGN")
     parser.set_defaults(command=_run_analyse, load=_load_source)
+
+
+def _add_review_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    default = ReviewSetting()
+    parser = commands.add_parser("review", help="the annotated PGN of a game's review")
+    parser.add_argument("source", metavar="file.pgn")
+    parser.add_argument("--game", type=_positive, default=1, help="game of the PGN (from 1)")
+    parser.add_argument(
+        "--seconds", type=_seconds, default=default.seconds,
+        help=f"seconds per position at most (default {default.seconds})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--depth", type=_review_depth, default=default.depth,
+        help=f"depth cap per position (default {default.depth})",
+    )  # fmt: skip
+    parser.set_defaults(command=_run_review, load=_load_review_game)
 
 
 def _load_fen(args: argparse.Namespace) -> Board:
@@ -112,6 +139,22 @@ def _load_source(args: argparse.Namespace) -> Board:
 
 
 def _load_pgn_position(path: Path, game_number: int, ply: int | None) -> Board:
+    game = _read_game(path, game_number)
+    main_line = [node.move for node in game.moves]
+    if ply is not None and ply > len(main_line):
+        raise ChessError(f"ply {ply} is past the end of the game ({len(main_line)} plies)")
+    board = Board.from_fen(game.start_fen)
+    for move in main_line[:ply]:
+        board.push(move)
+    return board
+
+
+def _load_review_game(args: argparse.Namespace) -> ImportedGame:
+    return _read_game(Path(args.source), args.game)
+
+
+def _read_game(path: Path, game_number: int) -> ImportedGame:
+    """Game `game_number` (from 1) of the PGN file at `path`; ChessError saying what is wrong."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
@@ -120,14 +163,7 @@ def _load_pgn_position(path: Path, game_number: int, ply: int | None) -> Board:
     games = read_games(text, limit=game_number)
     if game_number > len(games):
         raise ChessError(f"{path} holds {len(games)} game(s), not {game_number}")
-    game = games[game_number - 1]
-    main_line = [node.move for node in game.moves]
-    if ply is not None and ply > len(main_line):
-        raise ChessError(f"ply {ply} is past the end of the game ({len(main_line)} plies)")
-    board = Board.from_fen(game.start_fen)
-    for move in main_line[:ply]:
-        board.push(move)
-    return board
+    return games[game_number - 1]
 
 
 def _depth(text: str) -> int:
@@ -140,6 +176,13 @@ def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
     return int(text)
+
+
+def _review_depth(text: str) -> int:
+    depth = _positive(text)
+    if depth > MAX_PLY:
+        raise argparse.ArgumentTypeError(f"depth must be at most {MAX_PLY}, got {text!r}")
+    return depth
 
 
 def _seconds(text: str) -> float:
@@ -212,6 +255,76 @@ def _format_line(board: Board, line: Line) -> str:
         sans.append(replay.san(move))
         replay.push(move)
     return f"{line.score.text():>6}  {' '.join(sans)}"
+
+
+def _run_review(game: ImportedGame, args: argparse.Namespace) -> list[str]:
+    """Evaluate every position (progress on stderr), judge every ply; the annotated PGN."""
+    setting = ReviewSetting(seconds=args.seconds, depth=args.depth)
+    start = Board.from_fen(game.start_fen, allow_impossible_checks=True)
+    moves = [node.move for node in game.moves]
+    progress = Progress(len(moves) + 1, sys.stderr)
+    began = time.monotonic()
+    evals = evaluate_positions(start, moves, setting, on_position=progress.update)
+    progress.finish()
+    plies = review_plies(start, moves, evals)
+    accuracy = review_accuracy(evals, start, moves)
+    seconds = time.monotonic() - began
+    print(_summary(accuracy, count_judgements(plies), len(evals), seconds), file=sys.stderr)
+    headers = dict(game.headers)
+    headers.setdefault("Result", game.result)
+    return [reviewed_pgn(headers, start, plies, accuracy).rstrip("\n")]
+
+
+class Progress:
+    """A review's progress on `stream`: a bar redrawn in place on a terminal, otherwise a
+    "34/81 positions" line at most once a second (and the last one always)."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total = total
+        self.stream = stream
+        self.is_tty = stream.isatty()
+        self.last_line = float("-inf")
+        self.done = 0
+
+    def update(self, position: PositionEval) -> None:
+        self.done += 1
+        if self.is_tty:
+            filled = self.WIDTH * self.done // self.total
+            bar = "#" * filled + "-" * (self.WIDTH - filled)
+            self.stream.write(f"\r[{bar}] {self.done}/{self.total} positions")
+            self.stream.flush()
+        elif time.monotonic() - self.last_line >= 1 or self.done == self.total:
+            self.last_line = time.monotonic()
+            print(f"{self.done}/{self.total} positions", file=self.stream, flush=True)
+
+    def finish(self) -> None:
+        if self.is_tty:
+            self.stream.write("\n")
+
+
+def _summary(
+    accuracy: tuple[float | None, float | None],
+    counts: dict[str, dict[str, int]],
+    positions: int,
+    seconds: float,
+) -> str:
+    """ "White 87.2% (1 inaccuracy, 0 mistakes, 2 blunders); Black ...; 81 positions in 42 s"."""
+    sides = []
+    for name, value in zip(("White", "Black"), accuracy, strict=True):
+        side = counts[name.lower()]
+        marks = ", ".join(_plural(n, kind) for kind, n in side.items())
+        shown = f"{value:.1f}%" if value is not None else "no move"
+        sides.append(f"{name} {shown} ({marks})")
+    return f"{'; '.join(sides)}; {positions} positions in {seconds:.1f} s"
+
+
+def _plural(count: int, word: str) -> str:
+    """ "1 blunder", "2 inaccuracies"."""
+    if count == 1:
+        return f"1 {word}"
+    return f"{count} {word[:-1]}ies" if word.endswith("y") else f"{count} {word}s"
 
 
 if __name__ == "__main__":

@@ -1,0 +1,164 @@
+"""The engine's evaluation of every position of a game, the review's raw material.
+
+A game of N plies has N + 1 positions: index 0 is the start position, index k the position
+after ply k. `evaluate_positions` searches them in order with one `Searcher`, so its
+transposition table, filled by the search of one position, already holds most of the next
+one's tree (the next position is one ply down the line just searched). Each position gets the
+engine's best line and its score from White's view (`PositionEval`), searched within a
+`ReviewSetting`: a time budget per position and a depth cap.
+
+A position's evaluation is the score of the deepest iteration that finished within its budget;
+an unfinished iteration is thrown away. The time budget is kept by not starting an iteration
+that would not finish in time (the next iteration is predicted to cost `GROWTH` times the
+last), so the budget is spent on whole iterations and the position ends early rather than late.
+A position with no legal move (mate or stalemate on the board) has no evaluation and no line;
+a position drawn on the board (insufficient material, fivefold repetition, the 75-move rule)
+is evaluated 0.00 whatever the search says, and keeps its line.
+
+`cancel` (a pool lane's flag) stops the review between positions and inside a search: the
+position being searched when it is raised is not reported, so a review pre-empted at position
+k can resume with `first=k` and lose nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from chesscore.analysis.judgement import Evaluation
+from chesscore.engine.search import MATE, MAX_PLY, Searcher, SearchInfo, SearchLimits, StopSignal
+from chesscore.errors import IllegalMoveError
+from chesscore.rules.board import Board
+from chesscore.rules.move import Move
+from chesscore.rules.squares import WHITE
+
+# An iteration costs about this many times the one before it (measured on review games: 2 to 4
+# from depth 6 on); an iteration is started only when that much time is left in the budget.
+GROWTH = 2.5
+# The hard stop, as a share of the budget past it: a predicted iteration that runs long
+# still gets a little time to finish before it is thrown away.
+OVERRUN = 0.5
+
+
+@dataclass(frozen=True)
+class ReviewSetting:
+    """How long each position is searched: `seconds` at most, `depth` at most (the default
+    is the issue's "default setting": an 80-ply game within a minute on one worker)."""
+
+    seconds: float = 0.5
+    depth: int = 12
+
+    def __post_init__(self) -> None:
+        if not 0 < self.seconds <= 600:
+            raise ValueError(f"seconds must be above 0 and at most 600, got {self.seconds!r}")
+        if type(self.depth) is not int or not 1 <= self.depth <= MAX_PLY:
+            raise ValueError(f"depth must be a whole number 1 to {MAX_PLY}, got {self.depth!r}")
+
+    def to_json(self) -> dict[str, float | int]:
+        """The wire form: `{"seconds": 0.5, "depth": 12}`."""
+        return {"seconds": self.seconds, "depth": self.depth}
+
+
+@dataclass(frozen=True)
+class PositionEval:
+    """The engine's view of one position of a game: index 0 is the start position, k the
+    position after ply k; the evaluation from White's view (None when the side to move has no
+    legal move), the best line from the position (empty then), the depth and nodes it took."""
+
+    index: int
+    evaluation: Evaluation | None
+    line: tuple[Move, ...]
+    depth: int
+    nodes: int
+
+
+PositionCallback = Callable[[PositionEval], None]
+
+
+def evaluate_positions(
+    start: Board,
+    moves: Sequence[Move],
+    setting: ReviewSetting,
+    on_position: PositionCallback | None = None,
+    cancel: StopSignal | None = None,
+    first: int = 0,
+) -> list[PositionEval]:
+    """Evaluate the positions `first`..`len(moves)` of the game of `moves` from `start` (left
+    unchanged), in order, with one searcher kept across them; `on_position` is called after
+    each. On `cancel` the positions finished so far come back (the one cut short is left out).
+    IllegalMoveError (a ValueError) when a move is not legal where it is played."""
+    if not 0 <= first <= len(moves):
+        raise ValueError(f"first must be 0 to {len(moves)}, got {first!r}")
+    board = start.copy()
+    for move in moves[:first]:
+        board.push(_checked(board, move))
+    searcher = Searcher(cancel)
+    evals: list[PositionEval] = []
+    for index in range(first, len(moves) + 1):
+        if cancel is not None and cancel.is_set():
+            break
+        result = evaluate_position(board, setting, searcher, index)
+        if cancel is not None and cancel.is_set():
+            break  # the search may have been cut short: its numbers are not the setting's
+        evals.append(result)
+        if on_position is not None:
+            on_position(result)
+        if index < len(moves):
+            board.push(_checked(board, moves[index]))
+    return evals
+
+
+def evaluate_position(
+    board: Board, setting: ReviewSetting, searcher: Searcher | None = None, index: int = 0
+) -> PositionEval:
+    """One position's `PositionEval` within `setting`, by `searcher` (a new one if None).
+    Depth 0 with no evaluation: no legal move, or cancelled before depth 1 finished."""
+    searcher = searcher if searcher is not None else Searcher()
+    hard_limit = setting.seconds * (1 + OVERRUN)
+    order, start = searcher.begin(board, SearchLimits(setting.depth, hard_limit))
+    if not order:
+        return PositionEval(index, None, (), 0, 0)
+    best: SearchInfo | None = None
+    last_cost = 0.0
+    for depth in range(1, setting.depth + 1):
+        began = time.monotonic()
+        elapsed = began - start
+        if best is not None and elapsed + GROWTH * last_cost > setting.seconds:
+            break
+        infos = _iterate(searcher, depth, order, start)
+        if not infos:
+            break  # stopped: the deadline or cancel
+        best, last_cost = infos[0], time.monotonic() - began
+        if best.mate_in is not None and depth >= MATE - abs(best.score):
+            break  # a mate seen to its end: deeper finds nothing new
+    if best is None:  # cancelled within depth 1
+        return PositionEval(index, None, (), 0, searcher.nodes)
+    return PositionEval(index, _evaluation(board, best), tuple(best.pv), best.depth, searcher.nodes)
+
+
+def _iterate(searcher: Searcher, depth: int, order: list[int], start: float) -> list[SearchInfo]:
+    """One iteration; depth 1 is never cut by the clock (as `analyse` does), only by cancel."""
+    if depth > 1:
+        return searcher.iterate_lines(depth, order, 1, start)
+    deadline, searcher.deadline = searcher.deadline, float("inf")
+    try:
+        return searcher.iterate_lines(depth, order, 1, start)
+    finally:
+        searcher.deadline = deadline
+
+
+def _evaluation(board: Board, info: SearchInfo) -> Evaluation:
+    """The iteration's score from White's view; 0.00 for a position drawn on the board."""
+    outcome = board.outcome()
+    if outcome is not None and outcome.winner is None:
+        return Evaluation(cp=0)
+    sign = 1 if board.turn == WHITE else -1
+    mate = info.mate_in
+    return Evaluation(mate=sign * mate) if mate is not None else Evaluation(cp=sign * info.score)
+
+
+def _checked(board: Board, move: Move) -> Move:
+    if not board.is_legal(move):
+        raise IllegalMoveError(f"illegal move {move.uci()} in position {board.fen()!r}")
+    return move

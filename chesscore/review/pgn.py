@@ -1,0 +1,85 @@
+"""The reviewed game as PGN: every move with its evaluation, its mark and its explanation.
+
+`reviewed_pgn` writes the game's main line through chesscore.rules.pgn_export (the writer of
+the analysis board's export), each move with lichess's annotations: the evaluation after it as
+``[%eval 0.34]`` / ``[%eval #-3]`` (White's view, pawns), the NAG of its class (``$6`` ?!,
+``$2`` ?, ``$4`` ??) and, for a judged move, its explanation as the comment (with
+"Best: Qd7." added when the explanation does not name the better move). A move that mates on
+the board has no evaluation to write; one that stalemates is written 0.00. The players'
+accuracy goes into the game comment before the first move (``WhiteAccuracy`` tags are no
+standard), with the ``Annotator`` tag naming the review. python-chess (`node.eval()`,
+`node.nags`), lichess's study import and our own `read_games` read all of it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from chesscore.analysis.judgement import Evaluation
+from chesscore.review.judge import ReviewedPly
+from chesscore.rules.board import Board
+from chesscore.rules.pgn_export import make_tree_pgn
+from chesscore.rules.pgn_import import ImportedGame, Node
+
+ANNOTATOR = "chesscore review"
+
+
+def reviewed_pgn(
+    headers: Mapping[str, str],
+    start: Board,
+    plies: Sequence[ReviewedPly],
+    accuracy: tuple[float | None, float | None],
+) -> str:
+    """The PGN of the game from `start` whose judged plies are `plies` (in order), with
+    `headers` (the seven-tag roster filled in, ``Annotator`` added when missing) and the
+    (White's, Black's) `accuracy` in the game comment. IllegalMoveError (a ValueError) when
+    a ply's move is not legal where it is played."""
+    board = start.copy()
+    nodes = []
+    for ply in plies:
+        move = board.parse_uci(ply.uci)
+        nodes.append(Node(move, board.san(move), _comment(ply), _nags(ply), None, _eval(ply)))
+        board.push(move)
+    tags = {"Annotator": ANNOTATOR, **headers}
+    result = tags.get("Result", "*")
+    game = ImportedGame(tags, start.fen(), tuple(nodes), accuracy_comment(accuracy), result, 1)
+    return make_tree_pgn(game)
+
+
+def accuracy_comment(accuracy: tuple[float | None, float | None]) -> str:
+    """ "Accuracy: White 87.2%, Black 64.1%." (a side without a move is left out)."""
+    parts = [
+        f"{name} {value:.1f}%"
+        for name, value in zip(("White", "Black"), accuracy, strict=True)
+        if value is not None
+    ]
+    return f"Accuracy: {', '.join(parts)}." if parts else ""
+
+
+def eval_text(evaluation: Evaluation) -> str:
+    """As ``[%eval]`` writes it: pawns with two decimals ("0.34", "-1.20") or "#-3"."""
+    if evaluation.mate is not None:
+        return f"#{evaluation.mate}"
+    assert evaluation.cp is not None
+    return f"{evaluation.cp / 100:.2f}"
+
+
+def _eval(ply: ReviewedPly) -> str | None:
+    if ply.evaluation is not None:
+        return eval_text(ply.evaluation)
+    # No legal move after the ply: a stalemate is a draw, a mate has no evaluation to write.
+    return None if ply.san.endswith("#") else "0.00"
+
+
+def _nags(ply: ReviewedPly) -> tuple[int, ...]:
+    return (ply.judgement.nag,) if ply.judgement is not None else ()
+
+
+def _comment(ply: ReviewedPly) -> str:
+    """A judged move's explanation, naming the better move ("Best: Qd7.") if it does not."""
+    if ply.judgement is None:
+        return ""
+    text = ply.explanation.text if ply.explanation is not None else ply.judgement.label + "."
+    if ply.best_san is not None and ply.best_san != ply.san and "Better was" not in text:
+        text += f" Best: {ply.best_san}."
+    return text
