@@ -37,7 +37,9 @@ from tests.test_browser_support import (
 
 pytestmark = pytest.mark.browser
 
-server = module_server("browser_review")
+# Shorter searches than the default: the marks these tests read (a mate in one allowed) are
+# found at any depth, and the suite runs beside everything else on two cores.
+server = module_server("browser_review", {"CHESS_REVIEW_SECONDS": "0.3"})
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -57,6 +59,17 @@ OPERA_GAME = """[Event "Paris opera"]
 1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6
 9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+
 Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0
+"""
+
+# Anderssen - Kieseritzky, London 1851 (the "Immortal game"): 45 plies.
+IMMORTAL_GAME = """[Event "London"]
+[White "Adolf Anderssen"]
+[Black "Lionel Kieseritzky"]
+[Result "1-0"]
+
+1. e4 e5 2. f4 exf4 3. Bc4 Qh4+ 4. Kf1 b5 5. Bxb5 Nf6 6. Nf3 Qh6 7. d3 Nh5 8. Nh4 Qg5
+9. Nf5 c6 10. g4 Nf6 11. Rg1 cxb5 12. h4 Qg6 13. h5 Qg5 14. Qf3 Ng8 15. Bxf4 Qf6 16. Nc3 Bc5
+17. Nd5 Qxb2 18. Bd6 Bxg1 19. e5 Qxa1+ 20. Ke2 Na6 21. Nxg7+ Kd8 22. Qf6+ Nxf6 23. Be7# 1-0
 """
 
 ROLE_BRUSHES = {
@@ -125,14 +138,19 @@ def drawn_shapes(page: Any) -> set[tuple[str, str, str]]:
     return found
 
 
-def expected_shapes(explanation: dict[str, Any]) -> set[tuple[str, str, str]]:
+def expected_shapes(ply: dict[str, Any]) -> set[tuple[str, str, str]]:
+    """The shapes of ply `ply`'s explanation: a circle per square, an arrow per pair of
+    squares (the first role named), the best move's arrow in its own colour."""
+    explanation = ply["explanation"]
     shapes = {(square, "", "adviceSquare") for square in explanation["squares"]}
     seen = set()
     for arrow in explanation["arrows"]:
-        if (arrow["from"], arrow["to"]) in seen:
-            continue  # one arrow per pair of squares, the first role named
-        seen.add((arrow["from"], arrow["to"]))
-        shapes.add((arrow["from"], arrow["to"], ROLE_BRUSHES[arrow["role"]]))
+        pair = (arrow["from"], arrow["to"])
+        if pair in seen:
+            continue
+        seen.add(pair)
+        best = arrow["role"] == "move" and arrow["from"] + arrow["to"] == ply["best"]["uci"][:4]
+        shapes.add((*pair, "adviceBest" if best else ROLE_BRUSHES[arrow["role"]]))
     return shapes
 
 
@@ -196,8 +214,8 @@ def test_review_a_blunder_from_the_game_page_and_solve_its_puzzle(
         assert page.locator("#advice-text").inner_text() == explanation["text"]
         best_words = page.locator("#advice").inner_text()
         assert blunder["best"]["san"] in best_words
-        assert drawn_shapes(page) == expected_shapes(explanation)
-        assert len(expected_shapes(explanation)) > 0
+        assert drawn_shapes(page) == expected_shapes(blunder)
+        assert len(expected_shapes(blunder)) > 0
         page.screenshot(path=screenshot_path(request, "-desktop"))
 
         # Arrow keys step through the moves as on the analysis board.
@@ -297,17 +315,11 @@ def test_a_game_from_the_analysis_board_reviewed_on_a_phone(
         page.wait_for_function(
             "document.querySelectorAll('#moves button.review-move').length === 33", timeout=WAIT_MS
         )
-        status = dataset(page, "status")
-        if status in ("queued", "running"):
-            progress = page.locator("#review-progress")
-            assert progress.is_visible()
-            page.screenshot(path=screenshot_path(request, "-phone-running"), full_page=True)
-            # The graph fills in while the review runs: some points before the end.
-            page.wait_for_function(
-                "Number(document.querySelector('#graph').dataset.points) > 1"
-                " || document.querySelector('#review').dataset.status === 'done'",
-                timeout=REVIEW_WAIT_MS,
-            )
+        assert dataset(page, "status") in ("queued", "running")
+        # Above the board: seen without scrolling.
+        progress = page.locator("#review-progress").bounding_box()
+        assert progress is not None and progress["y"] < page.locator("#board").bounding_box()["y"]
+        page.screenshot(path=screenshot_path(request, "-phone-running"), full_page=True)
         wait_done(page)
         review = review_json(server.url, review_id_of(page))
         assert review["source"] == {"pgn": True}
@@ -335,11 +347,7 @@ def test_a_running_review_on_the_desktop(
     browser: Any, server: LiveServer, request: pytest.FixtureRequest
 ) -> None:
     """A review asked for over the API and opened at once: the progress bar, then the graph."""
-    response = requests.post(
-        server.url + "/api/reviews",
-        json={"pgn": OPERA_GAME.replace("Paris opera", "Paris opera (desktop)")},
-        timeout=10,
-    )
+    response = requests.post(server.url + "/api/reviews", json={"pgn": IMMORTAL_GAME}, timeout=10)
     assert response.status_code in (200, 201), response.text
     review_id = response.json()["id"]
     context = browser.new_context(viewport=DESKTOP)
@@ -351,10 +359,23 @@ def test_a_running_review_on_the_desktop(
             ".includes(document.querySelector('#review').dataset.status)",
             timeout=WAIT_MS,
         )
-        if dataset(page, "status") != "done":
-            assert page.locator("#review-progress").is_visible()
-            page.screenshot(path=screenshot_path(request, "-running"))
+        # 46 positions at 0.3 s: the page is there long before the engine is done.
+        assert dataset(page, "status") in ("queued", "running")
+        assert page.locator("#review-progress").is_visible()
+        page.screenshot(path=screenshot_path(request, "-running"))
+        # The pushes fill the graph and the marks while the review runs.
+        page.wait_for_function(
+            "document.querySelector('#review').dataset.status === 'running'"
+            " && Number(document.querySelector('#graph').dataset.points) > 2"
+            " && Number(document.querySelector('#graph').dataset.points) < 46",
+            timeout=REVIEW_WAIT_MS,
+        )
+        fill = page.locator("#progress-fill").evaluate("(bar) => parseFloat(bar.style.width)")
+        assert 0 < fill < 100
+        page.screenshot(path=screenshot_path(request, "-filling"))
         wait_done(page)
+        assert page.locator("#review-progress").is_hidden()
+        assert page.locator("#graph").get_attribute("data-points") == "46"
         no_overflow(page, DESKTOP["width"])
         page.screenshot(path=screenshot_path(request, "-done"))
     finally:

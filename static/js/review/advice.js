@@ -10,8 +10,9 @@ import { moveNumber } from './graph.js';
 /** Brushes of the explanation's shapes (given to chessground by board.js), one per role. */
 export const ADVICE_BRUSHES = {
   adviceSquare: { key: 'xs', color: '#e68a00', opacity: 0.9, lineWidth: 4 },
-  adviceMove: { key: 'xm', color: '#15781b', opacity: 0.8, lineWidth: 10 },
-  adviceAttack: { key: 'xa', color: '#c62828', opacity: 0.8, lineWidth: 10 },
+  adviceBest: { key: 'xb', color: '#15781b', opacity: 0.8, lineWidth: 10 },
+  adviceMove: { key: 'xm', color: '#8e1b1b', opacity: 0.75, lineWidth: 10 },
+  adviceAttack: { key: 'xa', color: '#e0531f', opacity: 0.8, lineWidth: 10 },
   adviceDefence: { key: 'xd', color: '#1e5bb8', opacity: 0.8, lineWidth: 9 },
   advicePin: { key: 'xp', color: '#d4a000', opacity: 0.9, lineWidth: 9 },
 };
@@ -22,8 +23,12 @@ const ROLE_BRUSHES = {
   pin: 'advicePin',
 };
 
-/** chessground's shapes of `explanation` (null: none). */
-export function explanationShapes(explanation) {
+/**
+ * chessground's shapes of `explanation` (null: none) of a ply whose engine choice was `best`
+ * ({uci, san} or null): the best move's arrow green, any other move it names (the reply that
+ * punishes the mistake) dark red.
+ */
+export function explanationShapes(explanation, best = null) {
   if (!explanation) return [];
   const circles = (explanation.squares ?? []).map((square) => ({
     orig: square,
@@ -37,7 +42,8 @@ export function explanationShapes(explanation) {
     const key = `${arrow.from}${arrow.to}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const brush = ROLE_BRUSHES[arrow.role] ?? 'adviceMove';
+    const isBest = arrow.role === 'move' && best && key === best.uci.slice(0, 4);
+    const brush = isBest ? 'adviceBest' : ROLE_BRUSHES[arrow.role] ?? 'adviceMove';
     arrows.push({ orig: arrow.from, dest: arrow.to, brush });
   }
   return [...circles, ...arrows];

@@ -173,7 +173,7 @@ function drawBoard(review, ply) {
     dests: null,
   });
   overlay.render({ threats: null, fen, orientation: board.orientation(), mode: 'off' });
-  const shapes = item?.class ? explanationShapes(item.explanation) : [];
+  const shapes = item?.class ? explanationShapes(item.explanation, item.best) : [];
   board.setShapes(shapes);
   root.dataset.shapes = String(shapes.length);
 }
