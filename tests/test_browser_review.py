@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import requests
 
+from chesscore import Board, Move
 from tests.conftest import screenshot_path
 from tests.support.game_client import api_join, api_move
 from tests.support.live_server import LiveServer
@@ -287,6 +288,12 @@ def solve_first_puzzle(page: Any, review: dict[str, Any], request: pytest.Fixtur
         "document.querySelector('#puzzle').dataset.result === 'solved'", timeout=WAIT_MS
     )
     assert page.locator("#puzzle-prompt").inner_text() == "Good move!"
+    after = Board.from_fen(review["plies"][item["ply"] - 2]["fen"])
+    after.push(Move.from_uci(best))
+    page.wait_for_function(
+        f"document.querySelector('#puzzle').dataset.fen === {after.fen()!r}", timeout=WAIT_MS
+    )
+    assert board_pieces(page) == pieces_of_fen(after.fen())
     assert item["explanation"]["text"] in page.locator("#puzzle-text").inner_text()
     assert page.locator("#puzzle-progress").inner_text().startswith("1 of")
     page.screenshot(path=screenshot_path(request, "-solved"))

@@ -81,6 +81,7 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     say(`Find a better move for ${SIDE[item.color]}`, `${played} was played here.`);
     root.dataset.ply = String(item.ply);
     root.dataset.result = '';
+    root.dataset.ready = 'false';
     elements.hint.disabled = false;
     elements.hint.textContent = 'Get a hint';
     elements.solution.disabled = false;
@@ -103,6 +104,7 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     }
     state.position = reply.position;
     root.dataset.ready = 'true';
+    root.dataset.fen = reply.position.fen;
     showPosition();
   }
 
@@ -197,6 +199,7 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     renderProgress();
     const reply = await request('analysis_position', path([uci]));
     if (token !== state.token || !reply.ok) return;
+    root.dataset.fen = reply.position.fen;
     board.show({
       fen: reply.position.fen,
       turn: reply.position.turn,
