@@ -152,7 +152,8 @@ def _rewritten_module(root: Path, filename: str) -> Response:
     response = Response(text, mimetype="text/javascript")
     response.cache_control.no_cache = True  # as send_from_directory's: revalidate each load
     response.set_etag(hashlib.sha1(text.encode()).hexdigest())
-    return response.make_conditional(request)
+    response.make_conditional(request)  # a 304 for a browser that has this version
+    return response
 
 
 @lru_cache(maxsize=64)
