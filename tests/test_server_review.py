@@ -10,6 +10,7 @@ keeps it quick; python-chess is the oracle for the PGN and the positions."""
 from __future__ import annotations
 
 import io
+import math
 import random
 import time
 from collections.abc import Iterator
@@ -21,9 +22,12 @@ import chess.pgn
 import pytest
 import requests
 
+from server.storage.interface import GameStore, ReviewLimitError, StoredReview
+from server.storage.sqlite import SqliteStore
 from tests.support.game_client import FriendGame, GameClient, create_game
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
+from tests.test_server_store_postgres import database  # noqa: F401 - the PostgreSQL fixture
 
 pytestmark = pytest.mark.server
 
@@ -433,3 +437,73 @@ def test_a_review_resumes_after_a_restart(tmp_path: Path) -> None:
         assert review["accuracy"]["white"] is not None
     finally:
         live.stop()
+
+
+# -- the reviews table, on SQLite and on PostgreSQL (two processes' views of one store) --------
+
+
+def review_row(review_id: str, source: str, address: str, created: float) -> StoredReview:
+    return StoredReview(
+        review_id, source, "queued", 0, 3, "{}", "[]", None, address, None, created, created
+    )
+
+
+def check_review_table(first: GameStore, second: GameStore) -> None:
+    """`first` and `second` share one database, as two server processes would."""
+    now = time.time()
+    row = review_row("review01", "game-a", "10.0.0.1", now)
+    assert first.add_review(row, 3, 100) == (row, True)
+    stored, created = second.add_review(review_row("review02", "game-a", "10.0.0.1", now), 3, 100)
+    assert (stored.id, created) == ("review01", False)  # one review per source
+    for index in (2, 3):
+        second.add_review(
+            review_row(f"review0{index}", f"game-{index}", "10.0.0.1", now + index), 3, 100
+        )
+    with pytest.raises(ReviewLimitError) as limit:
+        first.add_review(review_row("review04", "game-4", "10.0.0.1", now), 3, 100)
+    assert limit.value.what == "address"
+    with pytest.raises(ReviewLimitError) as limit:
+        first.add_review(review_row("review05", "game-5", "10.0.0.2", now), 3, 3)
+    assert limit.value.what == "queue"
+    assert first.add_review(review_row("review06", "game-6", "auto", now + 9), None, 100)[1]
+    assert first.pending_reviews(math.inf, math.inf) == [
+        "review01", "review02", "review03", "review06"
+    ]  # fmt: skip
+    # Exactly one process claims a review; only it may write it, until it is left stale.
+    assert first.claim_review("review01", "host-1", now, now - 120)
+    assert not second.claim_review("review01", "host-2", now, now - 120)
+    assert first.save_review("review01", "host-1", {"done": 2, "updated": now + 1})
+    assert not second.save_review("review01", "host-2", {"done": 3, "updated": now + 1})
+    assert second.load_review("review01").done == 2  # type: ignore[union-attr]
+    assert second.pending_reviews(now + 10, now - 120) == ["review02", "review03", "review06"]
+    assert second.pending_reviews(now + 10, now + 120)[0] == "review01"  # left: stale
+    assert second.claim_review("review01", "host-2", now + 2, now + 120)
+    assert not first.save_review("review01", "host-1", {"done": 4, "updated": now + 2})
+    # A failed review is queued again when asked for again (limits permitting).
+    assert second.save_review("review01", "host-2", {"status": "failed", "updated": now + 3})
+    again, created = first.add_review(review_row("review07", "game-a", "10.0.0.9", now), 3, 100)
+    assert (again.id, again.status, created) == ("review01", "queued", True)
+    assert first.find_review("game-a") == second.load_review("review01")
+    assert first.load_review("nothing") is None and first.find_review("nothing") is None
+
+
+def test_the_review_table_on_sqlite(tmp_path: Path) -> None:
+    first = SqliteStore(tmp_path / "games.sqlite3", shared=True)
+    second = SqliteStore(tmp_path / "games.sqlite3", shared=True)
+    try:
+        check_review_table(first, second)
+    finally:
+        first.close()
+        second.close()
+
+
+@pytest.mark.cluster
+def test_the_review_table_on_postgres(database: str) -> None:  # noqa: F811 - the fixture
+    from server.storage.postgres import PostgresStore
+
+    first, second = PostgresStore(database), PostgresStore(database)
+    try:
+        check_review_table(first, second)
+    finally:
+        first.close()
+        second.close()

@@ -18,6 +18,14 @@ is evaluated 0.00 whatever the search says, and keeps its line.
 `cancel` (a pool lane's flag) stops the review between positions and inside a search: the
 position being searched when it is raised is not reported, so a review pre-empted at position
 k can resume with `first=k` and lose nothing.
+
+Shallow searches disagree with each other: one position searched to an odd depth and the next
+to an even one, or a threat just past the horizon of one and inside that of the next, make a
+drop of winning chances that a deeper search does not see. So a review takes a second look
+(`verify_positions`) at the plies whose drop reaches `VERIFY_POINTS` (a mistake or worse, per
+`chesscore.review.judge.plies_to_verify`): the positions before and after each are searched
+again with `VERIFY_FACTOR` times the budget, and the deeper numbers are kept. A server can
+stream the first pass's plies, then re-judge and push those the second look changed.
 """
 
 from __future__ import annotations
@@ -36,6 +44,10 @@ from chesscore.rules.squares import WHITE
 # An iteration costs about this many times the one before it (measured on review games: 2 to 4
 # from depth 6 on); an iteration is started only when that much time is left in the budget.
 GROWTH = 2.5
+# The second look: at plies whose drop reaches this many points of winning chances, the two
+# positions are searched again with this many times the budget (bench/review_tune.py).
+VERIFY_POINTS = 20.0
+VERIFY_FACTOR = 3.0
 # The hard stop, as a share of the budget past it: a predicted iteration that runs long
 # still gets a little time to finish before it is thrown away.
 OVERRUN = 0.5
@@ -107,6 +119,68 @@ def evaluate_positions(
         if index < len(moves):
             board.push(_checked(board, moves[index]))
     return evals
+
+
+def verify_positions(
+    start: Board,
+    moves: Sequence[Move],
+    evals: Sequence[PositionEval],
+    indices: Sequence[int],
+    setting: ReviewSetting,
+    on_position: PositionCallback | None = None,
+    cancel: StopSignal | None = None,
+) -> list[PositionEval]:
+    """The second look: the positions `indices` (of the game of `moves` from `start`; see
+    `chesscore.review.judge.plies_to_verify`) searched again, in order, with `VERIFY_FACTOR`
+    times `setting`'s time, one searcher across them. Each comes back (and goes to
+    `on_position`) as the deeper of its new evaluation and its evaluation in `evals`
+    (the first pass, by index). On `cancel` the positions finished so far come back."""
+    first_pass = {position.index: position for position in evals}
+    deeper = ReviewSetting(min(600.0, setting.seconds * VERIFY_FACTOR), setting.depth)
+    boards = _boards(start, moves, sorted(set(indices)))
+    searcher = Searcher(cancel)
+    results: list[PositionEval] = []
+    for index, board in boards:
+        if cancel is not None and cancel.is_set():
+            break
+        result = evaluate_position(board, deeper, searcher, index)
+        if cancel is not None and cancel.is_set():
+            break
+        old = first_pass.get(index)
+        if old is not None and old.depth > result.depth:
+            result = old
+        results.append(result)
+        if on_position is not None:
+            on_position(result)
+    return results
+
+
+def merge_positions(
+    evals: Sequence[PositionEval], verified: Sequence[PositionEval]
+) -> list[PositionEval]:
+    """`evals` with each position of `verified` (the second look) in place of its own."""
+    by_index = {position.index: position for position in evals}
+    by_index.update((position.index, position) for position in verified)
+    return [by_index[index] for index in sorted(by_index)]
+
+
+def _boards(start: Board, moves: Sequence[Move], indices: Sequence[int]) -> list[tuple[int, Board]]:
+    """The positions `indices` (sorted) of the game, each a board with its history."""
+    if indices and not 0 <= indices[0] <= indices[-1] <= len(moves):
+        raise ValueError(f"positions must be 0 to {len(moves)}, got {list(indices)!r}")
+    board = start.copy()
+    boards = []
+    wanted = iter(indices)
+    index = next(wanted, None)
+    for at in range(len(moves) + 1):
+        if index is None:
+            break
+        if at == index:
+            boards.append((at, board.copy()))
+            index = next(wanted, None)
+        if at < len(moves):
+            board.push(_checked(board, moves[at]))
+    return boards
 
 
 def evaluate_position(
