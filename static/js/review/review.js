@@ -30,7 +30,14 @@ const root = $('#review');
 const reviewId = root.dataset.reviewId;
 const POLL_MS = 2000;
 
-const page = { review: null, ply: 0, watched: false, pollTimer: null, announcedDone: false };
+const page = {
+  review: null,
+  ply: 0,
+  viewer: null, // this browser's seat in the reviewed game, when it played it
+  watched: false, // review_watch answered on the live connection: pushes are coming
+  pollTimer: null,
+  announcedDone: false,
+};
 
 const board = createBoard($('#board'), {
   onMove: (orig, dest) => puzzles.onMove(orig, dest),
