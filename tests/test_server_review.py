@@ -10,8 +10,10 @@ keeps it quick; python-chess is the oracle for the PGN and the positions."""
 from __future__ import annotations
 
 import io
+import json
 import math
 import random
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,11 +24,13 @@ import chess.pgn
 import pytest
 import requests
 
+from deploy import cluster
 from server.storage.interface import GameStore, ReviewLimitError, StoredReview
 from server.storage.sqlite import SqliteStore
 from tests.support.game_client import FriendGame, GameClient, create_game
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
+from tests.test_cluster import Backends, backends  # noqa: F401 - PostgreSQL and Redis
 from tests.test_server_store_postgres import database  # noqa: F401 - the PostgreSQL fixture
 
 pytestmark = pytest.mark.server
@@ -172,6 +176,20 @@ def test_a_games_blunder_is_classed_and_explained(
     assert review["counts"]["white"]["blunder"] == 0
     assert review["accuracy"]["white"] > review["accuracy"]["black"]
     assert review["initial"]["best"]["uci"] in {m.uci() for m in chess.Board().legal_moves}
+
+
+def test_the_second_look_searched_the_blunder_again(
+    server: LiveServer, scholars_review: dict[str, Any]
+) -> None:
+    """The positions before and after the blunder were searched again (the stored evals)."""
+    with sqlite3.connect(server.instance_path / "games.sqlite3") as db:
+        (text,) = db.execute(
+            "SELECT evals FROM reviews WHERE id = ?", (scholars_review["id"],)
+        ).fetchone()
+    evals = json.loads(text)
+    assert [item["index"] for item in evals] == list(range(8))
+    verified = {item["index"] for item in evals if item["verified"]}
+    assert {BLUNDER_PLY - 1, BLUNDER_PLY} <= verified, verified
 
 
 def test_asking_again_gives_the_same_review(
@@ -507,3 +525,41 @@ def test_the_review_table_on_postgres(database: str) -> None:  # noqa: F811 - th
     finally:
         first.close()
         second.close()
+
+
+# -- a cluster: two processes sharing PostgreSQL and Redis ----------------------------------
+
+
+@pytest.mark.cluster
+def test_a_review_in_a_cluster_is_read_and_watched_on_any_process(
+    backends: Backends,  # noqa: F811 - the fixture
+    tmp_path: Path,
+) -> None:
+    """One process runs the review; the other answers GET and review_watch, and its
+    watchers get the pushes across Redis."""
+    servers = []
+    for index in (1, 2):
+        env = cluster.server_environment(backends.folder, index, backends.database, backends.redis)
+        env.update(FAST, CHESS_TRUSTED_PROXIES="0", CHESS_ENGINE_WORKERS="1")
+        env["CHESS_INSTANCE_PATH"] = str(tmp_path / f"server-{index}")
+        servers.append(LiveServer(tmp_path / f"server-{index}", env=env).start())
+    watcher: ReviewClient | None = None
+    try:
+        response = post(servers[0].url, {"pgn": random_pgn(31, 30)})
+        assert response.status_code == 201, response.text
+        review_id = response.json()["id"]
+        watcher = ReviewClient(servers[1].url)
+        reply = watcher.call("review_watch", {"id": review_id})
+        assert reply["ok"] and reply["review"]["id"] == review_id, reply
+        final = watcher.wait_update("done")
+        assert final["progress"] == {"done": 31, "total": 31}
+        assert len(watcher.updates) > 1  # pushed as it ran, not only at the end
+        on_other = wait_review(servers[1].url, review_id)
+        assert on_other == wait_review(servers[0].url, review_id)
+        again = post(servers[1].url, {"pgn": random_pgn(31, 30)})
+        assert again.status_code == 200 and again.json()["id"] == review_id
+    finally:
+        if watcher is not None:
+            watcher.close()
+        for live in servers:
+            live.stop()
