@@ -7,6 +7,9 @@ from copies in this repository.
 
 from __future__ import annotations
 
+import hashlib
+import re
+from functools import lru_cache
 from pathlib import Path
 
 from flask import (
@@ -20,6 +23,7 @@ from flask import (
     send_from_directory,
 )
 from flask.typing import ResponseReturnValue
+from werkzeug.security import safe_join
 
 from server.analysis.service import is_analysis_id
 from server.errors import RequestError
@@ -34,7 +38,19 @@ VENDOR_FOLDERS = {
     "chessground": "@lichess-org/chessground/dist",
     "chessground-assets": "@lichess-org/chessground/assets",
     "socket.io": "socket.io-client/dist",
+    # The review's evaluation graph: Chart.js's ES module build and the colour package it
+    # imports by its bare name.
+    "chart.js": "chart.js/dist",
+    "kurkle-color": "@kurkle/color/dist",
 }
+
+# Bare specifiers imported by vendor ES modules -> the address they are served at. A browser
+# resolves only addresses; an import map would be an inline script, which the CSP refuses
+# (server/transport/headers.py), so these imports are rewritten as the files are served.
+VENDOR_IMPORTS = {"@kurkle/color": "/vendor/kurkle-color/color.esm.js"}
+BARE_IMPORT = re.compile(
+    r"""((?:\bfrom|\bimport)\s*)(['"])(""" + "|".join(map(re.escape, VENDOR_IMPORTS)) + r")\2"
+)
 
 
 @blueprint.get("/")
@@ -121,4 +137,27 @@ def vendor(package: str, filename: str) -> Response:
     if folder is None:
         abort(404)
     root = Path(current_app.config["NODE_MODULES"]) / folder
+    if package == "chart.js" and filename.endswith(".js"):
+        return _rewritten_module(root, filename)
     return send_from_directory(root, filename)
+
+
+def _rewritten_module(root: Path, filename: str) -> Response:
+    """The ES module `filename` under `root` with its bare imports made addresses."""
+    joined = safe_join(str(root), filename)
+    if joined is None or not Path(joined).is_file():
+        abort(404)
+    path = Path(joined)
+    text = _read_rewritten(str(path), path.stat().st_mtime_ns)
+    response = Response(text, mimetype="text/javascript")
+    response.cache_control.no_cache = True  # as send_from_directory's: revalidate each load
+    response.set_etag(hashlib.sha1(text.encode()).hexdigest())
+    response.make_conditional(request)  # a 304 for a browser that has this version
+    return response
+
+
+@lru_cache(maxsize=64)
+def _read_rewritten(path: str, mtime_ns: int) -> str:
+    """`path`'s text with VENDOR_IMPORTS applied, once per version of the file (`mtime_ns`)."""
+    text = Path(path).read_text(encoding="utf-8")
+    return BARE_IMPORT.sub(lambda m: f"{m[1]}{m[2]}{VENDOR_IMPORTS[m[3]]}{m[2]}", text)

@@ -30,6 +30,7 @@ import { createSounds, soundFor } from './sounds.js';
 import { createPremoves } from './premove.js';
 import { createActions } from './panel/actions.js';
 import { wireCopyButton, downloadPgn, renderInvite, renderAnalyseLink } from './panel/links.js';
+import { createGameReview } from './review/request.js';
 
 const $ = (selector) => document.querySelector(selector);
 const root = $('main.game');
@@ -80,6 +81,10 @@ const premoves = createPremoves({
     root.dataset.premove = uci ?? '';
   },
 });
+const gameReview = createGameReview(
+  { button: $('#request-review'), link: $('#review-link'), feedback: $('#link-feedback') },
+  gameId,
+);
 const actions = createActions($('#actions'), $('#action-error'), connection.request);
 const preview = createPreview($('#board'), {
   board,
@@ -312,6 +317,7 @@ function renderPanel(position, live) {
   renderAssisted(state, role);
   renderInvite($('#invite-row'), $('#invite-link'), inviteUrl(), state, role);
   renderAnalyseLink($('#analyse-link'), state, role);
+  gameReview.render(state);
   const note = $('#history-note');
   note.hidden = live && position.threats !== null;
   const after = position.ply === 0 ? 'the start' : state.moves[position.ply - 1].san;

@@ -27,6 +27,7 @@ import { createEditor } from './editor.js';
 import { bindKeys } from './keys.js';
 import { renderFacts, renderGameTitle } from './facts.js';
 import { createNodeOverlay } from './overlay.js';
+import { reviewMainLine, reviewUrl } from '../review/request.js';
 
 const $ = (selector) => document.querySelector(selector);
 const root = $('#analysis');
@@ -485,6 +486,20 @@ for (const type of ['mouseup', 'touchend']) {
     }, 0);
   });
 }
+
+// The main line's computer analysis (issue 18): posted as PGN, opened at /review/<id>.
+$('#review-game').addEventListener('click', async () => {
+  const button = $('#review-game');
+  button.disabled = true;
+  $('#export-feedback').textContent = 'Asking for a computer analysis…';
+  const reply = await reviewMainLine(page.tree);
+  button.disabled = false;
+  if (!reply.ok) {
+    $('#export-feedback').textContent = `Could not review this game: ${reply.message}`;
+    return;
+  }
+  window.location.href = reviewUrl(reply.id);
+});
 
 // -- the connection --------------------------------------------------------------------------
 

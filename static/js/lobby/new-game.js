@@ -9,6 +9,8 @@ import { postJson } from '../connection.js';
 import { rememberGame } from '../storage.js';
 
 const $ = (selector) => document.querySelector(selector);
+// "Review the game when it ends", remembered by the browser between games.
+const REVIEW_KEY = 'chess.reviewComputerGames';
 
 function wireToggleGroup(selector) {
   const buttons = [...document.querySelectorAll(selector)];
@@ -35,21 +37,34 @@ export function wireNewGameForm(currentName) {
     const fen = $('#start-fen').value.trim();
     if (fen) body.fen = fen;
     if (opponent === 'computer') body.level = Number($('#level').value);
+    // Only sent when asked for: the game page then shows the review as soon as the game ends.
+    if (opponent === 'computer' && $('#review-after').checked) body.review = true;
     body.name = currentName();
     return body;
   }
 
   async function startGame(opponent) {
     $('#lobby-error').textContent = '';
-    const reply = await postJson('/api/games', makeRequest(opponent));
+    const body = makeRequest(opponent);
+    const reply = await postJson('/api/games', body);
     if (!reply.ok) {
       $('#lobby-error').textContent = `The game was not created: ${reply.error}`;
       return;
     }
-    rememberGame(reply.game, { color: reply.color, opponent, invite: reply.links.invite, over: false });
+    rememberGame(reply.game, {
+      color: reply.color,
+      opponent,
+      invite: reply.links.invite,
+      over: false,
+      review: body.review === true,
+    });
     window.location.href = reply.links.watch;
   }
 
+  $('#review-after').checked = localStorage.getItem(REVIEW_KEY) === 'true';
+  $('#review-after').addEventListener('change', (event) => {
+    localStorage.setItem(REVIEW_KEY, String(event.target.checked));
+  });
   $('#play-friend').addEventListener('click', () => startGame('friend'));
   $('#play-computer').addEventListener('click', () => startGame('computer'));
   $('#start-fen').addEventListener('input', (event) => {

@@ -1,0 +1,290 @@
+/**
+ * The review page (/review/<id>): a game's computer analysis as lichess shows it. The board
+ * with the move list beside it, each move marked `?!` / `?` / `??`; per player the accuracy
+ * and the count of each mark; the evaluation graph (click a point to go there); under the
+ * board the ply's explanation with its squares and arrows drawn on the board; arrow keys step
+ * as on the analysis board; "Learn from your mistakes" (puzzle.js); the reviewed PGN.
+ *
+ * The review comes whole from `GET /api/reviews/<id>` (at once, so the page shows the moves
+ * and the progress bar from the first second), then from `review_watch`, whose `review_update`
+ * pushes fill the graph and the marks as the engine goes. Should the socket not answer, the
+ * page asks the HTTP address again every few seconds until the review is done.
+ */
+import { uciToMove } from '/vendor/chessground/util.js';
+import { createBoard } from '../board.js';
+import { announce } from '../announce.js';
+import { findGame } from '../storage.js';
+import { createThreatOverlay, OVERLAY_BRUSHES } from '../overlays/threats.js';
+import { fetchJson, errorMessage } from '../analysis/http.js';
+import { bindKeys } from '../analysis/keys.js';
+import { connectReview } from './socket.js';
+import { mergeUpdate, mistakesOf, winPercents } from './model.js';
+import { createGraph } from './graph.js';
+import { renderMoves } from './moves.js';
+import { renderPlayers, renderProgress } from './summary.js';
+import { ADVICE_BRUSHES, explanationShapes, renderAdvice } from './advice.js';
+import { createPuzzles } from './puzzle.js';
+
+const $ = (selector) => document.querySelector(selector);
+const root = $('#review');
+const reviewId = root.dataset.reviewId;
+const POLL_MS = 2000;
+
+const page = {
+  review: null,
+  ply: 0,
+  viewer: null, // this browser's seat in the reviewed game, when it played it
+  watched: false, // review_watch answered on the live connection: pushes are coming
+  pollTimer: null,
+  announcedDone: false,
+};
+
+const board = createBoard($('#board'), {
+  onMove: (orig, dest) => puzzles.onMove(orig, dest),
+  brushes: { ...OVERLAY_BRUSHES, ...ADVICE_BRUSHES },
+  frame: $('.board-frame'),
+});
+const overlay = createThreatOverlay($('#threat-grid'), $('#threat-heat'), board);
+const graph = createGraph($('#graph'), { onSelect: goTo });
+const socket = connectReview(reviewId, {
+  onReview: (review) => {
+    page.watched = true;
+    receive(review);
+  },
+  onUpdate: (update) => {
+    if (page.review) receive(mergeUpdate(page.review, update));
+  },
+  onStatus: showConnection,
+});
+const puzzles = createPuzzles({
+  elements: {
+    box: $('#puzzle'),
+    head: $('#puzzle-head'),
+    prompt: $('#puzzle-prompt'),
+    text: $('#puzzle-text'),
+    progress: $('#puzzle-progress'),
+    hint: $('#puzzle-hint'),
+    solution: $('#puzzle-solution'),
+    next: $('#puzzle-next'),
+    close: $('#puzzle-close'),
+    promotion: $('#promotion'),
+  },
+  board,
+  overlay,
+  request: socket.request,
+  reviewId,
+  onExit: () => {
+    root.dataset.mode = 'review';
+    render();
+  },
+});
+
+// -- receiving -----------------------------------------------------------------------------
+
+function receive(review) {
+  const first = page.review === null;
+  page.review = review;
+  root.dataset.status = review.status;
+  if (first) renderOnce(review);
+  if (review.status === 'done' && !page.announcedDone) {
+    page.announcedDone = true;
+    if (!first) announce($('#announcer'), 'The computer analysis is done.');
+  }
+  $('#review-error').textContent =
+    review.status === 'failed' ? `The review failed: ${review.error ?? 'no reason given'}` : '';
+  render();
+  schedulePoll();
+}
+
+/** The parts that do not change as the review goes: the title and the links. */
+function renderOnce(review) {
+  const { White: white = 'White', Black: black = 'Black', Result: result } = review.headers ?? {};
+  const ending = result && result !== '*' ? `, ${result}` : '';
+  $('#review-title').textContent = `Computer analysis: ${white} – ${black}${ending}`;
+  document.title = `Review: ${white} – ${black}`;
+  const gameId = review.source?.game;
+  const link = $('#open-analysis');
+  link.hidden = !gameId;
+  if (gameId) link.href = `/analysis/${encodeURIComponent(gameId)}`;
+  const seat = gameId ? findGame(gameId)?.color : null;
+  board.setOrientation(seat === 'black' ? 'black' : 'white');
+  page.viewer = seat === 'white' || seat === 'black' ? seat : null;
+}
+
+/** While the review runs and no push is coming (the socket is not watching): ask again. */
+function schedulePoll() {
+  window.clearTimeout(page.pollTimer);
+  const working = ['queued', 'running'].includes(page.review?.status);
+  if (!working || (page.watched && socket.connected())) return;
+  page.pollTimer = window.setTimeout(load, POLL_MS);
+}
+
+async function load() {
+  const reply = await fetchJson(`/api/reviews/${encodeURIComponent(reviewId)}`);
+  if (!reply.ok) {
+    $('#review-error').textContent = `Could not load the review: ${errorMessage(reply)}`;
+    root.dataset.status = 'error';
+    if (reply.status !== 404) page.pollTimer = window.setTimeout(load, POLL_MS);
+    return;
+  }
+  // A whole review from the socket may have come first; the newer one wins.
+  if (page.review && progressOf(page.review) > progressOf(reply.data)) return;
+  receive(page.review ? mergeUpdate(page.review, reply.data) : reply.data);
+}
+
+const progressOf = (review) => (review.status === 'done' ? Infinity : review.progress?.done ?? 0);
+
+// -- drawing -------------------------------------------------------------------------------
+
+function render() {
+  const { review, ply } = page;
+  if (!review) return;
+  root.dataset.ply = String(ply);
+  renderProgress(
+    {
+      box: $('#review-progress'),
+      label: $('#progress-label'),
+      track: $('.progress-track'),
+      fill: $('#progress-fill'),
+    },
+    review,
+  );
+  graph.update(review, winPercents(review));
+  graph.select(ply);
+  renderPlayers($('#players'), review);
+  renderMoves($('#moves'), review, ply, goTo);
+  renderLearn(review);
+  if (puzzles.active()) return; // the puzzle has the board and the box under it
+  renderAdvice(
+    {
+      box: $('#advice'),
+      head: $('#advice-head'),
+      text: $('#advice-text'),
+      best: $('#advice-best'),
+    },
+    review,
+    ply,
+  );
+  drawBoard(review, ply);
+}
+
+function drawBoard(review, ply) {
+  const item = ply > 0 ? review.plies[ply - 1] : null;
+  const fen = item ? item.fen : review.start_fen;
+  board.show({
+    fen,
+    turn: fen.split(' ')[1] === 'b' ? 'black' : 'white',
+    lastMove: item ? uciToMove(item.uci) : null,
+    // The check is read off the SAN's suffix, which the server wrote.
+    check: Boolean(item && /[+#]$/.test(item.san)),
+    dests: null,
+  });
+  overlay.render({ threats: null, fen, orientation: board.orientation(), mode: 'off' });
+  const shapes = item?.class ? explanationShapes(item.explanation, item.best) : [];
+  board.setShapes(shapes);
+  root.dataset.shapes = String(shapes.length);
+}
+
+/** The buttons of "learn from your mistakes", once the review is done: one per side, the
+ * viewer's first (their seat in the game, when this browser played it). */
+function renderLearn(review) {
+  const box = $('#learn');
+  box.hidden = review.status !== 'done';
+  if (box.hidden || box.dataset.built === 'true') return;
+  box.dataset.built = 'true';
+  const other = { white: 'black', black: 'white' };
+  const sides = page.viewer ? [page.viewer, other[page.viewer]] : ['white', 'black'];
+  box.replaceChildren(
+    ...sides.map((color) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.color = color;
+      const count = mistakesOf(review, color).length;
+      const whose = color === page.viewer ? 'your' : color === 'white' ? "White's" : "Black's";
+      button.textContent = `Learn from ${whose} mistakes (${count})`;
+      if (color === page.viewer) button.classList.add('primary');
+      button.disabled = count === 0;
+      button.addEventListener('click', () => {
+        root.dataset.mode = 'puzzle';
+        overlay.render({ threats: null, fen: '', orientation: board.orientation(), mode: 'off' });
+        puzzles.start(page.review, color);
+        $('#puzzle').scrollIntoView({ block: 'nearest' });
+      });
+      return button;
+    }),
+  );
+}
+
+// -- stepping ------------------------------------------------------------------------------
+
+function goTo(ply) {
+  if (!page.review || puzzles.active()) return;
+  page.ply = Math.max(0, Math.min(page.review.plies.length, ply));
+  render();
+}
+
+function flip() {
+  board.flip();
+  if (page.review && !puzzles.active()) render();
+}
+
+const navigate = {
+  first: () => goTo(0),
+  previous: () => goTo(page.ply - 1),
+  next: () => goTo(page.ply + 1),
+  last: () => goTo(page.review?.plies.length ?? 0),
+  forkUp: () => goTo(0),
+  forkDown: () => goTo(page.review?.plies.length ?? 0),
+  exitVariation: () => {},
+  enterVariation: () => {},
+  flip,
+};
+for (const [id, where] of [
+  ['#step-first', 'first'],
+  ['#step-previous', 'previous'],
+  ['#step-next', 'next'],
+  ['#step-last', 'last'],
+]) {
+  $(id).addEventListener('click', () => navigate[where]());
+}
+$('#flip').addEventListener('click', flip);
+bindKeys(document, navigate, () => puzzles.active());
+
+// -- export --------------------------------------------------------------------------------
+
+$('#export-pgn').addEventListener('click', async () => {
+  const feedback = $('#review-feedback');
+  try {
+    const response = await fetch(`/api/reviews/${encodeURIComponent(reviewId)}/pgn`);
+    if (!response.ok) throw new Error(`the server answered ${response.status}`);
+    const url = URL.createObjectURL(await response.blob());
+    const anchor = Object.assign(document.createElement('a'), {
+      href: url,
+      download: `review-${reviewId}.pgn`,
+    });
+    document.body.append(anchor);
+    anchor.click();
+    anchor.remove();
+    URL.revokeObjectURL(url);
+    feedback.textContent = 'Reviewed PGN downloaded';
+  } catch (error) {
+    feedback.textContent = `Could not export the PGN: ${error.message}`;
+  }
+});
+
+// -- the connection ------------------------------------------------------------------------
+
+const CONNECTION_TEXT = {
+  connected: 'Connected',
+  reconnecting: 'Connection lost: reconnecting…',
+};
+
+function showConnection(status, words) {
+  const element = $('#connection');
+  element.dataset.state = status;
+  element.textContent = CONNECTION_TEXT[status] ?? `Error: ${words}`;
+  if (status !== 'connected') page.watched = false;
+  schedulePoll();
+}
+
+load();

@@ -1,0 +1,74 @@
+/**
+ * The review's summary: the progress bar while the engine works (from the first second: the
+ * review is queued, then running, and each push moves the bar), and per player the name, the
+ * accuracy and the count of each mark, as lichess's computer analysis lists them.
+ */
+import { CLASSES, CLASS_NAMES, CLASS_SYMBOLS, countMarks, percentDone } from './model.js';
+
+const PLURALS = { inaccuracy: 'Inaccuracies', mistake: 'Mistakes', blunder: 'Blunders' };
+const STATUS_WORDS = {
+  loading: 'Loading the review…',
+  queued: 'Waiting for the engine (live games go first)…',
+  running: 'The engine is reviewing the game',
+  failed: 'The review failed',
+};
+
+/** `elements`: {box, label, track, fill}. Shows the bar while the review is not done. */
+export function renderProgress(elements, review) {
+  const working = review.status === 'queued' || review.status === 'running';
+  elements.box.hidden = !working;
+  const percent = percentDone(review);
+  const { done = 0, total = 0 } = review.progress ?? {};
+  const counted = review.status === 'running' && total > 0 ? `: ${done} of ${total} positions` : '';
+  elements.label.textContent = `${STATUS_WORDS[review.status] ?? ''}${counted}`;
+  elements.track.setAttribute('aria-valuenow', String(percent));
+  elements.fill.style.width = `${percent}%`;
+  elements.fill.classList.toggle('waiting', review.status === 'queued');
+}
+
+/** Fill `box` with a card per player: name, accuracy, and the marks of each class. */
+export function renderPlayers(box, review) {
+  const counts = countMarks(review);
+  box.replaceChildren(
+    ...['white', 'black'].map((color) => playerCard(review, color, counts[color])),
+  );
+}
+
+function playerCard(review, color, counts) {
+  const card = document.createElement('div');
+  card.className = 'player-card';
+  card.dataset.color = color;
+  const head = document.createElement('p');
+  head.className = 'player-head';
+  const dot = document.createElement('span');
+  dot.className = `side-dot ${color}`;
+  dot.setAttribute('aria-hidden', 'true');
+  const name = document.createElement('span');
+  name.className = 'player-name';
+  const fallback = color === 'white' ? 'White' : 'Black';
+  name.textContent = review.headers?.[color === 'white' ? 'White' : 'Black'] || fallback;
+  head.append(dot, name);
+  const accuracy = document.createElement('p');
+  accuracy.className = 'accuracy';
+  const value = review.accuracy?.[color];
+  accuracy.dataset.value = value === null || value === undefined ? '' : String(value);
+  accuracy.textContent =
+    value === null || value === undefined ? 'Accuracy: …' : `${Math.round(value)}% accuracy`;
+  const list = document.createElement('ul');
+  list.className = 'mark-counts';
+  for (const name of CLASSES) {
+    const item = document.createElement('li');
+    item.dataset.class = name;
+    const symbol = document.createElement('span');
+    symbol.className = `mark ${name}`;
+    symbol.textContent = CLASS_SYMBOLS[name];
+    const count = document.createElement('b');
+    count.className = 'count';
+    count.textContent = String(counts?.[name] ?? 0);
+    const words = counts?.[name] === 1 ? CLASS_NAMES[name] : PLURALS[name];
+    item.append(count, ` ${words} `, symbol);
+    list.append(item);
+  }
+  card.append(head, accuracy, list);
+  return card;
+}
