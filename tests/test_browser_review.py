@@ -40,7 +40,11 @@ pytestmark = pytest.mark.browser
 
 # The default setting: shorter searches may stop at depth 1 on a loaded machine, where the
 # engine would choose 3... Nf6 itself and not see 4. Qxf7#.
-server = module_server("browser_review")
+# Depth-bound, not time-bound: the verdicts (Nf6?? a blunder) are the same however loaded the
+# machine is; at 0.5 s a position a busy machine may search depth 1, blind to 4. Qxf7#.
+server = module_server("browser_review", {"CHESS_REVIEW_SECONDS": "60", "CHESS_REVIEW_DEPTH": "3"})
+# The default setting (0.5 s a position): a review that runs long enough to be watched.
+timed_server = module_server("browser_review_timed")
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -351,16 +355,18 @@ def test_a_game_from_the_analysis_board_reviewed_on_a_phone(
 
 
 def test_a_running_review_on_the_desktop(
-    browser: Any, server: LiveServer, request: pytest.FixtureRequest
+    browser: Any, timed_server: LiveServer, request: pytest.FixtureRequest
 ) -> None:
     """A review asked for over the API and opened at once: the progress bar, then the graph."""
-    response = requests.post(server.url + "/api/reviews", json={"pgn": IMMORTAL_GAME}, timeout=10)
+    response = requests.post(
+        timed_server.url + "/api/reviews", json={"pgn": IMMORTAL_GAME}, timeout=10
+    )
     assert response.status_code in (200, 201), response.text
     review_id = response.json()["id"]
     context = browser.new_context(viewport=DESKTOP)
     try:
         page = context.new_page()
-        page.goto(f"{server.url}/review/{review_id}")
+        page.goto(f"{timed_server.url}/review/{review_id}")
         page.wait_for_function(
             "['queued', 'running', 'done']"
             ".includes(document.querySelector('#review').dataset.status)",

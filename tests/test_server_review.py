@@ -43,7 +43,11 @@ pytestmark = pytest.mark.server
 
 # A quarter second a position: on a loaded machine (niced workers) a tenth was sometimes only
 # depth 1, which cannot see 3... Nf6 4. Qxf7#.
-FAST = {"CHESS_REVIEW_SECONDS": "0.25", "CHESS_REVIEW_DEPTH": "8", "CHESS_COMPUTER_DELAY": "0.05"}
+# Depth-bound, not time-bound: the same verdicts however loaded the machine is (0.25 s a
+# position searched only depth 1 on a busy machine, blind to 4. Qxf7#). The pre-emption and
+# restart tests need a review that runs for a while: TIMED.
+FAST = {"CHESS_REVIEW_SECONDS": "60", "CHESS_REVIEW_DEPTH": "3", "CHESS_COMPUTER_DELAY": "0.05"}
+TIMED = {**FAST, "CHESS_REVIEW_SECONDS": "0.25", "CHESS_REVIEW_DEPTH": "8"}
 server = module_server("review", {**FAST, "CHESS_ENGINE_WORKERS": "2"})
 
 TIMEOUT = 15
@@ -427,7 +431,7 @@ def test_an_address_has_three_reviews_pending_at_most(server: LiveServer) -> Non
 
 def test_a_review_gives_way_to_a_live_game_and_resumes(tmp_path: Path) -> None:
     """One worker: the computer's search can only run when the review gives its lane up."""
-    live = LiveServer(tmp_path / "instance", env={**FAST, "CHESS_ENGINE_WORKERS": "1"})
+    live = LiveServer(tmp_path / "instance", env={**TIMED, "CHESS_ENGINE_WORKERS": "1"})
     live.start()
     player: GameClient | None = None
     try:
@@ -455,7 +459,7 @@ def test_a_review_gives_way_to_a_live_game_and_resumes(tmp_path: Path) -> None:
 
 
 def test_a_review_resumes_after_a_restart(tmp_path: Path) -> None:
-    live = LiveServer(tmp_path / "instance", env={**FAST, "CHESS_ENGINE_WORKERS": "1"})
+    live = LiveServer(tmp_path / "instance", env={**TIMED, "CHESS_ENGINE_WORKERS": "1"})
     live.start()
     try:
         response = post(live.url, {"pgn": random_pgn(9, 40)})
