@@ -23,7 +23,7 @@ Shallow searches disagree with each other: one position searched to an odd depth
 to an even one, or a threat just past the horizon of one and inside that of the next, make a
 drop of winning chances that a deeper search does not see. So a review takes a second look
 (`verify_positions`) at the plies whose drop reaches `VERIFY_POINTS` (a mistake or worse, per
-`chesscore.review.judge.plies_to_verify`): the positions before and after each are searched
+`chesscore.review.judge.positions_to_verify`): the positions before and after each are searched
 again with `VERIFY_FACTOR` times the budget, and the deeper numbers are kept. A server can
 stream the first pass's plies, then re-judge and push those the second look changed.
 """
@@ -105,9 +105,10 @@ def evaluate_positions(
     IllegalMoveError (a ValueError) when a move is not legal where it is played."""
     if not 0 <= first <= len(moves):
         raise ValueError(f"first must be 0 to {len(moves)}, got {first!r}")
+    _check_game(start, moves)  # at once, not after minutes of searching
     board = start.copy()
     for move in moves[:first]:
-        board.push(_checked(board, move))
+        board.push(move)
     searcher = Searcher(cancel)
     evals: list[PositionEval] = []
     for index in range(first, len(moves) + 1):
@@ -120,7 +121,7 @@ def evaluate_positions(
         if on_position is not None:
             on_position(result)
         if index < len(moves):
-            board.push(_checked(board, moves[index]))
+            board.push(moves[index])
     return evals
 
 
@@ -247,6 +248,13 @@ def _evaluation(board: Board, info: SearchInfo) -> Evaluation:
     sign = 1 if board.turn == WHITE else -1
     mate = info.mate_in
     return Evaluation(mate=sign * mate) if mate is not None else Evaluation(cp=sign * info.score)
+
+
+def _check_game(start: Board, moves: Sequence[Move]) -> None:
+    """IllegalMoveError naming the first move of `moves` not legal where it is played."""
+    board = start.copy()
+    for move in moves:
+        board.push(_checked(board, move))
 
 
 def _checked(board: Board, move: Move) -> Move:
