@@ -76,6 +76,7 @@ class Kind(StrEnum):
     """What an explanation says went wrong, or what the better move did."""
 
     MATE_ALLOWED = "mate_allowed"
+    STALEMATE = "stalemate"
     HANGING = "hanging"
     LOSING_CAPTURE = "losing_capture"
     FORK_ALLOWED = "fork_allowed"
@@ -289,12 +290,31 @@ def _first_sentence(
     s: _Situation, judgement: Judgement, played_eval: Evaluation | None, facts: _Facts
 ) -> str:
     head = f"{s.san}{judgement.symbol}"
-    for clause in (_mate_allowed, _losing_capture, _hanging, _fork_allowed, _discovered, _pin):
+    for clause in (
+        _stalemate,
+        _mate_allowed,
+        _losing_capture,
+        _hanging,
+        _fork_allowed,
+        _discovered,
+        _pin,
+    ):
         text = clause(s, played_eval, facts)
         if text:
             return f"{head} {text}"
     article = "an" if judgement.label[0] in "AEIOU" else "a"
     return f"{head} is {article} {judgement.label.lower()}"
+
+
+def _stalemate(s: _Situation, played_eval: Evaluation | None, facts: _Facts) -> str:
+    """The move leaves the opponent no legal move and no check: the game is drawn at once."""
+    after = s.after
+    if after.generate_legal() or after.is_check():
+        return ""
+    king = after.king_square(s.mover ^ 1)
+    facts.kinds.append(Kind.STALEMATE)
+    facts.squares.append(king)
+    return f"stalemates {facts.piece(after, king)}: it has no move and is not in check, a draw"
 
 
 def _mate_allowed(s: _Situation, played_eval: Evaluation | None, facts: _Facts) -> str:
@@ -318,6 +338,8 @@ def _hanging(s: _Situation, played_eval: Evaluation | None, facts: _Facts) -> st
     code = after.board[target]
     if not code or code >> 3 != mover or target not in s.after_map.hanging:
         return ""
+    if target == s.played.to_square and _even_trade(s):
+        return ""  # a piece taken back after it took as much: a trade, not a piece lost
     packed = after.find_packed(capture)
     value = exchange_on_target(after, packed)[0] if packed is not None else 0
     if value <= 0:
@@ -348,6 +370,15 @@ def _hanging(s: _Situation, played_eval: Evaluation | None, facts: _Facts) -> st
         facts.attacks.append(AttackFact(s.board.fen(), s.played.from_square, target))
         return f"stops defending {piece}, now attacked by {tail}"
     return f"leaves {piece} attacked by {tail}"
+
+
+def _even_trade(s: _Situation) -> bool:
+    """Whether the move was a capture that wins at least nothing by static exchange (its
+    piece may be taken back, but no more is lost than was taken)."""
+    if not s.board.board[s.played.to_square]:
+        return False
+    packed = s.board.find_packed(s.played)
+    return packed is not None and exchange_on_target(s.board, packed)[0] >= 0
 
 
 def _defended_by_the_move(s: _Situation, target: int) -> bool:
