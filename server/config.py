@@ -62,6 +62,10 @@ DEFAULTS: dict[str, Any] = {
     "LOBBY_BURST": 20,
     "LOBBY_INTERVAL": 2.0,
     "LOBBY_PER_ADDRESS": 10,
+    # Game reviews (server.review): seconds and depth cap per position; 0: the core's default
+    # (chesscore.review.evaluate.ReviewSetting), which the benchmark measures.
+    "REVIEW_SECONDS": 0.0,
+    "REVIEW_DEPTH": 0,
     # Proxies in front of the server that append the client's address to X-Forwarded-For
     # (deploy/'s nginx: 1); 0: the header is the client's own say and is ignored.
     "TRUSTED_PROXIES": 0,
@@ -86,6 +90,8 @@ ENVIRONMENT = {
     "CHESS_LOBBY_BURST": ("LOBBY_BURST", int),
     "CHESS_LOBBY_INTERVAL": ("LOBBY_INTERVAL", float),
     "CHESS_LOBBY_PER_ADDRESS": ("LOBBY_PER_ADDRESS", int),
+    "CHESS_REVIEW_SECONDS": ("REVIEW_SECONDS", float),
+    "CHESS_REVIEW_DEPTH": ("REVIEW_DEPTH", int),
     # The conventional names that hosting platforms set.
     "DATABASE_URL": ("DATABASE_URL", str),
     "REDIS_URL": ("REDIS_URL", str),

@@ -34,6 +34,11 @@ HTTP_STATUS = {
     "unknown_event": 400,
     "reserved_event": 400,
     "internal": 500,
+    # game review (server.review)
+    "too_long": 400,
+    "game_in_play": 409,
+    "not_ready": 409,
+    "queue_full": 503,
 }
 
 

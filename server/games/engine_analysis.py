@@ -2,7 +2,8 @@
 
 An `AnalysisJob` (a start FEN, UCI moves, the lines wanted, a time and depth budget) goes to an
 engine worker (`server.games.engine_pool`), which runs `chesscore.engine.analyse` on it and sends
-an `AnalysisUpdate` after every finished depth and a last one with `done` set. Updates carry
+an `AnalysisUpdate` after every finished depth and a last one with `done` set (the pool's job
+interface, `server.games.engine_worker.PoolJob`, is its `check`, `run` and `final`). Updates carry
 the lines in the wire's form (scores from White's point of view, moves in UCI and in SAN,
 written in the worker so the server process spends nothing on them). `check_job` is the quick
 look the server process takes before queueing a job, so a bad FEN or move is refused at once.
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from chesscore.engine.analyse import Analysis, Line, analyse
 from chesscore.engine.search import MAX_PLY, SearchLimits, StopSignal
@@ -32,6 +33,17 @@ class AnalysisJob:
     seconds: float = 20.0
     depth: int = 30
     allow_impossible_checks: bool = False  # as Board.from_fen: composed positions
+    low_priority: ClassVar[bool] = False
+
+    # The pool's job interface (server.games.engine_worker.PoolJob).
+    def check(self) -> bool:
+        return bool(check_job(self).generate_legal())
+
+    def run(self, cancel: StopSignal, send: Callable[[AnalysisUpdate], None]) -> None:
+        run_analysis(self, cancel, send)
+
+    def final(self, last: AnalysisUpdate | None, preempted: bool) -> AnalysisUpdate:
+        return final_update(last, preempted)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,11 @@ greenlet under gevent, where waiting on the pipes is cooperative) hands each upd
 with its job's serial, to that job's callback, so the stale lines of a job stopped a moment
 ago never reach the job that took its lane. A stopped job's last update (its last lines) is
 sent by the server at once, not when its niced worker next looks at its flag.
+
+A job is any `server.games.engine_worker.PoolJob`: it carries its own worker function, and its
+updates are whatever it sends (analysis lines, a review's judged plies). A low-priority job (a
+game review) is the first a game's search stops, and it gives its lane to any other job that
+waits for one; it ends with a `preempted` update, and its owner may start it again.
 """
 
 from __future__ import annotations
@@ -35,7 +40,6 @@ import logging
 import multiprocessing
 import os
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -45,32 +49,23 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from chesscore.engine.levels import choose_move_uci
-from server.games.engine_analysis import (
-    AnalysisJob,
-    AnalysisUpdate,
-    check_job,
-    final_update,
-    run_analysis,
+from server.games.engine_analysis import AnalysisJob, AnalysisUpdate
+from server.games.engine_worker import (
+    PoolJob,
+    PoolUpdate,
+    run_job_in_worker,
+    search_in_worker,
+    start_worker,
 )
 
-__all__ = ["AnalysisJob", "AnalysisUpdate", "EnginePool", "Search", "default_size"]
+__all__ = ["AnalysisJob", "AnalysisUpdate", "EnginePool", "PoolJob", "Search", "default_size"]
 
 log = logging.getLogger(__name__)
-
-# How much a worker yields the CPU to the server (os.nice), so a search never delays a reply:
-# on 2 busy cores, bench/latency.py measured another game's p50 round trip 5.8 ms slower while
-# level 8 searched at niceness 0, and 1.4 ms / -0.1 ms (noise) at 10.
-WORKER_NICENESS = 10
 
 # How long the update reader waits on the pipes before it looks whether the pool was closed.
 READER_POLL_SECONDS = 0.5
 
-# In a worker process only: the lanes' cancel flags and update pipes, set by `start_worker`.
-worker_flags: Any = None
-worker_channels: list[Connection] = []
-
-UpdateCallback = Callable[[AnalysisUpdate], None]
+UpdateCallback = Callable[[Any], None]
 
 
 def default_size(cores: int | None = None) -> int:
@@ -78,55 +73,6 @@ def default_size(cores: int | None = None) -> int:
     workers are niced, so the server process keeps its share, and a client's games hold one
     worker at most, so a second core serves a second player at once (README, "Performance")."""
     return max(1, cores if cores is not None else os.cpu_count() or 1)
-
-
-def exit_with_parent(parent: int) -> None:
-    """Worker initializer: leave when the server process is gone.
-
-    A server stopped by a signal (SIGTERM, or kill -9) runs no clean-up, and its workers would
-    otherwise linger as orphans, so each worker watches its parent id and exits on its own."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
-
-
-def start_worker(parent: int, flags: Any, channels: list[Connection]) -> None:
-    """Worker initializer: keep the shared cancel flags and the lanes' update pipes, yield the
-    CPU, exit with the server."""
-    global worker_flags, worker_channels
-    worker_flags = flags
-    worker_channels = channels
-    os.nice(WORKER_NICENESS)
-    exit_with_parent(parent)
-
-
-class LaneSignal:
-    """The cancel signal of one lane, read from the flags shared with the server."""
-
-    def __init__(self, lane: int) -> None:
-        self.lane = lane
-
-    def is_set(self) -> bool:
-        return bool(worker_flags[self.lane])
-
-
-def search_in_worker(start_fen: str, moves: list[str], level: int, seed: int, lane: int) -> str:
-    """`choose_move_uci` in a worker, stopped early once its lane's cancel flag is raised."""
-    return choose_move_uci(start_fen, moves, level, seed, cancel=LaneSignal(lane))
-
-
-def analyse_in_worker(serial: int, lane: int, job: AnalysisJob) -> None:
-    """An analysis job in a worker: each update goes down the lane's pipe, tagged `serial`."""
-    channel = worker_channels[lane]
-
-    def send(update: AnalysisUpdate) -> None:
-        channel.send((serial, update))
-
-    run_analysis(job, LaneSignal(lane), send)
 
 
 @dataclass(frozen=True)
@@ -153,18 +99,19 @@ class Ticket:
 
 @dataclass(eq=False)
 class AnalysisRun:
-    """One analysis job of an owner: queued, then on a lane until its worker returns."""
+    """One job of an owner (analysis, review): queued, then on a lane until its worker
+    returns."""
 
     serial: int
     owner: str
     client: str
-    job: AnalysisJob
+    job: PoolJob
     on_update: UpdateCallback
     lane: int | None = None
-    stopping: bool = False  # asked to stop (replaced, stopped, pre-empted by a game)
-    preempted: bool = False  # stopped for a game's search
+    stopping: bool = False  # asked to stop (replaced, stopped, pre-empted)
+    preempted: bool = False  # stopped for a game's search, or a job above a low-priority one
     finished: bool = False  # its `done` update is due: nothing else goes to its owner
-    last: AnalysisUpdate | None = None
+    last: Any = None
     delivery: threading.Lock = field(default_factory=threading.Lock)  # one update at a time
     done_sent: bool = False
 
@@ -300,23 +247,24 @@ class EnginePool:
     # -- analysis jobs ----------------------------------------------------------------------
 
     def start_analysis(
-        self, owner: str, client: str, job: AnalysisJob, on_update: UpdateCallback
+        self, owner: str, client: str, job: PoolJob, on_update: UpdateCallback
     ) -> None:
-        """Analyse `job` for `owner`, replacing the owner's job and the client's other one;
-        `on_update` gets each finished depth and a last update with `done` (also when the job
-        is stopped, replaced or pre-empted by a game: then at once, with its last lines), on
-        the update reader's thread (a greenlet under gevent) or a task of its own, never the
-        caller's. Raises ValueError (a bad FEN, move, multipv or budget) before anything
-        changes."""
-        board = check_job(job)
+        """Run `job` (an `AnalysisJob`, or any `PoolJob`) for `owner`, replacing the owner's job
+        and the client's other one; `on_update` gets each update (an analysis: each finished
+        depth) and a last one with `done` (also when the job is stopped, replaced or
+        pre-empted: then at once, from its last update), on the update reader's thread (a
+        greenlet under gevent) or a task of its own, never the caller's. Raises ValueError (a
+        bad FEN, move, multipv or budget) before anything changes."""
+        needs_worker = job.check()
         run = AnalysisRun(next(self.serials), owner, client, job, on_update)
         with self.lock:
             ended = [self._stop_run(old) for old in self._runs_replaced_by(run)]
-            if board.generate_legal():
+            if needs_worker:
                 self.analyses[owner] = self.analysis_clients[client] = run
                 self.listeners[run.serial] = run
                 self.analysis_queue[run.serial] = run
                 started = self._grant()
+                ended += self._preempt_low_priority()
             else:  # mate or stalemate: the answer needs no worker
                 run.finished, started = True, []
                 ended.append(run)
@@ -361,11 +309,13 @@ class EnginePool:
             del self.analysis_clients[run.client]
 
     def _grant_analysis(self) -> list[AnalysisRun]:
-        """Free lanes for queued jobs, oldest first, within the cap and one lane per client
-        (a replaced job still stopping on its lane holds its client's)."""
+        """Free lanes for queued jobs, oldest first (low-priority ones after the others),
+        within the cap and one lane per client (a replaced job still stopping on its lane
+        holds its client's)."""
         started: list[AnalysisRun] = []
         busy = {run.client for run in self.analysis_lanes.values()}
-        for run in list(self.analysis_queue.values()):
+        queued = sorted(self.analysis_queue.values(), key=lambda run: run.job.low_priority)
+        for run in queued:
             if not self.free_lanes or len(self.analysis_lanes) >= self.analysis_cap:
                 break
             if run.client in busy:
@@ -384,13 +334,28 @@ class EnginePool:
         already stopping, whose lanes come free in a moment and go to the games); returns
         those whose last update is due."""
         waiting = len(self.turns)
-        running = list(self.analysis_lanes.values())
+        # Low-priority jobs (reviews) give way first.
+        running = sorted(self.analysis_lanes.values(), key=lambda run: not run.job.low_priority)
         waiting -= sum(run.stopping for run in running)
         ended = []
         for run in running:
             if waiting <= 0:
                 break
             if not run.stopping:
+                run.preempted = True
+                ended.append(self._stop_run(run))
+                waiting -= 1
+        return [run for run in ended if run is not None]
+
+    def _preempt_low_priority(self) -> list[AnalysisRun]:
+        """A job waiting for a lane stops a running low-priority one (a review gives way to the
+        analysis board), one per waiting job; returns those whose last update is due."""
+        waiting = sum(not run.job.low_priority for run in self.analysis_queue.values())
+        ended = []
+        for run in list(self.analysis_lanes.values()):
+            if waiting <= 0:
+                break
+            if run.job.low_priority and not run.stopping:
                 run.preempted = True
                 ended.append(self._stop_run(run))
                 waiting -= 1
@@ -409,7 +374,7 @@ class EnginePool:
         try:
             executor = self._executor()
             try:
-                executor.submit(analyse_in_worker, run.serial, run.lane, run.job).result()
+                executor.submit(run_job_in_worker, run.serial, run.lane, run.job).result()
                 failed = False
             except BrokenProcessPool:
                 self._forget(executor)
@@ -433,16 +398,16 @@ class EnginePool:
             started = self._grant()
         self._launch(started)
         if final:
-            self._deliver(run, final_update(run.last))
+            self._deliver(run, run.job.final(run.last, False))
 
     def _deliver_final(self, runs: list[AnalysisRun]) -> None:
         """The last update of stopped jobs, each on a task of its own: the caller may hold its
         own lock, which the callback might want."""
         for run in runs:
-            update = final_update(run.last, run.preempted)
+            update = run.job.final(run.last, run.preempted)
             threading.Thread(target=self._deliver, args=(run, update), daemon=True).start()
 
-    def _deliver(self, run: AnalysisRun, update: AnalysisUpdate) -> None:
+    def _deliver(self, run: AnalysisRun, update: PoolUpdate) -> None:
         """One update to the owner, in order: nothing after the `done` one (a depth the reader
         was handing over while the job was stopped waits for it or is dropped)."""
         with run.delivery:
@@ -467,7 +432,7 @@ class EnginePool:
                     return
                 self._dispatch(serial, update)
 
-    def _dispatch(self, serial: int, update: AnalysisUpdate) -> None:
+    def _dispatch(self, serial: int, update: PoolUpdate) -> None:
         with self.lock:
             run = self.listeners.get(serial)
             if run is None or run.finished:

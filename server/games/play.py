@@ -56,6 +56,7 @@ class GameSettings:
     assisted: bool = True  # whether the players may see the threat overlays (issue 7)
     # The players' display names by colour (server.lobby.names; None: no name given).
     names: tuple[str | None, str | None] = (None, None)
+    review: bool = False  # a game against the computer reviewed when it ends (issue 18)
 
     @property
     def computer(self) -> Color | None:
@@ -75,12 +76,21 @@ class NewGame:
     level: int | None = None
     assisted: bool = True
     name: str | None = None  # the creator's display name
+    review: bool = False
 
     def settings(self, creator: Color, seed: int) -> GameSettings:
         """The game's settings, once the creator's colour and the seed are drawn."""
         names = (self.name, None) if creator == WHITE else (None, self.name)
         return GameSettings(
-            self.opponent, creator, self.fen, self.clock, self.level, seed, self.assisted, names
+            self.opponent,
+            creator,
+            self.fen,
+            self.clock,
+            self.level,
+            seed,
+            self.assisted,
+            names,
+            self.review,
         )
 
 

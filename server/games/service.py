@@ -118,6 +118,9 @@ class GameService:
         # for abandoned games spares it).
         abandon_after = float(limits["ABANDON_AFTER"])
         self.sweeper = Sweeper(self, abandon_after, attended or (lambda game_id: False))
+        # Called with each game a change of this process ended (under the game's lock, so
+        # they must be quick and must not enter the game's session): the game reviews.
+        self.end_listeners: list[Callable[[Game], None]] = []
 
     # -- loading and locking -------------------------------------------------------------
 
@@ -444,12 +447,22 @@ class GameService:
             raise RequestError(
                 "conflict", "the game changed meanwhile; join again and retry"
             ) from error
+        was_playing = game.is_playing
         game.apply(change)
         if change.keep_plies is not None:
             self.premoves.forget(game.id)  # a takeback: the premoves were for another position
         self.notifier.changed(game, event)
         self._after_change(game)
+        if was_playing and not game.is_playing:
+            self._ended(game)
         return event
+
+    def _ended(self, game: Game) -> None:
+        for listener in self.end_listeners:
+            try:
+                listener(game)
+            except Exception:
+                log.exception("a listener of game %s's end failed", game.id)
 
     def _settle_time(self, game: Game) -> bool:
         """Commit the flag of a clock that ran out; whether there was one."""

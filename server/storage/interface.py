@@ -125,6 +125,34 @@ class OngoingGame:
     updated: float
 
 
+@dataclass(frozen=True)
+class StoredReview:
+    """A game review's row (server.storage.reviews): `results` the review's JSON text,
+    `evals` the positions' evaluations as JSON text, `pgn` the reviewed PGN once done."""
+
+    id: str
+    source: str
+    status: str
+    done: int
+    total: int
+    results: str
+    evals: str
+    pgn: str | None
+    address: str
+    host: str | None
+    created: float
+    updated: float
+
+
+class ReviewLimitError(Exception):
+    """Too many reviews pending: from one address (`what` "address") or in all ("queue")."""
+
+    def __init__(self, what: str, count: int) -> None:
+        super().__init__(f"{count} reviews pending ({what})")
+        self.what = what
+        self.count = count
+
+
 class GameStore(Protocol):
     # Whether other server processes may write the same store: then a cached game must be
     # checked against the stored version before each use (`load_if_changed`).
@@ -161,6 +189,29 @@ class GameStore(Protocol):
 
     def load_analysis(self, analysis_id: str) -> str | None:
         """The PGN of a shared analysis tree, None for an unknown id."""
+
+    # -- game reviews (server.review, server.storage.reviews): each call one transaction.
+
+    def find_review(self, source: str) -> StoredReview | None:
+        """The review of `source` (a game id, or a PGN's hash), if there is one."""
+
+    def load_review(self, review_id: str) -> StoredReview | None: ...
+
+    def add_review(
+        self, review: StoredReview, per_address: int | None, max_pending: int
+    ) -> tuple[StoredReview, bool]:
+        """Store `review` unless its source has one (then that one, and False; a failed one
+        is queued again, True); ReviewLimitError past the limits of pending reviews."""
+
+    def save_review(self, review_id: str, host: str, fields: dict[str, Any]) -> bool:
+        """Write the columns `fields` of the review `host` runs; False if it lost it."""
+
+    def claim_review(self, review_id: str, host: str, now: float, stale_before: float) -> bool:
+        """Take the review for `host` if it is queued, or running but left (not written since
+        `stale_before`); whether it was taken."""
+
+    def pending_reviews(self, queued_before: float, stale_before: float) -> list[str]:
+        """Ids of reviews queued before `queued_before` or left running (see claim_review)."""
 
     # -- the lobby (server.lobby): open challenges and pairing waits, shared by every process.
     # Each call is one transaction, serialised against the other lobby calls.
@@ -222,6 +273,7 @@ def settings_to_data(settings: GameSettings) -> dict[str, Any]:
         "seed": settings.seed,
         "assisted": settings.assisted,
         "names": list(settings.names),
+        "review": settings.review,
     }
 
 
@@ -236,6 +288,7 @@ def settings_from_data(data: dict[str, Any]) -> GameSettings:
         data["seed"],
         data.get("assisted", True),  # games stored before the setting existed were assisted
         _names_from_data(data.get("names")),  # none before display names existed
+        data.get("review", False),  # none before reviews existed
     )
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import psycopg
 
 from server.games.play import Event
-from server.storage import seeks
+from server.storage import reviews, seeks
 from server.storage.interface import (
     ANALYSIS_TABLE,
     GAME_RECORD_TABLES,
@@ -33,6 +33,7 @@ from server.storage.interface import (
     StaleVersionError,
     StoredChange,
     StoredGame,
+    StoredReview,
     StoredSeek,
 )
 from server.storage.rows import GAME_COLUMNS, RowLoads, stored_from_rows
@@ -52,6 +53,7 @@ CREATE TABLE IF NOT EXISTS games (
 """
     + GAME_RECORD_TABLES
     + ANALYSIS_TABLE
+    + reviews.REVIEW_TABLE
     + """CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active;
 """
 )
@@ -71,6 +73,8 @@ SCHEMA_LOCK = 0x43485353
 # Every lobby call holds this advisory lock for its transaction: the calls of all processes run
 # one at a time, so two visitors pairing at once can neither both wait nor take one partner.
 LOBBY_LOCK = 0x4C4F4242
+# Adding a review holds this one (server.storage.reviews): its limits count every process's.
+REVIEW_LOCK = 0x52455649
 
 POOL_SIZE = 8
 
@@ -260,6 +264,36 @@ class PostgresStore(RowLoads):
         with self._connection() as db:
             row = db.execute("SELECT pgn FROM analyses WHERE id = %s", (analysis_id,)).fetchone()
         return None if row is None else str(row[0])
+
+    # -- game reviews (server.storage.reviews); adding one holds REVIEW_LOCK, so the limits
+    # and the duplicate check of all processes run one at a time
+
+    def find_review(self, source: str) -> StoredReview | None:
+        with self._connection() as db:
+            return reviews.find_review(db, "%s", source)
+
+    def load_review(self, review_id: str) -> StoredReview | None:
+        with self._connection() as db:
+            return reviews.load_review(db, "%s", review_id)
+
+    def add_review(
+        self, review: StoredReview, per_address: int | None, max_pending: int
+    ) -> tuple[StoredReview, bool]:
+        with self._connection() as db, db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (REVIEW_LOCK,))
+            return reviews.add_review(db, "%s", review, per_address, max_pending)
+
+    def save_review(self, review_id: str, host: str, fields: dict[str, Any]) -> bool:
+        with self._connection() as db:
+            return reviews.save_review(db, "%s", review_id, host, fields)
+
+    def claim_review(self, review_id: str, host: str, now: float, stale_before: float) -> bool:
+        with self._connection() as db:
+            return reviews.claim_review(db, "%s", review_id, host, now, stale_before)
+
+    def pending_reviews(self, queued_before: float, stale_before: float) -> list[str]:
+        with self._connection() as db:
+            return reviews.pending_reviews(db, "%s", queued_before, stale_before)
 
     # -- the lobby (server.storage.seeks), serialised across processes by LOBBY_LOCK
 

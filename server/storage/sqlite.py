@@ -18,9 +18,10 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from server.games.play import Event
-from server.storage import seeks
+from server.storage import reviews, seeks
 from server.storage.interface import (
     ANALYSIS_TABLE,
     GAME_RECORD_TABLES,
@@ -29,6 +30,7 @@ from server.storage.interface import (
     StaleVersionError,
     StoredChange,
     StoredGame,
+    StoredReview,
     StoredSeek,
 )
 from server.storage.rows import GAME_COLUMNS, RowLoads, stored_from_rows
@@ -48,6 +50,7 @@ CREATE TABLE IF NOT EXISTS games (
 """
     + GAME_RECORD_TABLES
     + ANALYSIS_TABLE
+    + reviews.REVIEW_TABLE
     + """CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active = 1;
 """
 )
@@ -213,6 +216,34 @@ class SqliteStore(RowLoads):
                 "SELECT pgn FROM analyses WHERE id = ?", (analysis_id,)
             ).fetchone()
         return None if row is None else str(row[0])
+
+    # -- game reviews (server.storage.reviews), each call one transaction under the lock
+
+    def find_review(self, source: str) -> StoredReview | None:
+        with self.lock:
+            return reviews.find_review(self.db, "?", source)
+
+    def load_review(self, review_id: str) -> StoredReview | None:
+        with self.lock:
+            return reviews.load_review(self.db, "?", review_id)
+
+    def add_review(
+        self, review: StoredReview, per_address: int | None, max_pending: int
+    ) -> tuple[StoredReview, bool]:
+        with self.lock, self._transaction():
+            return reviews.add_review(self.db, "?", review, per_address, max_pending)
+
+    def save_review(self, review_id: str, host: str, fields: dict[str, Any]) -> bool:
+        with self.lock, self._transaction():
+            return reviews.save_review(self.db, "?", review_id, host, fields)
+
+    def claim_review(self, review_id: str, host: str, now: float, stale_before: float) -> bool:
+        with self.lock, self._transaction():
+            return reviews.claim_review(self.db, "?", review_id, host, now, stale_before)
+
+    def pending_reviews(self, queued_before: float, stale_before: float) -> list[str]:
+        with self.lock:
+            return reviews.pending_reviews(self.db, "?", queued_before, stale_before)
 
     # -- the lobby: each call one transaction under the store's lock (server.storage.seeks)
 

@@ -46,6 +46,7 @@ from server.transport.requests import (
     parse_preview,
     shorten,
 )
+from server.transport.review_events import HANDLERS as REVIEW_HANDLERS
 
 log = logging.getLogger(__name__)
 
@@ -243,7 +244,7 @@ def register(socketio: SocketIO) -> None:
 
     socketio.on_event("connect", on_connect)
     socketio.on_event("disconnect", on_disconnect)
-    for name, work in {**HANDLERS, **LOBBY_HANDLERS}.items():
+    for name, work in {**HANDLERS, **LOBBY_HANDLERS, **REVIEW_HANDLERS}.items():
         socketio.on_event(name, _bind(work))
     for name, work in {**LOOKUPS, **ANALYSIS_LOOKUPS}.items():
         socketio.on_event(name, _bind(work, lookup=True))

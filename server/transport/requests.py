@@ -278,7 +278,9 @@ def parse_invite(payload: Any) -> str:
 
 def parse_create(payload: Any) -> NewGame:
     """A new game's request, parsed into the games' own `NewGame` that the service takes."""
-    fields = _fields(payload, ("opponent",), ("color", "fen", "clock", "level", "assisted", "name"))
+    fields = _fields(
+        payload, ("opponent",), ("color", "fen", "clock", "level", "assisted", "name", "review")
+    )
     opponent = _string(
         fields, "opponent", lambda t: t in ("friend", "computer"), "'friend' or 'computer'"
     )
@@ -295,7 +297,20 @@ def parse_create(payload: Any) -> NewGame:
         _parse_level(fields, opponent),
         _parse_assisted(fields),
         parse_name(fields),
+        _parse_review(fields, opponent),
     )
+
+
+def _parse_review(fields: dict[str, Any], opponent: str) -> bool:
+    """The optional `review` flag: review the game when it ends (computer games only)."""
+    value = fields.get("review")
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise _bad(f"field 'review' must be true or false, got {shorten(value)}")
+    if value and opponent != "computer":
+        raise _bad("field 'review' is only for games against the computer")
+    return value
 
 
 def parse_name(fields: dict[str, Any]) -> str | None:

@@ -99,6 +99,16 @@ def analysis_of(key: str) -> ResponseReturnValue:
     return render_template(["analysis.html", "index.html"], analysis_id=key, game_id=None, fen=None)
 
 
+@blueprint.get("/review/<review_id>")
+def review_page(review_id: str) -> ResponseReturnValue:
+    """A game's review (templates/review.html; the page reads the review by its id)."""
+    try:
+        current_app.extensions["chess_reviews"].load(review_id)
+    except RequestError as error:
+        abort(error.http_status)
+    return render_template(["review.html", "index.html"], review_id=review_id)
+
+
 def _warm_engine() -> None:
     """Someone opening the analysis board will soon ask for the engine's lines: the engine's
     workers start now, while the page loads, not on that first request."""

@@ -1,0 +1,175 @@
+"""A review's record: its JSON as the API serves it, and the live state of a running review.
+
+The JSON (docs/protocol.md, "Game review") is complete from the start: every ply with what was
+played and its position, the rest null until judged. `ReviewProgress` holds a running review's
+JSON and the positions' evaluations (the `PositionEval`s it was judged from, kept to resume a
+review cut short and stored as JSON: `evals_to_json`), takes each `ReviewUpdate` from the pool
+as it comes (on the pool's reader), and hands out what changed since the last push
+(`take_changes`), which the runner writes and emits at most about once a second.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+from chesscore.analysis.judgement import Evaluation
+from chesscore.review.evaluate import PositionEval, ReviewSetting
+from chesscore.rules.move import Move
+from server.review.job import ReviewUpdate
+from server.review.sources import ReviewSource, skeleton_plies
+from server.storage.interface import StoredReview
+
+
+def new_review_json(review_id: str, source: ReviewSource, setting: ReviewSetting) -> dict[str, Any]:
+    """A queued review's JSON: nothing evaluated yet."""
+    plies = len(source.ucis)
+    return {
+        "id": review_id,
+        "status": "queued",
+        "error": None,
+        "progress": {"done": 0, "total": plies + 1},
+        "source": source.source,
+        "headers": source.headers,
+        "start_fen": source.start_fen,
+        "setting": setting.to_json(),
+        "initial": None,
+        "plies": skeleton_plies(source),
+        "accuracy": None,
+        "counts": None,
+    }
+
+
+def new_stored(
+    review_id: str, source: ReviewSource, setting: ReviewSetting, address: str, now: float
+) -> StoredReview:
+    body = new_review_json(review_id, source, setting)
+    total = body["progress"]["total"]
+    return StoredReview(
+        review_id, source.key, "queued", 0, total, json.dumps(body), "[]", None, address, None,
+        now, now,
+    )  # fmt: skip
+
+
+def review_json(stored: StoredReview) -> dict[str, Any]:
+    """The review's JSON from its row (status and progress as the row has them)."""
+    body: dict[str, Any] = json.loads(stored.results)
+    body["status"] = stored.status
+    body["progress"] = {"done": stored.done, "total": stored.total}
+    return body
+
+
+def eval_to_json(position: PositionEval) -> dict[str, Any]:
+    evaluation = position.evaluation
+    return {
+        "index": position.index,
+        "eval": None if evaluation is None else evaluation.to_json(),
+        "line": [move.uci() for move in position.line],
+        "depth": position.depth,
+        "nodes": position.nodes,
+    }
+
+
+def eval_from_json(data: dict[str, Any]) -> PositionEval:
+    evaluation = None if data["eval"] is None else Evaluation.from_json(data["eval"])
+    line = tuple(Move.from_uci(uci) for uci in data["line"])
+    return PositionEval(data["index"], evaluation, line, data["depth"], data["nodes"])
+
+
+def evals_to_json(evals: list[PositionEval]) -> str:
+    return json.dumps([eval_to_json(position) for position in evals], separators=(",", ":"))
+
+
+def evals_from_json(text: str) -> list[PositionEval]:
+    return [eval_from_json(item) for item in json.loads(text)]
+
+
+class ReviewProgress:
+    """A running review: its JSON, its evaluations so far, and what changed since the last
+    `take_changes`. `apply` runs on the pool's update reader, the rest on the runner."""
+
+    def __init__(self, stored: StoredReview) -> None:
+        self.id = stored.id
+        self.body = review_json(stored)
+        self.evals = evals_from_json(stored.evals)
+        self.pgn = stored.pgn
+        self.lock = threading.Lock()
+        self.changed_plies: set[int] = set()
+        self.initial_changed = False
+        self.status_changed = True  # the first push says the review runs
+        self.pushed_at = 0.0
+        self.written_at = 0.0
+
+    @property
+    def total(self) -> int:
+        return int(self.body["progress"]["total"])
+
+    @property
+    def complete(self) -> bool:
+        return self.body["status"] in ("done", "failed")
+
+    def job_game(self) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]:
+        """The start FEN, the UCI moves and the PGN headers of the game."""
+        moves = tuple(ply["uci"] for ply in self.body["plies"])
+        return self.body["start_fen"], moves, tuple(self.body["headers"].items())
+
+    def set_status(self, status: str, error: str | None = None) -> None:
+        with self.lock:
+            self.body["status"] = status
+            self.body["error"] = error
+            self.status_changed = True
+
+    def apply(self, update: ReviewUpdate) -> None:
+        """An evaluated position (and its judged ply), or the summary of a finished review."""
+        with self.lock:
+            position = update.position
+            if position is not None and position.index == len(self.evals):
+                self.evals.append(position)
+                self.body["progress"]["done"] = len(self.evals)
+                if update.initial is not None:
+                    self.body["initial"] = update.initial
+                    self.initial_changed = True
+                if update.ply is not None:
+                    self.body["plies"][position.index - 1] = update.ply
+                    self.changed_plies.add(position.index)
+            if update.summary is not None and len(self.evals) == self.total:
+                self.body["accuracy"] = update.summary["accuracy"]
+                self.body["counts"] = update.summary["counts"]
+                self.pgn = update.summary["pgn"]
+                self.body["status"] = "done"
+                self.status_changed = True
+
+    def has_changes(self) -> bool:
+        with self.lock:
+            return bool(self.changed_plies or self.initial_changed or self.status_changed)
+
+    def take_changes(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(the row's fields to write, the `review_update` payload) of what changed since the
+        last call: the judged plies, the initial item, the summary once done."""
+        with self.lock:
+            body = self.body
+            payload: dict[str, Any] = {
+                "id": self.id,
+                "status": body["status"],
+                "progress": dict(body["progress"]),
+                "plies": [body["plies"][index - 1] for index in sorted(self.changed_plies)],
+            }
+            if self.initial_changed:
+                payload["initial"] = body["initial"]
+            if body["status"] in ("done", "failed"):
+                payload.update(accuracy=body["accuracy"], counts=body["counts"])
+                payload["error"] = body["error"]
+            fields = {
+                "status": body["status"],
+                "done": body["progress"]["done"],
+                "total": body["progress"]["total"],
+                "results": json.dumps(body, separators=(",", ":")),
+                "evals": evals_to_json(self.evals),
+                "pgn": self.pgn,
+                "updated": time.time(),
+            }
+            self.changed_plies.clear()
+            self.initial_changed = self.status_changed = False
+        return fields, payload

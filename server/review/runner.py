@@ -1,0 +1,173 @@
+"""The review queue of one server process: one review at a time, in the engine pool, resumed.
+
+`ReviewRunner` takes reviews in the order they were asked for (its own FIFO, filled by the
+service, and at start and whenever idle the reviews the store says were left: queued, or
+running in a process that stopped writing them), claims each in the store, so in a cluster
+exactly one process runs it, and runs it as a low-priority job of the engine pool
+(server.review.job) under an owner and client key of its own (`review:<id>`), so it neither
+replaces nor is replaced by anyone's analysis board. One review at a time per process keeps
+reviews from filling the pool's analysis lanes or waiting on each other's. What the worker
+sends is applied to the review's `ReviewProgress` as it comes and, at most about once a
+second and at the end, written to the store and then pushed to the review's watchers (write
+first: a watcher that joins and reads the store then misses no push). A review stopped for a
+live game's search (or another job) starts again from its next position after `PAUSE_SECONDS`;
+one whose worker fails `MAX_FAILURES` times without progress ends `failed`.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from chesscore.review.evaluate import ReviewSetting
+from server.games.engine_pool import EnginePool
+from server.review.job import ReviewJob, ReviewUpdate
+from server.review.record import ReviewProgress
+from server.storage.interface import GameStore
+
+log = logging.getLogger(__name__)
+
+PUSH_SECONDS = 1.0  # pushes and writes of a running review, at most this often
+PAUSE_SECONDS = 2.0  # the wait before a pre-empted review starts again
+TOUCH_SECONDS = 30.0  # a running review with nothing new is still written this often
+STALE_SECONDS = 120.0  # a running review not written for this long was left by its process
+POLL_SECONDS = 30.0  # an idle runner looks for reviews left by other processes this often
+QUEUED_GRACE_SECONDS = 10.0  # a queued review is its own process's to take for this long
+MAX_FAILURES = 3
+
+Emit = Callable[[str, dict[str, Any]], None]
+
+
+class ReviewRunner:
+    def __init__(
+        self,
+        store: GameStore,
+        pool: EnginePool,
+        setting: ReviewSetting,
+        emit: Emit,
+        spawn: Callable[..., object],
+        sleep: Callable[[float], object] = time.sleep,
+    ) -> None:
+        self.store = store
+        self.pool = pool
+        self.setting = setting
+        self.emit = emit
+        self.spawn = spawn
+        self.sleep = sleep
+        self.host = secrets.token_hex(8)  # this process, in the reviews it runs
+        self.queue: deque[str] = deque()
+        self.wakeup = threading.Event()
+        self.closed = False
+        self.current: str | None = None
+
+    def start(self) -> None:
+        self.spawn(self._loop)
+
+    def add(self, review_id: str) -> None:
+        """Run the review once those before it are done."""
+        self.queue.append(review_id)
+        self.wakeup.set()
+
+    def close(self) -> None:
+        self.closed = True
+        self.wakeup.set()
+
+    def _loop(self) -> None:
+        self.queue.extend(self._left_over())
+        while not self.closed:
+            if not self.queue:
+                self.wakeup.wait(POLL_SECONDS)
+                self.wakeup.clear()
+                if not self.queue and not self.closed:
+                    self.queue.extend(self._left_over())
+                continue
+            review_id = self.queue.popleft()
+            try:
+                self._run(review_id)
+            except Exception:
+                log.exception("review %s failed", review_id)
+            finally:
+                self.current = None
+
+    def _left_over(self) -> list[str]:
+        """Reviews queued or running that nobody runs (all of them, when no other process
+        shares the store: this one was just started)."""
+        now = time.time()
+        if not self.store.shared:
+            return self.store.pending_reviews(math.inf, math.inf)
+        return self.store.pending_reviews(now - QUEUED_GRACE_SECONDS, now - STALE_SECONDS)
+
+    def _run(self, review_id: str) -> None:
+        now = time.time()
+        stale = math.inf if not self.store.shared else now - STALE_SECONDS
+        if not self.store.claim_review(review_id, self.host, now, stale):
+            return  # done already, or another process has it
+        stored = self.store.load_review(review_id)
+        if stored is None:
+            return
+        self.current = review_id
+        progress = ReviewProgress(stored)
+        progress.set_status("running")
+        if not self._push(progress, write=True):
+            return
+        failures = 0
+        while not progress.complete and not self.closed:
+            before = len(progress.evals)
+            update = self._run_job(progress)
+            if update is None:
+                return  # closed, or another process took the review
+            if progress.complete:
+                break
+            failures = failures + 1 if not update.preempted and len(progress.evals) == before else 0
+            if failures >= MAX_FAILURES:
+                progress.set_status("failed", "the engine could not review this game")
+                break
+            self.sleep(PAUSE_SECONDS)
+        self._push(progress, write=True)
+
+    def _run_job(self, progress: ReviewProgress) -> ReviewUpdate | None:
+        """One run of the review's job from its next position until the job ends (done,
+        pre-empted or failed), pushing what comes once a second; None when the review was
+        lost (closed, taken by another process)."""
+        finished = threading.Event()
+        ended: list[ReviewUpdate] = []
+
+        def on_update(update: ReviewUpdate) -> None:
+            progress.apply(update)
+            if update.done:
+                ended.append(update)
+                finished.set()
+
+        start_fen, moves, headers = progress.job_game()
+        job = ReviewJob(start_fen, moves, headers, self.setting, tuple(progress.evals))
+        owner = f"review:{progress.id}"
+        try:
+            self.pool.start_analysis(owner, owner, job, on_update)
+        except ValueError as error:
+            progress.set_status("failed", f"the game cannot be reviewed: {error}")
+            return ReviewUpdate(done=True)
+        while not finished.wait(PUSH_SECONDS):
+            if self.closed or not self._push(progress):
+                self.pool.stop_analysis(owner)
+                return None
+        return ended[0]
+
+    def _push(self, progress: ReviewProgress, write: bool = False) -> bool:
+        """Write what changed (or touch the row now and then), then push it to the watchers;
+        False when the review is no longer this process's."""
+        now = time.time()
+        write = write or progress.has_changes() or now - progress.written_at > TOUCH_SECONDS
+        fields, payload = progress.take_changes()
+        if write:
+            if not self.store.save_review(progress.id, self.host, fields):
+                log.warning("review %s was taken by another process", progress.id)
+                return False
+            progress.written_at = now
+        self.emit(progress.id, payload)
+        return True

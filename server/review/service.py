@@ -1,0 +1,227 @@
+"""The review service: ask for a review, read it, answer its puzzles; auto-review computer games.
+
+A review is of a finished game here (`review_game`) or of a game of a PGN file (`review_pgn`),
+stored under 8 random characters, and reviewed once: asking again for the same game (or the
+same PGN moves at the same setting) answers the same id. What a visitor may ask for is bounded
+(think of a script posting PGNs): per address a bucket of `REVIEW_BURST` reviews, then one
+every `REVIEW_INTERVAL` seconds, and at most `PER_ADDRESS` of its reviews queued or running at
+once; in all at most `MAX_PENDING` queued or running (`queue_full` past it, so the queue cannot
+grow without end); the store checks the last two and the duplicate atomically. Reviews run in
+this process's `ReviewRunner` (server.review.runner), one at a time, in the engine pool behind
+live games. A game against the computer created with `review` is queued when a change ends it
+(`game_ended`, a listener of the game service), without the per-address limits: the computer
+games an address may play at once bound those already.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from chesscore.analysis.judgement import Evaluation
+from chesscore.review.evaluate import ReviewSetting
+from chesscore.rules.move import Move
+from server.analysis.service import AnalysisService, is_analysis_id
+from server.errors import RequestError
+from server.games.admission import AddressBuckets
+from server.games.engine_analysis import AnalysisJob, AnalysisUpdate
+from server.games.play import Game
+from server.games.seats import is_game_id
+from server.games.service import GameService
+from server.review import puzzle
+from server.review.record import new_stored, review_json
+from server.review.runner import Emit, ReviewRunner
+from server.review.sources import ReviewSource, game_source, pgn_source
+from server.storage.interface import ReviewLimitError, StoredReview
+
+log = logging.getLogger(__name__)
+
+REVIEW_BURST = 20
+REVIEW_INTERVAL = 30.0
+PER_ADDRESS = 3
+MAX_PENDING = 100
+# A puzzle answer's search gets this long beyond twice the setting's time before it is given up.
+TRY_SLACK_SECONDS = 10.0
+AUTO_ADDRESS = "auto-review"
+
+HeadersOf = Callable[[Game], dict[str, str]]
+
+
+def is_review_id(text: str) -> bool:
+    return is_analysis_id(text)  # the same 8 characters of secrets.token_urlsafe(6)
+
+
+class ReviewService:
+    def __init__(
+        self,
+        games: GameService,
+        analysis: AnalysisService,
+        setting: ReviewSetting,
+        emit: Emit,
+        spawn: Callable[..., object],
+        sleep: Callable[[float], object],
+        headers_of: HeadersOf,
+    ) -> None:
+        self.games = games
+        self.store = games.store
+        self.analysis = analysis
+        self.setting = setting
+        self.spawn = spawn
+        self.headers_of = headers_of
+        self.pool = games.computer.pool
+        self.runner = ReviewRunner(self.store, self.pool, setting, emit, spawn, sleep)
+        self.buckets = AddressBuckets(REVIEW_BURST, REVIEW_INTERVAL)
+        games.end_listeners.append(self.game_ended)
+
+    def start(self) -> None:
+        """Run the queue, the reviews left queued or running first."""
+        self.runner.start()
+
+    def close(self) -> None:
+        self.runner.close()
+
+    # -- asking for a review ---------------------------------------------------------------
+
+    def review_game(self, game_id: str, address: str) -> tuple[StoredReview, bool]:
+        """The review of a finished game here (new or not): `not_found`, `game_in_play`."""
+        if not is_game_id(game_id):
+            raise RequestError("not_found", f"no game with id {game_id[:40]!r}")
+        found = self.store.find_review(game_id)
+        if found is not None and found.status != "failed":
+            return found, False
+        with self.games.session(game_id) as game:
+            if game.is_playing:
+                raise RequestError(
+                    "game_in_play", "the game is still being played: review it once it is over"
+                )
+            source = self._game_source(game)
+        return self._add(source, address, limited=True)
+
+    def review_pgn(self, text: str, index: int | None, address: str) -> tuple[StoredReview, bool]:
+        """The review of the game of a PGN file at `index` (the first when None)."""
+        return self._add(pgn_source(self.analysis, text, index, self.setting), address, True)
+
+    def game_ended(self, game: Game) -> None:
+        """A game ended: queue its review if it was created with `review` (computer games).
+        Called under the game's lock: the game is read here, the review stored on a task."""
+        if not game.settings.review or game.settings.computer is None:
+            return
+        try:
+            source = self._game_source(game)
+        except RequestError as error:  # no moves, too long
+            log.info("game %s is not reviewed: %s", game.id, error.message)
+            return
+        self.spawn(self._auto_review, source)
+
+    def _auto_review(self, source: ReviewSource) -> None:
+        try:
+            self._add(source, AUTO_ADDRESS, limited=False)
+        except RequestError as error:
+            log.warning("the review of game %s was not queued: %s", source.key, error.message)
+
+    def _game_source(self, game: Game) -> ReviewSource:
+        headers = self.headers_of(game)
+        moves = [(record.uci, record.san) for record in game.moves]
+        return game_source(game.id, headers, game.settings.start_fen, moves)
+
+    def _add(self, source: ReviewSource, address: str, limited: bool) -> tuple[StoredReview, bool]:
+        found = self.store.find_review(source.key)
+        if found is not None and found.status != "failed":
+            return found, False
+        if limited:
+            self.buckets.take(address, "reviews")
+        review = new_stored(secrets.token_urlsafe(6), source, self.setting, address, time.time())
+        try:
+            stored, created = self.store.add_review(
+                review, PER_ADDRESS if limited else None, MAX_PENDING
+            )
+        except ReviewLimitError as error:
+            if error.what == "address":
+                raise RequestError(
+                    "rate_limited",
+                    f"{PER_ADDRESS} reviews from your address are queued or running already;"
+                    " ask again when one is done",
+                ) from error
+            raise RequestError(
+                "queue_full",
+                f"the review queue is full ({MAX_PENDING} reviews waiting); try again later",
+            ) from error
+        if created:
+            self.runner.add(stored.id)
+        return stored, created
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def load(self, review_id: str) -> StoredReview:
+        stored = self.store.load_review(review_id) if is_review_id(review_id) else None
+        if stored is None:
+            raise RequestError("not_found", f"no review with id {review_id[:20]!r}")
+        return stored
+
+    def review(self, review_id: str) -> dict[str, Any]:
+        """The review's JSON (docs/protocol.md, "Game review")."""
+        return review_json(self.load(review_id))
+
+    def pgn(self, review_id: str) -> str:
+        """The reviewed PGN: `not_ready` until the review is done."""
+        stored = self.load(review_id)
+        if stored.pgn is None:
+            raise RequestError(
+                "not_ready", f"review {review_id} is {stored.status}: its PGN comes when it is done"
+            )
+        return stored.pgn
+
+    # -- learn from your mistakes ----------------------------------------------------------
+
+    def try_move(
+        self, review_id: str, ply: int, move: Move, owner: str, client: str
+    ) -> dict[str, Any]:
+        """Whether `move` is good enough in the position before `ply` (server.review.puzzle);
+        a move the review has no evaluation for is searched in the pool (one per `client`)."""
+        found = puzzle.make_puzzle(self.review(review_id), ply)
+        puzzle.legal_move(found, move)
+        evaluation = puzzle.known_evaluation(found, move)
+        if evaluation is None:
+            evaluation = puzzle.after_evaluation(
+                found, move, self._search_after(found, move, owner, client)
+            )
+        return puzzle.answer(found, move, evaluation)
+
+    def _search_after(
+        self, found: puzzle.Puzzle, move: Move, owner: str, client: str
+    ) -> Evaluation | None:
+        """Our engine's evaluation of the position after `move` at the review's setting (None
+        when it has no legal move)."""
+        job = AnalysisJob(
+            found.board.fen(),
+            [move.uci()],
+            1,
+            self.setting.seconds,
+            self.setting.depth,
+            allow_impossible_checks=True,
+        )
+        finished = threading.Event()
+        ended: list[AnalysisUpdate] = []
+
+        def on_update(update: AnalysisUpdate) -> None:
+            if update.done:
+                ended.append(update)
+                finished.set()
+
+        key = f"try:{owner}"
+        self.pool.start_analysis(key, f"try:{client}", job, on_update)
+        if not finished.wait(2 * self.setting.seconds + TRY_SLACK_SECONDS):
+            self.pool.stop_analysis(key)
+            raise RequestError("not_ready", "the engine is busy; try the move again")
+        update = ended[0]
+        if update.lines:
+            return Evaluation.from_json(update.lines[0]["score"])
+        after = found.board.copy()
+        after.push(move)
+        if after.generate_legal():
+            raise RequestError("not_ready", "the engine was busy with a live game; try again")
+        return None

@@ -1,0 +1,59 @@
+"""Game review over HTTP: ask for a review, read it, download its PGN.
+
+`POST /api/reviews` takes `{"game": <game id>}` (a finished game here) or `{"pgn": <text>}`
+(the first game of the file, or the one `"game": <index>` names) and answers `{"ok": true,
+"id", "status"}`: 201 for a new review, 200 when that game was reviewed or queued already (the
+same id). Bodies may be up to `MAX_BODY_BYTES`, the analysis API's limit for a PGN file.
+`GET /api/reviews/<id>` is the review's JSON with `"ok": true`, `.../pgn` the reviewed PGN as
+an attachment once done. Errors are the API's `{"ok": false, "error", "code"}` with its
+statuses; docs/protocol.md, "Game review", has the endpoints, the JSON and the limits.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from flask import Blueprint, Response, current_app, jsonify, make_response, request
+from werkzeug.exceptions import HTTPException
+
+from server.errors import RequestError
+from server.review.service import ReviewService
+from server.transport import api
+from server.transport.analysis_api import MAX_BODY_BYTES
+from server.transport.clients import request_client
+from server.transport.review_requests import parse_review_request
+
+blueprint = Blueprint("review_api", __name__, url_prefix="/api/reviews")
+blueprint.register_error_handler(RequestError, api.refused)
+blueprint.register_error_handler(HTTPException, api.http_error)
+blueprint.register_error_handler(Exception, api.crashed)
+
+
+def _reviews() -> ReviewService:
+    return cast(ReviewService, current_app.extensions["chess_reviews"])
+
+
+@blueprint.post("")
+def create() -> tuple[Response, int]:
+    request.max_content_length = MAX_BODY_BYTES
+    asked = parse_review_request(api.json_body())
+    if asked.pgn is not None:
+        stored, created = _reviews().review_pgn(asked.pgn, asked.index, request_client())
+    else:
+        assert asked.game is not None
+        stored, created = _reviews().review_game(asked.game, request_client())
+    body = {"ok": True, "id": stored.id, "status": stored.status}
+    return jsonify(body), 201 if created else 200
+
+
+@blueprint.get("/<review_id>")
+def read(review_id: str) -> Response:
+    return jsonify({"ok": True, **_reviews().review(review_id)})
+
+
+@blueprint.get("/<review_id>/pgn")
+def read_pgn(review_id: str) -> Response:
+    response = make_response(_reviews().pgn(review_id))
+    response.mimetype = "text/plain"
+    response.headers["Content-Disposition"] = f'attachment; filename="review-{review_id}.pgn"'
+    return response
