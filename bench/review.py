@@ -1,7 +1,7 @@
 """Game review (issue 18): agreement with Stockfish on 30 real games, and its time on the server.
 
 Usage: `python bench/review.py [--games 30] [--depth 18] [--fresh] [--skip-agreement]
-[--skip-timing] [--processes 2] [--plies N] [--timing-plies 80] [--moves 60]`
+[--skip-timing] [--processes 2] [--plies N] [--timing-plies 80] [--moves 200]`
 
 1. The games: `bench/data/review_games.pgn`, 30 games played by people (lichess blitz and
    rapid, 19th- and 20th-century classics; `bench/data/README.md` says where each came from).
@@ -269,7 +269,7 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, help="our reviews' processes")
     parser.add_argument("--plies", type=int, default=None, help="cut each game to N plies")
     parser.add_argument("--timing-plies", type=int, default=80, help="the timed game's plies")
-    parser.add_argument("--moves", type=int, default=60, help="round trips timed each side")
+    parser.add_argument("--moves", type=int, default=200, help="round trips without a review")
     parser.add_argument("--oracle", type=Path, default=review_oracle.ORACLE, help="cache file")
     args = parser.parse_args()
     print(f"machine: {machine()}, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.2f}")

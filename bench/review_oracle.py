@@ -41,7 +41,7 @@ Entry = dict[str, Any]
 
 def read_games(path: Path = GAMES, count: int | None = None) -> list[chess.pgn.Game]:
     """The benchmark's games, in file order (the first `count` of them)."""
-    games = []
+    games: list[chess.pgn.Game] = []
     with path.open(encoding="utf-8") as handle:
         while (game := chess.pgn.read_game(handle)) is not None:
             if game.errors:
