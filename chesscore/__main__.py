@@ -29,8 +29,19 @@ from chesscore.analysis.threats import make_threat_map
 from chesscore.engine.analyse import Analysis, Line, analyse
 from chesscore.engine.search import MAX_PLY, SearchLimits
 from chesscore.errors import ChessError
-from chesscore.review.evaluate import PositionEval, ReviewSetting, evaluate_positions
-from chesscore.review.judge import count_judgements, review_accuracy, review_plies
+from chesscore.review.evaluate import (
+    PositionEval,
+    ReviewSetting,
+    evaluate_positions,
+    merge_positions,
+    verify_positions,
+)
+from chesscore.review.judge import (
+    count_judgements,
+    positions_to_verify,
+    review_accuracy,
+    review_plies,
+)
 from chesscore.review.pgn import reviewed_pgn
 from chesscore.rules.board import Board
 from chesscore.rules.perft import perft, perft_divide
@@ -38,6 +49,7 @@ from chesscore.rules.pgn_import import ImportedGame, read_games
 from chesscore.rules.squares import square_name
 
 USAGE_ERROR = 2
+INTERRUPTED = 130  # as a shell reports a command stopped by SIGINT
 EXAMPLES = """examples:
   python -m chesscore perft "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" 4
   python -m chesscore perft "<FEN>" 3 --divide     (uci: count per root move, then the total)
@@ -63,6 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR
     except BrokenPipeError:  # the reader went away (`| head`): nothing left to say
         sys.stderr.close()
+    except KeyboardInterrupt:  # Ctrl-C during a long analysis or review: no traceback
+        print("\ninterrupted", file=sys.stderr)
+        return INTERRUPTED
     return 0
 
 
@@ -262,14 +277,21 @@ def _run_review(game: ImportedGame, args: argparse.Namespace) -> list[str]:
     setting = ReviewSetting(seconds=args.seconds, depth=args.depth)
     start = Board.from_fen(game.start_fen, allow_impossible_checks=True)
     moves = [node.move for node in game.moves]
-    progress = Progress(len(moves) + 1, sys.stderr)
+    progress = Progress(len(moves) + 1, "positions", sys.stderr)
     began = time.monotonic()
     evals = evaluate_positions(start, moves, setting, on_position=progress.update)
     progress.finish()
+    again = positions_to_verify(start, moves, evals)
+    if again:
+        progress = Progress(len(again), "positions looked at again", sys.stderr)
+        verified = verify_positions(start, moves, evals, again, setting, progress.update)
+        evals = merge_positions(evals, verified)
+        progress.finish()
     plies = review_plies(start, moves, evals)
     accuracy = review_accuracy(evals, start, moves)
     seconds = time.monotonic() - began
-    print(_summary(accuracy, count_judgements(plies), len(evals), seconds), file=sys.stderr)
+    summary = _summary(accuracy, count_judgements(plies), len(evals), len(again), seconds)
+    print(summary, file=sys.stderr)
     headers = dict(game.headers)
     headers.setdefault("Result", game.result)
     return [reviewed_pgn(headers, start, plies, accuracy).rstrip("\n")]
@@ -281,8 +303,9 @@ class Progress:
 
     WIDTH = 30
 
-    def __init__(self, total: int, stream: TextIO) -> None:
+    def __init__(self, total: int, unit: str, stream: TextIO) -> None:
         self.total = total
+        self.unit = unit
         self.stream = stream
         self.is_tty = stream.isatty()
         self.last_line = float("-inf")
@@ -293,11 +316,11 @@ class Progress:
         if self.is_tty:
             filled = self.WIDTH * self.done // self.total
             bar = "#" * filled + "-" * (self.WIDTH - filled)
-            self.stream.write(f"\r[{bar}] {self.done}/{self.total} positions")
+            self.stream.write(f"\r[{bar}] {self.done}/{self.total} {self.unit}")
             self.stream.flush()
         elif time.monotonic() - self.last_line >= 1 or self.done == self.total:
             self.last_line = time.monotonic()
-            print(f"{self.done}/{self.total} positions", file=self.stream, flush=True)
+            print(f"{self.done}/{self.total} {self.unit}", file=self.stream, flush=True)
 
     def finish(self) -> None:
         if self.is_tty:
@@ -308,16 +331,18 @@ def _summary(
     accuracy: tuple[float | None, float | None],
     counts: dict[str, dict[str, int]],
     positions: int,
+    again: int,
     seconds: float,
 ) -> str:
-    """ "White 87.2% (1 inaccuracy, 0 mistakes, 2 blunders); Black ...; 81 positions in 42 s"."""
+    """ "White 87.2% (1 inaccuracy, 0 mistakes, 2 blunders); Black ...; 81 positions
+    (6 looked at again) in 42.0 s"."""
     sides = []
     for name, value in zip(("White", "Black"), accuracy, strict=True):
         side = counts[name.lower()]
         marks = ", ".join(_plural(n, kind) for kind, n in side.items())
         shown = f"{value:.1f}%" if value is not None else "no move"
         sides.append(f"{name} {shown} ({marks})")
-    return f"{'; '.join(sides)}; {positions} positions in {seconds:.1f} s"
+    return f"{'; '.join(sides)}; {positions} positions ({again} looked at again) in {seconds:.1f} s"
 
 
 def _plural(count: int, word: str) -> str:

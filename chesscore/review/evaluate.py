@@ -18,6 +18,14 @@ is evaluated 0.00 whatever the search says, and keeps its line.
 `cancel` (a pool lane's flag) stops the review between positions and inside a search: the
 position being searched when it is raised is not reported, so a review pre-empted at position
 k can resume with `first=k` and lose nothing.
+
+Shallow searches disagree with each other: one position searched to an odd depth and the next
+to an even one, or a threat just past the horizon of one and inside that of the next, make a
+drop of winning chances that a deeper search does not see. So a review takes a second look
+(`verify_positions`) at the plies whose drop reaches `VERIFY_POINTS` (a mistake or worse, per
+`chesscore.review.judge.positions_to_verify`): the positions before and after each are searched
+again with `VERIFY_FACTOR` times the budget, and the deeper numbers are kept. A server can
+stream the first pass's plies, then re-judge and push those the second look changed.
 """
 
 from __future__ import annotations
@@ -36,6 +44,13 @@ from chesscore.rules.squares import WHITE
 # An iteration costs about this many times the one before it (measured on review games: 2 to 4
 # from depth 6 on); an iteration is started only when that much time is left in the budget.
 GROWTH = 2.5
+# The second look: at plies whose drop reaches this many points of winning chances, the two
+# positions are searched again with this many times the budget (bench/review_tune.py).
+VERIFY_POINTS = 20.0
+VERIFY_FACTOR = 3.0
+# The second look's whole time, as a share of the first pass's budget (positions x seconds):
+# a game full of blunders gets a shorter look at each, so a review's time stays bounded.
+VERIFY_SHARE = 0.5
 # The hard stop, as a share of the budget past it: a predicted iteration that runs long
 # still gets a little time to finish before it is thrown away.
 OVERRUN = 0.5
@@ -90,9 +105,10 @@ def evaluate_positions(
     IllegalMoveError (a ValueError) when a move is not legal where it is played."""
     if not 0 <= first <= len(moves):
         raise ValueError(f"first must be 0 to {len(moves)}, got {first!r}")
+    _check_game(start, moves)  # at once, not after minutes of searching
     board = start.copy()
     for move in moves[:first]:
-        board.push(_checked(board, move))
+        board.push(move)
     searcher = Searcher(cancel)
     evals: list[PositionEval] = []
     for index in range(first, len(moves) + 1):
@@ -105,8 +121,84 @@ def evaluate_positions(
         if on_position is not None:
             on_position(result)
         if index < len(moves):
-            board.push(_checked(board, moves[index]))
+            board.push(moves[index])
     return evals
+
+
+def verify_positions(
+    start: Board,
+    moves: Sequence[Move],
+    evals: Sequence[PositionEval],
+    indices: Sequence[int],
+    setting: ReviewSetting,
+    on_position: PositionCallback | None = None,
+    cancel: StopSignal | None = None,
+) -> list[PositionEval]:
+    """The second look: the positions `indices` (of the game of `moves` from `start`; see
+    `chesscore.review.judge.positions_to_verify`) searched again, in order, one searcher
+    across them, each with `verify_seconds` (`VERIFY_FACTOR` times `setting`'s, less when
+    there are many). Each comes back (and goes to `on_position`) as the deeper of its new
+    evaluation and its evaluation in `evals` (the first pass, by index). On `cancel` the
+    positions finished so far come back."""
+    first_pass = {position.index: position for position in evals}
+    boards = _boards(start, moves, sorted(set(indices)))
+    seconds = verify_seconds(setting, len(moves) + 1, len(boards))
+    deeper = ReviewSetting(seconds, setting.depth)
+    searcher = Searcher(cancel)
+    results: list[PositionEval] = []
+    for index, board in boards:
+        if cancel is not None and cancel.is_set():
+            break
+        result = evaluate_position(board, deeper, searcher, index)
+        if cancel is not None and cancel.is_set():
+            break
+        old = first_pass.get(index)
+        if old is not None and old.depth > result.depth:
+            result = old
+        results.append(result)
+        if on_position is not None:
+            on_position(result)
+    return results
+
+
+def verify_seconds(setting: ReviewSetting, positions: int, again: int) -> float:
+    """The time of each position of a second look at `again` of a game's `positions`:
+    `VERIFY_FACTOR` times the setting's, within `VERIFY_SHARE` of the first pass's whole
+    budget, never less than the setting's own time.
+
+    >>> verify_seconds(ReviewSetting(0.5), 81, 10), verify_seconds(ReviewSetting(0.5), 81, 40)
+    (1.5, 0.50625)
+    """
+    share = VERIFY_SHARE * setting.seconds * positions / max(1, again)
+    return min(600.0, max(setting.seconds, min(setting.seconds * VERIFY_FACTOR, share)))
+
+
+def merge_positions(
+    evals: Sequence[PositionEval], verified: Sequence[PositionEval]
+) -> list[PositionEval]:
+    """`evals` with each position of `verified` (the second look) in place of its own."""
+    by_index = {position.index: position for position in evals}
+    by_index.update((position.index, position) for position in verified)
+    return [by_index[index] for index in sorted(by_index)]
+
+
+def _boards(start: Board, moves: Sequence[Move], indices: Sequence[int]) -> list[tuple[int, Board]]:
+    """The positions `indices` (sorted) of the game, each a board with its history."""
+    if indices and not 0 <= indices[0] <= indices[-1] <= len(moves):
+        raise ValueError(f"positions must be 0 to {len(moves)}, got {list(indices)!r}")
+    board = start.copy()
+    boards = []
+    wanted = iter(indices)
+    index = next(wanted, None)
+    for at in range(len(moves) + 1):
+        if index is None:
+            break
+        if at == index:
+            boards.append((at, board.copy()))
+            index = next(wanted, None)
+        if at < len(moves):
+            board.push(_checked(board, moves[at]))
+    return boards
 
 
 def evaluate_position(
@@ -156,6 +248,13 @@ def _evaluation(board: Board, info: SearchInfo) -> Evaluation:
     sign = 1 if board.turn == WHITE else -1
     mate = info.mate_in
     return Evaluation(mate=sign * mate) if mate is not None else Evaluation(cp=sign * info.score)
+
+
+def _check_game(start: Board, moves: Sequence[Move]) -> None:
+    """IllegalMoveError naming the first move of `moves` not legal where it is played."""
+    board = start.copy()
+    for move in moves:
+        board.push(_checked(board, move))
 
 
 def _checked(board: Board, move: Move) -> Move:

@@ -31,8 +31,9 @@ from chesscore.analysis.judgement import (
     judge_move,
     move_accuracy,
     win_percent,
+    winning_chances,
 )
-from chesscore.review.evaluate import PositionEval
+from chesscore.review.evaluate import VERIFY_POINTS, PositionEval
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
 from chesscore.rules.squares import BLACK, COLOR_NAMES, WHITE, Color, square_name
@@ -150,6 +151,43 @@ def review_plies(
             plies.append(review_ply(board, move, before, after, ply))
         board.push(move)
     return plies
+
+
+def positions_to_verify(
+    start: Board,
+    moves: Sequence[Move],
+    evals: Sequence[PositionEval],
+    points: float = VERIFY_POINTS,
+) -> list[int]:
+    """The positions a second look should search again (`verify_positions`): before and
+    after every ply whose drop reaches `points` of winning chances, or that a mate rule marks,
+    among the plies whose two positions are in `evals` (a ply that is the engine's own best
+    move is left out: it is never marked)."""
+    by_index = {position.index: position for position in evals}
+    board = start.copy()
+    wanted: set[int] = set()
+    for ply, move in enumerate(moves, 1):
+        before, after = by_index.get(ply - 1), by_index.get(ply)
+        if before is None or after is None or before.evaluation is None:
+            pass  # not judged yet
+        elif before.line[:1] != (move,) and ply_drop(board, move, before, after) >= points:
+            wanted.update((ply - 1, ply))
+        board.push(move)
+    return sorted(wanted)
+
+
+def ply_drop(before_board: Board, move: Move, before: PositionEval, after: PositionEval) -> float:
+    """The mover's loss of winning chances by the legal `move`, in points (hundredths of the
+    [-1, +1] scale); 100 when a mate rule marks the move (a mate allowed or missed)."""
+    assert before.evaluation is not None
+    mover = before_board.turn
+    after_board = before_board.copy()
+    after_board.push(move)
+    played = judged_evaluation(after_board, after.evaluation, before.evaluation)
+    mine_before, mine_after = before.evaluation.for_color(mover), played.for_color(mover)
+    if mine_before.cp is not None and mine_after.cp is not None:
+        return 100 * (winning_chances(mine_before.cp) - winning_chances(mine_after.cp))
+    return 100.0 if judge_move(before.evaluation, played, mover) is not None else 0.0
 
 
 def initial_to_json(start: Board, position: PositionEval) -> dict[str, Any]:
