@@ -4,8 +4,12 @@
 PGN headers), the setting and the evaluations of the positions already done (a review cut
 short resumes from the next one). In the worker it runs `chesscore.review.evaluate_positions`
 from there and judges each ply (`review_ply`) as soon as the position after it is evaluated,
-sending a `ReviewUpdate` per position with the ply's wire JSON; once every position is done it
-sends the summary (accuracy, counts, the reviewed PGN) with `done`. The server process only
+sending a `ReviewUpdate` per position with the ply's wire JSON. Then the second look: the
+positions around the plies that look bad are searched again with more time
+(`chesscore.review.evaluate.verify_positions`), each sent as it comes (`verified`); once
+every position is done it sends the summary (accuracy, counts, the reviewed PGN, and every
+ply judged again from the merged evaluations, so the server pushes those whose class or
+evaluation changed) with `done`. The server process only
 stores and emits what comes. The job is low priority: a live game's search, or any other job
 waiting for a lane, stops it (`preempted`), and the review's runner starts it again later.
 """
@@ -17,10 +21,17 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from chesscore.engine.search import StopSignal
-from chesscore.review.evaluate import PositionEval, ReviewSetting, evaluate_positions
+from chesscore.review.evaluate import (
+    PositionEval,
+    ReviewSetting,
+    evaluate_positions,
+    merge_positions,
+    verify_positions,
+)
 from chesscore.review.judge import (
     count_judgements,
     initial_to_json,
+    positions_to_verify,
     review_accuracy,
     review_plies,
     review_ply,
@@ -33,13 +44,15 @@ from chesscore.rules.move import Move
 @dataclass(frozen=True)
 class ReviewUpdate:
     """One evaluated position (`position`, with the judged `ply` item after it, or the
-    `initial` item for the start position), or the last update (`done`): with the `summary`
-    (`{"accuracy", "counts", "pgn"}`) when the review is complete, `preempted` when the job
-    was stopped for other work, neither when it failed."""
+    `initial` item for the start position; `verified` for one the second look searched
+    again), or the last update (`done`): with the `summary` (`{"accuracy", "counts", "pgn",
+    "plies"}`) when the review is complete, `preempted` when the job was stopped for other
+    work, neither when it failed."""
 
     done: bool = False
     preempted: bool = False
     position: PositionEval | None = None
+    verified: bool = False
     initial: dict[str, Any] | None = None
     ply: dict[str, Any] | None = None
     summary: dict[str, Any] | None = None
@@ -47,14 +60,16 @@ class ReviewUpdate:
 
 @dataclass(frozen=True)
 class ReviewJob:
-    """The game (start FEN, UCI moves, PGN headers), the setting and the positions already
-    evaluated (`earlier`: indexes 0 to first - 1, in order)."""
+    """The game (start FEN, UCI moves, PGN headers), the setting, the positions already
+    evaluated (`earlier`: indexes 0 to first - 1, in order) and those the second look has
+    searched again already (`verified`)."""
 
     start_fen: str
     moves: tuple[str, ...]
     headers: tuple[tuple[str, str], ...]
     setting: ReviewSetting
     earlier: tuple[PositionEval, ...] = ()
+    verified: tuple[int, ...] = ()
     low_priority: ClassVar[bool] = True
 
     @property
@@ -75,20 +90,34 @@ class ReviewJob:
     # The pool's job interface (server.games.engine_worker.PoolJob).
     def check(self) -> bool:
         self.game()
-        if self.first > len(self.moves):
-            raise ValueError(f"nothing left to evaluate: {self.first} positions done")
+        if [position.index for position in self.earlier] != list(range(self.first)):
+            raise ValueError("the positions evaluated must be 0 to first - 1, in order")
+        if self.first > len(self.moves) + 1:
+            raise ValueError(f"{self.first} positions evaluated; the game has not that many")
         return True
 
     def run(self, cancel: StopSignal, send: Callable[[ReviewUpdate], None]) -> None:
         start, moves = self.game()
-        judge = PlyJudge(start, moves, self.earlier, send)
-        evals = evaluate_positions(
-            start, moves, self.setting, judge.on_position, cancel, first=self.first
-        )
-        if cancel.is_set() or len(self.earlier) + len(evals) != len(moves) + 1:
+        evals = list(self.earlier)
+        if self.first <= len(moves):
+            judge = PlyJudge(start, moves, self.earlier, send)
+            evals += evaluate_positions(
+                start, moves, self.setting, judge.on_position, cancel, first=self.first
+            )
+        if cancel.is_set() or len(evals) != len(moves) + 1:
             send(ReviewUpdate(done=True, preempted=True))
             return
-        summary = summarise(start, moves, [*self.earlier, *evals], dict(self.headers))
+        done = set(self.verified)
+        again = [index for index in positions_to_verify(start, moves, evals) if index not in done]
+
+        def on_verified(position: PositionEval) -> None:
+            send(ReviewUpdate(position=position, verified=True))
+
+        verified = verify_positions(start, moves, evals, again, self.setting, on_verified, cancel)
+        if cancel.is_set() or len(verified) != len(again):
+            send(ReviewUpdate(done=True, preempted=True))
+            return
+        summary = summarise(start, moves, merge_positions(evals, verified), dict(self.headers))
         send(ReviewUpdate(done=True, summary=summary))
 
     def final(self, last: ReviewUpdate | None, preempted: bool) -> ReviewUpdate:
@@ -130,7 +159,8 @@ class PlyJudge:
 def summarise(
     start: Board, moves: list[Move], evals: list[PositionEval], headers: dict[str, str]
 ) -> dict[str, Any]:
-    """`{"accuracy": {"white", "black"}, "counts": {...}, "pgn": text}` of a whole review."""
+    """`{"accuracy": {"white", "black"}, "counts": {...}, "pgn": text, "plies": [...]}` of a
+    whole review (every ply's wire JSON)."""
     try:
         accuracy = review_accuracy(evals, start, moves)
     except ValueError:  # the start position has no legal move: nothing to judge
@@ -141,4 +171,5 @@ def summarise(
         "accuracy": {"white": white, "black": black},
         "counts": count_judgements(plies),
         "pgn": reviewed_pgn(headers, start, plies, accuracy),
+        "plies": [ply.to_json() for ply in plies],
     }

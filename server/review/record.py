@@ -2,8 +2,9 @@
 
 The JSON (docs/protocol.md, "Game review") is complete from the start: every ply with what was
 played and its position, the rest null until judged. `ReviewProgress` holds a running review's
-JSON and the positions' evaluations (the `PositionEval`s it was judged from, kept to resume a
-review cut short and stored as JSON: `evals_to_json`), takes each `ReviewUpdate` from the pool
+JSON and the positions' evaluations (the `PositionEval`s it was judged from and which of them
+the second look searched again, kept to resume a review cut short and stored as JSON:
+`evals_to_json`), takes each `ReviewUpdate` from the pool
 as it comes (on the pool's reader), and hands out what changed since the last push
 (`take_changes`), which the runner writes and emits at most about once a second.
 """
@@ -18,7 +19,7 @@ from typing import Any
 from chesscore.analysis.judgement import Evaluation
 from chesscore.review.evaluate import PositionEval, ReviewSetting
 from chesscore.rules.move import Move
-from server.review.job import ReviewUpdate
+from server.review.job import ReviewJob, ReviewUpdate
 from server.review.sources import ReviewSource, skeleton_plies
 from server.storage.interface import StoredReview
 
@@ -61,7 +62,7 @@ def review_json(stored: StoredReview) -> dict[str, Any]:
     return body
 
 
-def eval_to_json(position: PositionEval) -> dict[str, Any]:
+def eval_to_json(position: PositionEval, verified: bool) -> dict[str, Any]:
     evaluation = position.evaluation
     return {
         "index": position.index,
@@ -69,6 +70,7 @@ def eval_to_json(position: PositionEval) -> dict[str, Any]:
         "line": [move.uci() for move in position.line],
         "depth": position.depth,
         "nodes": position.nodes,
+        "verified": verified,
     }
 
 
@@ -78,12 +80,17 @@ def eval_from_json(data: dict[str, Any]) -> PositionEval:
     return PositionEval(data["index"], evaluation, line, data["depth"], data["nodes"])
 
 
-def evals_to_json(evals: list[PositionEval]) -> str:
-    return json.dumps([eval_to_json(position) for position in evals], separators=(",", ":"))
+def evals_to_json(evals: list[PositionEval], verified: set[int]) -> str:
+    """The positions' evaluations as stored, each marked when the second look has it."""
+    items = [eval_to_json(position, position.index in verified) for position in evals]
+    return json.dumps(items, separators=(",", ":"))
 
 
-def evals_from_json(text: str) -> list[PositionEval]:
-    return [eval_from_json(item) for item in json.loads(text)]
+def evals_from_json(text: str) -> tuple[list[PositionEval], set[int]]:
+    """The stored evaluations and the indexes the second look has done."""
+    items = json.loads(text)
+    verified = {item["index"] for item in items if item.get("verified")}
+    return [eval_from_json(item) for item in items], verified
 
 
 class ReviewProgress:
@@ -93,7 +100,7 @@ class ReviewProgress:
     def __init__(self, stored: StoredReview) -> None:
         self.id = stored.id
         self.body = review_json(stored)
-        self.evals = evals_from_json(stored.evals)
+        self.evals, self.verified = evals_from_json(stored.evals)
         self.pgn = stored.pgn
         self.lock = threading.Lock()
         self.changed_plies: set[int] = set()
@@ -110,10 +117,13 @@ class ReviewProgress:
     def complete(self) -> bool:
         return self.body["status"] in ("done", "failed")
 
-    def job_game(self) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]:
-        """The start FEN, the UCI moves and the PGN headers of the game."""
-        moves = tuple(ply["uci"] for ply in self.body["plies"])
-        return self.body["start_fen"], moves, tuple(self.body["headers"].items())
+    def job(self, setting: ReviewSetting) -> ReviewJob:
+        """The review's job from where it is: the positions evaluated and verified so far."""
+        with self.lock:
+            moves = tuple(ply["uci"] for ply in self.body["plies"])
+            headers = tuple(self.body["headers"].items())
+            earlier, verified = tuple(self.evals), tuple(sorted(self.verified))
+        return ReviewJob(self.body["start_fen"], moves, headers, setting, earlier, verified)
 
     def set_status(self, status: str, error: str | None = None) -> None:
         with self.lock:
@@ -134,12 +144,24 @@ class ReviewProgress:
                 if update.ply is not None:
                     self.body["plies"][position.index - 1] = update.ply
                     self.changed_plies.add(position.index)
+            elif position is not None and update.verified and position.index < len(self.evals):
+                self.evals[position.index] = position
+                self.verified.add(position.index)
             if update.summary is not None and len(self.evals) == self.total:
+                self._judged_again(update.summary["plies"])
                 self.body["accuracy"] = update.summary["accuracy"]
                 self.body["counts"] = update.summary["counts"]
                 self.pgn = update.summary["pgn"]
                 self.body["status"] = "done"
                 self.status_changed = True
+
+    def _judged_again(self, plies: list[dict[str, Any]]) -> None:
+        """Every ply judged from the evaluations the second look merged in: those that
+        changed (a class, an evaluation) take their place and go out with the next push."""
+        for item in plies:
+            if self.body["plies"][item["ply"] - 1] != item:
+                self.body["plies"][item["ply"] - 1] = item
+                self.changed_plies.add(item["ply"])
 
     def has_changes(self) -> bool:
         with self.lock:
@@ -166,7 +188,7 @@ class ReviewProgress:
                 "done": body["progress"]["done"],
                 "total": body["progress"]["total"],
                 "results": json.dumps(body, separators=(",", ":")),
-                "evals": evals_to_json(self.evals),
+                "evals": evals_to_json(self.evals, self.verified),
                 "pgn": self.pgn,
                 "updated": time.time(),
             }

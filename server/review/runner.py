@@ -27,7 +27,7 @@ from typing import Any
 
 from chesscore.review.evaluate import ReviewSetting
 from server.games.engine_pool import EnginePool
-from server.review.job import ReviewJob, ReviewUpdate
+from server.review.job import ReviewUpdate
 from server.review.record import ReviewProgress
 from server.storage.interface import GameStore
 
@@ -92,8 +92,19 @@ class ReviewRunner:
                 self._run(review_id)
             except Exception:
                 log.exception("review %s failed", review_id)
+                self._give_up(review_id)
             finally:
                 self.current = None
+
+    def _give_up(self, review_id: str) -> None:
+        """A review that broke the runner ends `failed` (asking for it again queues it again),
+        rather than being taken up again and again."""
+        try:
+            self.store.save_review(
+                review_id, self.host, {"status": "failed", "updated": time.time()}
+            )
+        except Exception:
+            log.exception("review %s could not be marked failed", review_id)
 
     def _left_over(self) -> list[str]:
         """Reviews queued or running that nobody runs (all of them, when no other process
@@ -116,15 +127,17 @@ class ReviewRunner:
         progress.set_status("running")
         if not self._push(progress, write=True):
             return
+        progress.pushed_at = 0.0  # the first results go out as soon as they come
         failures = 0
         while not progress.complete and not self.closed:
-            before = len(progress.evals)
+            before = (len(progress.evals), len(progress.verified))
             update = self._run_job(progress)
             if update is None:
                 return  # closed, or another process took the review
             if progress.complete:
                 break
-            failures = failures + 1 if not update.preempted and len(progress.evals) == before else 0
+            stuck = (len(progress.evals), len(progress.verified)) == before
+            failures = failures + 1 if not update.preempted and stuck else 0
             if failures >= MAX_FAILURES:
                 progress.set_status("failed", "the engine could not review this game")
                 break
@@ -133,26 +146,32 @@ class ReviewRunner:
 
     def _run_job(self, progress: ReviewProgress) -> ReviewUpdate | None:
         """One run of the review's job from its next position until the job ends (done,
-        pre-empted or failed), pushing what comes once a second; None when the review was
-        lost (closed, taken by another process)."""
-        finished = threading.Event()
+        pre-empted or failed), pushing what comes as it comes but at most once a second, and
+        once a second when nothing comes; None when the review was lost (closed, taken by
+        another process)."""
+        arrived = threading.Event()
         ended: list[ReviewUpdate] = []
 
         def on_update(update: ReviewUpdate) -> None:
             progress.apply(update)
             if update.done:
                 ended.append(update)
-                finished.set()
+            arrived.set()
 
-        start_fen, moves, headers = progress.job_game()
-        job = ReviewJob(start_fen, moves, headers, self.setting, tuple(progress.evals))
         owner = f"review:{progress.id}"
         try:
-            self.pool.start_analysis(owner, owner, job, on_update)
+            self.pool.start_analysis(owner, owner, progress.job(self.setting), on_update)
         except ValueError as error:
             progress.set_status("failed", f"the game cannot be reviewed: {error}")
             return ReviewUpdate(done=True)
-        while not finished.wait(PUSH_SECONDS):
+        while not ended:
+            arrived.wait(PUSH_SECONDS)
+            arrived.clear()
+            if ended:
+                break
+            early = progress.pushed_at + PUSH_SECONDS - time.monotonic()
+            if early > 0:
+                self.sleep(early)
             if self.closed or not self._push(progress):
                 self.pool.stop_analysis(owner)
                 return None
@@ -170,4 +189,5 @@ class ReviewRunner:
                 return False
             progress.written_at = now
         self.emit(progress.id, payload)
+        progress.pushed_at = time.monotonic()
         return True

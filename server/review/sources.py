@@ -6,7 +6,8 @@ position, its moves and the setting, so the same game posted twice, whatever its
 comments, gets the same review. The limits are checked here, before anything is queued: at
 most `MAX_PLIES` plies, a game still in play refused (`game_in_play`), a PGN read through the
 analysis service's bounded reader (server.analysis.service: the file is first listed by its
-tokens, then only the chosen game is played).
+tokens, then only the chosen game is played), its headers bounded (they are stored with the
+review), its comments and variations left out.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from server.analysis.service import AnalysisService
 from server.errors import RequestError
 
 MAX_PLIES = 600
+# A PGN's headers are kept within these bounds: they are stored and rewritten with the review.
+MAX_HEADERS = 24
+MAX_HEADER_LENGTH = 200
 
 
 @dataclass(frozen=True)
@@ -63,12 +67,19 @@ def pgn_source(
     ucis = tuple(node.move.uci() for node in game.moves)
     sans = tuple(node.san for node in game.moves)
     check_length(len(ucis))
-    headers = {**game.headers, "Result": game.headers.get("Result", game.result)}
+    headers = bounded_headers(game.headers)
+    headers["Result"] = game.headers.get("Result", game.result)[:MAX_HEADER_LENGTH]
     start_fen = Board.from_fen(game.start_fen, allow_impossible_checks=True).fen()
     digest = hashlib.sha256(
         json.dumps([start_fen, ucis, setting.to_json()], separators=(",", ":")).encode()
     ).hexdigest()
     return ReviewSource(f"pgn:{digest}", {"pgn": True}, headers, start_fen, ucis, sans)
+
+
+def bounded_headers(headers: dict[str, str]) -> dict[str, str]:
+    """The first `MAX_HEADERS` headers, names and values cut to `MAX_HEADER_LENGTH`."""
+    items = list(headers.items())[:MAX_HEADERS]
+    return {name[:MAX_HEADER_LENGTH]: value[:MAX_HEADER_LENGTH] for name, value in items}
 
 
 def game_source(
