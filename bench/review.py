@@ -9,7 +9,9 @@ Usage: `python bench/review.py [--games 30] [--depth 18] [--fresh] [--skip-agree
    `bench/data/review_oracle.json` by `bench/review_oracle.py`; only what is missing is
    searched (`--fresh`: all of it again). Nothing of ours is cached: the code under test changes.
 3. Agreement: our review of each game at the default setting (`ReviewSetting()`:
-   `evaluate_positions` then `review_plies`, as the server's job runs them), in `--processes`
+   `evaluate_positions`, the second look at the plies that seem to lose (`positions_to_verify`,
+   `verify_positions`, `merge_positions`), then `review_plies`, as the server's job runs
+   them), in `--processes`
    (2) processes; Stockfish's class of each ply from its own evaluations by the same rules
    (`judge_move`, the evaluation a mate on the board is judged by, the best move never
    marked). Printed: the recall of Stockfish's blunders and the precision of our blunder
@@ -47,8 +49,13 @@ sys.path.insert(0, str(ROOT))
 from bench import review_oracle  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from chesscore.analysis.judgement import Evaluation, judge_move  # noqa: E402
-from chesscore.review.evaluate import ReviewSetting, evaluate_positions  # noqa: E402
-from chesscore.review.judge import review_plies  # noqa: E402
+from chesscore.review.evaluate import (  # noqa: E402
+    ReviewSetting,
+    evaluate_positions,
+    merge_positions,
+    verify_positions,
+)
+from chesscore.review.judge import positions_to_verify, review_plies  # noqa: E402
 from chesscore.rules.board import Board  # noqa: E402
 from chesscore.rules.squares import BLACK, WHITE  # noqa: E402
 
@@ -83,6 +90,7 @@ class GameReview:
     game: int
     plies: list[tuple[dict[str, int] | None, dict[str, int] | None, str, str | None]]
     positions: int
+    looked_again: int  # positions of the second look
     evaluate_seconds: float
     judge_seconds: float
 
@@ -101,8 +109,13 @@ def review_game(job: tuple[int, str, list[str]]) -> GameReview:
         move = board.parse_uci(uci)
         moves.append(move)
         board.push(move)
+    setting = ReviewSetting()
     began = time.perf_counter()
-    evals = evaluate_positions(start, moves, ReviewSetting())
+    evals = evaluate_positions(start, moves, setting)
+    # The second look at the plies that seem to lose, as the server's job does.
+    again = positions_to_verify(start, moves, evals)
+    verified = verify_positions(start, moves, evals, again, setting) if again else []
+    evals = merge_positions(evals, verified)
     evaluated = time.perf_counter()
     reviewed = review_plies(start, moves, evals)
     judged = time.perf_counter()
@@ -117,7 +130,7 @@ def review_game(job: tuple[int, str, list[str]]) -> GameReview:
                 ply.best.uci() if ply.best is not None else None,
             )
         )
-    return GameReview(number, plies, len(evals), evaluated - began, judged - evaluated)
+    return GameReview(number, plies, len(evals), len(again), evaluated - began, judged - evaluated)
 
 
 def review_all(jobs: list[tuple[int, str, list[str]]], processes: int) -> list[GameReview]:
@@ -245,12 +258,14 @@ def run_agreement(
     wall = time.perf_counter() - started
     rows = pair_plies(games, reviews, oracle)
     positions = sum(review.positions for review in reviews)
+    again = sum(review.looked_again for review in reviews)
     evaluate = sum(review.evaluate_seconds for review in reviews)
     judge = sum(review.judge_seconds for review in reviews)
     print(
-        f"{len(games)} games, {len(rows)} plies, {positions} positions; our time per position:"
-        f" {evaluate / positions:.3f} s evaluating + {judge / positions:.3f} s judging"
-        f" ({wall:.0f} s wall for all, {args.processes} processes)"
+        f"{len(games)} games, {len(rows)} plies, {positions} positions ({again} looked at again);"
+        f" our time per position: {evaluate / positions:.3f} s evaluating (both looks)"
+        f" + {judge / positions:.3f} s judging ({wall:.0f} s wall for all, {args.processes}"
+        " processes)"
     )
     print()
     print_agreement(rows, "blunders", BLUNDER, goals=True)

@@ -33,7 +33,7 @@ def test_the_agreement_runs_on_the_first_plies_of_one_game(tmp_path: Path) -> No
     shutil.copy(ORACLE, oracle)
     cached = oracle.read_bytes()
     done = run_bench("--games", "1", "--plies", "8", "--skip-timing", "--oracle", str(oracle))
-    assert "1 games, 8 plies, 9 positions" in done.stdout, done.stdout
+    assert "1 games, 8 plies, 9 positions (" in done.stdout, done.stdout
     assert "blunders: recall of Stockfish's" in done.stdout, done.stdout
     assert "(goal >= 90%)" in done.stdout and "(goal >= 80%)" in done.stdout, done.stdout
     assert "confusion (rows: Stockfish's class, columns: ours)" in done.stdout, done.stdout
