@@ -25,11 +25,16 @@ import chess.pgn
 import requests
 import socketio
 
-from bench.latency import PAUSE_SECONDS, FriendTable, percentile
+from bench.latency import FriendTable, percentile
 from server.games.engine_pool import default_size
 from tests.support.live_server import LiveServer
 
 WARM_UP_MOVES = 16
+# Between two moves: a connection may send 10 events a second (server/transport/ratelimit.py),
+# and each client of the friend game sends a move every other ply and a join every eight, so
+# moves closer than this would be refused over a review's minute (bench/latency.py's 20 ms
+# pauses fit its 50-move rounds only).
+PAUSE_SECONDS = 0.1
 # The friend game starts a new game every eight plies, far more often than one address of a
 # public site may (as in bench/latency.py); the review's own settings stay the defaults.
 LIFTED_LIMITS = {"CHESS_CREATE_BURST": "1000000", "CHESS_CREATE_INTERVAL": "5"}
