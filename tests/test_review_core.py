@@ -273,6 +273,18 @@ def test_a_position_drawn_on_the_board_is_zero() -> None:
     assert result.evaluation == Evaluation(cp=0) and result.line
 
 
+def test_a_game_ended_by_threefold_repetition_ends_at_zero() -> None:
+    queen_up = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"
+    shuffle = ["Qd2", "Ke7", "Qd1", "Ke8"] * 2  # the start position for the third time
+    start, moves = play(shuffle, queen_up)
+    evals = evaluate_positions(start, moves, SMALL)
+    assert evals[-1].evaluation == Evaluation(cp=0) and evals[-1].line
+    # Played on, the same position is not the game's end: the engine's number stands.
+    start, moves = play([*shuffle, "Qd2"], queen_up)
+    evals = evaluate_positions(start, moves, SMALL)
+    assert evals[8].evaluation is not None and evals[8].evaluation.capped_cp() > 500
+
+
 # -- the evaluation pass: one searcher, cancel, resume -----------------------------------
 
 

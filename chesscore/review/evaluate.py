@@ -12,8 +12,9 @@ an unfinished iteration is thrown away. The time budget is kept by not starting 
 that would not finish in time (the next iteration is predicted to cost `GROWTH` times the
 last), so the budget is spent on whole iterations and the position ends early rather than late.
 A position with no legal move (mate or stalemate on the board) has no evaluation and no line;
-a position drawn on the board (insufficient material, fivefold repetition, the 75-move rule)
-is evaluated 0.00 whatever the search says, and keeps its line.
+a position drawn on the board (insufficient material, fivefold repetition, the 75-move rule,
+and at the game's end a claimable threefold repetition or fifty moves) is evaluated 0.00
+whatever the search says, and keeps its line.
 
 `cancel` (a pool lane's flag) stops the review between positions and inside a search: the
 position being searched when it is raised is not reported, so a review pre-empted at position
@@ -114,7 +115,7 @@ def evaluate_positions(
     for index in range(first, len(moves) + 1):
         if cancel is not None and cancel.is_set():
             break
-        result = evaluate_position(board, setting, searcher, index)
+        result = evaluate_position(board, setting, searcher, index, index == len(moves))
         if cancel is not None and cancel.is_set():
             break  # the search may have been cut short: its numbers are not the setting's
         evals.append(result)
@@ -149,7 +150,7 @@ def verify_positions(
     for index, board in boards:
         if cancel is not None and cancel.is_set():
             break
-        result = evaluate_position(board, deeper, searcher, index)
+        result = evaluate_position(board, deeper, searcher, index, index == len(moves))
         if cancel is not None and cancel.is_set():
             break
         old = first_pass.get(index)
@@ -202,10 +203,16 @@ def _boards(start: Board, moves: Sequence[Move], indices: Sequence[int]) -> list
 
 
 def evaluate_position(
-    board: Board, setting: ReviewSetting, searcher: Searcher | None = None, index: int = 0
+    board: Board,
+    setting: ReviewSetting,
+    searcher: Searcher | None = None,
+    index: int = 0,
+    final: bool = False,
 ) -> PositionEval:
     """One position's `PositionEval` within `setting`, by `searcher` (a new one if None).
-    Depth 0 with no evaluation: no legal move, or cancelled before depth 1 finished."""
+    Depth 0 with no evaluation: no legal move, or cancelled before depth 1 finished. The
+    `final` position of a game is also 0.00 when a draw can be claimed there (the game
+    ended by the claim: threefold repetition, fifty moves)."""
     searcher = searcher if searcher is not None else Searcher()
     hard_limit = setting.seconds * (1 + OVERRUN)
     order, start = searcher.begin(board, SearchLimits(setting.depth, hard_limit))
@@ -226,7 +233,8 @@ def evaluate_position(
             break  # a mate seen to its end: deeper finds nothing new
     if best is None:  # cancelled within depth 1
         return PositionEval(index, None, (), 0, searcher.nodes)
-    return PositionEval(index, _evaluation(board, best), tuple(best.pv), best.depth, searcher.nodes)
+    evaluation = _evaluation(board, best, final)
+    return PositionEval(index, evaluation, tuple(best.pv), best.depth, searcher.nodes)
 
 
 def _iterate(searcher: Searcher, depth: int, order: list[int], start: float) -> list[SearchInfo]:
@@ -240,9 +248,9 @@ def _iterate(searcher: Searcher, depth: int, order: list[int], start: float) -> 
         searcher.deadline = deadline
 
 
-def _evaluation(board: Board, info: SearchInfo) -> Evaluation:
+def _evaluation(board: Board, info: SearchInfo, final: bool) -> Evaluation:
     """The iteration's score from White's view; 0.00 for a position drawn on the board."""
-    outcome = board.outcome()
+    outcome = board.outcome(claim_draw=final)
     if outcome is not None and outcome.winner is None:
         return Evaluation(cp=0)
     sign = 1 if board.turn == WHITE else -1
