@@ -1,0 +1,321 @@
+"""Game review (issue 18): agreement with Stockfish on 30 real games, and its time on the server.
+
+Usage: `python bench/review.py [--games 30] [--depth 18] [--fresh] [--skip-agreement]
+[--skip-timing] [--processes 2] [--plies N] [--timing-plies 80] [--moves 200]`
+
+1. The games: `bench/data/review_games.pgn`, 30 games played by people (lichess blitz and
+   rapid, 19th- and 20th-century classics; `bench/data/README.md` says where each came from).
+2. The oracle: Stockfish at `--depth` (18) on every position of every game, cached in
+   `bench/data/review_oracle.json` by `bench/review_oracle.py`; only what is missing is
+   searched (`--fresh`: all of it again). Nothing of ours is cached: the code under test changes.
+3. Agreement: our review of each game at the default setting (`ReviewSetting()`:
+   `evaluate_positions`, the second look at the plies that seem to lose (`positions_to_verify`,
+   `verify_positions`, `merge_positions`), then `review_plies`, as the server's job runs
+   them), in `--processes`
+   (2) processes; Stockfish's class of each ply from its own evaluations by the same rules
+   (`judge_move`, the evaluation a mate on the board is judged by, the best move never
+   marked). Printed: the recall of Stockfish's blunders and the precision of our blunder
+   marks beside their goals (>= 90%, >= 80%), the same for "mistake or worse", the 4x4
+   confusion table, our time per position, and every ply where only one side says blunder.
+4. Timing (`bench/review_timing.py`): a real server with the default engine pool, an 80-ply
+   game posted as PGN to `POST /api/reviews`, watched over Socket.IO (`review_watch`): seconds
+   to the first judged ply pushed (goal < 2 s) and to done (goal < 60 s); and a live friend
+   game's move round trip (as bench/latency.py measures it), p50/p90 without a review and
+   while the review runs (goal: within 5 ms).
+
+Figures are printed beside the goals, never asserted (tests/test_bench_smoke.py runs a tiny
+case). `--plies N` cuts every game to its first N plies (for that smoke case).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import chess
+import chess.pgn
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench import review_oracle  # noqa: E402
+from bench.machine import machine  # noqa: E402
+from chesscore.analysis.judgement import Evaluation, judge_move  # noqa: E402
+from chesscore.review.evaluate import (  # noqa: E402
+    ReviewSetting,
+    evaluate_positions,
+    merge_positions,
+    verify_positions,
+)
+from chesscore.review.judge import positions_to_verify, review_plies  # noqa: E402
+from chesscore.rules.board import Board  # noqa: E402
+from chesscore.rules.squares import BLACK, WHITE  # noqa: E402
+
+CLASSES = ("none", "inaccuracy", "mistake", "blunder")
+MISTAKE_OR_WORSE = frozenset({"mistake", "blunder"})
+BLUNDER = frozenset({"blunder"})
+GOALS = {"blunder recall": 90.0, "blunder precision": 80.0}
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One ply of one game as both reviews see it (evaluations from White's view, JSON form)."""
+
+    game: int  # from 1, in the file's order
+    ply: int  # from 1
+    san: str
+    uci: str
+    ours_before: dict[str, int] | None
+    ours_after: dict[str, int] | None
+    ours: str  # one of CLASSES
+    ours_best: str | None
+    theirs_before: dict[str, int] | None
+    theirs_after: dict[str, int] | None
+    theirs: str
+    theirs_best: str | None
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """Our review of one game: per ply (eval before, eval after, class, best move), and time."""
+
+    game: int
+    plies: list[tuple[dict[str, int] | None, dict[str, int] | None, str, str | None]]
+    positions: int
+    looked_again: int  # positions of the second look
+    evaluate_seconds: float
+    judge_seconds: float
+
+
+def game_job(number: int, game: chess.pgn.Game) -> tuple[int, str, list[str]]:
+    """What a worker needs of a game: its number, start FEN and UCI moves."""
+    return number, game.board().fen(), [move.uci() for move in game.mainline_moves()]
+
+
+def review_game(job: tuple[int, str, list[str]]) -> GameReview:
+    """Our review of one game at the default setting, in a worker process (nothing cached)."""
+    number, fen, ucis = job
+    start = Board.from_fen(fen)
+    board, moves = start.copy(), []
+    for uci in ucis:
+        move = board.parse_uci(uci)
+        moves.append(move)
+        board.push(move)
+    setting = ReviewSetting()
+    began = time.perf_counter()
+    evals = evaluate_positions(start, moves, setting)
+    # The second look at the plies that seem to lose, as the server's job does.
+    again = positions_to_verify(start, moves, evals)
+    verified = verify_positions(start, moves, evals, again, setting) if again else []
+    evals = merge_positions(evals, verified)
+    evaluated = time.perf_counter()
+    reviewed = review_plies(start, moves, evals)
+    judged = time.perf_counter()
+    plies = []
+    for ply in reviewed:
+        before = evals[ply.ply - 1].evaluation
+        plies.append(
+            (
+                before.to_json() if before is not None else None,
+                ply.evaluation.to_json() if ply.evaluation is not None else None,
+                ply.judgement.name.lower() if ply.judgement is not None else "none",
+                ply.best.uci() if ply.best is not None else None,
+            )
+        )
+    return GameReview(number, plies, len(evals), len(again), evaluated - began, judged - evaluated)
+
+
+def review_all(jobs: list[tuple[int, str, list[str]]], processes: int) -> list[GameReview]:
+    """Every game reviewed, `processes` at a time (longest first, so the two end together)."""
+    ordered = sorted(jobs, key=lambda job: -len(job[2]))
+    reviews = []
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(processes) as pool:
+        for done, review in enumerate(pool.imap_unordered(review_game, ordered), 1):
+            reviews.append(review)
+            print(f"  reviewed {done}/{len(jobs)} (game {review.game})", file=sys.stderr)
+    return sorted(reviews, key=lambda review: review.game)
+
+
+def stockfish_class(
+    board: chess.Board, move: chess.Move, before: dict[str, Any], after: dict[str, Any]
+) -> str:
+    """Stockfish's class of `move` from `board`, judged as our review judges its own: the same
+    `judge_move`, a mate on the board judged by the evaluation before it, a stalemate 0.00,
+    and the engine's own best move never marked."""
+    if before["best"] == move.uci() or before["eval"] is None:
+        return "none"
+    evaluation_before = Evaluation.from_json(before["eval"])
+    if after["eval"] is not None:
+        evaluation_after = Evaluation.from_json(after["eval"])
+    else:
+        board.push(move)
+        mated = board.is_check()
+        board.pop()
+        evaluation_after = evaluation_before if mated else Evaluation(cp=0)
+    mover = WHITE if board.turn == chess.WHITE else BLACK
+    judgement = judge_move(evaluation_before, evaluation_after, mover)
+    return judgement.name.lower() if judgement is not None else "none"
+
+
+def pair_plies(
+    games: Sequence[chess.pgn.Game],
+    reviews: Sequence[GameReview],
+    oracle: dict[str, dict[str, Any]],
+) -> list[Ply]:
+    """Every ply of every game with both classes side by side."""
+    rows = []
+    for review, game in zip(reviews, games, strict=True):
+        board = game.board()
+        moves = list(game.mainline_moves())
+        for index, (move, ours) in enumerate(zip(moves, review.plies, strict=True), 1):
+            before = oracle[review_oracle.position_key(board)]
+            san = board.san(move)
+            board.push(move)
+            after = oracle[review_oracle.position_key(board)]
+            board.pop()
+            theirs = stockfish_class(board, move, before, after)
+            board.push(move)
+            rows.append(
+                Ply(review.game, index, san, move.uci(), ours[0], ours[1], ours[2], ours[3],
+                    before["eval"], after["eval"], theirs, before["best"])
+            )  # fmt: skip
+    return rows
+
+
+def share(part: int, whole: int) -> str:
+    return f"{part}/{whole} = {100 * part / whole:.1f}%" if whole else f"{part}/0 = n/a"
+
+
+def print_agreement(rows: Sequence[Ply], label: str, classes: frozenset[str], goals: bool) -> None:
+    """Recall of Stockfish's marks and precision of ours, for one set of classes."""
+    theirs = [row for row in rows if row.theirs in classes]
+    ours = [row for row in rows if row.ours in classes]
+    both = [row for row in theirs if row.ours in classes]
+    recall_goal = f"   (goal >= {GOALS['blunder recall']:.0f}%)" if goals else ""
+    precision_goal = f"   (goal >= {GOALS['blunder precision']:.0f}%)" if goals else ""
+    print(f"{label}: recall of Stockfish's   {share(len(both), len(theirs))}{recall_goal}")
+    print(f"{label}: precision of our marks  {share(len(both), len(ours))}{precision_goal}")
+
+
+def print_confusion(rows: Sequence[Ply]) -> None:
+    counts = Counter((row.theirs, row.ours) for row in rows)
+    print()
+    print("confusion (rows: Stockfish's class, columns: ours)")
+    print("".ljust(14) + "".join(name.rjust(12) for name in CLASSES) + "total".rjust(9))
+    for theirs in CLASSES:
+        cells = [counts[(theirs, ours)] for ours in CLASSES]
+        print(theirs.ljust(14) + "".join(f"{cell:>12}" for cell in cells) + f"{sum(cells):>9}")
+    totals = [sum(counts[(theirs, ours)] for theirs in CLASSES) for ours in CLASSES]
+    print("total".ljust(14) + "".join(f"{cell:>12}" for cell in totals) + f"{len(rows):>9}")
+
+
+def eval_text(evaluation: dict[str, int] | None) -> str:
+    if evaluation is None:
+        return "none"
+    return Evaluation.from_json(evaluation).text()
+
+
+def print_disagreements(rows: Sequence[Ply], games: Sequence[chess.pgn.Game]) -> None:
+    """Every ply only one side calls a blunder: the cases to improve (or to accept)."""
+    differing = [row for row in rows if (row.ours == "blunder") != (row.theirs == "blunder")]
+    print()
+    print(f"blunder disagreements: {len(differing)} (evaluations from White's view)")
+    header = "game ply  move      ours: before  after   class       best   |"
+    print(header + " stockfish: before  after   class       best")
+    for row in differing:
+        game = games[row.game - 1]
+        move_number = f"{(row.ply + 1) // 2}{'.' if row.ply % 2 else '...'}{row.san}"
+        print(
+            f"{row.game:>4} {row.ply:>3}  {move_number:<9} "
+            f"{eval_text(row.ours_before):>12} {eval_text(row.ours_after):>6}   "
+            f"{row.ours:<10} {row.ours_best or '-':<6} |"
+            f"{eval_text(row.theirs_before):>17} {eval_text(row.theirs_after):>6}   "
+            f"{row.theirs:<10} {row.theirs_best or '-'}"
+            f"   ({game.headers.get('White', '?')} - {game.headers.get('Black', '?')})"
+        )
+
+
+def run_agreement(
+    args: argparse.Namespace, games: list[chess.pgn.Game], oracle: dict[str, Any]
+) -> None:
+    jobs = [game_job(number, game) for number, game in enumerate(games, 1)]
+    setting = ReviewSetting()
+    print(
+        f"our review: default setting {setting.to_json()}, {args.processes} processes;"
+        f" Stockfish depth {args.depth} as the oracle"
+    )
+    started = time.perf_counter()
+    reviews = review_all(jobs, args.processes)
+    wall = time.perf_counter() - started
+    rows = pair_plies(games, reviews, oracle)
+    positions = sum(review.positions for review in reviews)
+    again = sum(review.looked_again for review in reviews)
+    evaluate = sum(review.evaluate_seconds for review in reviews)
+    judge = sum(review.judge_seconds for review in reviews)
+    print(
+        f"{len(games)} games, {len(rows)} plies, {positions} positions ({again} looked at again);"
+        f" our time per position: {evaluate / positions:.3f} s evaluating (both looks)"
+        f" + {judge / positions:.3f} s judging ({wall:.0f} s wall for all, {args.processes}"
+        " processes)"
+    )
+    print()
+    print_agreement(rows, "blunders", BLUNDER, goals=True)
+    print_agreement(rows, "mistake or worse", MISTAKE_OR_WORSE, goals=False)
+    print_confusion(rows)
+    print_disagreements(rows, games)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=30, help="how many games (default 30)")
+    parser.add_argument("--depth", type=int, default=18, help="Stockfish's depth (default 18)")
+    parser.add_argument("--fresh", action="store_true", help="recompute the whole oracle")
+    parser.add_argument("--skip-agreement", action="store_true")
+    parser.add_argument("--skip-timing", action="store_true")
+    parser.add_argument("--processes", type=int, default=2, help="our reviews' processes")
+    parser.add_argument("--plies", type=int, default=None, help="cut each game to N plies")
+    parser.add_argument("--timing-plies", type=int, default=80, help="the timed game's plies")
+    parser.add_argument("--moves", type=int, default=200, help="round trips without a review")
+    parser.add_argument("--oracle", type=Path, default=review_oracle.ORACLE, help="cache file")
+    args = parser.parse_args()
+    print(f"machine: {machine()}, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.2f}")
+    games = review_oracle.read_games(count=args.games)
+    if args.plies is not None:
+        games = [_cut_game(game, args.plies) for game in games]
+    if not args.skip_agreement:
+        oracle = review_oracle.complete(
+            games, args.depth, args.fresh, args.oracle, progress=_progress
+        )
+        run_agreement(args, games, oracle)
+    if not args.skip_timing:
+        from bench.review_timing import run_timing
+
+        print()
+        run_timing(games, args.timing_plies, args.moves)
+
+
+def _cut_game(game: chess.pgn.Game, plies: int) -> chess.pgn.Game:
+    """The game's first `plies` plies, as a game of its own (same tags)."""
+    short = chess.pgn.Game()
+    short.headers.update(game.headers)
+    node: chess.pgn.GameNode = short
+    for move in list(game.mainline_moves())[:plies]:
+        node = node.add_main_variation(move)
+    return short
+
+
+def _progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    main()
