@@ -24,7 +24,7 @@ import { createEngine } from './engine.js';
 import { createSources } from './sources.js';
 import { createExport } from './export.js';
 import { createEditor } from './editor.js';
-import { bindKeys } from './keys.js';
+import { bindKeys, bindStepButtons } from './keys.js';
 import { renderFacts, renderGameTitle } from './facts.js';
 import { createNodeOverlay } from './overlay.js';
 import { reviewMainLine, reviewUrl } from '../review/request.js';
@@ -467,14 +467,7 @@ function chooseFork(step) {
   return true;
 }
 
-for (const [id, where] of [
-  ['#step-first', 'first'],
-  ['#step-previous', 'previous'],
-  ['#step-next', 'next'],
-  ['#step-last', 'last'],
-]) {
-  $(id).addEventListener('click', () => navigate[where]());
-}
+bindStepButtons(document, navigate);
 bindKeys(document, navigate, () => !$('#editor').hidden);
 
 for (const type of ['mouseup', 'touchend']) {

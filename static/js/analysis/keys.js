@@ -30,3 +30,15 @@ export function bindKeys(target, navigate, paused) {
     navigate[name]();
   });
 }
+
+/** The step buttons under the board (`#step-first` ... `#step-last`), bound to `navigate`. */
+export function bindStepButtons(root, navigate) {
+  for (const [id, where] of [
+    ['#step-first', 'first'],
+    ['#step-previous', 'previous'],
+    ['#step-next', 'next'],
+    ['#step-last', 'last'],
+  ]) {
+    root.querySelector(id).addEventListener('click', () => navigate[where]());
+  }
+}

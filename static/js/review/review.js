@@ -16,7 +16,7 @@ import { announce } from '../announce.js';
 import { findGame } from '../storage.js';
 import { createThreatOverlay, OVERLAY_BRUSHES } from '../overlays/threats.js';
 import { fetchJson, errorMessage } from '../analysis/http.js';
-import { bindKeys } from '../analysis/keys.js';
+import { bindKeys, bindStepButtons } from '../analysis/keys.js';
 import { connectReview } from './socket.js';
 import { mergeUpdate, mistakesOf, winPercents } from './model.js';
 import { createGraph } from './graph.js';
@@ -239,14 +239,7 @@ const navigate = {
   enterVariation: () => {},
   flip,
 };
-for (const [id, where] of [
-  ['#step-first', 'first'],
-  ['#step-previous', 'previous'],
-  ['#step-next', 'next'],
-  ['#step-last', 'last'],
-]) {
-  $(id).addEventListener('click', () => navigate[where]());
-}
+bindStepButtons(document, navigate);
 $('#flip').addEventListener('click', flip);
 bindKeys(document, navigate, () => puzzles.active());
 
