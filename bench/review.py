@@ -9,9 +9,8 @@ Usage: `python bench/review.py [--games 30] [--depth 18] [--fresh] [--skip-agree
    `bench/data/review_oracle.json` by `bench/review_oracle.py`; only what is missing is
    searched (`--fresh`: all of it again). Nothing of ours is cached: the code under test changes.
 3. Agreement: our review of each game at the default setting (`ReviewSetting()`:
-   `evaluate_positions`, the second look at the plies that seem to lose (`positions_to_verify`,
-   `verify_positions`, `merge_positions`), then `review_plies`, as the server's job runs
-   them), in `--processes`
+   `review_positions`, the first pass and the second look at the plies that seem to lose,
+   then `review_plies`, as the server's job runs them), in `--processes`
    (2) processes; Stockfish's class of each ply from its own evaluations by the same rules
    (`judge_move`, the evaluation a mate on the board is judged by, the best move never
    marked). Printed: the recall of Stockfish's blunders and the precision of our blunder
@@ -49,13 +48,9 @@ sys.path.insert(0, str(ROOT))
 from bench import review_oracle  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from chesscore.analysis.judgement import Evaluation, judge_move  # noqa: E402
-from chesscore.review.evaluate import (  # noqa: E402
-    ReviewSetting,
-    evaluate_positions,
-    merge_positions,
-    verify_positions,
-)
-from chesscore.review.judge import positions_to_verify, review_plies  # noqa: E402
+from chesscore.review.evaluate import ReviewSetting  # noqa: E402
+from chesscore.review.judge import review_plies  # noqa: E402
+from chesscore.review.passes import review_positions  # noqa: E402
 from chesscore.rules.board import Board  # noqa: E402
 from chesscore.rules.squares import BLACK, WHITE  # noqa: E402
 
@@ -111,11 +106,10 @@ def review_game(job: tuple[int, str, list[str]]) -> GameReview:
         board.push(move)
     setting = ReviewSetting()
     began = time.perf_counter()
-    evals = evaluate_positions(start, moves, setting)
-    # The second look at the plies that seem to lose, as the server's job does.
-    again = positions_to_verify(start, moves, evals)
-    verified = verify_positions(start, moves, evals, again, setting) if again else []
-    evals = merge_positions(evals, verified)
+    again: list[int] = []
+    # Both passes, as the server's job runs them.
+    evals = review_positions(start, moves, setting, on_second_look=again.extend)
+    assert evals is not None  # nothing cancels it
     evaluated = time.perf_counter()
     reviewed = review_plies(start, moves, evals)
     judged = time.perf_counter()

@@ -29,19 +29,9 @@ from chesscore.analysis.threats import make_threat_map
 from chesscore.engine.analyse import Analysis, Line, analyse
 from chesscore.engine.search import MAX_PLY, SearchLimits
 from chesscore.errors import ChessError
-from chesscore.review.evaluate import (
-    PositionEval,
-    ReviewSetting,
-    evaluate_positions,
-    merge_positions,
-    verify_positions,
-)
-from chesscore.review.judge import (
-    count_judgements,
-    positions_to_verify,
-    review_accuracy,
-    review_plies,
-)
+from chesscore.review.evaluate import PositionEval, ReviewSetting
+from chesscore.review.judge import count_judgements, review_accuracy, review_plies
+from chesscore.review.passes import review_positions
 from chesscore.review.pgn import reviewed_pgn
 from chesscore.rules.board import Board
 from chesscore.rules.perft import perft, perft_divide
@@ -277,20 +267,26 @@ def _run_review(game: ImportedGame, args: argparse.Namespace) -> list[str]:
     setting = ReviewSetting(seconds=args.seconds, depth=args.depth)
     start = Board.from_fen(game.start_fen, allow_impossible_checks=True)
     moves = [node.move for node in game.moves]
-    progress = Progress(len(moves) + 1, "positions", sys.stderr)
+    first = Progress(len(moves) + 1, "positions", sys.stderr)
+    second: list[Progress] = []  # the second look's, once it knows how many positions
+
+    def on_second_look(indexes: list[int]) -> None:
+        first.finish()
+        second.append(Progress(len(indexes), "positions looked at again", sys.stderr))
+
     began = time.monotonic()
-    evals = evaluate_positions(start, moves, setting, on_position=progress.update)
-    progress.finish()
-    again = positions_to_verify(start, moves, evals)
-    if again:
-        progress = Progress(len(again), "positions looked at again", sys.stderr)
-        verified = verify_positions(start, moves, evals, again, setting, progress.update)
-        evals = merge_positions(evals, verified)
-        progress.finish()
+    evals = review_positions(
+        start, moves, setting, first.update, lambda position: second[0].update(position),
+        on_second_look=on_second_look,
+    )  # fmt: skip
+    assert evals is not None  # nothing cancels it
+    if second[0].total:
+        second[0].finish()
+    again = second[0].total
     plies = review_plies(start, moves, evals)
     accuracy = review_accuracy(evals, start, moves)
     seconds = time.monotonic() - began
-    summary = _summary(accuracy, count_judgements(plies), len(evals), len(again), seconds)
+    summary = _summary(accuracy, count_judgements(plies), len(evals), again, seconds)
     print(summary, file=sys.stderr)
     headers = dict(game.headers)
     headers.setdefault("Result", game.result)

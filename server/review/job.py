@@ -21,21 +21,15 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from chesscore.engine.search import StopSignal
-from chesscore.review.evaluate import (
-    PositionEval,
-    ReviewSetting,
-    evaluate_positions,
-    merge_positions,
-    verify_positions,
-)
+from chesscore.review.evaluate import PositionEval, ReviewSetting
 from chesscore.review.judge import (
     count_judgements,
     initial_to_json,
-    positions_to_verify,
     review_accuracy,
     review_plies,
     review_ply,
 )
+from chesscore.review.passes import review_positions
 from chesscore.review.pgn import reviewed_pgn
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
@@ -98,26 +92,19 @@ class ReviewJob:
 
     def run(self, cancel: StopSignal, send: Callable[[ReviewUpdate], None]) -> None:
         start, moves = self.game()
-        evals = list(self.earlier)
-        if self.first <= len(moves):
-            judge = PlyJudge(start, moves, self.earlier, send)
-            evals += evaluate_positions(
-                start, moves, self.setting, judge.on_position, cancel, first=self.first
-            )
-        if cancel.is_set() or len(evals) != len(moves) + 1:
-            send(ReviewUpdate(done=True, preempted=True))
-            return
-        done = set(self.verified)
-        again = [index for index in positions_to_verify(start, moves, evals) if index not in done]
+        judge = PlyJudge(start, moves, self.earlier, send)
 
         def on_verified(position: PositionEval) -> None:
             send(ReviewUpdate(position=position, verified=True))
 
-        verified = verify_positions(start, moves, evals, again, self.setting, on_verified, cancel)
-        if cancel.is_set() or len(verified) != len(again):
+        evals = review_positions(
+            start, moves, self.setting, judge.on_position, on_verified, cancel,
+            self.earlier, self.verified,
+        )  # fmt: skip
+        if evals is None or cancel.is_set():
             send(ReviewUpdate(done=True, preempted=True))
             return
-        summary = summarise(start, moves, merge_positions(evals, verified), dict(self.headers))
+        summary = summarise(start, moves, evals, dict(self.headers))
         send(ReviewUpdate(done=True, summary=summary))
 
     def final(self, last: ReviewUpdate | None, preempted: bool) -> ReviewUpdate:
