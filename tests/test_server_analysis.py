@@ -20,6 +20,7 @@ import requests
 
 from server.games.seats import cookie_name
 from tests.support.game_client import FriendGame, GameClient
+from tests.support.http import refused
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
 from tests.test_pgn_import import CHESSBASE, CHESSCOM, LICHESS, oracle_tree
@@ -45,15 +46,6 @@ def post(server: LiveServer, path: str, body: Any, **kwargs: Any) -> requests.Re
 
 def get(server: LiveServer, path: str, **kwargs: Any) -> requests.Response:
     return requests.get(server.url + path, timeout=TIMEOUT, **kwargs)
-
-
-def refused(response: requests.Response, status: int, code: str, words: str = "") -> str:
-    """Assert `response` is the refusal `code` with HTTP `status`; its message."""
-    body = response.json()
-    assert response.status_code == status, (response.status_code, body)
-    assert body["ok"] is False and body["code"] == code, body
-    assert words in body["error"], body
-    return str(body["error"])
 
 
 def sans(tree: dict[str, Any]) -> list[str]:

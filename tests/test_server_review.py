@@ -34,6 +34,7 @@ from server.review.job import ReviewJob
 from server.storage.interface import GameStore, ReviewLimitError, StoredReview
 from server.storage.sqlite import SqliteStore
 from tests.support.game_client import FriendGame, GameClient, create_game
+from tests.support.http import refused
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
 from tests.test_cluster import Backends, backends  # noqa: F401 - PostgreSQL and Redis
@@ -70,15 +71,6 @@ def post(url: str, body: Any, **kwargs: Any) -> requests.Response:
 
 def get(url: str, path: str) -> requests.Response:
     return requests.get(url + path, timeout=TIMEOUT)
-
-
-def refused(response: requests.Response, status: int, code: str, words: str = "") -> str:
-    """Assert `response` is the refusal `code` with HTTP `status`; its message."""
-    body = response.json()
-    assert response.status_code == status, (response.status_code, body)
-    assert body["ok"] is False and body["code"] == code, body
-    assert words in body["error"], body
-    return str(body["error"])
 
 
 def wait_review(url: str, review_id: str, status: str = "done") -> dict[str, Any]:

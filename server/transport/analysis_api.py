@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, jsonify, make_response, request
-from werkzeug.exceptions import HTTPException
 
 from chesscore import Move
 from chesscore.rules.pgn_import import GameSpan, ImportedGame, Node
@@ -31,10 +30,9 @@ from server.transport.clients import request_client
 
 MAX_BODY_BYTES = 1024 * 1024
 
-blueprint = Blueprint("analysis_api", __name__, url_prefix="/api/analysis")
-blueprint.register_error_handler(RequestError, api.refused)
-blueprint.register_error_handler(HTTPException, api.http_error)
-blueprint.register_error_handler(Exception, api.crashed)
+blueprint = api.answer_errors_as_json(
+    Blueprint("analysis_api", __name__, url_prefix="/api/analysis")
+)
 
 
 def _analysis() -> AnalysisService:

@@ -311,3 +311,11 @@ def crashed(error: Exception) -> tuple[Response, int]:
     log.error("unexpected error in the HTTP API", exc_info=error)
     body = {"ok": False, "error": "internal error: the request was not applied", "code": "internal"}
     return jsonify(body), 500
+
+
+def answer_errors_as_json(other: Blueprint) -> Blueprint:
+    """`other`, an API blueprint beside this one, answering its errors as this one does."""
+    other.register_error_handler(RequestError, refused)
+    other.register_error_handler(HTTPException, http_error)
+    other.register_error_handler(Exception, crashed)
+    return other

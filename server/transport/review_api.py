@@ -14,19 +14,14 @@ from __future__ import annotations
 from typing import cast
 
 from flask import Blueprint, Response, current_app, jsonify, make_response, request
-from werkzeug.exceptions import HTTPException
 
-from server.errors import RequestError
 from server.review.service import ReviewService
 from server.transport import api
 from server.transport.analysis_api import MAX_BODY_BYTES
 from server.transport.clients import request_client
 from server.transport.review_requests import parse_review_request
 
-blueprint = Blueprint("review_api", __name__, url_prefix="/api/reviews")
-blueprint.register_error_handler(RequestError, api.refused)
-blueprint.register_error_handler(HTTPException, api.http_error)
-blueprint.register_error_handler(Exception, api.crashed)
+blueprint = api.answer_errors_as_json(Blueprint("review_api", __name__, url_prefix="/api/reviews"))
 
 
 def _reviews() -> ReviewService:
