@@ -58,6 +58,7 @@ CLASSES = ("none", "inaccuracy", "mistake", "blunder")
 MISTAKE_OR_WORSE = frozenset({"mistake", "blunder"})
 BLUNDER = frozenset({"blunder"})
 GOALS = {"blunder recall": 90.0, "blunder precision": 80.0}
+MEASURE_GOAL = 95.0  # issue 24: strict and tolerant, recall and precision
 
 
 @dataclass(frozen=True)
@@ -185,8 +186,61 @@ def pair_plies(
     return rows
 
 
+def reference_plies(
+    games: Sequence[chess.pgn.Game],
+    reference: dict[str, dict[str, Any]],
+    oracle: dict[str, dict[str, Any]],
+) -> list[Ply]:
+    """Every ply classed by a shallower Stockfish (`reference`, in "ours") beside the oracle:
+    what the measures give an engine that only searches less deep than the oracle."""
+    rows = []
+    for number, game in enumerate(games, 1):
+        board = game.board()
+        for index, move in enumerate(game.mainline_moves(), 1):
+            san = board.san(move)
+            pair = []
+            for table in (reference, oracle):
+                before = table[review_oracle.position_key(board)]
+                board.push(move)
+                after = table[review_oracle.position_key(board)]
+                board.pop()
+                pair.append((before, after, stockfish_class(board, move, before, after)))
+            (ref_before, ref_after, ref_class), (before, after, theirs) = pair
+            rows.append(
+                Ply(number, index, san, move.uci(), ref_before["eval"], ref_after["eval"],
+                    ref_class, ref_before["best"], before["eval"], after["eval"], theirs,
+                    before["best"])
+            )  # fmt: skip
+            board.push(move)
+    return rows
+
+
 def share(part: int, whole: int) -> str:
     return f"{part}/{whole} = {100 * part / whole:.1f}%" if whole else f"{part}/0 = n/a"
+
+
+def agreement_measures(rows: Sequence[Ply]) -> dict[str, tuple[int, int]]:
+    """The two measures of issue 24, each as (agreed, out of):
+
+    - strict: the oracle's blunders we mark `??` (recall) and our `??` the oracle calls a
+      blunder (precision);
+    - tolerant: the oracle's blunders we mark at least `?` (recall) and our `??` that are at
+      least a mistake for the oracle (precision).
+    """
+    theirs = [row for row in rows if row.theirs == "blunder"]
+    ours = [row for row in rows if row.ours == "blunder"]
+    return {
+        "strict recall": (sum(row.ours == "blunder" for row in theirs), len(theirs)),
+        "strict precision": (sum(row.theirs == "blunder" for row in ours), len(ours)),
+        "tolerant recall": (sum(row.ours in MISTAKE_OR_WORSE for row in theirs), len(theirs)),
+        "tolerant precision": (sum(row.theirs in MISTAKE_OR_WORSE for row in ours), len(ours)),
+    }
+
+
+def print_measures(rows: Sequence[Ply], label: str) -> None:
+    """Strict and tolerant recall and precision, beside the goal (>= 95 % on both)."""
+    for name, (part, whole) in agreement_measures(rows).items():
+        print(f"{label}: {name:<19} {share(part, whole)}   (goal >= {MEASURE_GOAL:.0f}%)")
 
 
 def print_agreement(rows: Sequence[Ply], label: str, classes: frozenset[str], goals: bool) -> None:
@@ -262,6 +316,7 @@ def run_agreement(
         " processes)"
     )
     print()
+    print_measures(rows, "ours vs oracle")
     print_agreement(rows, "blunders", BLUNDER, goals=True)
     print_agreement(rows, "mistake or worse", MISTAKE_OR_WORSE, goals=False)
     print_confusion(rows)
