@@ -1,34 +1,39 @@
-"""Game review (issue 18): agreement with Stockfish on 30 real games, and its time on the server.
+"""Game review (issues 18, 24): agreement with a deep Stockfish on 30 real games, and time.
 
-Usage: `python bench/review.py [--games 30] [--depth 18] [--fresh] [--skip-agreement]
-[--skip-timing] [--processes 2] [--plies N] [--timing-plies 80] [--moves 200]`
+Usage: `python bench/review.py [--games 30] [--depth 22] [--engine stockfish|ours] [--nodes N]
+[--fresh] [--skip-agreement] [--skip-timing] [--processes 2] [--plies N] [--timing-plies 80]
+[--moves 200]`
 
 1. The games: `bench/data/review_games.pgn`, 30 games played by people (lichess blitz and
    rapid, 19th- and 20th-century classics; `bench/data/README.md` says where each came from).
-2. The oracle: Stockfish at `--depth` (18) on every position of every game, cached in
-   `bench/data/review_oracle.json` by `bench/review_oracle.py`; only what is missing is
-   searched (`--fresh`: all of it again). Nothing of ours is cached: the code under test changes.
-3. Agreement: our review of each game at the default setting (`ReviewSetting()`:
-   `review_positions`, the first pass and the second look at the plies that seem to lose,
-   then `review_plies`, as the server's job runs them), in `--processes`
-   (2) processes; Stockfish's class of each ply from its own evaluations by the same rules
-   (`judge_move`, the evaluation a mate on the board is judged by, the best move never
-   marked). Printed: the recall of Stockfish's blunders and the precision of our blunder
-   marks beside their goals (>= 90%, >= 80%), the same for "mistake or worse", the 4x4
-   confusion table, our time per position, and every ply where only one side says blunder.
+2. The oracle: Debian's Stockfish 15.1 at `--depth` (22), one thread, on every position of
+   every game, cached in `bench/data/review_oracle.json` by `bench/review_oracle.py`; only
+   what is missing is searched (`--fresh`: all of it again). Issue 18's depth-18 oracle stays
+   as `review_oracle_18.json`, the reference: what a shallower Stockfish scores.
+3. Agreement: the review under test of each game, in `--processes` (2) processes: by default
+   Stockfish as the server runs it (CHESS_STOCKFISH, else the npm lite build under Node; the
+   positions in two runs walked backwards, `--nodes` a position, the server's default unless
+   given), `--engine ours` our own engine at its default setting (both passes). Stockfish's
+   class of each ply from the oracle's evaluations by the same rules (`judge_move`, the
+   evaluation a mate on the board is judged by, the best move never marked). Printed: the two
+   measures of issue 24 (strict: the same class; tolerant: every oracle blunder marked at
+   least `?`, every `??` at least a mistake for the oracle; recall and precision each, goal
+   >= 95 %), issue 18's recall and precision, the 4x4 confusion table, the time per position,
+   every ply where only one side says blunder, and the reference's measures.
 4. Timing (`bench/review_timing.py`): a real server with the default engine pool, an 80-ply
    game posted as PGN to `POST /api/reviews`, watched over Socket.IO (`review_watch`): seconds
    to the first judged ply pushed (goal < 2 s) and to done (goal < 60 s); and a live friend
    game's move round trip (as bench/latency.py measures it), p50/p90 without a review and
    while the review runs (goal: within 5 ms).
 
-Figures are printed beside the goals, never asserted (tests/test_bench_smoke.py runs a tiny
+Figures are printed beside the goals, never asserted (tests/test_bench_review.py runs a tiny
 case). `--plies N` cuts every game to its first N plies (for that smoke case).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import sys
@@ -58,6 +63,7 @@ CLASSES = ("none", "inaccuracy", "mistake", "blunder")
 MISTAKE_OR_WORSE = frozenset({"mistake", "blunder"})
 BLUNDER = frozenset({"blunder"})
 GOALS = {"blunder recall": 90.0, "blunder precision": 80.0}
+REFERENCE = ROOT / "bench" / "data" / "review_oracle_18.json"  # issue 18's oracle, depth 18
 MEASURE_GOAL = 95.0  # issue 24: strict and tolerant, recall and precision
 
 
@@ -114,10 +120,55 @@ def review_game(job: tuple[int, str, list[str]]) -> GameReview:
     evaluated = time.perf_counter()
     reviewed = review_plies(start, moves, evals)
     judged = time.perf_counter()
-    plies = []
+    return GameReview(
+        number, _ply_rows(reviewed, evals), len(evals), len(again), evaluated - began,
+        judged - evaluated,
+    )  # fmt: skip
+
+
+def review_game_stockfish(job: tuple[int, str, list[str], int]) -> GameReview:
+    """Stockfish's review of one game as the server's job runs it: the positions in two runs
+    (`split_positions`, one per pool worker), each walked backwards by one warm engine at
+    `nodes` a position (`evaluate_position`), then judged by chesscore.review."""
+    from server.engine.positions import evaluate_position
+    from server.engine.stockfish import choose_stockfish, worker_engine
+    from server.review.stockfish_job import split_positions
+
+    number, fen, ucis, nodes = job
+    spec = choose_stockfish(os.environ.get("CHESS_STOCKFISH"))
+    assert spec is not None, "no Stockfish to review with (npm ci, or CHESS_STOCKFISH)"
+    start = Board.from_fen(fen)
+    board, moves, boards = start.copy(), [], [start.copy()]
+    for uci in ucis:
+        moves.append(board.push_uci(uci))
+        boards.append(board.copy())
+    began = time.perf_counter()
+    evals = {}
+    for run in split_positions(range(len(boards)), 2):
+        engine = worker_engine(spec)
+        engine.new_game()
+        for index in run:
+            position = evaluate_position(
+                engine, fen, ucis[:index], boards[index], index, nodes, final=index == len(ucis)
+            )
+            assert position is not None  # nothing cancels it
+            evals[index] = position
+    ordered = [evals[index] for index in range(len(boards))]
+    evaluated = time.perf_counter()
+    reviewed = review_plies(start, moves, ordered)
+    return GameReview(
+        number, _ply_rows(reviewed, ordered), len(ordered), 0, evaluated - began,
+        time.perf_counter() - evaluated,
+    )  # fmt: skip
+
+
+def _ply_rows(
+    reviewed: Sequence[Any], evals: Sequence[Any]
+) -> list[tuple[dict[str, int] | None, dict[str, int] | None, str, str | None]]:
+    rows = []
     for ply in reviewed:
         before = evals[ply.ply - 1].evaluation
-        plies.append(
+        rows.append(
             (
                 before.to_json() if before is not None else None,
                 ply.evaluation.to_json() if ply.evaluation is not None else None,
@@ -125,16 +176,24 @@ def review_game(job: tuple[int, str, list[str]]) -> GameReview:
                 ply.best.uci() if ply.best is not None else None,
             )
         )
-    return GameReview(number, plies, len(evals), len(again), evaluated - began, judged - evaluated)
+    return rows
 
 
-def review_all(jobs: list[tuple[int, str, list[str]]], processes: int) -> list[GameReview]:
-    """Every game reviewed, `processes` at a time (longest first, so the two end together)."""
+def review_all(
+    jobs: list[tuple[int, str, list[str]]], processes: int, nodes: int | None = None
+) -> list[GameReview]:
+    """Every game reviewed, `processes` at a time (longest first, so the two end together):
+    by Stockfish at `nodes` a position, or by our engine when `nodes` is None."""
     ordered = sorted(jobs, key=lambda job: -len(job[2]))
     reviews = []
     context = multiprocessing.get_context("spawn")
     with context.Pool(processes) as pool:
-        for done, review in enumerate(pool.imap_unordered(review_game, ordered), 1):
+        if nodes is None:
+            results = pool.imap_unordered(review_game, ordered)
+        else:
+            sized = [(*job, nodes) for job in ordered]
+            results = pool.imap_unordered(review_game_stockfish, sized)
+        for done, review in enumerate(results, 1):
             reviews.append(review)
             print(f"  reviewed {done}/{len(jobs)} (game {review.game})", file=sys.stderr)
     return sorted(reviews, key=lambda review: review.game)
@@ -296,13 +355,17 @@ def run_agreement(
     args: argparse.Namespace, games: list[chess.pgn.Game], oracle: dict[str, Any]
 ) -> None:
     jobs = [game_job(number, game) for number, game in enumerate(games, 1)]
-    setting = ReviewSetting()
+    if args.engine == "ours":
+        what, nodes = f"our engine, default setting {ReviewSetting().to_json()}", None
+    else:
+        nodes = args.nodes or _default_nodes()
+        what = f"Stockfish (CHESS_STOCKFISH or the npm build), {nodes:,} nodes a position"
     print(
-        f"our review: default setting {setting.to_json()}, {args.processes} processes;"
-        f" Stockfish depth {args.depth} as the oracle"
+        f"our review: {what}, {args.processes} processes;"
+        f" Stockfish 15.1 depth {args.depth} as the oracle"
     )
     started = time.perf_counter()
-    reviews = review_all(jobs, args.processes)
+    reviews = review_all(jobs, args.processes, nodes)
     wall = time.perf_counter() - started
     rows = pair_plies(games, reviews, oracle)
     positions = sum(review.positions for review in reviews)
@@ -321,12 +384,23 @@ def run_agreement(
     print_agreement(rows, "mistake or worse", MISTAKE_OR_WORSE, goals=False)
     print_confusion(rows)
     print_disagreements(rows, games)
+    if args.reference is not None and args.reference.exists():
+        reference = json.loads(args.reference.read_text())
+        print()
+        print(f"reference: Stockfish 15.1 depth {reference['depth']} judged against the oracle")
+        print_measures(reference_plies(games, reference["positions"], oracle), "reference")
+
+
+def _default_nodes() -> int:
+    from server.review.engines import DEFAULT_NODES
+
+    return DEFAULT_NODES
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30, help="how many games (default 30)")
-    parser.add_argument("--depth", type=int, default=18, help="Stockfish's depth (default 18)")
+    parser.add_argument("--depth", type=int, default=22, help="Stockfish's depth (default 22)")
     parser.add_argument("--fresh", action="store_true", help="recompute the whole oracle")
     parser.add_argument("--skip-agreement", action="store_true")
     parser.add_argument("--skip-timing", action="store_true")
@@ -335,6 +409,13 @@ def main() -> None:
     parser.add_argument("--timing-plies", type=int, default=80, help="the timed game's plies")
     parser.add_argument("--moves", type=int, default=200, help="round trips without a review")
     parser.add_argument("--oracle", type=Path, default=review_oracle.ORACLE, help="cache file")
+    parser.add_argument(
+        "--engine", choices=("stockfish", "ours"), default="stockfish", help="who reviews"
+    )
+    parser.add_argument("--nodes", type=int, default=None, help="Stockfish's nodes a position")
+    parser.add_argument(
+        "--reference", type=Path, default=REFERENCE, help="a shallower oracle to compare"
+    )
     args = parser.parse_args()
     print(f"machine: {machine()}, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.2f}")
     games = review_oracle.read_games(count=args.games)
