@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from chesscore.analysis.describe import PIECE_NAMES
 from chesscore.analysis.see import LOSING, exchange_on_target
 from chesscore.analysis.threats import find_hanging, piece_attack_lists
 from chesscore.rules.board import Board
-from chesscore.rules.move import Move
-from chesscore.rules.move import SQUARE_MASK
+from chesscore.rules.move import SQUARE_MASK, Move
 from chesscore.rules.squares import COLOR_NAMES, KING, in_name_order, square_name
 from chesscore.training.difficulty import Measures, distance, level_of
 from chesscore.training.facts import MoveAttacks, PositionFacts
@@ -59,37 +59,56 @@ class Drill:
     kind: str
     fen: str
     question: str
-    focus: int | None
-    played: Move | None
-    squares: tuple[int, ...]
-    moves: tuple[Move, ...]
-    count: tuple[int, int]
-    safe: bool
-    reasons: tuple[str, ...]
     measures: Measures
     level: int
+    reasons: tuple[str, ...]
+    focus: int | None = None
+    played: Move | None = None
+    squares: tuple[int, ...] = ()
+    moves: tuple[Move, ...] = ()
+    count: tuple[int, int] = (0, 0)
+    safe: bool = True
 
 
 def make_drill(
-    facts: PositionFacts, kind: str, rng: random.Random, played: Move | None = None
+    facts: PositionFacts,
+    kind: str,
+    rng: random.Random,
+    played: Move | None = None,
+    focus: int | None = None,
 ) -> Drill | None:
     """A drill of `kind` on the position of `facts`, or None if the kind has none there; `rng`
-    picks the square or piece a count or safe-squares drill points at, `played` is the move
-    a blunder check asks about. ValueError names an unknown kind."""
+    picks the square or piece a count or safe-squares drill points at unless `focus` names
+    it, `played` is the move a blunder check asks about. ValueError names an unknown kind."""
     if kind not in _MAKERS:
         raise ValueError(f"unknown drill kind {kind!r}: expected one of {', '.join(KINDS)}")
-    return _MAKERS[kind](facts, rng, played)
+    return _MAKERS[kind](facts, _Choice(rng, focus), played)
+
+
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    """How a drill that points at one square picks it: `focus` if given, else at random."""
+
+    rng: random.Random
+    focus: int | None
+
+    def pick(self, preferred: list[int], others: list[int]) -> int:
+        if self.focus is not None:
+            return self.focus
+        return self.rng.choice(preferred if preferred and self.rng.random() < 0.7 else others)
 
 
 def _drill(
-    facts: PositionFacts, kind: str, question: str, measures: Measures, **answer: object
+    facts: PositionFacts,
+    kind: str,
+    question: str,
+    measures: Measures,
+    reasons: tuple[str, ...],
+    **answer: Any,
 ) -> Drill:
-    fields: dict[str, object] = {
-        "focus": None, "played": None, "squares": (), "moves": (), "count": (0, 0),
-        "safe": True, "reasons": (),
-    }  # fmt: skip
-    fields.update(answer)
-    return Drill(kind, facts.fen, question, measures=measures, level=level_of(measures), **fields)  # type: ignore[arg-type]
+    """A drill with the fields of its answer (`answer`: Drill's fields from `focus` on)."""
+    made = Drill(kind, facts.fen, question, measures, level_of(kind, measures), reasons)
+    return replace(made, **answer)
 
 
 def _side(facts: PositionFacts) -> str:
@@ -105,7 +124,7 @@ def _pieces(board: Board, squares: Iterable[int]) -> str:
     return ", ".join(_piece(board, sq) for sq in squares) or "none"
 
 
-def _hanging(facts: PositionFacts, rng: random.Random, played: Move | None) -> Drill:
+def _hanging(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
     board, threats = facts.board, facts.threats
     reasons = []
     far = 0
@@ -113,13 +132,19 @@ def _hanging(facts: PositionFacts, rng: random.Random, played: Move | None) -> D
         enemies = threats.attackers[board.board[sq] >> 3 ^ 1][sq]
         defended = bool(threats.attackers[board.board[sq] >> 3][sq])
         why = "attacked by a cheaper piece" if defended else "undefended"
-        reasons.append(f"The {_piece(board, sq)} hangs: attacked by {_pieces(board, enemies)}, {why}.")
+        reasons.append(
+            f"The {_piece(board, sq)} hangs: attacked by {_pieces(board, enemies)}, {why}."
+        )
         far = max([far, *(distance(a, sq) for a in enemies)])
     if not reasons:
-        reasons.append("No piece hangs: every attacked piece is defended and attacked by no cheaper piece.")
+        reasons.append(
+            "No piece hangs: every attacked piece is defended and attacked by no cheaper piece."
+        )
     measures = Measures(facts.piece_count(), len(threats.hanging), far)
     question = "Click every hanging piece, of either colour (none: answer with no square)."
-    return _drill(facts, "hanging", question, measures, squares=threats.hanging, reasons=tuple(reasons))
+    return _drill(
+        facts, "hanging", question, measures, squares=threats.hanging, reasons=tuple(reasons)
+    )
 
 
 def _by_squares(moves: Iterable[MoveAttacks]) -> tuple[MoveAttacks, ...]:
@@ -149,20 +174,21 @@ def _move_drill(
         reasons.append(said)
     summary = f"{_side(facts)}'s {what}: " + ("; ".join(reasons) if reasons else "none") + "."
     measures = Measures(facts.piece_count(), len(found), far)
-    question = f"Play every {what[:-1] if what.endswith('s') else what} {_side(facts)} has (none: answer with no move)."
+    single = what[:-1] if what.endswith("s") else what
+    question = f"Play every {single} {_side(facts)} has (none: answer with no move)."
     moves = tuple(item.move for item in found)
     return _drill(facts, kind, question, measures, moves=moves, reasons=(summary,))
 
 
-def _checks(facts: PositionFacts, rng: random.Random, played: Move | None) -> Drill:
+def _checks(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
     return _move_drill(facts, "checks", "checks", lambda item: item.gives_check)
 
 
-def _captures(facts: PositionFacts, rng: random.Random, played: Move | None) -> Drill:
+def _captures(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
     return _move_drill(facts, "captures", "captures", lambda item: item.is_capture)
 
 
-def _threats(facts: PositionFacts, rng: random.Random, played: Move | None) -> Drill:
+def _threats(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
     def is_threat(item: MoveAttacks) -> bool:
         quiet = not item.is_capture and not item.gives_check
         return quiet and any(facts.board.board[t] & 7 != KING for t in item.new_targets)
@@ -170,17 +196,19 @@ def _threats(facts: PositionFacts, rng: random.Random, played: Move | None) -> D
     return _move_drill(facts, "threats", "threats", is_threat)
 
 
-def _fork(facts: PositionFacts, rng: random.Random, played: Move | None) -> Drill:
+def _fork(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
     return _move_drill(facts, "fork", "forks", lambda item: len(item.targets) >= 2)
 
 
-def _count(facts: PositionFacts, rng: random.Random, played: Move | None) -> Drill | None:
+def _count(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | None:
     board, lists = facts.board, facts.threats.attackers
     contested = [sq for sq in _board_squares() if lists[0][sq] and lists[1][sq]]
     if not contested:
         return None
     occupied = [sq for sq in contested if board.board[sq]]
-    square = rng.choice(occupied if occupied and rng.random() < 0.7 else contested)
+    square = rng.pick(occupied, contested)
+    if square not in contested:
+        return None
     white, black = lists[0][square], lists[1][square]
     reasons = [
         f"{square_name(square)}: white {len(white)} ({_pieces(board, white)}), "
@@ -212,23 +240,29 @@ def _exchange_words(board: Board, square: int) -> list[str]:
     return [f"Taking there first loses {side} {-best // 100} pawn(s) of material."]
 
 
+def _names(squares: Iterable[int]) -> str:
+    return ", ".join(map(square_name, squares)) or "no square"
+
+
 def _board_squares() -> list[int]:
     return [rank * 16 + file for file in range(8) for rank in range(8)]
 
 
-def _safe(facts: PositionFacts, rng: random.Random, played: Move | None) -> Drill | None:
+def _safe(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | None:
     board, labels = facts.board, facts.labels
     movable = [sq for sq in labels if board.board[sq] & 7 != KING]
     if not movable:
         return None
     mixed = [sq for sq in movable if LOSING in labels[sq].values()]
-    piece = rng.choice(mixed if mixed and rng.random() < 0.7 else movable)
+    piece = rng.pick(mixed, movable)
+    if piece not in movable:
+        return None
     targets = labels[piece]
     safe = tuple(in_name_order(t for t, label in targets.items() if label != LOSING))
     losing = tuple(in_name_order(t for t, label in targets.items() if label == LOSING))
     reasons = (
-        f"The {_piece(board, piece)} can go safely to {', '.join(map(square_name, safe)) or 'no square'}"
-        f"; it loses material on {', '.join(map(square_name, losing)) or 'no square'}.",
+        f"The {_piece(board, piece)} can go safely to {_names(safe)}; "
+        f"it loses material on {_names(losing)}.",
     )
     far = max(distance(piece, t) for t in targets)
     measures = Measures(facts.piece_count(), len(safe), far)
@@ -236,7 +270,7 @@ def _safe(facts: PositionFacts, rng: random.Random, played: Move | None) -> Dril
     return _drill(facts, "safe", question, measures, focus=piece, squares=safe, reasons=reasons)
 
 
-def _pins(facts: PositionFacts, rng: random.Random, played: Move | None) -> Drill:
+def _pins(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
     board = facts.board
     pinned = tuple(in_name_order({pin.pinned for pin in facts.pins}))
     reasons = tuple(
@@ -250,7 +284,7 @@ def _pins(facts: PositionFacts, rng: random.Random, played: Move | None) -> Dril
     return _drill(facts, "pins", question, measures, squares=pinned, reasons=reasons)
 
 
-def _blunder(facts: PositionFacts, rng: random.Random, played: Move | None) -> Drill | None:
+def _blunder(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | None:
     board = facts.board
     packed = board.find_packed(played) if played is not None else None
     if played is None or packed is None:
@@ -267,12 +301,21 @@ def _blunder(facts: PositionFacts, rng: random.Random, played: Move | None) -> D
     ]  # fmt: skip
     drops = tuple(in_name_order(([played.to_square] if value < 0 else []) + left))
     san = board.san(played)
-    reasons = [f"{san} loses {-value // 100} pawn(s) of material on {square_name(played.to_square)}."] if value < 0 else []
+    reasons = (
+        [f"{san} loses {-value // 100} pawn(s) of material on {square_name(played.to_square)}."]
+        if value < 0
+        else []
+    )
     reasons += [f"{san} leaves the {_piece(after, sq)} hanging." for sq in left]
     if not drops:
         reasons.append(f"{san} is safe: it drops nothing.")
     enemies = [a for sq in drops for a in after.attackers(mover ^ 1, sq)]
-    far = max([distance(played.from_square, played.to_square), *(distance(a, d) for a in enemies for d in drops)])
+    far = max(
+        [
+            distance(played.from_square, played.to_square),
+            *(distance(a, d) for a in enemies for d in drops),
+        ]
+    )
     measures = Measures(facts.piece_count(), len(drops), far)
     question = f"{_side(facts)} plays {san}. Is it safe?"
     return _drill(
@@ -281,7 +324,7 @@ def _blunder(facts: PositionFacts, rng: random.Random, played: Move | None) -> D
     )  # fmt: skip
 
 
-_MAKERS: dict[str, Callable[[PositionFacts, random.Random, Move | None], Drill | None]] = {
+_MAKERS: dict[str, Callable[[PositionFacts, _Choice, Move | None], Drill | None]] = {
     "hanging": _hanging, "checks": _checks, "captures": _captures, "threats": _threats,
     "count": _count, "safe": _safe, "pins": _pins, "fork": _fork, "blunder": _blunder,
 }  # fmt: skip

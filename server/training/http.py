@@ -60,7 +60,9 @@ def train_page() -> str:
 def next_drill() -> Response:
     asked = parse_next(request.args)
     given = _service().next_drill(asked.kind, asked.level, request_client())
-    return jsonify({"ok": True, "drill": drill_json(given.id, given.drill, given.facts, given.source)})
+    return jsonify(
+        {"ok": True, "drill": drill_json(given.id, given.drill, given.facts, given.source)}
+    )
 
 
 @blueprint.post("/answer")

@@ -58,7 +58,7 @@ def parse_next(args: Mapping[str, str]) -> NextRequest:
 
 def parse_answer(body: Any) -> AnswerRequest:
     if not isinstance(body, dict) or set(body) != {"id", "answer"}:
-        raise RequestError("bad_request", "the body must be a JSON object {\"id\", \"answer\"}")
+        raise RequestError("bad_request", 'the body must be a JSON object {"id", "answer"}')
     drill_id = body["id"]
     if not isinstance(drill_id, str) or not DRILL_ID.fullmatch(drill_id):
         raise RequestError("bad_request", "'id' must be a drill id as /api/train/next gave it")
@@ -105,7 +105,7 @@ def _parse_count(answer: dict[str, Any]) -> tuple[int, int]:
         return value
 
     if set(answer) != {"white", "black"}:
-        raise RequestError("bad_request", "a count is answered {\"white\": n, \"black\": m}")
+        raise RequestError("bad_request", 'a count is answered {"white": n, "black": m}')
     return number("white"), number("black")
 
 

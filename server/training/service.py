@@ -20,8 +20,8 @@ from chesscore.training.difficulty import LEVELS
 from server.errors import RequestError
 from server.games.admission import AddressBuckets
 from server.training.pending import PendingDrills
-from server.training.requests import AnswerRequest, check_form
 from server.training.positions import SiteGames, TrainingPosition, shipped_positions
+from server.training.requests import AnswerRequest, check_form
 from server.transport.facts_cache import LruCache
 
 # Positions tried per request before the nearest level found is given instead.
@@ -60,7 +60,9 @@ class TrainingService:
         self.rng = rng or random.Random()
         self.pending = PendingDrills()
         self.facts = LruCache(FACTS_CACHE_SIZE)
-        self.pools = {(k, lv): deque[TrainingPosition](maxlen=POOL_SIZE) for k in KINDS for lv in LEVELS}
+        self.pools = {
+            (k, lv): deque[TrainingPosition](maxlen=POOL_SIZE) for k in KINDS for lv in LEVELS
+        }
         self.buckets = AddressBuckets(BURST, INTERVAL)
 
     def next_drill(self, kind: str, level: int, address: str) -> Given:
@@ -72,7 +74,9 @@ class TrainingService:
         """Judge an answer; `not_found` for an id this address has no unanswered drill under,
         `bad_request` (the drill kept) for an answer of the wrong form."""
         self.buckets.take(address, "training requests")
-        drill = self.pending.take(asked.id, address, lambda drill: check_form(drill.kind, asked.form))
+        drill = self.pending.take(
+            asked.id, address, lambda drill: check_form(drill.kind, asked.form)
+        )
         if drill is None:
             raise RequestError(
                 "not_found", "no drill waits for an answer under this id: answered already, "

@@ -15,7 +15,13 @@ from chesscore.training import Drill, PositionFacts, Verdict
 from chesscore.training.drills import MOVE_KINDS
 from chesscore.training.judging import MoveKey
 from server.transport.facts_cache import checked_king
-from server.transport.wire_facts import names, pin_lines_json, square_or_none, threats_json, xrays_json
+from server.transport.wire_facts import (
+    names,
+    pin_lines_json,
+    square_or_none,
+    threats_json,
+    xrays_json,
+)
 
 
 def drill_json(drill_id: str, drill: Drill, facts: PositionFacts, source: str) -> dict[str, Any]:
