@@ -305,7 +305,7 @@ def test_judging_marks_right_missed_and_wrong() -> None:
     assert judge(made, frozenset({a5, c1})).correct
     verdict = judge(made, frozenset({a5, a8}))
     assert not verdict.correct and verdict.missed_moves == (c1,) and verdict.wrong_moves == (a8,)
-    assert verdict.explanation.startswith("Not quite.") and "Ra5" in verdict.explanation
+    assert "Ra5 (a1a5): the rook attacks knight c5" in verdict.explanation
     hanging = drill("4k3/8/2n5/1B6/8/8/8/4K3 w - - 0 1", "hanging")
     verdict = judge(hanging, frozenset({parse_square("b5")}))
     assert verdict.missed == (parse_square("c6"),) and verdict.wrong == (parse_square("b5"),)

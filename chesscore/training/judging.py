@@ -84,6 +84,4 @@ def _verdict(
     missed_moves: tuple[MoveKey, ...] = (),
     wrong_moves: tuple[MoveKey, ...] = (),
 ) -> Verdict:
-    head = "Correct." if correct else "Not quite."
-    explanation = " ".join((head, *drill.reasons))
-    return Verdict(correct, missed, wrong, missed_moves, wrong_moves, explanation)
+    return Verdict(correct, missed, wrong, missed_moves, wrong_moves, " ".join(drill.reasons))

@@ -55,7 +55,12 @@ class Judged:
 class TrainingService:
     """The trainer's state: pending drills, the facts cache, the pools, the rate limits."""
 
-    def __init__(self, site: SiteGames | None = None, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        site: SiteGames | None = None,
+        rng: random.Random | None = None,
+        buckets: AddressBuckets | None = None,
+    ) -> None:
         self.site = site
         self.rng = rng or random.Random()
         self.pending = PendingDrills()
@@ -63,7 +68,7 @@ class TrainingService:
         self.pools = {
             (k, lv): deque[TrainingPosition](maxlen=POOL_SIZE) for k in KINDS for lv in LEVELS
         }
-        self.buckets = AddressBuckets(BURST, INTERVAL)
+        self.buckets = buckets or AddressBuckets(BURST, INTERVAL)
 
     def next_drill(self, kind: str, level: int, address: str) -> Given:
         self.buckets.take(address, "training requests")

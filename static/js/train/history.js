@@ -56,6 +56,7 @@ export function createHistoryGraph(canvas) {
           yAxisID: 'drills',
           data: shown.map((entry) => entry.done),
           backgroundColor: 'rgba(47, 111, 176, 0.55)',
+          maxBarThickness: 28,
         },
         {
           type: 'line',

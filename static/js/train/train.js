@@ -184,7 +184,7 @@ function showVerdict() {
     perspective: drill.turn,
     orientation: board.orientation(),
     mode: 'both',
-    density: drill.kind === 'count' ? 'all' : 'pieces',
+    density: drill.kind === 'count' ? 'contested' : 'pieces',
     extraShapes: marks.shapes,
   });
   const truth = verdict.truth;
