@@ -17,7 +17,8 @@ import pytest
 from tests.conftest import screenshot_path
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
-from tests.test_browser_support import WAIT_MS, click_square, play_by_clicks, square_center
+from tests.test_browser_phone import PHONE, tap_square
+from tests.test_browser_support import WAIT_MS, click_square, play_by_clicks
 from tests.test_training_drills import oracle_hanging, oracle_moves
 
 pytestmark = pytest.mark.browser
@@ -25,12 +26,6 @@ pytestmark = pytest.mark.browser
 server = module_server("browser_train")
 
 DESKTOP = {"width": 1280, "height": 800}
-PHONE = {
-    "viewport": {"width": 375, "height": 740},
-    "has_touch": True,
-    "is_mobile": True,
-    "device_scale_factor": 2,
-}
 
 
 def wait_state(page: Any, state: str) -> None:
@@ -105,6 +100,7 @@ def test_right_answers_a_streak_a_wrong_one_shown_and_the_summary(
         submit(page)
         assert page.locator("#train-verdict").inner_text().startswith("Right!")
         assert page.locator("#train-streak").inner_text() == "3"
+        page.screenshot(path=str(screenshot_path(request, "-desktop-checks")))
 
         # A count of no attacker at all is always wrong: the drill's square has both sides'.
         drill = choose_kind(page, "count")
@@ -136,12 +132,6 @@ def test_right_answers_a_streak_a_wrong_one_shown_and_the_summary(
         assert [entry["done"] for entry in days.values()] == [4]
     finally:
         context.close()
-
-
-def tap_square(page: Any, square: str) -> None:
-    box = page.locator("cg-board").bounding_box()
-    x, y = square_center(page, square)
-    page.tap("cg-board", position={"x": x - box["x"], "y": y - box["y"]})
 
 
 def test_a_phone_taps_a_wrong_square_and_sees_the_missed_ones(
