@@ -44,7 +44,7 @@ def right_answer(drill: Drill) -> tuple[str, Answer]:
     if drill.kind in MOVE_KINDS:
         return "moves", frozenset(move_key(move) for move in drill.moves)
     if drill.kind == "count":
-        return "count", drill.count
+        return "count", (*drill.count, drill.exchange)
     return "yesno", drill.safe
 
 

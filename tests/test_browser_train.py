@@ -106,6 +106,7 @@ def test_right_answers_a_streak_a_wrong_one_shown_and_the_summary(
         drill = choose_kind(page, "count")
         for color in ("white", "black"):
             page.locator(f".count-key[data-color='{color}'][data-count='0']").click()
+        page.locator(".exchange-key[data-exchange='even']").click()
         submit(page)
         assert page.locator("#train-verdict").inner_text().startswith("Not quite")
         assert page.locator("#train-streak").inner_text() == "0"

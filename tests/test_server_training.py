@@ -98,7 +98,9 @@ def test_a_count_and_a_blunder_check(server: LiveServer) -> None:
         "white": len(board.attackers(True, square)),
         "black": len(board.attackers(False, square)),
     }
-    assert post_answer(server.url, {"id": drill["id"], "answer": count}).json()["correct"] is True
+    body = post_answer(server.url, {"id": drill["id"], "answer": count}).json()
+    assert body["correct"] is True  # the exchange not given: the counts alone are judged
+    assert body["truth"] == {**count, "exchange": body["truth"]["exchange"]}
     drill = next_drill(server.url, "blunder", 1)
     body = post_answer(server.url, {"id": drill["id"], "answer": True}).json()
     assert body["truth"] is (body["drops"] == []) and body["correct"] is body["truth"]
@@ -135,6 +137,7 @@ def test_stale_and_guessed_ids_are_refused(server: LiveServer) -> None:
         ({"white": 1}, "a count is answered"),
         ({"white": -1, "black": 0}, "'answer.white' must be a whole number"),
         ({"white": True, "black": 0}, "'answer.white'"),
+        ({"white": 1, "black": 0, "exchange": "draw"}, "'answer.exchange' must be one of"),
         (True, "a hanging drill is answered with a list of square names"),
         (["e2e4"], "a hanging drill is answered with a list of square names"),
         (["a1"] * 65, "more than 64 squares"),

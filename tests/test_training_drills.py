@@ -38,7 +38,7 @@ def answer_of(made: Drill) -> object:
     if made.kind in ("checks", "captures", "threats", "fork"):
         return [move.uci() for move in made.moves]
     if made.kind == "count":
-        return {"white": made.count[0], "black": made.count[1]}
+        return {"white": made.count[0], "black": made.count[1], "exchange": made.exchange}
     if made.kind == "blunder":
         return (made.safe, names(made.squares))
     return names(made.squares)
@@ -55,8 +55,10 @@ KNOWN = [
     ("captures", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", None, ["e5d6"], "en passant"),
     ("threats", "4k3/8/8/2n5/8/8/8/R3K3 w - - 0 1", None, ["a1a5", "a1c1"],
      "the rook attacks the undefended knight from a5 and c1; Ra8+ is a check, not a threat"),
-    ("count", "4k3/8/3p4/4n3/8/5N2/8/4R1K1 w - - 0 1", "e5", {"white": 2, "black": 1},
-     "rook e1 and knight f3 against pawn d6 (the knight on e5 does not count for itself)"),
+    ("count", "4k3/8/3p4/4n3/8/5N2/8/4R1K1 w - - 0 1", "e5",
+     {"white": 2, "black": 1, "exchange": "win"},
+     "rook e1 and knight f3 against pawn d6 (the knight on e5 does not count for itself); "
+     "Nxe5 dxe5 Rxe5 wins a pawn"),
     ("safe", "4k3/8/3p3p/4n3/8/5N2/8/4K3 w - - 0 1", "f3", ["d2", "d4", "e5", "g1", "h2", "h4"],
      "g5 loses the knight to the pawn h6; e5 trades knight for knight"),
     ("pins", "4k3/8/8/8/1b6/8/3N4/4K3 w - - 0 1", None, ["d2"], "d2 pinned by b4 to the king"),
@@ -294,6 +296,26 @@ def test_blunder_checks_of_the_moved_piece_match_a_brute_force_exchange(fen: str
         assert made.safe == (not made.squares)
 
 
+@pytest.mark.parametrize("fen", SMALL)
+def test_the_exchange_of_a_count_matches_a_brute_force_exchange(fen: str) -> None:
+    board = chess.Board(fen)
+    facts = PositionFacts(fen)
+    for sq in chess.SQUARES:
+        if not (board.attackers(chess.WHITE, sq) and board.attackers(chess.BLACK, sq)):
+            continue
+        made = make_drill(
+            facts, "count", random.Random(0), None, parse_square(chess.square_name(sq))
+        )
+        assert made is not None
+        captures = [m for m in board.legal_moves if m.to_square == sq and board.piece_at(sq)]
+        if not captures:
+            assert made.exchange == "none"
+            continue
+        best = max(exchange_value(board, move) for move in captures)
+        expected = "win" if best > 0 else "even" if best == 0 else "lose"
+        assert made.exchange == expected, chess.square_name(sq)
+
+
 # Judging and levels.
 
 
@@ -310,7 +332,8 @@ def test_judging_marks_right_missed_and_wrong() -> None:
     verdict = judge(hanging, frozenset({parse_square("b5")}))
     assert verdict.missed == (parse_square("c6"),) and verdict.wrong == (parse_square("b5"),)
     count = drill("4k3/8/3p4/4n3/8/5N2/8/4R1K1 w - - 0 1", "count", focus="e5")
-    assert judge(count, (2, 1)).correct and not judge(count, (1, 1)).correct
+    assert judge(count, (2, 1, None)).correct and not judge(count, (1, 1, None)).correct
+    assert judge(count, (2, 1, "win")).correct and not judge(count, (2, 1, "even")).correct
     blunder = drill("4k3/8/3p4/8/8/8/8/4K1B1 w - - 0 1", "blunder", "g1c5")
     assert judge(blunder, False).correct
     assert judge(blunder, True).missed == (parse_square("c5"),)

@@ -11,6 +11,9 @@ Each kind reads chesscore's threat analysis of one position (chesscore.training.
   is undefended or worth more than it (a discovered attack by another piece is not counted);
 - ``count``: the white and black pieces attacking one square (the `focus`), as the threat
   map counts them: pawns diagonally, sliders up to the first piece, pinned pieces included;
+  and what the side to move gets by capturing the piece there and the exchange that follows
+  (static exchange of its best capture): ``win``, ``even``, ``lose``, or ``none`` (no piece
+  there it can capture);
 - ``safe``: the target squares of one piece of the side to move (the `focus`) where its
   exchange does not lose material (chesscore.analysis.see's label is not "losing");
 - ``pins``: every pinned piece of either colour, absolute or relative (chesscore.analysis.xray);
@@ -52,7 +55,7 @@ class Drill:
     """A position, its question and the exact answer (see the module docstring).
 
     The answer is `squares` (hanging, pins, safe; for blunder what the move drops), `moves`
-    (checks, captures, threats, fork), `count` (white and black attackers) or `safe` (blunder);
+    (checks, captures, threats, fork), `count` and `exchange` (count) or `safe` (blunder);
     `reasons` say in words why, one sentence each.
     """
 
@@ -67,6 +70,7 @@ class Drill:
     squares: tuple[int, ...] = ()
     moves: tuple[Move, ...] = ()
     count: tuple[int, int] = (0, 0)
+    exchange: str = "none"
     safe: bool = True
 
 
@@ -112,7 +116,7 @@ def _drill(
 
 
 def _side(facts: PositionFacts) -> str:
-    return COLOR_NAMES[facts.board.turn].capitalize()
+    return _side_name(facts.board)
 
 
 def _piece(board: Board, sq: int) -> str:
@@ -205,39 +209,49 @@ def _count(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | N
     contested = [sq for sq in _board_squares() if lists[0][sq] and lists[1][sq]]
     if not contested:
         return None
-    occupied = [sq for sq in contested if board.board[sq]]
-    square = rng.pick(occupied, contested)
+    # Mostly a square with a piece the side to move may take, so the exchange is a question.
+    cells = board.board
+    takeable = [sq for sq in contested if cells[sq] and cells[sq] >> 3 != board.turn]
+    square = rng.pick(takeable, contested)
     if square not in contested:
         return None
     white, black = lists[0][square], lists[1][square]
-    reasons = [
+    exchange, words = _exchange(board, square)
+    reasons = (
         f"{square_name(square)}: white {len(white)} ({_pieces(board, white)}), "
         f"black {len(black)} ({_pieces(board, black)}).",
-        *_exchange_words(board, square),
-    ]
+        words,
+    )
     far = max(distance(a, square) for a in (*white, *black))
     measures = Measures(facts.piece_count(), len(white) + len(black), far)
-    question = f"How many white and how many black pieces attack {square_name(square)}?"
+    question = (
+        f"How many white and how many black pieces attack {square_name(square)}? "
+        f"And what does {_side(facts)} get by taking there?"
+    )
     return _drill(
-        facts, "count", question, measures, focus=square, count=(len(white), len(black)),
-        reasons=tuple(reasons),
+        facts, "count", question, measures, reasons, focus=square,
+        count=(len(white), len(black)), exchange=exchange,
     )  # fmt: skip
 
 
-def _exchange_words(board: Board, square: int) -> list[str]:
-    """Who wins the exchange on `square` when the side to move takes there first, in words."""
-    if not board.board[square]:
-        return []
+def _exchange(board: Board, square: int) -> tuple[str, str]:
+    """What the side to move gets by capturing the piece on `square` and the exchange there
+    (its best capture, by the static exchange): "win", "even", "lose", or "none" when it
+    cannot capture there; and that in words."""
+    side = _side_name(board)
     captures = [packed for packed in board.generate_legal() if packed & SQUARE_MASK == square]
-    if not captures:
-        return []
+    if not board.board[square] or not captures:
+        return "none", f"{side} cannot capture on {square_name(square)}."
     best = max(exchange_on_target(board, packed)[0] for packed in captures)
-    side = COLOR_NAMES[board.turn]
     if best > 0:
-        return [f"Taking there first, {side} wins {best // 100} pawn(s) of material."]
+        return "win", f"Taking there, {side} wins {best / 100:g} pawn(s) of material."
     if best == 0:
-        return [f"Taking there first, {side} comes out even."]
-    return [f"Taking there first loses {side} {-best // 100} pawn(s) of material."]
+        return "even", f"Taking there, {side} comes out even."
+    return "lose", f"Taking there, {side} loses {-best / 100:g} pawn(s) of material."
+
+
+def _side_name(board: Board) -> str:
+    return COLOR_NAMES[board.turn].capitalize()
 
 
 def _names(squares: Iterable[int]) -> str:

@@ -4,7 +4,8 @@ An answer is given in the drill kind's form (chesscore.training.drills): a set o
 set of moves by their start and end squares, the two attacker counts, or whether a played move
 is safe. A set is correct when it is exactly the truth; then `missed` is what the truth has
 and the answer lacks, `wrong` what the answer has and the truth lacks (a page marks them
-orange and red, the rest green). A count or a yes/no answer is right or wrong as a whole;
+orange and red, the rest green). A count (with the exchange, when it is given) or a yes/no
+answer is right or wrong as a whole;
 a blunder check answered "safe" misses the squares the move drops.
 """
 
@@ -18,7 +19,9 @@ from chesscore.training.drills import MOVE_KINDS, SQUARE_KINDS, Drill
 
 # A move as the trainer compares moves: its start and end squares.
 MoveKey = tuple[int, int]
-Answer = frozenset[int] | frozenset[MoveKey] | tuple[int, int] | bool
+# A count: white attackers, black attackers, and the exchange ("win", ...) or None if not asked.
+CountAnswer = tuple[int, int, str | None]
+Answer = frozenset[int] | frozenset[MoveKey] | CountAnswer | bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +49,10 @@ def judge(drill: Drill, answer: Answer) -> Verdict:
         return _judge_moves(drill, _as_set(answer, tuple))
     if drill.kind == "count":
         if not isinstance(answer, tuple):
-            raise TypeError("a count is answered with (white, black)")
-        return _verdict(answer == drill.count, drill)
+            raise TypeError("a count is answered with (white, black, exchange or None)")
+        white, black, exchange = answer
+        right = (white, black) == drill.count and exchange in (None, drill.exchange)
+        return _verdict(right, drill)
     if not isinstance(answer, bool):
         raise TypeError("a blunder check is answered with True (safe) or False")
     right = answer == drill.safe

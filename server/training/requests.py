@@ -2,7 +2,8 @@
 
 `parse_next(args)` reads `?kind=K&level=L`; `parse_answer(body)` reads `{"id", "answer"}`,
 the answer in one of the forms of docs/protocol.md, "Threat trainer": a list of square names,
-a list of UCI moves, `{"white": n, "black": m}`, or true/false. The answer's form is checked
+a list of UCI moves, `{"white": n, "black": m, "exchange": e}` (`exchange` optional), or
+true/false. The answer's form is checked
 against the drill's kind only once the drill is found (`check_form`), before it is taken, so a
 malformed answer is refused and changes nothing: the drill still waits for a good one.
 """
@@ -18,7 +19,7 @@ from chesscore import ChessError, Move, parse_square
 from chesscore.training import KINDS
 from chesscore.training.difficulty import LEVELS
 from chesscore.training.drills import MOVE_KINDS, SQUARE_KINDS
-from chesscore.training.judging import Answer
+from chesscore.training.judging import Answer, CountAnswer
 from server.errors import RequestError
 
 # A drill id as secrets.token_urlsafe(18) writes it, with room to spare.
@@ -26,6 +27,7 @@ DRILL_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 # More squares than the board has, or more moves than any position has, is no answer.
 MAX_SQUARES, MAX_MOVES = 64, 256
 MAX_COUNT = 16
+EXCHANGES = ("win", "even", "lose", "none")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,16 +99,23 @@ def _checked(parse: Any, item: str) -> Any:
         ) from error
 
 
-def _parse_count(answer: dict[str, Any]) -> tuple[int, int]:
+def _parse_count(answer: dict[str, Any]) -> CountAnswer:
     def number(color: str) -> int:
         value = answer.get(color)
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COUNT:
             raise RequestError("bad_request", f"'answer.{color}' must be a whole number 0 to 16")
         return value
 
-    if set(answer) != {"white", "black"}:
-        raise RequestError("bad_request", 'a count is answered {"white": n, "black": m}')
-    return number("white"), number("black")
+    if set(answer) - {"exchange"} != {"white", "black"}:
+        raise RequestError(
+            "bad_request", 'a count is answered {"white": n, "black": m} (and "exchange")'
+        )
+    exchange = answer.get("exchange")
+    if exchange is not None and exchange not in EXCHANGES:
+        raise RequestError(
+            "bad_request", f"'answer.exchange' must be one of {', '.join(EXCHANGES)}"
+        )
+    return number("white"), number("black"), exchange
 
 
 def check_form(kind: str, form: str) -> None:

@@ -69,7 +69,7 @@ def _truth(drill: Drill) -> Any:
     if drill.kind in MOVE_KINDS:
         return [move.uci() for move in drill.moves]
     if drill.kind == "count":
-        return {"white": drill.count[0], "black": drill.count[1]}
+        return {"white": drill.count[0], "black": drill.count[1], "exchange": drill.exchange}
     if drill.kind == "blunder":
         return drill.safe
     return names(drill.squares)

@@ -29,10 +29,11 @@ const KIND_NAMES = {
   fork: 'Forks',
   blunder: 'Blunder check',
 };
+const EXCHANGE_WORDS = { win: 'wins', even: 'is even', lose: 'loses', none: 'no capture' };
 const HINTS = {
   square: 'Click the squares, again to take one back; then Submit (Enter).',
   move: 'Play each move on the board (drag or click); again to take it back; then Submit.',
-  count: 'Choose both numbers; then Submit.',
+  count: 'Choose both numbers and what taking there gets the side to move; then Submit.',
   blunder: 'Is the move shown safe?',
 };
 
@@ -55,7 +56,12 @@ let started = 0;
 let timer = null;
 
 function freshAnswer() {
-  return { squares: new Set(), moves: new Set(), count: { white: null, black: null }, safe: null };
+  return {
+    squares: new Set(),
+    moves: new Set(),
+    count: { white: null, black: null, exchange: null },
+    safe: null,
+  };
 }
 
 async function nextDrill() {
@@ -92,7 +98,7 @@ function showDrill() {
   $('#train-yesno').hidden = !blunder;
   $('#train-result').hidden = true;
   $('#train-error').textContent = '';
-  for (const key of document.querySelectorAll('.count-key, .train-yesno button')) {
+  for (const key of document.querySelectorAll('.count-key, .exchange-key, .train-yesno button')) {
     key.setAttribute('aria-pressed', 'false');
   }
   drawPicks();
@@ -147,7 +153,7 @@ function answerValue() {
 }
 
 function isComplete() {
-  if (drill.kind === 'count') return answer.count.white !== null && answer.count.black !== null;
+  if (drill.kind === 'count') return Object.values(answer.count).every((part) => part !== null);
   if (drill.kind === 'blunder') return answer.safe !== null;
   return true;
 }
@@ -189,7 +195,9 @@ function showVerdict() {
   });
   const truth = verdict.truth;
   const said =
-    drill.kind === 'count' ? ` (white ${truth.white}, black ${truth.black})` : '';
+    drill.kind === 'count'
+      ? ` (white ${truth.white}, black ${truth.black}; taking there: ${EXCHANGE_WORDS[truth.exchange]})`
+      : '';
   $('#train-verdict').textContent = verdict.correct ? `Right!${said}` : `Not quite${said}.`;
   $('#train-verdict').dataset.correct = String(verdict.correct);
   $('#train-explanation').textContent = verdict.explanation;
@@ -249,6 +257,15 @@ function bind() {
       if (verdict) return;
       answer.count[key.dataset.color] = Number(key.dataset.count);
       for (const same of document.querySelectorAll(`.count-key[data-color=${key.dataset.color}]`)) {
+        same.setAttribute('aria-pressed', String(same === key));
+      }
+    });
+  }
+  for (const key of document.querySelectorAll('.exchange-key')) {
+    key.addEventListener('click', () => {
+      if (verdict) return;
+      answer.count.exchange = key.dataset.exchange;
+      for (const same of document.querySelectorAll('.exchange-key')) {
         same.setAttribute('aria-pressed', String(same === key));
       }
     });
