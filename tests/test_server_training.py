@@ -25,6 +25,7 @@ from server.app import create_app
 from server.errors import RequestError
 from server.games.admission import AddressBuckets, RateLimited
 from server.training.pending import PendingDrills
+from server.training.positions import SiteGames
 from server.training.service import TrainingService
 from tests.support.http import refused
 from tests.support.in_process import IN_PROCESS
@@ -238,8 +239,7 @@ def test_finished_games_of_the_site_give_positions_and_games_in_play_none(tmp_pa
         )
         assert reply.status_code == 200, reply.json
     site = app.extensions["chess_training"].site
-    assert site.pick(random.Random(0)) is None  # in play: not a source of drills
-    assert site.load(game) is None
+    assert site.finished_ids(200) == [] and site.load(game) is None  # in play: not a source
     headers = {"Authorization": f"Bearer {seats[0]}"}
     reply = client.post(f"/api/games/{game}/actions", json={"action": "resign"}, headers=headers)
     assert reply.status_code == 200, reply.json
@@ -251,3 +251,27 @@ def test_finished_games_of_the_site_give_positions_and_games_in_play_none(tmp_pa
         fens.append(board.fen())
         board.push_uci(uci)
     assert picked.fen in fens[8:] and picked.played is not None
+
+
+def test_the_finished_games_are_listed_again_once_a_minute() -> None:
+    now = [0.0]
+    asked: list[int] = []
+    games = {
+        "g1": (
+            chess.STARTING_FEN,
+            ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "c2c3", "g8f6", "d2d4"],
+        )
+    }
+
+    def finished(limit: int) -> list[str]:
+        asked.append(limit)
+        return list(games)
+
+    site = SiteGames(finished, games.get, clock=lambda: now[0])
+    picked = site.pick(random.Random(0))
+    assert picked is not None and picked.played is not None and picked.played.uci() == "d2d4"
+    site.pick(random.Random(0))
+    assert asked == [200]
+    now[0] = 60
+    site.pick(random.Random(0))
+    assert asked == [200, 200]

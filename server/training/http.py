@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
+from server.errors import RequestError
 from server.games.play import Game
 from server.games.service import GameService
 from server.training.positions import SiteGames
@@ -38,13 +39,16 @@ def install(app: Flask) -> None:
 
 def _finished_game(games: GameService, game_id: str) -> tuple[str, list[str]] | None:
     """A game's start and moves if it exists and is over (never a game in play)."""
-    if not games.exists(game_id):
+    try:
+        with games.session(game_id) as game:
+            played: Game = game
+            if played.is_playing:
+                return None
+            return played.settings.start_fen, [record.uci for record in played.moves]
+    except RequestError as error:
+        if error.code != "not_found":
+            raise
         return None
-    with games.session(game_id) as game:
-        played: Game = game
-        if played.is_playing:
-            return None
-        return played.settings.start_fen, [record.uci for record in played.moves]
 
 
 def _service() -> TrainingService:

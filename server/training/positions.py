@@ -10,6 +10,7 @@ for the most recently ended ones and reads a position of one of them.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -23,6 +24,7 @@ GAMES_FILE = Path(__file__).parent / "data" / "games.pgn"
 FIRST_PLY = 8
 # How many of the most recently ended site games a drill may come from.
 RECENT_GAMES = 200
+REFRESH_SECONDS = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,19 +65,29 @@ def positions_of_game(start_fen: str, moves: list[str], source: str) -> list[Tra
 class SiteGames:
     """Positions of games played here once over. `finished_ids(limit)` lists the most recently
     ended games, `load(id)` gives a game's (start FEN, UCI moves) or None if it is gone or
-    still played."""
+    still played. The list is asked for again at most every `REFRESH_SECONDS`: drills are
+    asked for far more often than games end."""
 
     def __init__(
         self,
         finished_ids: Callable[[int], list[str]],
         load: Callable[[str], tuple[str, list[str]] | None],
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.finished_ids = finished_ids
         self.load = load
+        self.clock = clock
+        self.listed: tuple[float, list[str]] | None = None
+
+    def recent_ids(self) -> list[str]:
+        now = self.clock()
+        if self.listed is None or now - self.listed[0] >= REFRESH_SECONDS:
+            self.listed = now, self.finished_ids(RECENT_GAMES)
+        return self.listed[1]
 
     def pick(self, rng: random.Random) -> TrainingPosition | None:
         """A random position of a random recently finished game, or None if there is none."""
-        ids = self.finished_ids(RECENT_GAMES)
+        ids = self.recent_ids()
         if not ids:
             return None
         game_id = rng.choice(ids)

@@ -98,7 +98,7 @@ class TrainingService:
         best: tuple[Drill, PositionFacts, TrainingPosition] | None = None
         pool = self.pools[kind, level]
         for attempt in range(TRIES):
-            position = self._position(pool if attempt % 2 == 0 else None)
+            position = self._position(attempt, pool if attempt % 2 == 0 else None)
             facts = self.facts_of(position.fen)
             drill = make_drill(facts, kind, self.rng, position.played)
             if drill is None:
@@ -112,12 +112,14 @@ class TrainingService:
             raise RequestError("not_found", f"no {kind} drill could be made now; try again")
         return best
 
-    def _position(self, pool: deque[TrainingPosition] | None) -> TrainingPosition:
+    def _position(self, attempt: int, pool: deque[TrainingPosition] | None) -> TrainingPosition:
+        """A request's first try may be a game played here (`SITE_SHARE` of them), the others
+        are the pool's or the shipped set's: a game is read from the store once at most."""
         rng = self.rng
-        if pool and rng.random() < 0.5:
-            return rng.choice(pool)
-        if self.site is not None and rng.random() < SITE_SHARE:
+        if attempt == 0 and self.site is not None and rng.random() < SITE_SHARE:
             found = self.site.pick(rng)
             if found is not None:
                 return found
+        if pool and rng.random() < 0.5:
+            return rng.choice(pool)
         return rng.choice(shipped_positions())
