@@ -274,6 +274,9 @@ function bind() {
     button.addEventListener('click', () => {
       if (verdict) return;
       answer.safe = button.dataset.safe === 'true';
+      for (const same of document.querySelectorAll('.train-yesno button')) {
+        same.setAttribute('aria-pressed', String(same === button));
+      }
       submit();
     });
   }
