@@ -166,3 +166,25 @@ def test_a_phone_taps_a_wrong_square_and_sees_the_missed_ones(
         page.screenshot(path=str(screenshot_path(request, "-phone-blunder")), full_page=True)
     finally:
         context.close()
+
+
+def test_the_page_works_under_the_content_security_policy(browser: Any, server: LiveServer) -> None:
+    """No inline script, Chart.js from /vendor/: with the policy applied, a drill is shown and
+    answered and the graph drawn without an error (Playwright's locators only)."""
+    context = browser.new_context(viewport=DESKTOP, bypass_csp=False)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on(
+            "console",
+            lambda message: errors.append(message.text) if message.type == "error" else None,
+        )
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{server.url}/train?kind=pins")
+        page.locator("main.train[data-state='asking']").wait_for(timeout=WAIT_MS)
+        page.locator("#train-submit").click()
+        page.locator("main.train[data-state='judged']").wait_for(timeout=WAIT_MS)
+        assert page.locator("#train-explanation").inner_text()
+        assert errors == []
+    finally:
+        context.close()
