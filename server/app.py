@@ -46,6 +46,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(app.instance_path)
 
+    from server.training import http as training_http
     from server.transport import analysis_api, api, events, lobby_events, review_events, views
 
     app.register_blueprint(views.blueprint)
@@ -70,6 +71,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["chess_analysis"] = AnalysisService(app.extensions["chess"].store)
     lobby_events.install(app, socketio)  # the lobby (server.lobby) over the game service
     review_events.install(app, socketio)  # game reviews (server.review), after the analysis
+    training_http.install(app)  # the threat trainer at /train (server.training)
     # The opening names take about a second to read (chesscore.openings): at start, not on the
     # first state that carries one.
     socketio.start_background_task(opening_table)

@@ -179,6 +179,11 @@ class GameStore(Protocol):
     def active_game_ids(self) -> list[str]:
         """Games still being played (to resume clocks and the computer after a restart)."""
 
+    def finished_game_ids(self, limit: int) -> list[str]:
+        """The games no longer played (finished or aborted), the most recently ended first, at
+        most `limit`: the threat trainer's positions (server.training)."""
+        ...
+
     def idle_games(self, before: float) -> list[IdleGame]:
         """Active games whose last change (or creation) came before `before`, in wall-clock
         seconds: found through an index of last-change times and read without their moves,

@@ -246,6 +246,12 @@ class PostgresStore(RowLoads):
             rows = db.execute("SELECT id FROM games WHERE active").fetchall()
         return [game_id for (game_id,) in rows]
 
+    def finished_game_ids(self, limit: int) -> list[str]:
+        query = "SELECT id FROM games WHERE NOT active ORDER BY updated DESC LIMIT %s"
+        with self._connection() as db:
+            rows = db.execute(query, (limit,)).fetchall()
+        return [game_id for (game_id,) in rows]
+
     def idle_games(self, before: float) -> list[IdleGame]:
         with self._connection() as db:
             rows = db.execute(

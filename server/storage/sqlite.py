@@ -195,6 +195,12 @@ class SqliteStore(RowLoads):
             rows = self.db.execute("SELECT id FROM games WHERE active = 1").fetchall()
         return [game_id for (game_id,) in rows]
 
+    def finished_game_ids(self, limit: int) -> list[str]:
+        query = "SELECT id FROM games WHERE active = 0 ORDER BY updated DESC LIMIT ?"
+        with self.lock:
+            rows = self.db.execute(query, (limit,)).fetchall()
+        return [game_id for (game_id,) in rows]
+
     def idle_games(self, before: float) -> list[IdleGame]:
         with self.lock:
             rows = self.db.execute(

@@ -1,0 +1,345 @@
+"""The nine drill kinds: from a position's facts, the question and its exact answer.
+
+Each kind reads chesscore's threat analysis of one position (chesscore.training.facts):
+
+- ``hanging``: every hanging piece of either colour, as the threat map counts them (attacked
+  and undefended, or attacked by a cheaper piece; never a king);
+- ``checks``, ``captures``: every legal move of the side to move that gives check, or captures
+  (en passant included);
+- ``threats``: every legal move of the side to move that neither captures nor checks and makes
+  the moved piece attack, from its target square, an enemy piece it did not attack before that
+  is undefended or worth more than it (a discovered attack by another piece is not counted);
+- ``count``: the white and black pieces attacking one square (the `focus`), as the threat
+  map counts them: pawns diagonally, sliders up to the first piece, pinned pieces included;
+  and what the side to move gets by capturing the piece there and the exchange that follows
+  (static exchange of its best capture): ``win``, ``even``, ``lose``, or ``none`` (no piece
+  there it can capture);
+- ``safe``: the target squares of one piece of the side to move (the `focus`) where its
+  exchange does not lose material (chesscore.analysis.see's label is not "losing");
+- ``pins``: every pinned piece of either colour, absolute or relative (chesscore.analysis.xray);
+- ``fork``: every legal move of the side to move after which the moved piece attacks two or
+  more targets (the king, undefended pieces, pieces worth more than it);
+- ``blunder``: a move of the side to move (`played`, from the game the position came from) and
+  whether it is safe: it drops the moved piece when its exchange loses material (SEE < 0), and
+  any other piece of the mover it leaves hanging that was not hanging before.
+
+Moves are compared by their start and end squares, so the four promotions on one square are
+one answer (kept as the queen's). A kind that has no question in a position (no square both
+sides attack, no piece that can move, no move played) makes no drill: `make_drill` is None.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from chesscore.analysis.describe import PIECE_NAMES
+from chesscore.analysis.see import LOSING, exchange_on_target
+from chesscore.analysis.threats import find_hanging, piece_attack_lists
+from chesscore.rules.board import Board
+from chesscore.rules.move import SQUARE_MASK, Move
+from chesscore.rules.squares import COLOR_NAMES, KING, in_name_order, square_name
+from chesscore.training.difficulty import Measures, distance, level_of
+from chesscore.training.facts import MoveAttacks, PositionFacts
+
+KINDS = ("hanging", "checks", "captures", "threats", "count", "safe", "pins", "fork", "blunder")
+# How the answer to each kind is given (docs/protocol.md, "Threat trainer").
+SQUARE_KINDS = frozenset({"hanging", "pins", "safe"})
+MOVE_KINDS = frozenset({"checks", "captures", "threats", "fork"})
+
+
+@dataclass(frozen=True, slots=True)
+class Drill:
+    """A position, its question and the exact answer (see the module docstring).
+
+    The answer is `squares` (hanging, pins, safe; for blunder what the move drops), `moves`
+    (checks, captures, threats, fork), `count` and `exchange` (count) or `safe` (blunder);
+    `reasons` say in words why, one sentence each.
+    """
+
+    kind: str
+    fen: str
+    question: str
+    measures: Measures
+    level: int
+    reasons: tuple[str, ...]
+    focus: int | None = None
+    played: Move | None = None
+    squares: tuple[int, ...] = ()
+    moves: tuple[Move, ...] = ()
+    count: tuple[int, int] = (0, 0)
+    exchange: str = "none"
+    safe: bool = True
+
+
+def make_drill(
+    facts: PositionFacts,
+    kind: str,
+    rng: random.Random,
+    played: Move | None = None,
+    focus: int | None = None,
+) -> Drill | None:
+    """A drill of `kind` on the position of `facts`, or None if the kind has none there; `rng`
+    picks the square or piece a count or safe-squares drill points at unless `focus` names
+    it, `played` is the move a blunder check asks about. ValueError names an unknown kind."""
+    if kind not in _MAKERS:
+        raise ValueError(f"unknown drill kind {kind!r}: expected one of {', '.join(KINDS)}")
+    return _MAKERS[kind](facts, _Choice(rng, focus), played)
+
+
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    """How a drill that points at one square picks it: `focus` if given, else at random."""
+
+    rng: random.Random
+    focus: int | None
+
+    def pick(self, preferred: list[int], others: list[int]) -> int:
+        if self.focus is not None:
+            return self.focus
+        return self.rng.choice(preferred if preferred and self.rng.random() < 0.7 else others)
+
+
+def _drill(
+    facts: PositionFacts,
+    kind: str,
+    question: str,
+    measures: Measures,
+    reasons: tuple[str, ...],
+    **answer: Any,
+) -> Drill:
+    """A drill with the fields of its answer (`answer`: Drill's fields from `focus` on)."""
+    made = Drill(kind, facts.fen, question, measures, level_of(kind, measures), reasons)
+    return replace(made, **answer)
+
+
+def _side(facts: PositionFacts) -> str:
+    return _side_name(facts.board)
+
+
+def _piece(board: Board, sq: int) -> str:
+    """'knight c6' for the piece on `sq`."""
+    return f"{PIECE_NAMES[board.board[sq] & 7]} {square_name(sq)}"
+
+
+def _pieces(board: Board, squares: Iterable[int]) -> str:
+    return ", ".join(_piece(board, sq) for sq in squares) or "none"
+
+
+def _hanging(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
+    board, threats = facts.board, facts.threats
+    reasons = []
+    far = 0
+    for sq in threats.hanging:
+        enemies = threats.attackers[board.board[sq] >> 3 ^ 1][sq]
+        defended = bool(threats.attackers[board.board[sq] >> 3][sq])
+        why = "attacked by a cheaper piece" if defended else "undefended"
+        reasons.append(
+            f"The {_piece(board, sq)} hangs: attacked by {_pieces(board, enemies)}, {why}."
+        )
+        far = max([far, *(distance(a, sq) for a in enemies)])
+    if not reasons:
+        reasons.append(
+            "No piece hangs: every attacked piece is defended and attacked by no cheaper piece."
+        )
+    measures = Measures(facts.piece_count(), len(threats.hanging), far)
+    question = "Click every hanging piece, of either colour (none: answer with no square)."
+    return _drill(
+        facts, "hanging", question, measures, squares=threats.hanging, reasons=tuple(reasons)
+    )
+
+
+def _by_squares(moves: Iterable[MoveAttacks]) -> tuple[MoveAttacks, ...]:
+    """One move per start and end square: the queen's of four promotions (it sorts last)."""
+    kept: dict[tuple[int, int], MoveAttacks] = {}
+    for item in moves:
+        kept[item.move.from_square, item.move.to_square] = item
+    return tuple(kept.values())
+
+
+def _move_drill(
+    facts: PositionFacts, kind: str, what: str, keep: Callable[[MoveAttacks], bool]
+) -> Drill:
+    board = facts.board
+    found = _by_squares(item for item in facts.moves if keep(item))
+    far = 0
+    reasons = []
+    for item in found:
+        move = item.move
+        targets = item.targets if kind == "fork" else item.new_targets
+        far = max([far, distance(move.from_square, move.to_square)])
+        far = max([far, *(distance(move.to_square, t) for t in targets)])
+        said = f"{board.san(move)} ({move.uci()})"
+        if kind in ("threats", "fork"):
+            piece = PIECE_NAMES[board.board[move.from_square] & 7]
+            said += f": the {piece} attacks {_pieces(board, targets)}"
+        reasons.append(said)
+    summary = f"{_side(facts)}'s {what}: " + ("; ".join(reasons) if reasons else "none") + "."
+    measures = Measures(facts.piece_count(), len(found), far)
+    single = what[:-1] if what.endswith("s") else what
+    question = f"Play every {single} {_side(facts)} has (none: answer with no move)."
+    moves = tuple(item.move for item in found)
+    return _drill(facts, kind, question, measures, moves=moves, reasons=(summary,))
+
+
+def _checks(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
+    return _move_drill(facts, "checks", "checks", lambda item: item.gives_check)
+
+
+def _captures(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
+    return _move_drill(facts, "captures", "captures", lambda item: item.is_capture)
+
+
+def _threats(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
+    def is_threat(item: MoveAttacks) -> bool:
+        quiet = not item.is_capture and not item.gives_check
+        return quiet and any(facts.board.board[t] & 7 != KING for t in item.new_targets)
+
+    return _move_drill(facts, "threats", "threats", is_threat)
+
+
+def _fork(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
+    return _move_drill(facts, "fork", "forks", lambda item: len(item.targets) >= 2)
+
+
+def _count(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | None:
+    board, lists = facts.board, facts.threats.attackers
+    contested = [sq for sq in _board_squares() if lists[0][sq] and lists[1][sq]]
+    if not contested:
+        return None
+    # Mostly a square with a piece the side to move may take, so the exchange is a question.
+    cells = board.board
+    takeable = [sq for sq in contested if cells[sq] and cells[sq] >> 3 != board.turn]
+    square = rng.pick(takeable, contested)
+    if square not in contested:
+        return None
+    white, black = lists[0][square], lists[1][square]
+    exchange, words = _exchange(board, square)
+    reasons = (
+        f"{square_name(square)}: white {len(white)} ({_pieces(board, white)}), "
+        f"black {len(black)} ({_pieces(board, black)}).",
+        words,
+    )
+    far = max(distance(a, square) for a in (*white, *black))
+    measures = Measures(facts.piece_count(), len(white) + len(black), far)
+    question = (
+        f"How many white and how many black pieces attack {square_name(square)}? "
+        f"And what does {_side(facts)} get by taking there?"
+    )
+    return _drill(
+        facts, "count", question, measures, reasons, focus=square,
+        count=(len(white), len(black)), exchange=exchange,
+    )  # fmt: skip
+
+
+def _exchange(board: Board, square: int) -> tuple[str, str]:
+    """What the side to move gets by capturing the piece on `square` and the exchange there
+    (its best capture, by the static exchange): "win", "even", "lose", or "none" when it
+    cannot capture there; and that in words."""
+    side = _side_name(board)
+    captures = [packed for packed in board.generate_legal() if packed & SQUARE_MASK == square]
+    if not board.board[square] or not captures:
+        return "none", f"{side} cannot capture on {square_name(square)}."
+    best = max(exchange_on_target(board, packed)[0] for packed in captures)
+    if best > 0:
+        return "win", f"Taking there, {side} wins {best / 100:g} pawn(s) of material."
+    if best == 0:
+        return "even", f"Taking there, {side} comes out even."
+    return "lose", f"Taking there, {side} loses {-best / 100:g} pawn(s) of material."
+
+
+def _side_name(board: Board) -> str:
+    return COLOR_NAMES[board.turn].capitalize()
+
+
+def _names(squares: Iterable[int]) -> str:
+    return ", ".join(map(square_name, squares)) or "no square"
+
+
+def _board_squares() -> list[int]:
+    return [rank * 16 + file for file in range(8) for rank in range(8)]
+
+
+def _safe(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | None:
+    board, labels = facts.board, facts.labels
+    movable = [sq for sq in labels if board.board[sq] & 7 != KING]
+    if not movable:
+        return None
+    mixed = [sq for sq in movable if LOSING in labels[sq].values()]
+    piece = rng.pick(mixed, movable)
+    if piece not in movable:
+        return None
+    targets = labels[piece]
+    safe = tuple(in_name_order(t for t, label in targets.items() if label != LOSING))
+    losing = tuple(in_name_order(t for t, label in targets.items() if label == LOSING))
+    reasons = (
+        f"The {_piece(board, piece)} can go safely to {_names(safe)}; "
+        f"it loses material on {_names(losing)}.",
+    )
+    far = max(distance(piece, t) for t in targets)
+    measures = Measures(facts.piece_count(), len(safe), far)
+    question = f"Where can the {_piece(board, piece)} go without losing material?"
+    return _drill(facts, "safe", question, measures, focus=piece, squares=safe, reasons=reasons)
+
+
+def _pins(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
+    board = facts.board
+    pinned = tuple(in_name_order({pin.pinned for pin in facts.pins}))
+    reasons = tuple(
+        f"The {_piece(board, pin.pinner)} pins the {_piece(board, pin.pinned)} to the "
+        f"{_piece(board, pin.target)}{'' if pin.absolute else ' (a relative pin)'}."
+        for pin in facts.pins
+    ) or ("No piece is pinned.",)
+    far = max([0, *(distance(pin.pinner, pin.target) for pin in facts.pins)])
+    measures = Measures(facts.piece_count(), len(pinned), far)
+    question = "Click every pinned piece, of either colour (none: answer with no square)."
+    return _drill(facts, "pins", question, measures, squares=pinned, reasons=reasons)
+
+
+def _blunder(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | None:
+    board = facts.board
+    packed = board.find_packed(played) if played is not None else None
+    if played is None or packed is None:
+        return None
+    value, _ = exchange_on_target(board, packed)
+    mover = board.turn
+    before = set(facts.threats.hanging)
+    after = board.copy()
+    after.push(played)
+    hanging_after = find_hanging(after, piece_attack_lists(after))
+    left = [
+        sq for sq in hanging_after
+        if after.board[sq] >> 3 == mover and sq != played.to_square and sq not in before
+    ]  # fmt: skip
+    drops = tuple(in_name_order(([played.to_square] if value < 0 else []) + left))
+    san = board.san(played)
+    reasons = (
+        [f"{san} loses {-value // 100} pawn(s) of material on {square_name(played.to_square)}."]
+        if value < 0
+        else []
+    )
+    reasons += [f"{san} leaves the {_piece(after, sq)} hanging." for sq in left]
+    if not drops:
+        reasons.append(f"{san} is safe: it drops nothing.")
+    enemies = [a for sq in drops for a in after.attackers(mover ^ 1, sq)]
+    far = max(
+        [
+            distance(played.from_square, played.to_square),
+            *(distance(a, d) for a in enemies for d in drops),
+        ]
+    )
+    measures = Measures(facts.piece_count(), len(drops), far)
+    question = f"{_side(facts)} plays {san}. Is it safe?"
+    return _drill(
+        facts, "blunder", question, measures, played=played, squares=drops, safe=not drops,
+        reasons=tuple(reasons),
+    )  # fmt: skip
+
+
+_MAKERS: dict[str, Callable[[PositionFacts, _Choice, Move | None], Drill | None]] = {
+    "hanging": _hanging, "checks": _checks, "captures": _captures, "threats": _threats,
+    "count": _count, "safe": _safe, "pins": _pins, "fork": _fork, "blunder": _blunder,
+}  # fmt: skip
+assert tuple(_MAKERS) == KINDS

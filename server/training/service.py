@@ -1,0 +1,125 @@
+"""Choosing and judging drills: the trainer's one service, shared by every request.
+
+`next_drill(kind, level, address)` picks positions (mostly the shipped set, sometimes a game
+played here once over) until chesscore makes a drill of that kind at that level, keeps it in
+the pending store and hands it out; `answer(id, answer, address)` takes it back once and
+judges the answer. A position's facts are cached (an LRU shared by every request, as the game
+page caches its facts), and the positions that gave a drill of a kind and level are remembered
+in a small pool per kind and level, so a level seldom met is found again without a search.
+Every request of an address first takes a token of its bucket (server.games.admission).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass
+
+from chesscore.training import KINDS, Drill, PositionFacts, Verdict, judge, make_drill
+from chesscore.training.difficulty import LEVELS
+from server.errors import RequestError
+from server.games.admission import AddressBuckets
+from server.training.pending import PendingDrills
+from server.training.positions import SiteGames, TrainingPosition, shipped_positions
+from server.training.requests import AnswerRequest, check_form
+from server.transport.facts_cache import LruCache
+
+# Positions tried per request before the nearest level found is given instead.
+TRIES = 40
+# The share of drills made on games played here, when there are any.
+SITE_SHARE = 0.2
+# Positions remembered per kind and level (see the module docstring).
+POOL_SIZE = 256
+FACTS_CACHE_SIZE = 1024
+# Per address: this many requests at once, then one every this many seconds.
+BURST, INTERVAL = 60, 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class Given:
+    """A drill handed out: its id, the drill, the facts of its position, where it is from."""
+
+    id: str
+    drill: Drill
+    facts: PositionFacts
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    drill: Drill
+    verdict: Verdict
+    facts: PositionFacts
+
+
+class TrainingService:
+    """The trainer's state: pending drills, the facts cache, the pools, the rate limits."""
+
+    def __init__(
+        self,
+        site: SiteGames | None = None,
+        rng: random.Random | None = None,
+        buckets: AddressBuckets | None = None,
+    ) -> None:
+        self.site = site
+        self.rng = rng or random.Random()
+        self.pending = PendingDrills()
+        self.facts = LruCache(FACTS_CACHE_SIZE)
+        self.pools = {
+            (k, lv): deque[TrainingPosition](maxlen=POOL_SIZE) for k in KINDS for lv in LEVELS
+        }
+        self.buckets = buckets or AddressBuckets(BURST, INTERVAL)
+
+    def next_drill(self, kind: str, level: int, address: str) -> Given:
+        self.buckets.take(address, "training requests")
+        drill, facts, position = self.choose(kind, level)
+        return Given(self.pending.add(drill, address), drill, facts, position.source)
+
+    def answer(self, asked: AnswerRequest, address: str) -> Judged:
+        """Judge an answer; `not_found` for an id this address has no unanswered drill under,
+        `bad_request` (the drill kept) for an answer of the wrong form."""
+        self.buckets.take(address, "training requests")
+        drill = self.pending.take(
+            asked.id, address, lambda drill: check_form(drill.kind, asked.form)
+        )
+        if drill is None:
+            raise RequestError(
+                "not_found", "no drill waits for an answer under this id: answered already, "
+                "expired, or never given to you",
+            )  # fmt: skip
+        return Judged(drill, judge(drill, asked.value), self.facts_of(drill.fen))
+
+    def facts_of(self, fen: str) -> PositionFacts:
+        facts: PositionFacts = self.facts.get(fen, lambda: PositionFacts(fen))
+        return facts
+
+    def choose(self, kind: str, level: int) -> tuple[Drill, PositionFacts, TrainingPosition]:
+        """A drill of `kind` as near `level` as `TRIES` positions give."""
+        best: tuple[Drill, PositionFacts, TrainingPosition] | None = None
+        pool = self.pools[kind, level]
+        for attempt in range(TRIES):
+            position = self._position(attempt, pool if attempt % 2 == 0 else None)
+            facts = self.facts_of(position.fen)
+            drill = make_drill(facts, kind, self.rng, position.played)
+            if drill is None:
+                continue
+            self.pools[kind, drill.level].append(position)
+            if drill.level == level:
+                return drill, facts, position
+            if best is None or abs(drill.level - level) < abs(best[0].level - level):
+                best = drill, facts, position
+        if best is None:  # no shipped position lacks a drill of every kind: a safeguard
+            raise RequestError("not_found", f"no {kind} drill could be made now; try again")
+        return best
+
+    def _position(self, attempt: int, pool: deque[TrainingPosition] | None) -> TrainingPosition:
+        """A request's first try may be a game played here (`SITE_SHARE` of them), the others
+        are the pool's or the shipped set's: a game is read from the store once at most."""
+        rng = self.rng
+        if attempt == 0 and self.site is not None and rng.random() < SITE_SHARE:
+            found = self.site.pick(rng)
+            if found is not None:
+                return found
+        if pool and rng.random() < 0.5:
+            return rng.choice(pool)
+        return rng.choice(shipped_positions())

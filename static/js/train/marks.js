@@ -1,0 +1,69 @@
+/**
+ * What the board shows of an answer: while it is being given, the squares picked and the
+ * moves chosen (blue); once judged, every part of the truth and of the answer, square by square
+ * or move by move, right in green, missed in orange, wrong in red. Squares are marked with
+ * chessground's custom highlight classes (styled in train.css), moves with arrows.
+ */
+
+export const TRAIN_BRUSHES = {
+  trainRight: { key: 'tg', color: '#15781b', opacity: 0.85, lineWidth: 10 },
+  trainMissed: { key: 'to', color: '#e69f00', opacity: 0.9, lineWidth: 10 },
+  trainWrong: { key: 'tr', color: '#d0312d', opacity: 0.85, lineWidth: 10 },
+  trainPicked: { key: 'tp', color: '#2f6fb0', opacity: 0.8, lineWidth: 10 },
+};
+const BRUSH = { right: 'trainRight', missed: 'trainMissed', wrong: 'trainWrong' };
+const MOVE_KINDS = new Set(['checks', 'captures', 'threats', 'fork']);
+
+export const isMoveKind = (kind) => MOVE_KINDS.has(kind);
+
+/** Marks while answering: {classes: square -> class, shapes}. */
+export function pickedMarks(drill, answer) {
+  const classes = {};
+  const shapes = [];
+  if (drill.square) classes[drill.square] = 'train-focus';
+  if (drill.piece) classes[drill.piece] = 'train-focus';
+  if (isMoveKind(drill.kind)) {
+    for (const key of answer.moves) shapes.push(arrow(key, 'trainPicked'));
+  } else {
+    for (const square of answer.squares) classes[square] = 'train-picked';
+  }
+  return { classes, shapes };
+}
+
+/** Marks of a judged answer: each item of the truth and of the answer with its verdict. */
+export function verdictMarks(drill, verdict) {
+  const classes = {};
+  const shapes = [];
+  const mark = (item, how) => {
+    if (isMoveKind(drill.kind)) {
+      shapes.push(arrow(item, BRUSH[how]));
+    } else {
+      classes[item] = `train-${how}`;
+    }
+  };
+  for (const item of judgedItems(drill, verdict)) mark(item.value, item.how);
+  if (drill.kind === 'count') classes[drill.square] = verdict.correct ? 'train-right' : 'train-wrong';
+  if (drill.kind === 'blunder') {
+    shapes.push(arrow(drill.move, verdict.correct ? 'trainRight' : 'trainWrong'));
+  }
+  return { classes, shapes };
+}
+
+/** [{value, how: right|missed|wrong}] for the kinds answered with squares or moves. */
+export function judgedItems(drill, verdict) {
+  if (drill.kind === 'count') return [];
+  const missed = new Set(verdict.missed);
+  if (drill.kind === 'blunder') {
+    const how = verdict.correct ? 'right' : 'missed';
+    return (verdict.drops ?? []).map((square) => ({ value: square, how }));
+  }
+  const items = verdict.truth.map((value) => {
+    const key = isMoveKind(drill.kind) ? value.slice(0, 4) : value;
+    return { value: key, how: missed.has(key) ? 'missed' : 'right' };
+  });
+  return items.concat(verdict.wrong.map((value) => ({ value, how: 'wrong' })));
+}
+
+function arrow(uci, brush) {
+  return { orig: uci.slice(0, 2), dest: uci.slice(2, 4), brush };
+}

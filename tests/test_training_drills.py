@@ -1,0 +1,348 @@
+"""The trainer's drills (chesscore.training): every kind on hand-built positions, with the
+answer written out, then every kind's answer against an oracle built on python-chess over
+sampled positions of random games (attackers, pins, legal checks and captures, what a moved
+piece attacks), and the exchange kinds (safe squares, blunder check) against a brute-force
+exchange over every capture order on small positions. Judging and the difficulty levels last.
+"""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from chesscore import Move, parse_square, square_name
+from chesscore.training import KINDS, Drill, PositionFacts, judge, make_drill
+from chesscore.training.difficulty import LEVELS, Measures, level_of
+from tests.support.positions import sample_fens
+
+VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+CENTS = {kind: value * 100 for kind, value in VALUES.items()} | {chess.KING: 20000}
+
+
+def drill(fen: str, kind: str, played: str | None = None, focus: str | None = None) -> Drill:
+    move = Move.from_uci(played) if played else None
+    at = parse_square(focus) if focus else None
+    made = make_drill(PositionFacts(fen), kind, random.Random(0), move, at)
+    assert made is not None
+    return made
+
+
+def names(squares: tuple[int, ...]) -> list[str]:
+    return [square_name(sq) for sq in squares]
+
+
+def answer_of(made: Drill) -> object:
+    """The drill's answer as the API names it."""
+    if made.kind in ("checks", "captures", "threats", "fork"):
+        return [move.uci() for move in made.moves]
+    if made.kind == "count":
+        return {"white": made.count[0], "black": made.count[1], "exchange": made.exchange}
+    if made.kind == "blunder":
+        return (made.safe, names(made.squares))
+    return names(made.squares)
+
+
+# (kind, FEN, the square or piece asked about, or the move played (blunder), answer, why)
+KNOWN = [
+    ("hanging", "4k3/8/2n5/1B6/8/8/8/4K3 w - - 0 1", None, ["c6"], "an undefended knight"),
+    ("hanging", "4k3/3p4/2n5/1B6/8/8/8/4K3 w - - 0 1", None, [], "the pawn defends it"),
+    ("hanging", "4k3/3p4/2r5/1B6/8/8/8/4K3 w - - 0 1", None, ["c6"],
+     "a defended rook attacked by a cheaper bishop"),
+    ("checks", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", None, ["a1a8", "h1h8"],
+     "two rook checks; castling puts no rook on the e-file"),
+    ("captures", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", None, ["e5d6"], "en passant"),
+    ("threats", "4k3/8/8/2n5/8/8/8/R3K3 w - - 0 1", None, ["a1a5", "a1c1"],
+     "the rook attacks the undefended knight from a5 and c1; Ra8+ is a check, not a threat"),
+    ("count", "4k3/8/3p4/4n3/8/5N2/8/4R1K1 w - - 0 1", "e5",
+     {"white": 2, "black": 1, "exchange": "win"},
+     "rook e1 and knight f3 against pawn d6 (the knight on e5 does not count for itself); "
+     "Nxe5 dxe5 Rxe5 wins a pawn"),
+    ("safe", "4k3/8/3p3p/4n3/8/5N2/8/4K3 w - - 0 1", "f3", ["d2", "d4", "e5", "g1", "h2", "h4"],
+     "g5 loses the knight to the pawn h6; e5 trades knight for knight"),
+    ("pins", "4k3/8/8/8/1b6/8/3N4/4K3 w - - 0 1", None, ["d2"], "d2 pinned by b4 to the king"),
+    ("pins", "4k3/8/8/8/q7/8/2R5/4K1Q1 w - - 0 1", None, [], "nothing stands behind c2"),
+    ("pins", "4k3/8/8/8/8/8/1q6/R2NK3 b - - 0 1", None, [],
+     "the queen on b2 is not in line; the knight is not pinned"),
+    ("fork", "r3k3/8/8/8/8/8/8/1N2K3 w - - 0 1", None, [], "no knight jump reaches two targets"),
+    ("fork", "r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", None, ["b5c7"], "Nc7+ hits e8 and a8"),
+    ("blunder", "4k3/8/3p4/8/8/8/8/2B1K3 w - - 0 1", "c1e3", (True, []), "nothing attacks e3"),
+    ("blunder", "4k3/8/3p4/8/2B5/8/8/4K3 w - - 0 1", "c4e6", (True, []), "d6 takes on c5, e5"),
+    ("blunder", "4k3/8/3p4/8/8/8/8/4K1B1 w - - 0 1", "g1c5", (False, ["c5"]),
+     "the pawn on d6 takes on c5"),
+    ("blunder", "4k3/8/8/b7/8/2N5/1P6/4K3 w - - 0 1", "b2b3", (False, ["c3"]),
+     "b3 stops defending the knight the bishop attacks"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "fen", "at", "answer", "why"), KNOWN)
+def test_known_answers(kind: str, fen: str, at: str | None, answer: object, why: str) -> None:
+    played, focus = (at, None) if kind == "blunder" else (None, at)
+    made = drill(fen, kind, played, focus)
+    assert answer_of(made) == answer, why
+    assert made.level in LEVELS
+    assert made.reasons
+
+
+def test_every_kind_has_a_question() -> None:
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+    for kind in KINDS:
+        made = drill(fen, kind, "h5f7" if kind == "blunder" else None)
+        assert made.question and made.fen == fen
+
+
+def test_unknown_kind_is_refused() -> None:
+    with pytest.raises(ValueError, match="'sacrifice'"):
+        make_drill(PositionFacts(chess.STARTING_FEN), "sacrifice", random.Random(0))
+
+
+def test_no_drill_where_there_is_no_question() -> None:
+    lone = PositionFacts("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    assert make_drill(lone, "count", random.Random(0)) is None  # no square both sides reach
+    assert make_drill(lone, "safe", random.Random(0)) is None  # only kings
+    assert make_drill(lone, "blunder", random.Random(0)) is None  # no move played
+
+
+# The oracle: python-chess's attackers, pins and legal moves.
+
+
+def oracle_hanging(board: chess.Board) -> list[str]:
+    found = []
+    for sq, piece in board.piece_map().items():
+        enemies = board.attackers(not piece.color, sq)
+        if piece.piece_type == chess.KING or not enemies:
+            continue
+        cheaper = min(VALUES[board.piece_type_at(a) or 0] if board.piece_type_at(a) != chess.KING
+                      else 100 for a in enemies) < VALUES[piece.piece_type]  # fmt: skip
+        if not board.attackers(piece.color, sq) or cheaper:
+            found.append(chess.square_name(sq))
+    return sorted(found)
+
+
+def by_squares(moves: list[chess.Move]) -> list[str]:
+    return sorted({move.uci()[:4] for move in moves})
+
+
+def targets(board: chess.Board, sq: chess.Square) -> set[chess.Square]:
+    """The enemy pieces the piece on `sq` attacks that are the king, undefended or worth more."""
+    piece = board.piece_at(sq)
+    assert piece is not None
+    found = set()
+    for target in board.attacks(sq):
+        victim = board.piece_at(target)
+        if victim is None or victim.color == piece.color:
+            continue
+        # A king is worth more than any piece: it threatens only undefended pieces.
+        worth = victim.piece_type == chess.KING or (
+            piece.piece_type != chess.KING and VALUES[victim.piece_type] > VALUES[piece.piece_type]
+        )
+        if worth or not board.attackers(victim.color, target):
+            found.add(target)
+    return found
+
+
+def oracle_moves(board: chess.Board, kind: str) -> list[str]:
+    found = []
+    for move in board.legal_moves:
+        check, capture = board.gives_check(move), board.is_capture(move)
+        before = targets(board, move.from_square)
+        board.push(move)
+        after = targets(board, move.to_square)
+        board.pop()
+        new = {t for t in after - before if board.piece_type_at(t) != chess.KING}
+        if (
+            (kind == "checks" and check)
+            or (kind == "captures" and capture)
+            or (kind == "threats" and not check and not capture and new)
+            or (kind == "fork" and len(after) >= 2)
+        ):
+            found.append(move)
+    return by_squares(found)
+
+
+def oracle_pinned(board: chess.Board) -> list[str]:
+    """Absolute pins from python-chess; relative pins by walking every slider's lines."""
+    pinned = {sq for sq, piece in board.piece_map().items() if board.is_pinned(piece.color, sq)}
+    for origin, slider in board.piece_map().items():
+        if slider.piece_type not in (chess.BISHOP, chess.ROOK, chess.QUEEN):
+            continue
+        for front in board.attacks(origin):
+            victim = board.piece_at(front)
+            if victim is None or victim.color == slider.color or victim.piece_type == chess.KING:
+                continue
+            behind = next_on_line(board, origin, front)
+            if behind is None:
+                continue
+            target = board.piece_at(behind)
+            assert target is not None
+            if target.color != victim.color or target.piece_type == chess.KING:
+                continue
+            if VALUES[target.piece_type] > VALUES[victim.piece_type] and (
+                VALUES[target.piece_type] > VALUES[slider.piece_type]
+                or not board.attackers(target.color, behind)
+            ):
+                pinned.add(front)
+    return sorted(chess.square_name(sq) for sq in pinned)
+
+
+def next_on_line(board: chess.Board, origin: int, front: int) -> int | None:
+    df = (chess.square_file(front) > chess.square_file(origin)) - (
+        chess.square_file(front) < chess.square_file(origin)
+    )
+    dr = (chess.square_rank(front) > chess.square_rank(origin)) - (
+        chess.square_rank(front) < chess.square_rank(origin)
+    )
+    f, r = chess.square_file(front) + df, chess.square_rank(front) + dr
+    while 0 <= f < 8 and 0 <= r < 8:
+        if board.piece_at(chess.square(f, r)):
+            return chess.square(f, r)
+        f, r = f + df, r + dr
+    return None
+
+
+SAMPLED = sample_fens(range(4), max_plies=120, stride=7)
+
+
+@pytest.mark.parametrize("fen", SAMPLED)
+def test_answers_match_python_chess(fen: str) -> None:
+    board = chess.Board(fen)
+    facts = PositionFacts(fen)
+    rng = random.Random(0)
+
+    def made(kind: str, focus: int | None = None) -> Drill:
+        result = make_drill(facts, kind, rng, None, focus)
+        assert result is not None
+        return result
+
+    assert names(made("hanging").squares) == oracle_hanging(board)
+    for kind in ("checks", "captures", "threats", "fork"):
+        assert sorted(m.uci()[:4] for m in made(kind).moves) == oracle_moves(board, kind), kind
+    assert names(made("pins").squares) == oracle_pinned(board)
+    for sq in chess.SQUARES:
+        white, black = board.attackers(chess.WHITE, sq), board.attackers(chess.BLACK, sq)
+        count = make_drill(facts, "count", rng, None, parse_square(chess.square_name(sq)))
+        if white and black:
+            assert count is not None and count.count == (len(white), len(black))
+        else:
+            assert count is None
+
+
+# Brute-force exchanges: every capture order, either side free to stop.
+
+
+def best_reply(board: chess.Board, sq: chess.Square) -> int:
+    """What the side to move wins at most by capturing on `sq` and the exchange after."""
+    best = 0
+    for move in board.legal_moves:
+        if move.to_square == sq:
+            gain = CENTS[board.piece_type_at(sq) or chess.PAWN] + promotion_gain(move)
+            board.push(move)
+            best = max(best, gain - best_reply(board, sq))
+            board.pop()
+    return best
+
+
+def promotion_gain(move: chess.Move) -> int:
+    return CENTS[move.promotion] - CENTS[chess.PAWN] if move.promotion else 0
+
+
+def exchange_value(board: chess.Board, move: chess.Move) -> int:
+    victim = board.piece_type_at(move.to_square)
+    gain = (CENTS[victim] if victim else 0) + promotion_gain(move)
+    board.push(move)
+    value = gain - best_reply(board, move.to_square)
+    board.pop()
+    return value
+
+
+SMALL = [
+    "4k3/8/3p3p/4n3/8/5N2/8/4K3 w - - 0 1",
+    "4k3/3r4/3p4/8/3R4/3R4/8/4K3 w - - 0 1",
+    "3rk3/8/1b6/8/3B4/2N5/8/3RK3 w - - 0 1",
+    "4k3/8/2p1p3/3n4/8/4B3/2N5/4K3 w - - 0 1",
+    "2r1k3/8/8/2n5/8/8/2Q5/2R1K3 w - - 0 1",
+]
+
+
+@pytest.mark.parametrize("fen", SMALL)
+def test_safe_squares_match_a_brute_force_exchange(fen: str) -> None:
+    board = chess.Board(fen)
+    facts = PositionFacts(fen)
+    for origin in {move.from_square for move in board.legal_moves}:
+        if board.piece_type_at(origin) == chess.KING:
+            continue
+        made = make_drill(
+            facts, "safe", random.Random(0), None, parse_square(chess.square_name(origin))
+        )
+        assert made is not None
+        expected = {
+            chess.square_name(move.to_square)
+            for move in board.legal_moves
+            if move.from_square == origin and exchange_value(board, move) >= 0
+        }
+        assert set(names(made.squares)) == expected, chess.square_name(origin)
+
+
+@pytest.mark.parametrize("fen", SMALL)
+def test_blunder_checks_of_the_moved_piece_match_a_brute_force_exchange(fen: str) -> None:
+    board = chess.Board(fen)
+    facts = PositionFacts(fen)
+    for move in board.legal_moves:
+        made = make_drill(facts, "blunder", random.Random(0), Move.from_uci(move.uci()))
+        assert made is not None
+        loses = exchange_value(board, move) < 0
+        assert (chess.square_name(move.to_square) in names(made.squares)) == loses, move.uci()
+        assert made.safe == (not made.squares)
+
+
+@pytest.mark.parametrize("fen", SMALL)
+def test_the_exchange_of_a_count_matches_a_brute_force_exchange(fen: str) -> None:
+    board = chess.Board(fen)
+    facts = PositionFacts(fen)
+    for sq in chess.SQUARES:
+        if not (board.attackers(chess.WHITE, sq) and board.attackers(chess.BLACK, sq)):
+            continue
+        made = make_drill(
+            facts, "count", random.Random(0), None, parse_square(chess.square_name(sq))
+        )
+        assert made is not None
+        captures = [m for m in board.legal_moves if m.to_square == sq and board.piece_at(sq)]
+        if not captures:
+            assert made.exchange == "none"
+            continue
+        best = max(exchange_value(board, move) for move in captures)
+        expected = "win" if best > 0 else "even" if best == 0 else "lose"
+        assert made.exchange == expected, chess.square_name(sq)
+
+
+# Judging and levels.
+
+
+def test_judging_marks_right_missed_and_wrong() -> None:
+    made = drill("4k3/8/8/2n5/8/8/8/R3K3 w - - 0 1", "threats")
+    a5, c1, a8 = (
+        (parse_square(a), parse_square(b)) for a, b in (("a1", "a5"), ("a1", "c1"), ("a1", "a8"))
+    )
+    assert judge(made, frozenset({a5, c1})).correct
+    verdict = judge(made, frozenset({a5, a8}))
+    assert not verdict.correct and verdict.missed_moves == (c1,) and verdict.wrong_moves == (a8,)
+    assert "Ra5 (a1a5): the rook attacks knight c5" in verdict.explanation
+    hanging = drill("4k3/8/2n5/1B6/8/8/8/4K3 w - - 0 1", "hanging")
+    verdict = judge(hanging, frozenset({parse_square("b5")}))
+    assert verdict.missed == (parse_square("c6"),) and verdict.wrong == (parse_square("b5"),)
+    count = drill("4k3/8/3p4/4n3/8/5N2/8/4R1K1 w - - 0 1", "count", focus="e5")
+    assert judge(count, (2, 1, None)).correct and not judge(count, (1, 1, None)).correct
+    assert judge(count, (2, 1, "win")).correct and not judge(count, (2, 1, "even")).correct
+    blunder = drill("4k3/8/3p4/8/8/8/8/4K1B1 w - - 0 1", "blunder", "g1c5")
+    assert judge(blunder, False).correct
+    assert judge(blunder, True).missed == (parse_square("c5"),)
+    with pytest.raises(TypeError):
+        judge(blunder, frozenset())
+
+
+def test_levels_grow_with_pieces_answer_and_distance() -> None:
+    easy, hard = Measures(6, 1, 1), Measures(32, 6, 7)
+    for kind in KINDS:
+        assert level_of(kind, easy) == 1 and level_of(kind, hard) == 3
+    assert level_of("hanging", Measures(16, 1, 2)) == 2  # 2 + 1 + 1 points
