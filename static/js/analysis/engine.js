@@ -81,6 +81,7 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
       ...update.lines.map((line) => lineRow(line, panel.fen, onPlayLine)),
     );
     if (update.lines.length > 0) showStatus(describeSearch(update));
+    else if (update.outcome) showStatus('Checkmate: no move to analyse.');
     else showStatus(update.done ? 'No legal move: nothing to analyse.' : 'Analysing…');
     elements.lines.dataset.depth = String(update.depth);
     elements.lines.dataset.engine = update.engine;
