@@ -179,7 +179,6 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
     restart() {
       panel.engines.server?.restart();
     },
-    isOn: () => panel.on,
   };
 }
 
