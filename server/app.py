@@ -47,11 +47,20 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = load_secret_key(app.instance_path)
 
     from server.training import http as training_http
-    from server.transport import analysis_api, api, events, lobby_events, review_events, views
+    from server.transport import (
+        analysis_api,
+        api,
+        credits,
+        events,
+        lobby_events,
+        review_events,
+        views,
+    )
 
     app.register_blueprint(views.blueprint)
     app.register_blueprint(api.blueprint)
     app.register_blueprint(analysis_api.blueprint)
+    app.register_blueprint(credits.blueprint)
     app.after_request(add_security_headers)
     public_url(app.config)  # a malformed CHESS_PUBLIC_URL stops the start, naming it
     app.json = JsonProvider(app)

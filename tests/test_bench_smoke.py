@@ -29,8 +29,8 @@ BENCHES = [
     ("lobby.py", ["--visitors", "10", "--clients", "1"], "paired twice, bad games, seeks left"),
     (
         "analysis_page.py",
-        ["--steps", "2", "--pause", "0"],
-        "node change -> first engine line on screen: 2 steps",
+        ["--steps", "2", "--pause", "0", "--no-depth"],
+        "node change -> first engine line on screen (browser): 2 steps",
     ),
     ("preview.py", ["--rounds", "3"], "previews:"),
 ]

@@ -191,6 +191,14 @@ def wait_engine_lines_for(page: Any, fen: str) -> list[list[str]]:
     return lines
 
 
+def wait_depth(page: Any, depth: int) -> None:
+    """Wait for the engine's lines on screen to reach `depth`."""
+    page.wait_for_function(
+        f"Number(document.querySelector('#engine-lines').dataset.depth || 0) >= {depth}",
+        timeout=ENGINE_WAIT_MS,
+    )
+
+
 # -- tests -------------------------------------------------------------------------------------
 
 
@@ -373,13 +381,15 @@ def test_engine_lines_appear_and_follow_the_node(
         if not toggle.is_checked():
             toggle.check()
         wait_engine_lines_for(page, fen_after("e4", "e5"))
+        wait_depth(page, 16)
         press(page, "ArrowRight")
         lines = wait_engine_lines_for(page, fen_after("e4", "e5", "Nf3"))
         assert len(lines) == 3
         assert page.locator("#eval-bar").get_attribute("data-score") != ""
+        wait_depth(page, 16)
         page.screenshot(path=screenshot_path(request, "-desktop"))
 
-        # The analysed nodes' evaluations go into the exported PGN as [%eval].
+        # The nodes Stockfish analysed to depth 16 carry its evaluation in the exported PGN.
         page.click("#copy-pgn")
         page.wait_for_function(
             "document.querySelector('#pgn-text').value.includes('[%eval')",

@@ -5,6 +5,13 @@ modules with no inline code, so the Content-Security-Policy can allow `'self'` a
 else: an injected `<script>` or `onclick=` does not run, and no other site may frame a page
 (clickjacking a "resign" button). Only style attributes may be inline, which chessground
 writes. Piece images are `data:` URIs inside chessground's CSS.
+The analysis board runs Stockfish compiled to WebAssembly in a Web Worker. Compiling
+WebAssembly needs `'wasm-unsafe-eval'`, and a dedicated worker obeys the policy sent with its
+own script, so only the engine's scripts under /vendor/stockfish/ carry it: the pages keep a
+policy that compiles nothing (they start the worker, which `worker-src 'self'` allows). The
+analysis page is also cross-origin isolated (COOP `same-origin`, COEP `credentialless`, as
+lichess sends), which gives its worker the SharedArrayBuffer the threaded build needs; it loads
+nothing from another site, so the isolation costs it nothing.
 `nosniff` stops a browser from guessing a script out of a PGN or JSON reply, and the referrer
 never carries a game's address (which may hold a seat token before the redirect) to another
 site.
@@ -25,6 +32,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
         "script-src 'self'",
+        "worker-src 'self'",
         "style-src 'self'",
         # chessground writes a style attribute on its SVG layers (`color-scheme`); attributes
         # cannot load anything or select on the page's data, as a <style> element could.
@@ -38,6 +46,17 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "frame-ancestors 'none'",
     ]
 )
+
+# The engine's worker script: the page's policy, and WebAssembly may be compiled.
+ENGINE_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+    "script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'"
+)
+CROSS_ORIGIN_ISOLATION = {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "credentialless",
+}
+# The engine's files change only with the pinned package's version, and are 1.6-1.8 MB each.
+ENGINE_CACHE_SECONDS = 7 * 24 * 3600
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
@@ -56,6 +75,24 @@ def add_security_headers(response: Response) -> Response:
     """Flask `after_request` hook: the headers above on every response."""
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
+    return response
+
+
+def cross_origin_isolate(response: Response) -> Response:
+    """`response` (a page) with the headers that make it cross-origin isolated."""
+    response.headers.update(CROSS_ORIGIN_ISOLATION)
+    return response
+
+
+def engine_file_headers(response: Response) -> Response:
+    """`response` (a file of the engine under /vendor/stockfish/) allowed to compile
+    WebAssembly, usable inside an isolated page, and cached for a week."""
+    response.headers["Content-Security-Policy"] = ENGINE_SECURITY_POLICY
+    response.headers["Cross-Origin-Embedder-Policy"] = "credentialless"
+    response.headers["Cross-Origin-Resource-Policy"] = "same-origin"
+    response.cache_control.no_cache = None
+    response.cache_control.public = True
+    response.cache_control.max_age = ENGINE_CACHE_SECONDS
     return response
 
 

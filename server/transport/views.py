@@ -30,6 +30,7 @@ from server.errors import RequestError
 from server.games.seats import is_game_id, is_token
 from server.transport.analysis_api import game_for_analysis
 from server.transport.api import set_seat_cookie
+from server.transport.headers import cross_origin_isolate, engine_file_headers
 
 blueprint = Blueprint("views", __name__)
 
@@ -42,12 +43,37 @@ VENDOR_FOLDERS = {
     # imports by its bare name.
     "chart.js": "chart.js/dist",
     "kurkle-color": "@kurkle/color/dist",
+    # The analysis board's engine (static/js/analysis/stockfish.js): Stockfish 19 lite compiled
+    # to WebAssembly, one thread or threaded; its lines turned into SAN by chessops, whose
+    # results come from @badrap/result.
+    "stockfish": "stockfish/bin",
+    "chessops": "chessops/dist/esm",
+    "badrap-result": "@badrap/result/dist/mjs",
 }
+
+# Packages of which only these files are served: the rest of stockfish/bin is two 99 MB nets
+# and an asm.js build no page loads.
+VENDOR_FILES = {
+    "stockfish": frozenset(
+        {
+            "stockfish-19-lite-single.js",
+            "stockfish-19-lite-single.wasm",
+            "stockfish-19-lite.js",
+            "stockfish-19-lite.wasm",
+        }
+    ),
+}
+
+# Packages whose ES modules import others by a bare name (rewritten as they are served).
+REWRITTEN_PACKAGES = frozenset({"chart.js", "chessops"})
 
 # Bare specifiers imported by vendor ES modules -> the address they are served at. A browser
 # resolves only addresses; an import map would be an inline script, which the CSP refuses
 # (server/transport/headers.py), so these imports are rewritten as the files are served.
-VENDOR_IMPORTS = {"@kurkle/color": "/vendor/kurkle-color/color.esm.js"}
+VENDOR_IMPORTS = {
+    "@kurkle/color": "/vendor/kurkle-color/color.esm.js",
+    "@badrap/result": "/vendor/badrap-result/index.mjs",
+}
 BARE_IMPORT = re.compile(
     r"""((?:\bfrom|\bimport)\s*)(['"])(""" + "|".join(map(re.escape, VENDOR_IMPORTS)) + r")\2"
 )
@@ -91,7 +117,7 @@ def analysis_page() -> ResponseReturnValue:
     check it, and shows the error)."""
     fen = request.args.get("fen")
     _warm_engine()
-    return render_template(["analysis.html", "index.html"], analysis_id=None, game_id=None, fen=fen)
+    return _analysis_page(analysis_id=None, game_id=None, fen=fen)
 
 
 @blueprint.get("/analysis/<key>")
@@ -104,15 +130,21 @@ def analysis_of(key: str) -> ResponseReturnValue:
             game_for_analysis(key)
         except RequestError as error:
             abort(error.http_status)
-        return render_template(
-            ["analysis.html", "index.html"], analysis_id=None, game_id=key, fen=None
-        )
+        return _analysis_page(analysis_id=None, game_id=key, fen=None)
     if (
         not is_analysis_id(key)
         or current_app.extensions["chess_analysis"].store.load_analysis(key) is None
     ):
         abort(404)
-    return render_template(["analysis.html", "index.html"], analysis_id=key, game_id=None, fen=None)
+    return _analysis_page(analysis_id=key, game_id=None, fen=None)
+
+
+def _analysis_page(**context: str | None) -> Response:
+    """The analysis board's page, cross-origin isolated so that its engine may use threads."""
+    page = render_template(["analysis.html", "index.html"], **context)
+    response = Response(page, mimetype="text/html")
+    cross_origin_isolate(response)
+    return response
 
 
 @blueprint.get("/review/<review_id>")
@@ -136,10 +168,16 @@ def vendor(package: str, filename: str) -> Response:
     folder = VENDOR_FOLDERS.get(package)
     if folder is None:
         abort(404)
+    allowed = VENDOR_FILES.get(package)
+    if allowed is not None and filename not in allowed:
+        abort(404)
     root = Path(current_app.config["NODE_MODULES"]) / folder
-    if package == "chart.js" and filename.endswith(".js"):
+    if package in REWRITTEN_PACKAGES and filename.endswith(".js"):
         return _rewritten_module(root, filename)
-    return send_from_directory(root, filename)
+    response = send_from_directory(root, filename)
+    if package == "stockfish":
+        engine_file_headers(response)
+    return response
 
 
 def _rewritten_module(root: Path, filename: str) -> Response:

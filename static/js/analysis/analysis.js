@@ -47,18 +47,21 @@ const RETRY_MS = 1000;
 
 const socket = connectAnalysis({
   onStatus: showConnection,
-  onLines: (update) => {
-    engine.receive(update);
-    recordEvaluation(update);
-  },
+  onLines: (update) => engine.receiveServerLines(update),
 });
 
-/** The engine's best score becomes the evaluation of the node on view (of any move node whose
- * position the lines are for), so an exported PGN carries `[%eval]` for analysed nodes. */
+// An evaluation kept in the tree (and so in the exported PGN's `[%eval]`) is one Stockfish
+// reached at this depth or deeper, exact (not a bound): never a short look taken while
+// stepping, nor our own engine's (docs/protocol.md "Evaluations in the exported PGN").
+const KEPT_EVALUATION_DEPTH = 16;
+
+/** Keep Stockfish's evaluation of the node on view once it is deep enough. */
 function recordEvaluation(update) {
   const node = page.tree.get(page.currentId);
-  if (node.uci === null || node.fen !== update.fen || update.lines.length === 0) return;
-  node.eval = update.lines[0].score;
+  const best = update.lines[0];
+  if (node.uci === null || node.fen !== update.fen || !best) return;
+  if (update.engine !== 'stockfish' || update.depth < KEPT_EVALUATION_DEPTH || !best.exact) return;
+  node.eval = best.score;
 }
 const request = socket.request;
 const board = createBoard($('#board'), {
@@ -89,8 +92,13 @@ const engine = createEngine(
     bar: $('#eval-bar'),
     barFill: $('#eval-fill'),
     barText: $('#eval-text'),
+    score: $('#engine-score'),
+    name: $('#engine-name'),
+    source: $('#engine-source'),
+    multipv: $('#engine-multipv'),
+    movetime: $('#engine-movetime'),
   },
-  { request, onPlayLine: playLine },
+  { request, onPlayLine: playLine, onUpdate: recordEvaluation },
 );
 const preview = createPreview($('#board'), {
   board,
