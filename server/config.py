@@ -3,15 +3,23 @@
 Everything here can be overridden by the mapping given to `create_app(config)` or by
 environment variables read in `load_environment`. Paths default to the repository layout, so a
 checkout with `npm ci` run in it serves the front-end packages straight from `node_modules`.
+An installed wheel carries the front end in the package instead (`server/frontend/`, put there
+by setup.py) and keeps its games under the environment's prefix, as Flask does for an
+installed app (`<prefix>/var/chess-server`), never in site-packages.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+_PACKAGED = Path(__file__).resolve().parent / "frontend"
+IS_INSTALLED = _PACKAGED.is_dir()
+# templates/, static/ and node_modules/ (only the served files, in a wheel).
+FRONTEND = _PACKAGED if IS_INSTALLED else ROOT
 
 # gevent: one greenlet per task instead of one thread, so a process holds its connections in
 # half the memory and answers sooner under load (README, "Load", has the figures); threading
@@ -22,10 +30,12 @@ ASYNC_MODES = ("threading", "gevent")
 
 DEFAULTS: dict[str, Any] = {
     "ASYNC_MODE": ASYNC_MODE,
-    "NODE_MODULES": str(ROOT / "node_modules"),
+    "NODE_MODULES": str(FRONTEND / "node_modules"),
     "HOST": "127.0.0.1",
     "PORT": 5000,
-    "INSTANCE_PATH": str(ROOT / "instance"),
+    "INSTANCE_PATH": str(
+        Path(sys.prefix, "var", "chess-server") if IS_INSTALLED else ROOT / "instance"
+    ),
     # Seconds the computer waits before it answers (tests set it small).
     "COMPUTER_DELAY": 0.5,
     # Comma-separated origins allowed besides the server's own; empty: same origin only.
