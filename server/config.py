@@ -72,6 +72,9 @@ DEFAULTS: dict[str, Any] = {
     "LOBBY_BURST": 20,
     "LOBBY_INTERVAL": 2.0,
     "LOBBY_PER_ADDRESS": 10,
+    # Seconds without a change after which a game on the lobby's TV counts as quiet, and the TV
+    # moves to a livelier game (server.lobby.watch).
+    "TV_QUIET_AFTER": 30.0,
     # Game reviews (server.review): seconds and depth cap per position; 0: the core's default
     # (chesscore.review.evaluate.ReviewSetting), which the benchmark measures.
     "REVIEW_SECONDS": 0.0,
@@ -100,6 +103,7 @@ ENVIRONMENT = {
     "CHESS_LOBBY_BURST": ("LOBBY_BURST", int),
     "CHESS_LOBBY_INTERVAL": ("LOBBY_INTERVAL", float),
     "CHESS_LOBBY_PER_ADDRESS": ("LOBBY_PER_ADDRESS", int),
+    "CHESS_TV_QUIET_AFTER": ("TV_QUIET_AFTER", float),
     "CHESS_REVIEW_SECONDS": ("REVIEW_SECONDS", float),
     "CHESS_REVIEW_DEPTH": ("REVIEW_DEPTH", int),
     # The conventional names that hosting platforms set.

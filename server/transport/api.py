@@ -222,11 +222,7 @@ def game_pgn(game_id: str) -> Response:
 def pgn_headers(game: Game) -> dict[str, str]:
     computer = game.settings.computer
     names = {
-        color: (
-            "Computer"
-            if color == computer
-            else game.settings.names[color] or color_name(color).title()
-        )
+        color: ("Computer" if color == computer else game.names[color] or color_name(color).title())
         for color in (WHITE, BLACK)
     }
     headers = {
