@@ -71,3 +71,28 @@ def test_the_review_boards_layers_lie_on_its_squares(
         page.screenshot(path=screenshot_path(request, "-phone"))
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_the_editors_trays_sit_above_and_below_its_board(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest, viewport: str
+) -> None:
+    """Black's spare pieces above the board, White's below (the board seen from White), as
+    lichess's editor has them and the editor's help says; each tray as wide as the board."""
+    options = PHONE if viewport == "phone" else {"viewport": {"width": 1280, "height": 900}}
+    context = browser.new_context(**options)
+    try:
+        page = open_analysis(context, server.url + "/analysis")
+        page.click("#open-editor")
+        wait_for_board_at_rest(page)
+        board = page.locator("#editor-board").bounding_box()
+        black = page.locator("#spares-black").bounding_box()
+        white = page.locator("#spares-white").bounding_box()
+        assert black["y"] + black["height"] <= board["y"] + 1
+        assert white["y"] >= board["y"] + board["height"] - 1
+        for tray in (black, white):
+            assert abs(tray["x"] - board["x"]) <= 1 and abs(tray["width"] - board["width"]) <= 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= options["viewport"]["width"]
+        page.screenshot(path=screenshot_path(request, f"-{viewport}"))
+    finally:
+        context.close()
