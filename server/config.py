@@ -22,9 +22,10 @@ IS_INSTALLED = _PACKAGED.is_dir()
 FRONTEND = _PACKAGED if IS_INSTALLED else ROOT
 
 # gevent: one greenlet per task instead of one thread, so a process holds its connections in
-# half the memory and answers sooner under load (README, "Load", has the figures); threading
-# (Werkzeug with simple-websocket, no patching of the standard library) stays available. The
-# choice is explicit, never inferred from which packages happen to be installed.
+# half the memory and answers sooner under load (docs/performance.md, "Load", has the
+# figures); threading (Werkzeug with simple-websocket, no patching of the standard library)
+# stays available. The choice is explicit, never inferred from which packages happen to be
+# installed.
 ASYNC_MODE = "gevent"
 ASYNC_MODES = ("threading", "gevent")
 
@@ -43,7 +44,7 @@ DEFAULTS: dict[str, Any] = {
     # NORMAL (with WAL): a committed move survives a killed or crashed server process, but the
     # last moves before a power cut or an OS crash may be lost; FULL survives those too, at an
     # fsync per move that stalls the whole gevent process (a quarter of a millisecond each,
-    # about 15% fewer moves per second at 500 games: README, "Load").
+    # about 15% fewer moves per second at 500 games: docs/performance.md, "Load").
     "SQLITE_SYNCHRONOUS": "NORMAL",
     # Seconds a connection may send nothing before it is closed (gevent mode; Engine.IO pings
     # every 25 s, so live clients never come near it).

@@ -111,3 +111,24 @@ def test_the_legend_explains_the_counts_and_links_to_the_help_page(
         page.screenshot(path=screenshot_path(request, "-phone-help"), full_page=True)
     finally:
         context.close()
+
+
+def test_a_game_with_both_sides_threats_as_the_readme_shows_it(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest
+) -> None:
+    """The README's picture (docs/images/overlays.png is a copy of this test's screenshot): the
+    calm default density with both sides' threats."""
+    created = create_game(server.url, opponent="friend", color="white", fen=MIDDLEGAME)
+    context = browser.new_context(viewport={"width": 1000, "height": 680})
+    try:
+        page = open_game(context, server.url + created["links"]["private"])
+        page.get_by_role("button", name="Both").click()
+        page.get_by_role("button", name="Contested squares").click()
+        wait_for_board_at_rest(page)
+        counted = page.locator("#threat-grid .threat-count:not([hidden])")
+        assert counted.count() > 0
+        expect(page.locator("#threat-grid")).to_be_in_viewport()
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=screenshot_path(request))
+    finally:
+        context.close()
