@@ -183,7 +183,7 @@ def parse_join(payload: Any) -> JoinRequest:
         _optional_string(fields, "seat", is_token, TOKEN_WHAT),
         _optional_string(fields, "invite", is_token, TOKEN_WHAT),
         since,
-        _optional_string(fields, "name", is_name, NAME_WHAT),
+        parse_name(fields),
     )
 
 
@@ -274,8 +274,10 @@ def parse_action(payload: Any) -> ActionRequest:
     return ActionRequest(action, _kind(fields) if takes_kind else None)
 
 
-def parse_invite(payload: Any) -> str:
-    return _string(_fields(payload, ("invite",)), "invite", is_token, TOKEN_WHAT)
+def parse_invite(payload: Any) -> tuple[str, str | None]:
+    """An invitation claimed over HTTP: its token, and the friend's display name if given."""
+    fields = _fields(payload, ("invite",), ("name",))
+    return _string(fields, "invite", is_token, TOKEN_WHAT), parse_name(fields)
 
 
 def parse_create(payload: Any) -> NewGame:
