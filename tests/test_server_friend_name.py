@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 import requests
 
+from chesscore import BLACK, WHITE, Board
+from server.games.play import Game, GameSettings, claim_seat, name_friend, new_game
 from tests.support.game_client import GameClient, create_game, invite_token
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
@@ -66,3 +68,25 @@ def test_the_socket_join_names_the_friend_once_and_never_the_creator(server: Liv
     finally:
         for client in (creator, friend, again):
             client.close()
+
+
+START = Board().fen()
+
+
+def seated_friend_game(names: tuple[str | None, str | None]) -> Game:
+    game = new_game("g1", GameSettings("friend", WHITE, START, names=names))
+    game.apply(claim_seat(game, WHITE))
+    game.apply(claim_seat(game, BLACK))
+    return game
+
+
+def test_only_the_invited_friends_unnamed_seat_takes_a_name() -> None:
+    game = seated_friend_game(("Alice", None))
+    assert name_friend(game, WHITE, "Mallory") is None  # the creator's seat
+    change = name_friend(game, BLACK, "Bob")
+    assert change is not None and change.event["type"] == "name"
+    game.apply(change)
+    assert game.names == ("Alice", "Bob") and game.settings.names == ("Alice", None)
+    assert name_friend(game, BLACK, "Robert") is None  # once
+    # A game paired in the lobby has both names from the start: nothing to give.
+    assert name_friend(seated_friend_game(("Alice", "Bruno")), BLACK, "Bob") is None

@@ -375,13 +375,14 @@ def claim_seat(game: Game, color: Color) -> Change:
 
 def name_friend(game: Game, color: Color, name: str) -> Change | None:
     """The invited friend's display name, when `color` is that friend's seat, taken and not
-    named yet; None otherwise (any other player's name was given when the game was made)."""
+    named yet; None otherwise (any other player's name was given when the game was made, as
+    both of a game paired in the lobby were)."""
     friend = 1 - game.settings.creator
     if (
         game.settings.opponent != "friend"
         or color != friend
         or color not in game.header.seated
-        or game.header.friend_name is not None
+        or game.names[color] is not None
         or not game.is_playing
     ):
         return None

@@ -31,7 +31,7 @@ import { createPremoves } from './premove.js';
 import { createActions } from './panel/actions.js';
 import { wireCopyButton, downloadPgn, renderInvite, renderAnalyseLink } from './panel/links.js';
 import { createGameReview } from './review/request.js';
-import { loadName } from './lobby/name.js';
+import { keptName } from './lobby/name.js';
 
 const $ = (selector) => document.querySelector(selector);
 const root = $('main.game');
@@ -71,8 +71,9 @@ const connection = connectToGame(gameId, {
   onState: (state) => receiveState(state, true),
   onRematch: goToRematch,
   onPremove: (notice) => premoves.dropped(notice),
-  // The name chosen on the lobby: the server keeps it for an invited friend's seat (once).
-  name: loadName(),
+  // The name this browser has from the lobby: the server keeps it for an invited friend's
+  // seat (once). A friend who never saw the lobby sends none and stays "Black" or "White".
+  name: keptName(),
 });
 const premoves = createPremoves({
   board,
