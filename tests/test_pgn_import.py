@@ -11,7 +11,7 @@ import chess.pgn
 import pytest
 
 from chesscore import InvalidPgnError
-from chesscore.rules.pgn_import import Node, read_games
+from chesscore.rules.pgn_import import Node, read_games, scan_games
 
 LICHESS = """[Event "Rated Blitz game"]
 [Site "https://lichess.org/abcdefgh"]
@@ -150,6 +150,8 @@ def test_a_null_move_ends_its_line_and_the_rest_is_kept_as_a_comment() -> None:
     (d6_line,) = first.moves[3].variations
     assert sans(d6_line) == ["d6"] and d6_line[0].comment == "-- Nf6 threat 4. Nc3"
     assert sans(second.moves) == [] and second.comment == "-- e5 2. Nf3"
+    # A file's listing (read without playing the moves) counts the main line as read.
+    assert [span.plies for span in scan_games(NULL_MOVES)] == [6, 0]
 
 
 def test_the_null_moves_python_chess_knows_are_all_read() -> None:

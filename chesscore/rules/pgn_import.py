@@ -163,16 +163,16 @@ def scan_games(text: str) -> list[GameSpan]:
     headers: dict[str, str] = {}
     start: int | None = None
     depth = plies = moves = 0
-    in_moves = False
+    in_moves = ended = False
     counted, line = 0, 1  # lines counted up to offset `counted`, so the file is counted once
 
     def close(end: int) -> None:
-        nonlocal headers, start, depth, plies, moves, in_moves, counted, line
-        if start is not None and (headers or plies):
+        nonlocal headers, start, depth, plies, moves, in_moves, ended, counted, line
+        if start is not None and (headers or in_moves):
             line += text.count("\n", counted, start)
             counted = start
             spans.append(GameSpan(headers, start, end, line, plies, moves))
-        headers, start, depth, plies, moves, in_moves = {}, None, 0, 0, 0, False
+        headers, start, depth, plies, moves, in_moves, ended = {}, None, 0, 0, 0, False, False
 
     for match in TOKEN.finditer(text):
         kind = match.lastgroup
@@ -194,7 +194,9 @@ def scan_games(text: str) -> list[GameSpan]:
             close(match.end())
         elif kind in ("word", "junk") and match.group() != "e.p.":  # read_games skips "e.p."
             in_moves = True
-            plies += depth == 0
+            # A null move ends the main line (read_games keeps the rest as a comment).
+            ended = ended or (depth == 0 and _is_null_move(match.group()))
+            plies += depth == 0 and not ended
             moves += 1
     close(len(text))
     return spans
@@ -414,6 +416,13 @@ class _Reader:
             line.nodes[-1].comments.append(text)
         else:
             self.comment.append(text)
+
+
+def _is_null_move(token: str) -> bool:
+    """Whether a move token (with its number or suffix, as written) is a null move."""
+    word = re.sub(r"^\d+\.+", "", token)
+    suffix = SUFFIX.search(word)
+    return (word[: suffix.start()] if suffix else word) in NULL_MOVES
 
 
 def _parse_move(board: Board, text: str) -> Move:
