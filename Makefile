@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 # The suite mostly waits on servers and browsers, so more workers than cores pays off.
 PYTEST_WORKERS ?= 4
 
-.PHONY: run test test-slow test-cluster cluster cluster-stop lint format typecheck clean
+.PHONY: run dist test test-slow test-cluster cluster cluster-stop lint format typecheck clean
 
 # --- set-up ---------------------------------------------------------------
 
@@ -33,6 +33,12 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 run: $(VENV)/.installed node_modules/.package-lock.json
 	$(PY) -m server --host $(HOST) --port $(PORT)
+
+# A wheel that runs with no checkout and no npm: setup.py copies templates/, static/ and the
+# served node_modules files into it. No build isolation, so it builds offline from the venv.
+dist: $(VENV)/.installed-dev node_modules/.package-lock.json
+	rm -rf build
+	$(PY) -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir dist .
 
 test: $(VENV)/.installed-dev node_modules/.package-lock.json
 	@CHROMIUM_PATH="$$($(PY) -m tests.support.chromium)" || exit 1; \

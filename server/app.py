@@ -17,7 +17,7 @@ from flask_socketio import SocketIO
 
 from chesscore.openings import opening_table
 from server.analysis.service import AnalysisService
-from server.config import ASYNC_MODES, DEFAULTS, ROOT, load_environment
+from server.config import ASYNC_MODES, DEFAULTS, FRONTEND, load_environment
 from server.games.service import GameService
 from server.storage.interface import open_store
 from server.transport.broadcast import make_client_manager
@@ -36,9 +36,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     settings = {**DEFAULTS, **load_environment(), **(config or {})}
     app = Flask(
         __name__,
-        static_folder=str(ROOT / "static"),
+        static_folder=str(FRONTEND / "static"),
         static_url_path="/static",
-        template_folder=str(ROOT / "templates"),
+        template_folder=str(FRONTEND / "templates"),
         instance_path=str(settings["INSTANCE_PATH"]),
     )
     app.config.update(settings)

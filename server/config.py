@@ -3,29 +3,40 @@
 Everything here can be overridden by the mapping given to `create_app(config)` or by
 environment variables read in `load_environment`. Paths default to the repository layout, so a
 checkout with `npm ci` run in it serves the front-end packages straight from `node_modules`.
+An installed wheel carries the front end in the package instead (`server/frontend/`, put there
+by setup.py) and keeps its games under the environment's prefix, as Flask does for an
+installed app (`<prefix>/var/chess-server`), never in site-packages.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+_PACKAGED = Path(__file__).resolve().parent / "frontend"
+IS_INSTALLED = _PACKAGED.is_dir()
+# templates/, static/ and node_modules/ (only the served files, in a wheel).
+FRONTEND = _PACKAGED if IS_INSTALLED else ROOT
 
 # gevent: one greenlet per task instead of one thread, so a process holds its connections in
-# half the memory and answers sooner under load (README, "Load", has the figures); threading
-# (Werkzeug with simple-websocket, no patching of the standard library) stays available. The
-# choice is explicit, never inferred from which packages happen to be installed.
+# half the memory and answers sooner under load (docs/performance.md, "Load", has the
+# figures); threading (Werkzeug with simple-websocket, no patching of the standard library)
+# stays available. The choice is explicit, never inferred from which packages happen to be
+# installed.
 ASYNC_MODE = "gevent"
 ASYNC_MODES = ("threading", "gevent")
 
 DEFAULTS: dict[str, Any] = {
     "ASYNC_MODE": ASYNC_MODE,
-    "NODE_MODULES": str(ROOT / "node_modules"),
+    "NODE_MODULES": str(FRONTEND / "node_modules"),
     "HOST": "127.0.0.1",
     "PORT": 5000,
-    "INSTANCE_PATH": str(ROOT / "instance"),
+    "INSTANCE_PATH": str(
+        Path(sys.prefix, "var", "chess-server") if IS_INSTALLED else ROOT / "instance"
+    ),
     # Seconds the computer waits before it answers (tests set it small).
     "COMPUTER_DELAY": 0.5,
     # Comma-separated origins allowed besides the server's own; empty: same origin only.
@@ -33,7 +44,7 @@ DEFAULTS: dict[str, Any] = {
     # NORMAL (with WAL): a committed move survives a killed or crashed server process, but the
     # last moves before a power cut or an OS crash may be lost; FULL survives those too, at an
     # fsync per move that stalls the whole gevent process (a quarter of a millisecond each,
-    # about 15% fewer moves per second at 500 games: README, "Load").
+    # about 15% fewer moves per second at 500 games: docs/performance.md, "Load").
     "SQLITE_SYNCHRONOUS": "NORMAL",
     # Seconds a connection may send nothing before it is closed (gevent mode; Engine.IO pings
     # every 25 s, so live clients never come near it).
@@ -62,6 +73,9 @@ DEFAULTS: dict[str, Any] = {
     "LOBBY_BURST": 20,
     "LOBBY_INTERVAL": 2.0,
     "LOBBY_PER_ADDRESS": 10,
+    # Seconds without a change after which a game on the lobby's TV counts as quiet, and the TV
+    # moves to a livelier game (server.lobby.watch).
+    "TV_QUIET_AFTER": 30.0,
     # Game reviews (server.review): seconds and depth cap per position; 0: the core's default
     # (chesscore.review.evaluate.ReviewSetting), which the benchmark measures.
     "REVIEW_SECONDS": 0.0,
@@ -90,6 +104,7 @@ ENVIRONMENT = {
     "CHESS_LOBBY_BURST": ("LOBBY_BURST", int),
     "CHESS_LOBBY_INTERVAL": ("LOBBY_INTERVAL", float),
     "CHESS_LOBBY_PER_ADDRESS": ("LOBBY_PER_ADDRESS", int),
+    "CHESS_TV_QUIET_AFTER": ("TV_QUIET_AFTER", float),
     "CHESS_REVIEW_SECONDS": ("REVIEW_SECONDS", float),
     "CHESS_REVIEW_DEPTH": ("REVIEW_DEPTH", int),
     # The conventional names that hosting platforms set.

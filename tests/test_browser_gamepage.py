@@ -23,6 +23,7 @@ from tests.support.server_fixture import module_server
 from tests.test_browser_support import (
     click_square,
     create_game,
+    misplaced_layers,
     move_list,
     open_game,
     play_by_clicks,
@@ -124,31 +125,7 @@ def test_phone_overlay_layers_take_the_boards_size(
     page = open_game(contexts(**PHONE), server.url + created["links"]["private"])
     page.get_by_role("button", name="Both").click()
     page.get_by_role("button", name="Every square").click()
-    misplaced = page.evaluate(
-        """() => {
-            const board = document.querySelector('cg-board').getBoundingClientRect();
-            const size = board.width / 8;
-            const files = 'abcdefgh';
-            const worst = [];
-            for (const layer of ['#threat-grid .threat-cell', '#threat-heat .heat-cell',
-                                 '#square-focus .square-cell']) {
-                const cells = [...document.querySelectorAll(layer)];
-                cells.forEach((cell, index) => {
-                    const square = cell.dataset.square ?? null;
-                    const column = square ? files.indexOf(square[0]) : index % 8;
-                    const row = square ? 8 - Number(square[1]) : Math.floor(index / 8);
-                    const box = cell.getBoundingClientRect();
-                    const off = Math.max(
-                        Math.abs(box.left - (board.left + column * size)),
-                        Math.abs(box.top - (board.top + row * size)),
-                        Math.abs(box.width - size),
-                        Math.abs(box.height - size));
-                    worst.push([layer, index, off]);
-                });
-            }
-            return worst.filter(([, , off]) => off > 1);
-        }"""
-    )
+    misplaced = misplaced_layers(page)
     assert misplaced == []
     assert page.locator("#threat-grid .threat-cell").count() == 64
     page.evaluate("window.scrollTo(0, 0)")  # the buttons' clicks scrolled the panel into view

@@ -137,3 +137,37 @@ def server_state(url: str, game: str, seat: str | None = None) -> dict[str, Any]
     reply = requests.get(f"{url}/api/games/{game}", headers=headers, timeout=10)
     assert reply.status_code == 200, reply.text
     return dict(reply.json()["state"])
+
+
+# The layers laid over a board (templates/board_frame.html), checked against chessground's
+# rendered board: a layer sized to the frame instead is off by up to a few pixels on a phone.
+MISPLACED_LAYERS = """() => {
+    const board = document.querySelector('#board cg-board').getBoundingClientRect();
+    const size = board.width / 8;
+    const files = 'abcdefgh';
+    const worst = [];
+    const off = (box, left, top, width, height) => Math.max(
+        Math.abs(box.left - left), Math.abs(box.top - top),
+        Math.abs(box.width - width), Math.abs(box.height - height));
+    for (const id of ['#threat-grid', '#threat-heat', '#square-focus']) {
+        const layer = document.querySelector(id);
+        if (layer === null || layer.getClientRects().length === 0) continue;  // not shown
+        const box = layer.getBoundingClientRect();
+        worst.push([id, -1, off(box, board.left, board.top, board.width, board.height)]);
+        [...layer.children].forEach((cell, index) => {
+            const square = cell.dataset.square ?? null;
+            const column = square ? files.indexOf(square[0]) : index % 8;
+            const row = square ? 8 - Number(square[1]) : Math.floor(index / 8);
+            const at = cell.getBoundingClientRect();
+            worst.push([id, index,
+                        off(at, board.left + column * size, board.top + row * size, size, size)]);
+        });
+    }
+    return worst.filter(([, , distance]) => distance > 1);
+}"""
+
+
+def misplaced_layers(page: Any) -> list[list[Any]]:
+    """The overlay layers and cells of the page's board more than 1 px off the board's own
+    squares ([layer, cell index or -1 for the layer, pixels off]); [] when all fit."""
+    return list(page.evaluate(MISPLACED_LAYERS))

@@ -11,7 +11,7 @@ import chess.pgn
 import pytest
 
 from chesscore import InvalidPgnError
-from chesscore.rules.pgn_import import Node, read_games
+from chesscore.rules.pgn_import import Node, read_games, scan_games
 
 LICHESS = """[Event "Rated Blitz game"]
 [Site "https://lichess.org/abcdefgh"]
@@ -64,11 +64,14 @@ def oracle_tree(text: str) -> list[object]:
 
 
 def _oracle_line(parent: chess.pgn.GameNode) -> list[object]:
+    """python-chess's line from `parent`, up to its first null move: ours ends there (the rest
+    kept as text), and so do the variations that a null move opens."""
     line: list[object] = []
     node = parent
-    while node.variations:
+    while node.variations and node.variations[0].move:
         main, *others = node.variations
-        line.append((main.san(), [_oracle_variation(other) for other in others]))
+        alternatives = [_oracle_variation(other) for other in others if other.move]
+        line.append((main.san(), alternatives))
         node = main
     return line
 
@@ -100,6 +103,62 @@ def our_tree(line: tuple[Node, ...]) -> list[object]:
 def test_trees_agree_with_python_chess(text: str, oracle_text: str) -> None:
     games = read_games(text)
     assert [our_tree(game.moves) for game in games] == oracle_tree(oracle_text)
+
+
+# Some tools write moves from square to square (UCI), castling as the king's move.
+UCI_MOVES = """[Event "UCI"]
+
+1. e2e4 e7e5 2. g1f3 (2. f1c4 g8f6) 2... b8c6 3. f1-c4 g8f6 4. e1g1 f8xc5?! 5. d2d4 *
+
+[FEN "8/P6k/8/8/8/8/8/K7 w - - 0 1"]
+
+1. a7a8q Kg6 2. a8=Q?? *
+"""
+
+# ChessBase writes null moves as Z0, others as --: the line ends there, in a variation too.
+NULL_MOVES = """[Event "Nulls"]
+
+1. e4 e5 (1... Z0 2. d4 d5) 2. Nf3 Nc6 (2... d6 3. -- Nf6 {threat} 4. Nc3) 3. Bb5 a6 4. Z0
+(4. Ba4 Nf6) Nf6 {Black develops} 5. Nc3 1-0
+
+1. -- e5 2. Nf3 *
+"""
+
+
+def test_moves_written_square_to_square_are_read_as_python_chess_reads_them() -> None:
+    text = UCI_MOVES.replace("a8=Q??", "Qb7")
+    games = read_games(text)
+    assert [our_tree(game.moves) for game in games] == oracle_tree(text)
+    assert sans(games[0].moves)[6:8] == ["O-O", "Bc5"] and games[0].moves[7].nags == (6,)
+    assert sans(games[1].moves) == ["a8=Q", "Kg6", "Qb7"]
+
+
+def test_a_move_square_to_square_that_is_illegal_is_refused_naming_it() -> None:
+    with pytest.raises(InvalidPgnError, match=re.escape("line 1: 1. 'e2e5'")):
+        read_games("1. e2e5 *")
+
+
+def test_a_null_move_ends_its_line_and_the_rest_is_kept_as_a_comment() -> None:
+    games = read_games(NULL_MOVES)
+    assert [our_tree(game.moves) for game in games] == oracle_tree(NULL_MOVES)
+    first, second = games
+    assert sans(first.moves) == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
+    assert first.moves[-1].comment == "Z0 (4. Ba4 Nf6) Nf6 Black develops 5. Nc3"
+    assert first.result == "1-0"
+    # Opening a variation: kept on the move the variation replaces.
+    assert first.moves[1].comment == "Z0 2. d4 d5"
+    (d6_line,) = first.moves[3].variations
+    assert sans(d6_line) == ["d6"] and d6_line[0].comment == "-- Nf6 threat 4. Nc3"
+    assert sans(second.moves) == [] and second.comment == "-- e5 2. Nf3"
+    # A file's listing (read without playing the moves) counts the main line as read.
+    assert [span.plies for span in scan_games(NULL_MOVES)] == [6, 0]
+
+
+def test_the_null_moves_python_chess_knows_are_all_read() -> None:
+    for null in ("--", "Z0", "0000", "@@@@", "null"):
+        (game,) = read_games(f"1. e4 e5 2. {null} Nc6 *")
+        assert sans(game.moves) == ["e4", "e5"]
+        assert game.moves[-1].comment == f"{null} Nc6"
 
 
 def test_lichess_clocks_evals_nags_and_comments() -> None:

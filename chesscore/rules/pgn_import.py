@@ -10,6 +10,14 @@ when its comment carries them, the clock left after the move and the evaluation.
 played on a board as it is read, so an illegal or ambiguous move is refused; an error names the
 line of the file it is on and what was wrong (`InvalidPgnError`).
 
+As forgiving as python-chess where other programs write what is not SAN: a move written from
+square to square (`g1f3`, `e7e8q`, `g1-f3`, as some tools write UCI) is read as that move when
+it is legal. A null move (`--`, ChessBase's `Z0`, `0000`, `@@@@`, pgn-extract's `null`) cannot
+be a node of our trees (no board plays "pass"): the line it is in ends before it, and the rest
+of that line, the null move first, is kept as text in the comment of the line's last move (of
+the move the variation replaces, when the null move opens a variation; the game's comment when
+it opens the main line), so nothing of the file is lost.
+
 (`chesscore.rules.pgn.parse_pgn` is the main line of the first game read here.)
 """
 
@@ -45,6 +53,9 @@ COMMAND = re.compile(r"\[%(\w+)\s+([^\]]*)\]")
 SUFFIXES = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 SUFFIX = re.compile(r"(!!|\?\?|!\?|\?!|!|\?)$")
 CLOCK = re.compile(r"(\d+):(\d{1,2}):(\d{1,2}(?:\.\d+)?)")
+NULL_MOVES = frozenset({"--", "Z0", "0000", "@@@@", "null"})
+# A move from square to square, as UCI writes it (also with "-" or "x" between the squares).
+SQUARE_TO_SQUARE = re.compile(r"([a-h][1-8])[-x]?([a-h][1-8])=?([nbrqNBRQ])?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +123,14 @@ class _Line:
     nodes: list[_Draft] = field(default_factory=list)
 
 
+@dataclass
+class _Skipped:
+    """The rest of a line after a null move, kept as text until the line ends."""
+
+    depth: int = 0  # variations opened inside the skipped text and not yet closed
+    words: list[str] = field(default_factory=list)
+
+
 @dataclass(frozen=True, slots=True)
 class GameSpan:
     """Where a game of a PGN file is, its headers and how many main-line moves it has, found
@@ -144,16 +163,16 @@ def scan_games(text: str) -> list[GameSpan]:
     headers: dict[str, str] = {}
     start: int | None = None
     depth = plies = moves = 0
-    in_moves = False
+    in_moves = ended = False
     counted, line = 0, 1  # lines counted up to offset `counted`, so the file is counted once
 
     def close(end: int) -> None:
-        nonlocal headers, start, depth, plies, moves, in_moves, counted, line
-        if start is not None and (headers or plies):
+        nonlocal headers, start, depth, plies, moves, in_moves, ended, counted, line
+        if start is not None and (headers or in_moves):
             line += text.count("\n", counted, start)
             counted = start
             spans.append(GameSpan(headers, start, end, line, plies, moves))
-        headers, start, depth, plies, moves, in_moves = {}, None, 0, 0, 0, False
+        headers, start, depth, plies, moves, in_moves, ended = {}, None, 0, 0, 0, False, False
 
     for match in TOKEN.finditer(text):
         kind = match.lastgroup
@@ -175,7 +194,9 @@ def scan_games(text: str) -> list[GameSpan]:
             close(match.end())
         elif kind in ("word", "junk") and match.group() != "e.p.":  # read_games skips "e.p."
             in_moves = True
-            plies += depth == 0
+            # A null move ends the main line (read_games keeps the rest as a comment).
+            ended = ended or (depth == 0 and _is_null_move(match.group()))
+            plies += depth == 0 and not ended
             moves += 1
     close(len(text))
     return spans
@@ -224,7 +245,10 @@ class _Reader:
                 return self.games
             kind = match.lastgroup
             assert kind is not None
+            if self.skipped is not None and self._skip(kind, match.group()):
+                continue
             getattr(self, f"_on_{kind}")(match.group(), self._line_of(match.start()))
+        self._end_skip()
         self._end_game(len(self.line_starts) + self.first_line - 1)
         return self.games
 
@@ -238,6 +262,7 @@ class _Reader:
         self.started: int | None = None  # the line of the game's first tag or move
         self.result = "*"
         self.in_moves = False
+        self.skipped: _Skipped | None = None
 
     def _begin(self, line: int) -> None:
         if self.started is None:
@@ -249,7 +274,7 @@ class _Reader:
     def _end_game(self, line: int) -> None:
         if len(self.lines) > 1:
             raise self._fail(line, "unterminated '(': a variation '(' is not closed")
-        if self.headers or (self.lines and self.lines[0].nodes):
+        if self.headers or self.lines:  # lines: moves, or a null move that opened them
             root = self._root(line)
             moves = tuple(draft.freeze() for draft in self.lines[0].nodes) if self.lines else ()
             comment = " ".join(COMMAND.sub(" ", " ".join(self.comment)).split())
@@ -346,18 +371,75 @@ class _Reader:
         suffix = SUFFIX.search(word)
         nags = [SUFFIXES[suffix.group(1)]] if suffix else []
         san = word[: suffix.start()] if suffix else word
-        if san in ("", "--", "Z0"):
+        if san == "":
             raise self._fail(line, f"{token!r} is not a move chesscore can play")
         current = self._current(line)
+        if san in NULL_MOVES:
+            self.skipped = _Skipped(words=[token])
+            return
         board = current.board
         try:
-            move = board.parse_san(san)
+            move = _parse_move(board, san)
         except ChessError as error:
             number = f"{board.fullmove_number}{'.' if board.turn == 0 else '...'}"
             raise self._fail(line, f"{number} {token!r}: {error}") from error
         draft = _Draft(move, board.san(move), nags=nags)
         board.push(move)
         current.nodes.append(draft)
+
+    # -- the rest of a line after a null move ----------------------------------------------
+
+    def _skip(self, kind: str, token: str) -> bool:
+        """Keep `token` as text of the skipped line (True), or end the skipped text at the
+        token that ends its line (False: the token is then read as usual)."""
+        assert self.skipped is not None
+        if kind in ("tag", "result") or (kind == "close" and self.skipped.depth == 0):
+            self._end_skip()
+            return False
+        self.skipped.depth += {"open": 1, "close": -1}.get(kind, 0)
+        # A comment's braces would end the comment the text is kept in: only its words.
+        self.skipped.words.append(token[1:-1].strip() if kind == "comment" else token)
+        return True
+
+    def _end_skip(self) -> None:
+        """The skipped text into the comment of the line's last move (or, with none, of the
+        move the variation replaces, or the game's)."""
+        if self.skipped is None:
+            return
+        text = " ".join(" ".join(self.skipped.words).split())
+        text = text.replace("( ", "(").replace(" )", ")")
+        self.skipped = None
+        line = self.lines[-1]
+        if not line.nodes and len(self.lines) > 1:
+            line = self.lines[-2]  # the null move opened a variation: the move it replaces
+        if line.nodes:
+            line.nodes[-1].comments.append(text)
+        else:
+            self.comment.append(text)
+
+
+def _is_null_move(token: str) -> bool:
+    """Whether a move token (with its number or suffix, as written) is a null move."""
+    word = re.sub(r"^\d+\.+", "", token)
+    suffix = SUFFIX.search(word)
+    return (word[: suffix.start()] if suffix else word) in NULL_MOVES
+
+
+def _parse_move(board: Board, text: str) -> Move:
+    """The move of SAN `text`, or of a move written from square to square (`g1f3`) as other
+    tools write it, when no SAN reads so."""
+    try:
+        return board.parse_san(text)
+    except ChessError:
+        match = SQUARE_TO_SQUARE.fullmatch(text)
+        if match is None:
+            raise
+        origin, target, promotion = match.groups()
+        try:
+            return board.parse_uci(origin + target + (promotion or "").lower())
+        except ChessError:
+            pass
+        raise
 
 
 def _seconds(clock: str | None) -> float | None:

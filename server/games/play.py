@@ -104,6 +104,9 @@ class Header:
     offers: tuple[tuple[str, Color], ...] = ()  # (kind, offering colour), kept immutable
     seated: frozenset[Color] = frozenset()
     rematch: str | None = None
+    # The invited friend's display name, given once the seat is taken (the creator's is in
+    # the settings, given at creation): `Game.names` has both.
+    friend_name: str | None = None
 
     def offer_by(self, kind: str) -> Color | None:
         return dict(self.offers).get(kind)
@@ -135,6 +138,7 @@ class Event(TypedDict, total=False):
     san: str
     plies: int  # how many plies a takeback took back
     rematch: str  # the id of the rematch an accepted offer made
+    name: str  # the display name the invited friend gave
     outcome: dict[str, Any]
 
 
@@ -167,6 +171,16 @@ class Game:
     @property
     def is_playing(self) -> bool:
         return self.header.status == "playing"
+
+    @property
+    def names(self) -> tuple[str | None, str | None]:
+        """The players' display names by colour (None: no name given)."""
+        if self.header.friend_name is None:
+            return self.settings.names
+        white, black = self.settings.names
+        if self.settings.creator == WHITE:
+            return white, self.header.friend_name
+        return self.header.friend_name, black
 
     def apply(self, change: Change) -> None:
         """Make a stored change part of the game."""
@@ -357,3 +371,20 @@ def claim_seat(game: Game, color: Color) -> Change:
     """The friend's seat given to whoever opened the invitation."""
     header = replace(game.header, seated=game.header.seated | {color})
     return Change(make_event("seat", color=color_name(color)), header)
+
+
+def name_friend(game: Game, color: Color, name: str) -> Change | None:
+    """The invited friend's display name, when `color` is that friend's seat, taken and not
+    named yet; None otherwise (any other player's name was given when the game was made, as
+    both of a game paired in the lobby were)."""
+    friend = 1 - game.settings.creator
+    if (
+        game.settings.opponent != "friend"
+        or color != friend
+        or color not in game.header.seated
+        or game.names[color] is not None
+        or not game.is_playing
+    ):
+        return None
+    header = replace(game.header, friend_name=name)
+    return Change(make_event("name", color=color_name(color), name=name), header)

@@ -296,6 +296,17 @@ class GameService:
             self.commit(game, play.claim_seat(game, color), seat=(color, hash_token(token)))
             return color, token
 
+    def name_friend(self, game_id: str, color: Color, name: str) -> None:
+        """Give the invited friend's seat its player's display name, once (play.name_friend);
+        for any other seat, or a friend already named, nothing changes."""
+        self._retrying(lambda: self._name_friend(game_id, color, name))
+
+    def _name_friend(self, game_id: str, color: Color, name: str) -> None:
+        with self.session(game_id) as game:
+            change = play.name_friend(game, color, name)
+            if change is not None:
+                self.commit(game, change)
+
     def changes_since(self, game: Game, since: int | None) -> list[Event] | None:
         """What a client that saw version `since` missed; None if `since` is not a version."""
         if since is None or not 0 <= since <= game.version:
@@ -391,7 +402,7 @@ class GameService:
         if change.header.rematch is None:  # the opponent has yet to agree
             return Done(game, self.commit(game, change))
         creator, seed = 1 - game.settings.creator, secrets.randbits(31)
-        white_name, black_name = game.settings.names  # the players swap colours, names follow
+        white_name, black_name = game.names  # the players swap colours, names follow
         swapped = replace(game.settings, creator=creator, seed=seed, names=(black_name, white_name))
         people = tuple(c for c in (WHITE, BLACK) if c != swapped.computer)
         # A rematch is a new game, admitted as any other (by whom: `rematch_client`).

@@ -73,6 +73,7 @@ class LobbyService:
         # LOBBY_BURST, LOBBY_INTERVAL, LOBBY_PER_ADDRESS (server.config).
         self.requests = AddressBuckets(int(limits["LOBBY_BURST"]), float(limits["LOBBY_INTERVAL"]))
         self.per_address = int(limits["LOBBY_PER_ADDRESS"])
+        self.quiet_after = float(limits["TV_QUIET_AFTER"])  # server.lobby.watch
         self.host = secrets.token_hex(8)  # this process, in the seeks it stores
         # The connections of this process that stored a seek or wait: only theirs are looked
         # for in the store when a connection closes (most never enter the lobby). A seek taken
@@ -104,7 +105,8 @@ class LobbyService:
         return [seek_from_stored(stored) for stored in self.store.list_seeks(MAX_LISTED)]
 
     def watch_list(self) -> list[WatchedGame]:
-        return make_watch_list(self.store.ongoing_games(SCANNED), WATCHED)
+        rows = self.store.ongoing_games(SCANNED)
+        return make_watch_list(rows, WATCHED, self.clock(), self.quiet_after)
 
     # -- seeks -----------------------------------------------------------------------------
 

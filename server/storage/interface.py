@@ -312,6 +312,7 @@ def header_to_data(header: Header) -> dict[str, Any]:
         "offers": [list(pair) for pair in header.offers],
         "seated": sorted(header.seated),
         "rematch": header.rematch,
+        "friend_name": header.friend_name,
     }
 
 
@@ -326,6 +327,7 @@ def header_from_data(data: dict[str, Any]) -> Header:
         offers=tuple((kind, color) for kind, color in data["offers"]),
         seated=frozenset(data["seated"]),
         rematch=data["rematch"],
+        friend_name=data.get("friend_name"),  # none before the friend's name was kept
     )
 
 

@@ -131,11 +131,13 @@ def create_game() -> Response:
 @blueprint.post("/games/<game_id>/join")
 def join_game(game_id: str) -> Response:
     game_id = _game_id(game_id)
-    invite = parse_invite(json_body())
+    invite, name = parse_invite(json_body())
     claimed = _service().claim_invite(game_id, invite)
     if claimed is None:
         raise RequestError("seat_taken", "the invitation was already used")
     color, token = claimed
+    if name is not None:
+        _service().name_friend(game_id, color, name)
     with _service().session(game_id) as game:
         state = _state(game, color)
     body = {
@@ -222,11 +224,7 @@ def game_pgn(game_id: str) -> Response:
 def pgn_headers(game: Game) -> dict[str, str]:
     computer = game.settings.computer
     names = {
-        color: (
-            "Computer"
-            if color == computer
-            else game.settings.names[color] or color_name(color).title()
-        )
+        color: ("Computer" if color == computer else game.names[color] or color_name(color).title())
         for color in (WHITE, BLACK)
     }
     headers = {

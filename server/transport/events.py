@@ -129,6 +129,8 @@ def join(payload: Any) -> dict[str, Any]:
     if not service.exists(game_id):
         raise RequestError("not_found", f"no game with id {game_id!r}")
     role, extra = _resolve_role(service, game_id, join_request.seat, join_request.invite)
+    if role is not None and join_request.name is not None:
+        service.name_friend(game_id, role, join_request.name)  # before the state it shows in
     sid = _sid()
     # Join the room under the game's lock, so no change falls between the snapshot and the room.
     with service.session(game_id) as game:

@@ -93,6 +93,7 @@ def watched_json(game: WatchedGame) -> dict[str, Any]:
         "level": game.level,
         "control": control_name(game.clock),
         "plies": game.plies,
+        "quiet": game.quiet,
     }
 
 

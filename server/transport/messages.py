@@ -151,7 +151,7 @@ def _make_players(game: Game, connected: frozenset[Color]) -> dict[str, Any]:
         color_name(color): {
             "kind": "computer" if color == computer else "human",
             "seated": color in game.header.seated,
-            "name": game.settings.names[color],
+            "name": game.names[color],
             "connected": color == computer or color in connected,
         }
         for color in (WHITE, BLACK)

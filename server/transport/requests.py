@@ -37,6 +37,7 @@ class JoinRequest:
     seat: str | None = None
     invite: str | None = None
     since: int | None = None
+    name: str | None = None  # a player's display name: the invited friend's, kept once
 
 
 @dataclass(frozen=True)
@@ -171,7 +172,7 @@ TOKEN_WHAT = "a token (43 characters A-Z a-z 0-9 _ -)"
 
 
 def parse_join(payload: Any) -> JoinRequest:
-    fields = _fields(payload, ("game",), ("seat", "invite", "since"))
+    fields = _fields(payload, ("game",), ("seat", "invite", "since", "name"))
     since = (
         None
         if fields.get("since") is None
@@ -182,6 +183,7 @@ def parse_join(payload: Any) -> JoinRequest:
         _optional_string(fields, "seat", is_token, TOKEN_WHAT),
         _optional_string(fields, "invite", is_token, TOKEN_WHAT),
         since,
+        parse_name(fields),
     )
 
 
@@ -272,8 +274,10 @@ def parse_action(payload: Any) -> ActionRequest:
     return ActionRequest(action, _kind(fields) if takes_kind else None)
 
 
-def parse_invite(payload: Any) -> str:
-    return _string(_fields(payload, ("invite",)), "invite", is_token, TOKEN_WHAT)
+def parse_invite(payload: Any) -> tuple[str, str | None]:
+    """An invitation claimed over HTTP: its token, and the friend's display name if given."""
+    fields = _fields(payload, ("invite",), ("name",))
+    return _string(fields, "invite", is_token, TOKEN_WHAT), parse_name(fields)
 
 
 def parse_create(payload: Any) -> NewGame:

@@ -84,6 +84,12 @@ def index() -> str:
     return render_template("index.html")
 
 
+@blueprint.get("/help/overlays")
+def overlays_help() -> str:
+    """How to read the threat overlays (linked from the legend beside their controls)."""
+    return render_template("help_overlays.html")
+
+
 @blueprint.get("/game/<game_id>")
 def game_page(game_id: str) -> ResponseReturnValue:
     """The game page; `?seat=` (private link) and `?invite=` set the seat cookie and redirect

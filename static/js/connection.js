@@ -13,7 +13,8 @@ const REQUEST_TIMEOUT_MS = 8000;
 
 /**
  * Join `gameId` and keep it joined. `handlers`: onStatus(text), onJoined(reply),
- * onState(state), onRematch(data), onPremove(notice). Returns {request(event, fields), seenVersion(v)}.
+ * onState(state), onRematch(data), onPremove(notice), and `name`, the player's display name
+ * sent with each join. Returns {request(event, fields), seenVersion(v)}.
  */
 export function connectToGame(gameId, handlers) {
   const socket = io({ transports: ['websocket'], reconnectionDelayMax: 2000 });
@@ -21,6 +22,7 @@ export function connectToGame(gameId, handlers) {
 
   async function join() {
     const payload = { game: gameId };
+    if (handlers.name) payload.name = handlers.name;
     if (lastVersion !== null) payload.since = lastVersion;
     const reply = await send(socket, 'join', payload);
     if (reply.ok) {

@@ -31,6 +31,7 @@ import { createPremoves } from './premove.js';
 import { createActions } from './panel/actions.js';
 import { wireCopyButton, downloadPgn, renderInvite, renderAnalyseLink } from './panel/links.js';
 import { createGameReview } from './review/request.js';
+import { keptName } from './lobby/name.js';
 
 const $ = (selector) => document.querySelector(selector);
 const root = $('main.game');
@@ -70,6 +71,9 @@ const connection = connectToGame(gameId, {
   onState: (state) => receiveState(state, true),
   onRematch: goToRematch,
   onPremove: (notice) => premoves.dropped(notice),
+  // The name this browser has from the lobby: the server keeps it for an invited friend's
+  // seat (once). A friend who never saw the lobby sends none and stays "Black" or "White".
+  name: keptName(),
 });
 const premoves = createPremoves({
   board,

@@ -68,6 +68,8 @@ const board = createBoard($('#board'), {
   onMove: playBoardMove,
   onSelect: markSafety,
   brushes: { ...OVERLAY_BRUSHES, ...CHANGE_BRUSHES },
+  // The layers over the board take its rendered size, as on the game page (board.js).
+  frame: $('#board').closest('.board-frame'),
 });
 const overlay = createThreatOverlay($('#threat-grid'), $('#threat-heat'), board);
 const overlayControl = createOverlayControl(

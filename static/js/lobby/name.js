@@ -15,10 +15,16 @@ export function makeAnonymousName() {
   return `Anonymous-${1000 + Math.floor(Math.random() * 9000)}`;
 }
 
+/** The name this browser keeps, or null when it never visited the lobby (none made up). */
+export function keptName() {
+  const kept = localStorage.getItem(KEY);
+  return kept && isName(kept) ? kept : null;
+}
+
 /** The kept name, or a new anonymous one (kept from now on). */
 export function loadName() {
-  const kept = localStorage.getItem(KEY);
-  if (kept && isName(kept)) return kept;
+  const kept = keptName();
+  if (kept) return kept;
   const name = makeAnonymousName();
   localStorage.setItem(KEY, name);
   return name;

@@ -2,7 +2,9 @@
  * Watch: the list of games in play (names, time control, moves) and the "TV", the most active
  * game live on a small view-only board, fed by joining it as a spectator over the lobby's
  * connection (the `join` event, its `state` messages). When the game on TV ends, it stays a
- * moment, then the TV moves to the most active game then. Names are text, never markup.
+ * moment, then the TV moves to the most active game then; when it goes quiet (the server marks
+ * a game without a change for a while: its players may have closed the tab) while another is
+ * livelier, the TV moves at once. Names are text, never markup.
  */
 import { Chessground } from '/vendor/chessground/chessground.min.js';
 
@@ -67,12 +69,15 @@ export function makeTv(request) {
     if (reply.ok) showState(reply.state);
   }
 
-  /** A new watch list: switch only if nothing is on, or the game on TV ended or is gone. */
+  /** A new watch list: switch only if nothing is on, or the game on TV ended, is gone, or went
+   * quiet while the server's choice is another game. */
   function update({ games, tv }, force = false) {
     latest = { games, tv };
     showWatchList(games);
-    const gone = current !== null && !games.some((game) => game.game === current);
-    if (current === null || ended || gone || force) {
+    const shown = games.find((game) => game.game === current);
+    const gone = current !== null && shown === undefined;
+    const quiet = shown !== undefined && shown.quiet && tv !== current;
+    if (current === null || ended || gone || quiet || force) {
       const next = tv === current && (ended || gone) ? null : tv;
       if (next !== current || force) tune(next);
     }
