@@ -5,7 +5,7 @@ niced, driven through python-chess) searches every position of `bench/data/revie
 to a fixed depth and writes its score (White's view, `{"cp": n}` or `{"mate": n}`) and best
 move to `bench/data/review_oracle.json`:
 
-    {"depth": 18, "positions": {"<FEN's first 4 fields>": {"eval": {"cp": 31}, "best": "e2e4"}}}
+    {"depth": 22, "positions": {"<FEN's first 4 fields>": {"eval": {"cp": 31}, "best": "e2e4"}}}
 
 A position with no legal move (checkmate or stalemate on the board) gets `"eval": null,
 "best": null` without a search, as our review gives it no evaluation either. The file is
@@ -179,5 +179,5 @@ def _fill(
 
 if __name__ == "__main__":
     # Only the oracle (bench/review.py runs it too): `python bench/review_oracle.py [depth]`.
-    wanted = int(sys.argv[1]) if len(sys.argv) > 1 else 18
+    wanted = int(sys.argv[1]) if len(sys.argv) > 1 else 22
     complete(read_games(), wanted, progress=lambda line: print(line, file=sys.stderr, flush=True))
