@@ -7,7 +7,9 @@ move a capture that the side to move could answer with a capture winning somethi
 static exchange): the engine's line may stop there, the board does not. The fall is the first
 move after which the material never comes back within `least` pawns of where it stood, the
 loss the smallest of the rest of the line (the material the mover is sure to be down), and
-what is lost the mover's pieces fewer there, less the pieces of the same type it took.
+what is lost the mover's pieces fewer there, less the pieces of the same type it took (when
+the material is settled too far down the line to be told move by move, `SHOWN_PLIES`, the fall
+is told where the loss first holds).
 
 The clauses: *material line*, "Nf3?? loses a bishop: after Nxe5 Bxe5 Qd4+ Kh1, Qxe5 takes
 the bishop on e5"; and when nothing falls within the line and no mate is near, *positional*,
@@ -25,7 +27,7 @@ from chesscore.analysis.explain.facts import PIECE_WORDS, Facts, Kind, MaterialF
 from chesscore.analysis.explain.situation import LINE_PLIES, positions_along
 from chesscore.analysis.see import exchange_on_target
 from chesscore.analysis.values import PIECE_VALUES
-from chesscore.rules.squares import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK
+from chesscore.rules.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK
 
 if TYPE_CHECKING:
     from chesscore.analysis.explain.situation import Situation
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
     from chesscore.rules.squares import Color
 
 NUMBERS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight")
-SHOWN_PLIES = 10  # a fall further down the line is not told move by move
+SHOWN_PLIES = 12  # a fall further down the line is not told move by move
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +101,9 @@ def find_material_change(
         kept = max(values[k:])
         if kept <= base - least:
             settled = values.index(kept, k)
+            if settled > SHOWN_PLIES:
+                # Too far to tell move by move: told where the loss first holds instead.
+                settled, kept = k, values[k]
             return Fall(
                 start,
                 tuple(line[:settled]),
@@ -142,32 +147,40 @@ def _fewer(before: Board, after: Board, color: Color) -> tuple[int, ...]:
     return tuple(sorted(kind for kind, n in counts.items() if n > 0 for _ in range(n)))
 
 
-def loss_words(lost: tuple[int, ...], gained: tuple[int, ...]) -> str:
-    """ "the queen", "the exchange", "a knight for a bishop", "two pawns": what the mover
-    loses, the pieces of the same type taken from the opponent set against it."""
-    mine, theirs = Counter(lost), Counter(gained)
-    for kind in list(mine):
-        both = min(mine[kind], theirs[kind])
-        mine[kind] -= both
-        theirs[kind] -= both
-    pieces = _by_value(mine)
-    taken = _by_value(theirs)
-    if pieces == [ROOK] and taken in ([KNIGHT], [BISHOP]):
+def loss_words(lost: tuple[int, ...], gained: tuple[int, ...], pawns_for: bool = True) -> str:
+    """ "the queen", "the exchange", "a knight for two pawns", "two pawns": what the side
+    loses (`lost`, piece types), what it took (`gained`) set against it, the same types first
+    cancelled (a trade is no loss); `pawns_for`: the pawns it took are named too."""
+    mine, theirs = net_loss(lost, gained), net_loss(gained, lost)
+    pieces = Counter({kind: n for kind, n in mine.items() if kind != PAWN})
+    against = Counter({kind: n for kind, n in theirs.items() if kind != PAWN or pawns_for})
+    if pieces == Counter({ROOK: 1}) and +Counter(
+        {KNIGHT: theirs[KNIGHT], BISHOP: theirs[BISHOP]}
+    ) in (
+        Counter({KNIGHT: 1}),
+        Counter({BISHOP: 1}),
+    ):
         return "the exchange"
     if pieces:
-        text = join_words([_article(kind) for kind in pieces])
-        return text + (" for " + join_words([_article(kind) for kind in taken]) if taken else "")
-    pawns = mine[PAWN]
-    return "a pawn" if pawns == 1 else f"{NUMBERS[min(pawns, 8)]} pawns" if pawns else "material"
+        return _counted(pieces) + (f" for {_counted(against)}" if against else "")
+    return _counted(mine) if mine else "material"
 
 
-def _by_value(counts: Counter[int]) -> list[int]:
-    kinds = [kind for kind in counts.elements() if kind not in (PAWN, KING)]
-    return sorted(kinds, key=lambda kind: -PIECE_VALUES[kind])
+def net_loss(lost: tuple[int, ...], gained: tuple[int, ...]) -> Counter[int]:
+    """The piece types of `lost` left once those of `gained` are set against them."""
+    return +(Counter(lost) - Counter(gained))
 
 
-def _article(kind: int) -> str:
-    return "the queen" if kind == QUEEN else f"a {PIECE_WORDS[kind]}"
+def _counted(counts: Counter[int]) -> str:
+    """ "the queen and two knights": the pieces of `counts`, most valuable first."""
+    words = []
+    for kind in sorted(counts, key=lambda kind: -PIECE_VALUES[kind]):
+        n = counts[kind]
+        if n == 1:
+            words.append("the queen" if kind == QUEEN else f"a {PIECE_WORDS[kind]}")
+        else:
+            words.append(f"{NUMBERS[min(n, 8)]} {PIECE_WORDS[kind]}s")
+    return join_words(words)
 
 
 def record_fall(origin: Board, fall: Fall, loser: Color, facts: Facts) -> str:
@@ -197,7 +210,13 @@ def material_line(s: Situation, facts: Facts) -> str:
     if s.reply is not None:
         facts.move(s.reply)
     square = captured_square(fall.before, fall.move)
-    if square is None or fall.index + 1 < len(fall.moves):
+    # "X takes the bishop on e5" only when the line stops there and the bishop is what is lost.
+    if (
+        square is None
+        or fall.index + 1 < len(fall.moves)
+        or fall.promotes
+        or fall.before.board[square] & 7 not in net_loss(fall.lost, fall.gained)
+    ):
         return f"loses {what} in the line {facts.line(s.after, fall.moves)}"
     facts.squares.append(square)
     facts.line(s.after, fall.moves)

@@ -65,7 +65,7 @@ def losing_capture(s: Situation, facts: Facts) -> str:
     mine, taken = board.board[s.played.from_square] & 7, board.board[target] & 7
     # The static exchange loses the whole piece that took (less what it took): name it.
     whole = -value >= SEE_VALUES[mine] - SEE_VALUES[taken]
-    what = loss_words((mine,), (taken,)) if whole else "material"
+    what = loss_words((mine,), (taken,), pawns_for=False) if whole else "material"
     return (
         f"loses {what}: it takes {facts.piece(board, target)}, but {after.san(back)} takes "
         f"the {PIECE_WORDS[mine]} back"
