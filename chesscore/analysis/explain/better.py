@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from chesscore.analysis.explain.facts import Facts, Kind, NoAttackerFact
-from chesscore.analysis.explain.lines import SHOWN_PLIES, find_gain, record_fall
+from chesscore.analysis.explain.lines import SHOWN_PLIES, ends_worse, find_gain, record_fall
 from chesscore.analysis.explain.mating import back_rank_words
 from chesscore.analysis.explain.tactics import forked, pin_words
 from chesscore.analysis.see import SEE_VALUES, exchange_on_target
@@ -89,8 +89,8 @@ def pin_missed(s: Situation, best: Move, facts: Facts) -> str:
 def material_missed(s: Situation, facts: Facts) -> str:
     """The best line wins material for good: what, and the moves up to where it is won."""
     gain = find_gain(s)
-    if gain is None or len(gain.moves) > SHOWN_PLIES:
-        return ""
+    if gain is None or len(gain.moves) > SHOWN_PLIES or not ends_worse(s):
+        return ""  # none, too far, or the move played ends with as much material
     facts.kinds.append(Kind.MATERIAL_MISSED)
     what = record_fall(s.board, gain, s.mover ^ 1, facts)
     return f", which wins {what}: {facts.line(s.board, gain.moves)}"

@@ -2,18 +2,20 @@
 
 `find_fall` plays the opponent's best line after the move on a board and follows the mover's
 material less the opponent's (pawn 1, knight and bishop 3, rook 5, queen 9) from the position
-before the move. The line is first cut while it ends in the middle of an exchange (its last
-move a capture that the side to move could answer with a capture winning something back by
-static exchange): the engine's line may stop there, the board does not. The fall is the first
-move after which the material never comes back within `least` pawns of where it stood, the
-loss the smallest of the rest of the line (the material the mover is sure to be down), and
-what is lost the mover's pieces fewer there, less the pieces of the same type it took (when
-the material is settled too far down the line to be told move by move, `SHOWN_PLIES`, the fall
-is told where the loss first holds).
+before the move. The line is first cut while it ends inside an exchange (its last move a
+capture or a promotion that the side to move could answer with a capture winning something
+back by static exchange): the engine's line may stop there, the board does not. The fall is
+the first move after which the material never comes back within `least` pawns of where it
+stood; the loss is the smallest of the rest of the line (what the mover is sure to be down);
+what is lost, the mover's pieces fewer there less those of the same kind it took. A fall
+settled too far down the line to be told move by move (`SHOWN_PLIES`) is told where the loss
+first holds. `find_gain` reads the best line the same way for the opponent's material.
 
 The clauses: *material line*, "Nf3?? loses a bishop: after Nxe5 Bxe5 Qd4+ Kh1, Qxe5 takes
-the bishop on e5"; and when nothing falls within the line and no mate is near, *positional*,
-"Kf1? allows Qb6: the evaluation goes from +0.4 to -1.9".
+the bishop on e5", told only when the best line from the position before the move ends with
+the mover's material higher (`ends_worse`);
+and when nothing falls and no mate is near, *positional*, "Kf1? allows Qb6: the evaluation
+goes from +0.4 to -1.9".
 """
 
 from __future__ import annotations
@@ -84,6 +86,20 @@ def find_gain(s: Situation, least: int = 1) -> Fall | None:
     return find_material_change(s.board, s.board, line, boards, s.mover ^ 1, least)
 
 
+def ends_worse(s: Situation) -> bool:
+    """Whether the mover ends the opponent's line with less material than the best line."""
+    best = s.best_line[:LINE_PLIES]
+    return _end_balance(s.after, s.reply_line, s.reply_boards, s.mover) < _end_balance(
+        s.board, best, positions_along(s.board, best), s.mover
+    )
+
+
+def _end_balance(start: Board, line: Sequence[Move], boards: Sequence[Board], color: Color) -> int:
+    """`color`'s balance where the line stops, cut as `find_material_change` cuts it."""
+    length = _settled_length(start, line, boards)
+    return balance(boards[length - 1] if length else start, color)
+
+
 def find_material_change(
     origin: Board,
     start: Board,
@@ -124,7 +140,8 @@ def _settled_length(start: Board, line: Sequence[Move], boards: Sequence[Board])
     while length:
         move, board = line[length - 1], boards[length - 1]
         before = boards[length - 2] if length > 1 else start
-        if not before.board[move.to_square] or not _wins_back(board, move.to_square):
+        changes = before.board[move.to_square] or move.promotion
+        if not changes or not _wins_back(board, move.to_square):
             break
         length -= 1
     return length
@@ -167,8 +184,14 @@ def loss_words(lost: tuple[int, ...], gained: tuple[int, ...], pawns_for: bool =
 
 
 def net_loss(lost: tuple[int, ...], gained: tuple[int, ...]) -> Counter[int]:
-    """The piece types of `lost` left once those of `gained` are set against them."""
-    return +(Counter(lost) - Counter(gained))
+    """The piece types of `lost` left once those of `gained` are set against them: the same
+    types first, then knights against bishops (a minor piece for a minor piece is a trade)."""
+    mine, theirs = Counter(lost) - Counter(gained), Counter(gained) - Counter(lost)
+    for kind, other in ((KNIGHT, BISHOP), (BISHOP, KNIGHT)):
+        traded = min(mine[kind], theirs[other])
+        mine[kind] -= traded
+        theirs[other] -= traded
+    return +mine
 
 
 def _counted(counts: Counter[int]) -> str:
@@ -203,7 +226,7 @@ def captured_square(board: Board, move: Move) -> int | None:
 def material_line(s: Situation, facts: Facts) -> str:
     """The opponent's line wins material for good: what, and the moves up to where it is won."""
     fall = find_fall(s)
-    if fall is None or len(fall.moves) > SHOWN_PLIES:
+    if fall is None or len(fall.moves) > SHOWN_PLIES or not ends_worse(s):
         return ""
     facts.kinds.append(Kind.MATERIAL_LINE)
     what = record_fall(s.board, fall, s.mover, facts)
