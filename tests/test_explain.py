@@ -35,7 +35,7 @@ SINGLE_MOVE_KINDS = {
 }
 
 
-def _explain(
+def explain_san(
     fen: str,
     played: str,
     judgement: Judgement,
@@ -183,6 +183,7 @@ def _check_trapped(board: chess.Board, square: chess.Square) -> None:
     """The piece is hanging, and every move of it lands hanging, taking less than it is worth."""
     piece = board.piece_at(square)
     assert piece is not None and piece.color == board.turn and _is_hanging(board, square)
+    assert not board.is_check() and any(m.from_square == square for m in board.legal_moves)
     for move in board.legal_moves:
         if move.from_square == square:
             taken = board.piece_type_at(move.to_square)
@@ -207,7 +208,7 @@ def _sq(square: int) -> int:
 
 
 def test_a_piece_left_hanging() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "7k/4q3/8/6B1/8/8/2N5/K7 w - - 0 1", "Nd4", Judgement.BLUNDER,
         best=["Bxe7"], best_eval=Evaluation(cp=880),
         reply=["Qxg5"], played_eval=Evaluation(cp=-310),
@@ -222,7 +223,7 @@ def test_a_piece_left_hanging() -> None:
 
 
 def test_a_piece_put_where_it_hangs() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "4k3/8/4p3/8/8/2N5/8/4K3 w - - 0 1", "Nd5", Judgement.BLUNDER,
         best=["Ne4"], best_eval=Evaluation(cp=290), reply=["exd5"], played_eval=Evaluation(cp=0),
     )  # fmt: skip
@@ -231,7 +232,7 @@ def test_a_piece_put_where_it_hangs() -> None:
         "exd5 wins it. Better was Ne4 (+2.9)."
     )
     assert explanation.kinds == (Kind.HANGING,)
-    explanation = _explain(
+    explanation = explain_san(
         "4k3/8/2p1p3/8/8/2N5/8/4K3 w - - 0 1", "Nd5", Judgement.BLUNDER, reply=["exd5"]
     )
     assert explanation.text == (
@@ -242,7 +243,7 @@ def test_a_piece_put_where_it_hangs() -> None:
 
 def test_a_capture_that_a_piece_behind_answers_wins_material_not_the_piece() -> None:
     # Nothing defends the knight on d4, but once the pawn takes it the bishop on f6 can.
-    explanation = _explain(
+    explanation = explain_san(
         "k7/8/5B2/4p3/3N4/8/8/7K w - - 0 1", "Kg1", Judgement.BLUNDER, reply=["exd4"]
     )
     assert explanation.text == (
@@ -252,7 +253,7 @@ def test_a_capture_that_a_piece_behind_answers_wins_material_not_the_piece() -> 
 
 
 def test_a_piece_made_hanging_by_taking_its_defender_away() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "7k/4q3/8/6B1/4N3/8/8/K7 w - - 0 1", "Nc3", Judgement.BLUNDER,
         best=["Bxe7"], best_eval=Evaluation(cp=880), reply=["Qxg5"],
     )  # fmt: skip
@@ -266,7 +267,7 @@ def test_a_piece_made_hanging_by_taking_its_defender_away() -> None:
 
 
 def test_a_defended_piece_attacked_by_a_cheaper_one() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "4k3/8/8/2p5/8/3RK3/8/8 w - - 0 1", "Rd4", Judgement.MISTAKE,
         best=["Rc3"], best_eval=Evaluation(cp=400), reply=["cxd4+"],
     )  # fmt: skip
@@ -279,7 +280,7 @@ def test_a_defended_piece_attacked_by_a_cheaper_one() -> None:
 
 
 def test_a_capture_that_loses_material() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "6k1/8/2p5/3n4/8/8/8/3R2K1 w - - 0 1", "Rxd5", Judgement.MISTAKE,
         best=["Kf2"], best_eval=Evaluation(cp=-20), reply=["cxd5"], played_eval=Evaluation(cp=-250),
     )  # fmt: skip
@@ -293,7 +294,7 @@ def test_a_capture_that_loses_material() -> None:
 
 def test_a_queen_lost_to_a_recapture_is_named() -> None:
     # 1. e4 e5 2. Qh5 Nc6 3. Qxe5+?? Nxe5: Stockfish 15.1's lines (1,000,000 nodes).
-    explanation = _explain(
+    explanation = explain_san(
         "r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 2 3", "Qxe5+",
         Judgement.BLUNDER, best=["Bc4", "g6", "Qf3", "Nf6"], best_eval=Evaluation(cp=-23),
         reply=["Nxe5", "d4", "Ng4", "Nf3"], played_eval=Evaluation(cp=-615),
@@ -307,7 +308,7 @@ def test_a_queen_lost_to_a_recapture_is_named() -> None:
 
 def test_a_losing_capture_names_a_piece_that_may_take_back() -> None:
     # Without a reply line, the cheapest piece that may take back does.
-    explanation = _explain(
+    explanation = explain_san(
         "6k1/5b2/2p5/3n4/8/8/8/3R2K1 w - - 0 1", "Rxd5", Judgement.MISTAKE,
         best=["Kf2"], best_eval=Evaluation(cp=-20),
     )  # fmt: skip
@@ -317,7 +318,7 @@ def test_a_losing_capture_names_a_piece_that_may_take_back() -> None:
     )
     # The bishop on f7 is pinned to the king by the queen on h5: it attacks d5, may not take.
     fen = "3rk3/5b2/8/3n3Q/8/8/8/3R2K1 w - - 0 1"
-    explanation = _explain(fen, "Rxd5", Judgement.MISTAKE)
+    explanation = explain_san(fen, "Rxd5", Judgement.MISTAKE)
     assert explanation.text == (
         "Rxd5? loses the exchange: it takes the knight on d5, but Rxd5 takes the rook back."
     )
@@ -330,7 +331,7 @@ def test_a_losing_capture_names_a_piece_that_may_take_back() -> None:
 
 
 def test_a_fork_allowed() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "4k3/5p1p/8/8/1n6/8/7P/R2QK3 w - - 0 1", "Qh5", Judgement.BLUNDER,
         best=["Qd2"], best_eval=Evaluation(cp=180), reply=["Nc2+"], played_eval=Evaluation(cp=-250),
     )  # fmt: skip
@@ -343,7 +344,7 @@ def test_a_fork_allowed() -> None:
 
 
 def test_a_fork_missed() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", "Kd2", Judgement.MISTAKE,
         best=["Nc7+", "Kd7", "Nxa8"], best_eval=Evaluation(cp=310),
     )  # fmt: skip
@@ -354,7 +355,7 @@ def test_a_fork_missed() -> None:
 
 
 def test_a_pin_walked_into() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "4r1k1/8/8/8/8/8/4N3/5K2 w - - 0 1", "Ke1", Judgement.INACCURACY,
         best=["Kf2"], best_eval=Evaluation(cp=-380),
     )  # fmt: skip
@@ -368,7 +369,7 @@ def test_a_pin_walked_into() -> None:
 
 
 def test_a_pin_allowed() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "4kb2/8/8/8/8/2N5/3P4/4K3 w - - 0 1", "d3", Judgement.MISTAKE,
         best=["Kf2"], best_eval=Evaluation(cp=60), reply=["Bb4"],
     )  # fmt: skip
@@ -379,7 +380,7 @@ def test_a_pin_allowed() -> None:
 
 
 def test_a_pin_missed() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "4k3/8/2n5/8/8/8/8/3BK3 w - - 0 1", "Kd2", Judgement.INACCURACY,
         best=["Ba4"], best_eval=Evaluation(cp=100),
     )  # fmt: skip
@@ -390,7 +391,7 @@ def test_a_pin_missed() -> None:
 
 
 def test_a_discovered_attack_allowed() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "4r1k1/8/8/4n3/8/8/3Q4/6K1 w - - 0 1", "Qe2", Judgement.BLUNDER,
         best=["Qd4"], best_eval=Evaluation(cp=-200),
         reply=["Nf3+"], played_eval=Evaluation(cp=-900),
@@ -403,7 +404,7 @@ def test_a_discovered_attack_allowed() -> None:
 
 
 def test_mate_allowed() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "4r1k1/5ppp/8/8/8/1R6/3Q1PPP/6K1 w - - 0 1", "Qd5", Judgement.BLUNDER,
         best=["h3"], best_eval=Evaluation(cp=40), reply=["Re1#"], played_eval=Evaluation(mate=-1),
     )  # fmt: skip
@@ -419,7 +420,7 @@ def test_mate_allowed() -> None:
 
 
 def test_mate_missed() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1", "Kf1", Judgement.BLUNDER,
         best=["Re8#"], best_eval=Evaluation(mate=1), played_eval=Evaluation(cp=500),
     )  # fmt: skip
@@ -434,7 +435,7 @@ def test_mate_missed() -> None:
 
 
 def test_a_free_piece_not_taken() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", "Kf2", Judgement.BLUNDER,
         best=["Rxd5"], best_eval=Evaluation(cp=820),
     )  # fmt: skip
@@ -447,7 +448,7 @@ def test_a_free_piece_not_taken() -> None:
 def test_no_false_sentence_where_the_facts_do_not_hold() -> None:
     # The knight on d5 is attacked by a knight and defended by a pawn: no piece hangs, and
     # taking the defended knight on b6 is not "for nothing".
-    explanation = _explain(
+    explanation = explain_san(
         "4k3/8/1n6/8/4P3/2N5/8/4K3 w - - 0 1", "Nd5", Judgement.INACCURACY,
         best=["Nb5"], best_eval=Evaluation(cp=30), reply=["Nxd5"],
     )  # fmt: skip
@@ -455,7 +456,7 @@ def test_no_false_sentence_where_the_facts_do_not_hold() -> None:
     assert explanation.kinds == ()
     # A pawn that can be taken back is not a free piece; and the best move being the move
     # played gives no second sentence.
-    explanation = _explain(
+    explanation = explain_san(
         "4k3/2p5/3p4/8/8/8/8/3RK3 w - - 0 1", "Rxd6", Judgement.MISTAKE,
         best=["Rxd6"], best_eval=Evaluation(cp=0),
     )  # fmt: skip
@@ -567,7 +568,7 @@ def test_explanations_of_the_mistakes_our_engine_finds_hold() -> None:
 def test_a_capture_taken_back_evenly_is_a_trade_not_a_piece_left_hanging() -> None:
     # Rxe6 fxe6: a rook for a rook. The rook on e6 is attacked and undefended after the move,
     # but saying "fxe6 wins it" would be false: it only takes back.
-    explanation = _explain(
+    explanation = explain_san(
         "6k1/5p2/4r3/8/8/8/8/4R1K1 w - - 0 1", "Rxe6", Judgement.INACCURACY,
         best=["Kf2"], best_eval=Evaluation(cp=0), reply=["fxe6"], played_eval=Evaluation(cp=-60),
     )  # fmt: skip
@@ -578,7 +579,7 @@ def test_a_capture_taken_back_evenly_is_a_trade_not_a_piece_left_hanging() -> No
 
 
 def test_a_stalemate_given_away() -> None:
-    explanation = _explain(
+    explanation = explain_san(
         "7k/5K2/8/8/8/8/8/6Q1 w - - 0 1", "Qg6", Judgement.BLUNDER,
         best=["Qg7#"], best_eval=Evaluation(mate=1), played_eval=Evaluation(cp=0),
     )  # fmt: skip

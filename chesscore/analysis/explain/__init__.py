@@ -121,13 +121,16 @@ def explain_move(
 
     >>> from chesscore import Board
     >>> from chesscore.analysis.judgement import Evaluation, Judgement
-    >>> board = Board.from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5Q2/PPPP1PPP/RNB1KBNR w KQkq - 2 3")
-    >>> after = board.copy(); _ = after.push_san("Qf5")
+    >>> board = Board.from_fen("r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 2 3")
+    >>> after = board.copy(); _ = after.push_san("Qxe5+")
     >>> explanation = explain_move(
-    ...     board, board.parse_san("Qf5"), Judgement.BLUNDER,
-    ...     [board.parse_san("Bc4")], Evaluation(cp=20), [after.parse_san("d6")])
+    ...     board, board.parse_san("Qxe5+"), Judgement.BLUNDER, [board.parse_san("Bc4")],
+    ...     Evaluation(cp=-23), [after.parse_san("Nxe5")], Evaluation(cp=-615))
     >>> print(explanation.text)  # doctest: +NORMALIZE_WHITESPACE
-    Qf5?? leaves the queen on f5 attacked by ...
+    Qxe5+?? loses the queen: it takes the pawn on e5, but Nxe5 takes the queen back. Better was
+    Bc4 (-0.2).
+    >>> [kind.value for kind in explanation.kinds]
+    ['losing_capture']
     """
     situation = make_situation(board, played, best_line, reply_line, best_eval, played_eval)
     facts = Facts()

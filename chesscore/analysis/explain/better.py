@@ -93,4 +93,5 @@ def material_missed(s: Situation, facts: Facts) -> str:
         return ""  # none, too far, or the move played ends with as much material
     facts.kinds.append(Kind.MATERIAL_MISSED)
     what = record_fall(s.board, gain, s.mover ^ 1, facts)
-    return f", which wins {what}: {facts.line(s.board, gain.moves)}"
+    moves = facts.line(s.board, gain.moves)
+    return f", which wins {what}" + (f": {moves}" if len(gain.moves) > 1 else "")

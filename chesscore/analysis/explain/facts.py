@@ -153,9 +153,9 @@ class PassedPawnFact:
 
 @dataclass(frozen=True, slots=True)
 class TrappedFact:
-    """In `fen`, the piece on `square` (its side to move) is attacked and hanging (attacked
-    by a cheaper piece or undefended), and every legal move of it lands where it is hanging
-    again, taking nothing worth as much as it."""
+    """In `fen`, not in check, the piece on `square` (its side to move) is attacked and
+    hanging (attacked by a cheaper piece or undefended), has legal moves, and every one lands
+    where it is hanging again, taking nothing worth as much as it."""
 
     fen: str
     square: int

@@ -169,17 +169,13 @@ def loss_words(lost: tuple[int, ...], gained: tuple[int, ...], pawns_for: bool =
     loses (`lost`, piece types), what it took (`gained`) set against it, the same types first
     cancelled (a trade is no loss); `pawns_for`: the pawns it took are named too."""
     mine, theirs = net_loss(lost, gained), net_loss(gained, lost)
-    pieces = Counter({kind: n for kind, n in mine.items() if kind != PAWN})
+    pawns = Counter({PAWN: mine[PAWN]}) if mine[PAWN] else Counter()
     against = Counter({kind: n for kind, n in theirs.items() if kind != PAWN or pawns_for})
-    if pieces == Counter({ROOK: 1}) and +Counter(
-        {KNIGHT: theirs[KNIGHT], BISHOP: theirs[BISHOP]}
-    ) in (
-        Counter({KNIGHT: 1}),
-        Counter({BISHOP: 1}),
-    ):
-        return "the exchange"
-    if pieces:
-        return _counted(pieces) + (f" for {_counted(against)}" if against else "")
+    minors = +Counter({KNIGHT: theirs[KNIGHT], BISHOP: theirs[BISHOP]})
+    if mine - pawns == Counter({ROOK: 1}) and sum(minors.values()) == 1:
+        return "the exchange" + (f" and {_counted(pawns)}" if pawns else "")
+    if mine - pawns:
+        return _counted(mine) + (f" for {_counted(against)}" if against else "")
     return _counted(mine) if mine else "material"
 
 

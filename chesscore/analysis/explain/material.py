@@ -158,8 +158,8 @@ def trapped(s: Situation, facts: Facts) -> str:
     board = s.after_reply[0]
     cells = board.board
     taken = captured_square(fall.before, fall.move)
-    if taken is None:
-        return ""
+    if taken is None or board.is_check():
+        return ""  # in check, no piece "can go" anywhere but to answer it
     threats = make_threat_map(board)
     for square in threats.hanging:
         kind = cells[square] & 7
@@ -182,12 +182,13 @@ def trapped(s: Situation, facts: Facts) -> str:
 
 
 def is_trapped(board: Board, square: int) -> bool:
-    """Whether every legal move of the piece on `square` (its side to move) lands it hanging,
-    taking less than it is worth."""
+    """Whether the piece on `square` (its side to move) has legal moves and every one lands
+    it hanging, taking less than it is worth."""
     worth = PIECE_VALUES[board.board[square] & 7]
-    for move in board.legal_moves():
-        if move.from_square != square:
-            continue
+    moves = [move for move in board.legal_moves() if move.from_square == square]
+    if not moves:
+        return False  # pinned, or shut in by its own pieces: not what "trapped" tells
+    for move in moves:
         taken = board.board[move.to_square] & 7
         if PIECE_VALUES[taken] >= worth:
             return False
