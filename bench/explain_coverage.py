@@ -3,8 +3,8 @@
 Usage: `python bench/explain_coverage.py [--games 30] [--nodes 1000000] [--list]`
 
 1. The blunders: every ply of `bench/data/review_games.pgn` that the oracle
-   (`bench/data/review_oracle.json`, Stockfish 15.1 at depth 18) classes a blunder, by the
-   rules `bench/review.py` applies (`stockfish_class`).
+   (`bench/data/review_oracle.json`, Stockfish 15.1 at the depth it was written at, 18 today)
+   classes a blunder, by the rules `bench/review.py` applies (`stockfish_class`).
 2. Their lines: the oracle keeps only the best move, so the position before each blunder and
    the position after it are searched again by Debian's `/usr/games/stockfish` (one thread,
    niced, `--nodes` a position) for a whole principal variation, cached in
@@ -185,7 +185,9 @@ def main() -> None:
     parser.add_argument("--list", action="store_true", help="list the blunders left bare")
     args = parser.parse_args()
     games = review_oracle.read_games(count=args.games)
-    oracle = review_oracle.load(review_oracle.ORACLE, 18, False)
+    # Whatever depth the oracle was written at (bench/review_oracle.py).
+    depth = json.loads(review_oracle.ORACLE.read_text())["depth"]
+    oracle = review_oracle.load(review_oracle.ORACLE, depth, False)
     blunders = find_blunders(games, oracle)
     lines = complete_lines(blunders, args.nodes)
     kinds: Counter[str] = Counter()
@@ -200,7 +202,10 @@ def main() -> None:
         if not reasons:
             bare.append((blunder, explanation))
     total = len(blunders)
-    print(f"oracle blunders: {total} in {args.games} games (Stockfish lines: {args.nodes} nodes)")
+    print(
+        f"oracle blunders (depth {depth}): {total} in {args.games} games"
+        f" (Stockfish lines: {args.nodes} nodes)"
+    )
     print(f"given a concrete reason: {concrete} ({100 * concrete / total:.1f} %, goal >= {GOAL} %)")
     print(f"  of which the first sentence names what went wrong: {first} "
           f"({100 * first / total:.1f} %)")  # fmt: skip
