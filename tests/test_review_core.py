@@ -231,7 +231,7 @@ def test_a_real_game_with_a_blunder_is_found_and_explained(
     assert blunder.explanation is not None
     assert blunder.explanation.text == (
         "Nxf7?? leaves the pawn on g2 attacked by the queen on g5 and defended by nothing: "
-        "Qxg2 wins it. Better was Bxf7+ (+1.2)."
+        "Qxg2 wins it. Better was Bxf7+, which wins a pawn (+1.2)."
     )
     # The mating ply at the end: no evaluation, never bad, full accuracy.
     last = plies[-1]

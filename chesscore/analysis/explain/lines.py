@@ -1,0 +1,259 @@
+"""The opponent's line read for material: where it wins material for good, and what.
+
+`find_fall` plays the opponent's best line after the move on a board and follows the mover's
+material less the opponent's (pawn 1, knight and bishop 3, rook 5, queen 9) from the position
+before the move. The line is first cut while it ends inside an exchange (its last move a
+capture or a promotion that the side to move could answer with a capture winning something
+back by static exchange): the engine's line may stop there, the board does not. The fall is
+the first move after which the material never comes back within `least` pawns of where it
+stood; the loss is the smallest of the rest of the line (what the mover is sure to be down);
+what is lost, the mover's pieces fewer there less those of the same kind it took. A fall
+settled too far down the line to be told move by move (`SHOWN_PLIES`) is told where the loss
+first holds. `find_gain` reads the best line the same way for the opponent's material.
+
+The clauses: *material line*, "Nf3?? loses a bishop: after Nxe5 Bxe5 Qd4+ Kh1, Qxe5 takes
+the bishop on e5", told only when the best line from the position before the move ends with
+the mover's material higher (`ends_worse`);
+and when nothing falls and no mate is near, *positional*, "Kf1? allows Qb6: the evaluation
+goes from +0.4 to -1.9".
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from chesscore.analysis.explain.facts import PIECE_WORDS, Facts, Kind, MaterialFact, join_words
+from chesscore.analysis.explain.situation import LINE_PLIES, positions_along
+from chesscore.analysis.see import exchange_on_target
+from chesscore.analysis.values import PIECE_VALUES
+from chesscore.rules.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK
+
+if TYPE_CHECKING:
+    from chesscore.analysis.explain.situation import Situation
+    from chesscore.rules.board import Board
+    from chesscore.rules.move import Move
+    from chesscore.rules.squares import Color
+
+NUMBERS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight")
+SHOWN_PLIES = 12  # a fall further down the line is not told move by move
+
+
+@dataclass(frozen=True, slots=True)
+class Fall:
+    """Where a line wins material for good (module docstring): the line's moves up to where
+    the loss holds (`moves`, played from `start`), the index among them of the move that first
+    takes it (played in `before`), the position `settled` where the loss holds, the loser's
+    piece types fewer there than where the count started (`lost`) and the other side's
+    (`gained`), the loss in pawns, and whether a pawn promoted on the way."""
+
+    start: Board
+    moves: tuple[Move, ...]
+    index: int
+    before: Board
+    settled: Board
+    lost: tuple[int, ...]
+    gained: tuple[int, ...]
+    points: int
+    promotes: bool
+
+    @property
+    def move(self) -> Move:
+        """The move that first takes the material."""
+        return self.moves[self.index]
+
+
+def balance(board: Board, color: Color) -> int:
+    """`color`'s material less the other side's, in pawns (kings left out)."""
+    cells, total = board.board, 0
+    for side, sign in ((color, 1), (color ^ 1, -1)):
+        total += sign * sum(PIECE_VALUES[cells[sq] & 7] for sq in board.piece_squares[side])
+    return total
+
+
+def find_fall(s: Situation, least: int = 1) -> Fall | None:
+    """The mover's fall of at least `least` pawns in the opponent's line after the move,
+    counted from the position before the move."""
+    return find_material_change(s.board, s.after, s.reply_line, s.reply_boards, s.mover, least)
+
+
+def find_gain(s: Situation, least: int = 1) -> Fall | None:
+    """The opponent's fall of at least `least` pawns in the best line from the position."""
+    line = s.best_line[:LINE_PLIES]
+    boards = positions_along(s.board, line)
+    return find_material_change(s.board, s.board, line, boards, s.mover ^ 1, least)
+
+
+def ends_worse(s: Situation) -> bool:
+    """Whether the mover ends the opponent's line with less material than the best line."""
+    best = s.best_line[:LINE_PLIES]
+    return _end_balance(s.after, s.reply_line, s.reply_boards, s.mover) < _end_balance(
+        s.board, best, positions_along(s.board, best), s.mover
+    )
+
+
+def _end_balance(start: Board, line: Sequence[Move], boards: Sequence[Board], color: Color) -> int:
+    """`color`'s balance where the line stops, cut as `find_material_change` cuts it."""
+    length = _settled_length(start, line, boards)
+    return balance(boards[length - 1] if length else start, color)
+
+
+def find_material_change(
+    origin: Board,
+    start: Board,
+    line: Sequence[Move],
+    boards: Sequence[Board],
+    loser: Color,
+    least: int,
+) -> Fall | None:
+    """The fall of `loser` by at least `least` pawns from `origin` along the legal `line`
+    from `start` (`boards`: the position after each of its moves), if any."""
+    positions = [start, *boards[: _settled_length(start, line, boards)]]
+    values = [balance(board, loser) for board in positions]
+    base = balance(origin, loser)
+    for k in range(1, len(positions)):
+        kept = max(values[k:])
+        if kept <= base - least:
+            settled = values.index(kept, k)
+            if settled > SHOWN_PLIES:
+                # Too far to tell move by move: told where the loss first holds instead.
+                settled, kept = k, values[k]
+            return Fall(
+                start,
+                tuple(line[:settled]),
+                k - 1,
+                positions[k - 1],
+                positions[settled],
+                _fewer(origin, positions[settled], loser),
+                _fewer(origin, positions[settled], loser ^ 1),
+                base - kept,
+                any(move.promotion for move in line[:settled]),
+            )
+    return None
+
+
+def _settled_length(start: Board, line: Sequence[Move], boards: Sequence[Board]) -> int:
+    """How much of the line to read: cut while it ends inside an exchange."""
+    length = len(boards)
+    while length:
+        move, board = line[length - 1], boards[length - 1]
+        before = boards[length - 2] if length > 1 else start
+        changes = before.board[move.to_square] or move.promotion
+        if not changes or not _wins_back(board, move.to_square):
+            break
+        length -= 1
+    return length
+
+
+def _wins_back(board: Board, square: int) -> bool:
+    """Whether the side to move has a capture on `square` winning something by exchange."""
+    for move in board.legal_moves():
+        if move.to_square == square:
+            packed = board.find_packed(move)
+            if packed is not None and exchange_on_target(board, packed)[0] > 0:
+                return True
+    return False
+
+
+def _fewer(before: Board, after: Board, color: Color) -> tuple[int, ...]:
+    """The piece types of `color` fewer in `after` than in `before` (a multiset)."""
+    counts: Counter[int] = Counter(before.board[sq] & 7 for sq in before.piece_squares[color])
+    counts.subtract(after.board[sq] & 7 for sq in after.piece_squares[color])
+    return tuple(sorted(kind for kind, n in counts.items() if n > 0 for _ in range(n)))
+
+
+def loss_words(lost: tuple[int, ...], gained: tuple[int, ...], pawns_for: bool = True) -> str:
+    """ "the queen", "the exchange", "a knight for two pawns", "two pawns": what the side
+    loses (`lost`, piece types), what it took (`gained`) set against it, the same types first
+    cancelled (a trade is no loss); `pawns_for`: the pawns it took are named too."""
+    mine, theirs = net_loss(lost, gained), net_loss(gained, lost)
+    pawns = Counter({PAWN: mine[PAWN]}) if mine[PAWN] else Counter()
+    against = Counter({kind: n for kind, n in theirs.items() if kind != PAWN or pawns_for})
+    minors = +Counter({KNIGHT: theirs[KNIGHT], BISHOP: theirs[BISHOP]})
+    if mine - pawns == Counter({ROOK: 1}) and sum(minors.values()) == 1:
+        return "the exchange" + (f" and {_counted(pawns)}" if pawns else "")
+    if mine - pawns:
+        return _counted(mine) + (f" for {_counted(against)}" if against else "")
+    return _counted(mine) if mine else "material"
+
+
+def net_loss(lost: tuple[int, ...], gained: tuple[int, ...]) -> Counter[int]:
+    """The piece types of `lost` left once those of `gained` are set against them: the same
+    types first, then knights against bishops (a minor piece for a minor piece is a trade)."""
+    mine, theirs = Counter(lost) - Counter(gained), Counter(gained) - Counter(lost)
+    for kind, other in ((KNIGHT, BISHOP), (BISHOP, KNIGHT)):
+        traded = min(mine[kind], theirs[other])
+        mine[kind] -= traded
+        theirs[other] -= traded
+    return +mine
+
+
+def _counted(counts: Counter[int]) -> str:
+    """ "the queen and two knights": the pieces of `counts`, most valuable first."""
+    words = []
+    for kind in sorted(counts, key=lambda kind: -PIECE_VALUES[kind]):
+        n = counts[kind]
+        if n == 1:
+            words.append("the queen" if kind == QUEEN else f"a {PIECE_WORDS[kind]}")
+        else:
+            words.append(f"{NUMBERS[min(n, 8)]} {PIECE_WORDS[kind]}s")
+    return join_words(words)
+
+
+def record_fall(origin: Board, fall: Fall, loser: Color, facts: Facts) -> str:
+    """What `fall` loses in words, entered as a material fact counted from `origin`."""
+    facts.material.append(
+        MaterialFact(origin.fen(), fall.settled.fen(), loser, fall.lost, fall.points)
+    )
+    return "material" if fall.promotes else loss_words(fall.lost, fall.gained)
+
+
+def captured_square(board: Board, move: Move) -> int | None:
+    """The square of the piece the legal `move` of `board` takes (en passant too), if any."""
+    if board.board[move.to_square]:
+        return move.to_square
+    if board.is_en_passant(move):
+        return (move.from_square & 0x70) | (move.to_square & 7)
+    return None
+
+
+def material_line(s: Situation, facts: Facts) -> str:
+    """The opponent's line wins material for good: what, and the moves up to where it is won."""
+    fall = find_fall(s)
+    if fall is None or len(fall.moves) > SHOWN_PLIES or not ends_worse(s):
+        return ""
+    facts.kinds.append(Kind.MATERIAL_LINE)
+    what = record_fall(s.board, fall, s.mover, facts)
+    if s.reply is not None:
+        facts.move(s.reply)
+    square = captured_square(fall.before, fall.move)
+    # "X takes the bishop on e5" only when the line stops there and the bishop is what is lost.
+    if (
+        square is None
+        or fall.index + 1 < len(fall.moves)
+        or fall.promotes
+        or fall.before.board[square] & 7 not in net_loss(fall.lost, fall.gained)
+    ):
+        return f"loses {what} in the line {facts.line(s.after, fall.moves)}"
+    facts.squares.append(square)
+    facts.line(s.after, fall.moves)
+    taker = f"{fall.before.san(fall.move)} takes {facts.piece(fall.before, square)}"
+    if fall.index == 0:
+        return f"loses {what}: {taker}"
+    return f"loses {what}: after {facts.line(s.after, fall.moves[: fall.index])}, {taker}"
+
+
+def positional(s: Situation, facts: Facts) -> str:
+    """No material falls and no mate is near: what the evaluation did, and the reply."""
+    before, after = s.best_eval, s.played_eval
+    if before is None or after is None or before.mate is not None or after.mate is not None:
+        return ""
+    facts.kinds.append(Kind.POSITIONAL)
+    if s.reply is None:
+        return f"lets the evaluation go from {before.text()} to {after.text()}"
+    facts.move(s.reply)
+    return (
+        f"allows {s.after.san(s.reply)}: the evaluation goes from {before.text()} to {after.text()}"
+    )

@@ -1,0 +1,87 @@
+"""The clauses of the game's end: a stalemate given, a mate allowed, a back-rank mate.
+
+- *stalemate*: the move leaves the opponent no legal move and no check, a draw at once;
+- *mate allowed*: the evaluation after the move is a mate against the mover ("allows mate in
+  2, starting with Qxh7+");
+- *back-rank mate*: the opponent's line (or the best line, for the better move's sentence)
+  ends in a mate on the back rank: the king on its first rank, checked along it by a rook or
+  queen, the squares before it held by its own pieces ("allows a back-rank mate in 1: Re1#,
+  the king on g1 shut in by its own pieces on f2, g2 and h2").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from chesscore.analysis.explain.facts import Facts, Kind, OwnPiecesFact
+from chesscore.analysis.explain.situation import positions_along
+from chesscore.rules.squares import QUEEN, ROOK, WHITE, square_name
+
+if TYPE_CHECKING:
+    from chesscore.analysis.explain.situation import Situation
+    from chesscore.rules.board import Board
+    from chesscore.rules.move import Move
+
+
+def stalemate(s: Situation, facts: Facts) -> str:
+    """The move leaves the opponent no legal move and no check: the game is drawn at once."""
+    after = s.after
+    if after.generate_legal() or after.is_check():
+        return ""
+    king = after.king_square(s.mover ^ 1)
+    facts.kinds.append(Kind.STALEMATE)
+    facts.squares.append(king)
+    return f"stalemates {facts.piece(after, king)}: it has no move and is not in check, a draw"
+
+
+def mate_allowed(s: Situation, facts: Facts) -> str:
+    mate = s.played_eval.for_color(s.mover).mate if s.played_eval else None
+    if mate is None or mate > 0:
+        return ""
+    facts.kinds.append(Kind.MATE_ALLOWED)
+    if s.reply is None:
+        return f"allows mate in {-mate}"
+    facts.move(s.reply)
+    back_rank = back_rank_words(s.after, s.reply_line, facts)
+    if back_rank:
+        return f"allows a back-rank mate in {-mate}: {back_rank}"
+    return f"allows mate in {-mate}, starting with {s.after.san(s.reply)}"
+
+
+def back_rank_words(board: Board, line: Sequence[Move], facts: Facts) -> str:
+    """ "Re8+ Rxe8 Rxe8#, the king on g8 shut in by its own pieces on f7, g7 and h7" when the
+    legal `line` from `board` ends in a back-rank mate (module docstring); else ""."""
+    if not line:
+        return ""
+    end = positions_along(board, line)[-1]
+    boxed = _back_rank_box(end)
+    if boxed is None:
+        return ""
+    facts.kinds.append(Kind.BACK_RANK_MATE)
+    moves = facts.line(board, line, mate=True)
+    king = end.king_square(end.turn)
+    facts.own.append(OwnPiecesFact(end.fen(), boxed, end.turn))
+    names = [square_name(sq) for sq in boxed]
+    squares = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{moves}, {facts.piece(end, king)} shut in by its own pieces on {squares}"
+
+
+def _back_rank_box(board: Board) -> tuple[int, ...] | None:
+    """The squares before the mated king held by its own pieces, for a back-rank mate."""
+    if not board.is_checkmate():
+        return None
+    mated = board.turn
+    king = board.king_square(mated)
+    home = 0 if mated == WHITE else 7
+    checkers = board.checkers()
+    if king >> 4 != home or len(checkers) != 1 or checkers[0] >> 4 != home:
+        return None
+    if board.board[checkers[0]] & 7 not in (ROOK, QUEEN):
+        return None
+    step = 16 if mated == WHITE else -16
+    front = [king + step + side for side in (-1, 0, 1) if not (king + step + side) & 0x88]
+    cells = board.board
+    if not all(cells[sq] and cells[sq] >> 3 == mated for sq in front):
+        return None
+    return tuple(front)

@@ -1,0 +1,102 @@
+"""The clauses of a tactic the reply plays or the move walks into: a fork, a discovered
+attack, a pin (chesscore.analysis.insight's change of the reply, chesscore.analysis.xray's pin
+lines).
+
+- *fork allowed*: the reply forks two or more pieces ("allows Nc2+, forking the king on e1
+  and the rook on a1");
+- *discovered attack allowed*: the reply opens a line of another piece onto a piece of the
+  mover;
+- *pin walked into*: the move or the reply makes a pin of a piece of the mover.
+
+`forked` and `pin_words` also serve the better move's sentence (a fork or a pin missed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from chesscore.analysis.explain.facts import Arrow, AttackFact, Facts, Kind, PinFact, Role
+from chesscore.analysis.values import PIECE_VALUES
+from chesscore.rules.squares import NAME_ORDER
+
+if TYPE_CHECKING:
+    from chesscore.analysis.explain.situation import Situation
+    from chesscore.analysis.insight import Fork
+    from chesscore.rules.board import Board
+
+
+def fork_allowed(s: Situation, facts: Facts) -> str:
+    if s.reply is None or s.after_reply is None:
+        return ""
+    after_reply, change = s.after_reply
+    forks = [f for f in change.forks if f.origin == s.reply.to_square]
+    if not forks:
+        return ""
+    facts.kinds.append(Kind.FORK_ALLOWED)
+    facts.move(s.reply)
+    return f"allows {s.after.san(s.reply)}, forking {forked(after_reply, forks[0], facts)}"
+
+
+def forked(board: Board, fork: Fork, facts: Facts) -> str:
+    """ "the king on e8 and the rook on a8": the targets of a fork made on `board`."""
+    facts.squares += [fork.origin, *fork.targets]
+    facts.arrows += [Arrow(fork.origin, t, Role.ATTACK) for t in fork.targets]
+    facts.attacks += [AttackFact(board.fen(), fork.origin, t) for t in fork.targets]
+    words = [facts.piece(board, t) for t in most_valuable_first(board, fork.targets)]
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def most_valuable_first(board: Board, squares: Iterable[int]) -> list[int]:
+    cells = board.board
+    return sorted(squares, key=lambda sq: (-PIECE_VALUES[cells[sq] & 7], NAME_ORDER[sq]))
+
+
+def discovered(s: Situation, facts: Facts) -> str:
+    if s.reply is None or s.after_reply is None:
+        return ""
+    after_reply, change = s.after_reply
+    cells = after_reply.board
+    found = [a for a in change.discovered if cells[a.target] >> 3 == s.mover]
+    if not found:
+        return ""
+    attack = max(found, key=lambda a: (PIECE_VALUES[cells[a.target] & 7], -NAME_ORDER[a.target]))
+    facts.kinds.append(Kind.DISCOVERED_ATTACK_ALLOWED)
+    facts.squares.append(attack.target)
+    facts.move(s.reply)
+    facts.arrows.append(Arrow(attack.origin, attack.target, Role.ATTACK))
+    facts.attacks.append(AttackFact(after_reply.fen(), attack.origin, attack.target))
+    opener = facts.piece(after_reply, attack.origin)
+    target = facts.piece(after_reply, attack.target)
+    return f"allows {s.after.san(s.reply)}, which opens the line of {opener} to {target}"
+
+
+def pin(s: Situation, facts: Facts) -> str:
+    """A pin of a piece of the mover that the move walks into, or that the reply makes."""
+    cells = s.after.board
+    walked = [p for p in s.change.pins_created if cells[p.pinned] >> 3 == s.mover]
+    if walked:
+        line, board, lead = walked[0], s.after, "walks into a pin"
+    elif s.reply is not None and s.after_reply is not None:
+        board, change = s.after_reply
+        made = [p for p in change.pins_created if p.pinner == s.reply.to_square]
+        if not made:
+            return ""
+        line, lead = made[0], f"allows {s.after.san(s.reply)}"
+        facts.move(s.reply)
+    else:
+        return ""
+    facts.kinds.append(Kind.PIN_ALLOWED)
+    if walked:
+        by = facts.piece(board, line.pinner)
+        return f"{lead}: {by} pins {pin_words(board, line.pinner, line.pinned, line.target, facts)}"
+    return f"{lead}, pinning {pin_words(board, line.pinner, line.pinned, line.target, facts)}"
+
+
+def pin_words(board: Board, pinner: int, pinned: int, target: int, facts: Facts) -> str:
+    """ "the knight on c6 to the king on e8": a pin's pinned piece and the piece behind it,
+    entered as facts (the pinner is named by its move or by the caller)."""
+    facts.squares += [pinned]
+    facts.arrows.append(Arrow(pinner, target, Role.PIN))
+    facts.pins.append(PinFact(board.fen(), pinner, pinned, target))
+    return f"{facts.piece(board, pinned)} to {facts.piece(board, target)}"
