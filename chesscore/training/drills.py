@@ -13,10 +13,12 @@ Each kind reads chesscore's threat analysis of one position (chesscore.training.
   map counts them: pawns diagonally, sliders up to the first piece, pinned pieces included;
   and what the side to move gets by capturing the piece there and the exchange that follows
   (static exchange of its best capture): ``win``, ``even``, ``lose``, or ``none`` (no piece
-  there it can capture);
+  there it can capture; then the question asks for the counts alone);
 - ``safe``: the target squares of one piece of the side to move (the `focus`) where its
   exchange does not lose material (chesscore.analysis.see's label is not "losing");
-- ``pins``: every pinned piece of either colour, absolute or relative (chesscore.analysis.xray);
+- ``pins``: every pinned piece of either colour, absolute or relative (chesscore.analysis.xray),
+  and for each the piece it is pinned to: the pin line's target, which the pinner x-rays
+  through it (a piece pinned on two lines has two targets);
 - ``fork``: every legal move of the side to move after which the moved piece attacks two or
   more targets (the king, undefended pieces, pieces worth more than it);
 - ``blunder``: a move of the side to move (`played`, from the game the position came from) and
@@ -54,9 +56,10 @@ MOVE_KINDS = frozenset({"checks", "captures", "threats", "fork"})
 class Drill:
     """A position, its question and the exact answer (see the module docstring).
 
-    The answer is `squares` (hanging, pins, safe; for blunder what the move drops), `moves`
-    (checks, captures, threats, fork), `count` and `exchange` (count) or `safe` (blunder);
-    `reasons` say in words why, one sentence each.
+    The answer is `squares` (hanging, pins, safe; for blunder what the move drops) with
+    `pin_pairs` (pins: each (pinned, target), in the order of the pin lines), `moves` (checks,
+    captures, threats, fork), `count` and `exchange` (count) or `safe` (blunder); `reasons`
+    say in words why, one sentence each.
     """
 
     kind: str
@@ -68,6 +71,7 @@ class Drill:
     focus: int | None = None
     played: Move | None = None
     squares: tuple[int, ...] = ()
+    pin_pairs: tuple[tuple[int, int], ...] = ()
     moves: tuple[Move, ...] = ()
     count: tuple[int, int] = (0, 0)
     exchange: str = "none"
@@ -224,10 +228,11 @@ def _count(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | N
     )
     far = max(distance(a, square) for a in (*white, *black))
     measures = Measures(facts.piece_count(), len(white) + len(black), far)
-    question = (
-        f"How many white and how many black pieces attack {square_name(square)}? "
-        f"And what does {_side(facts)} get by taking there?"
-    )
+    question = f"How many white and how many black pieces attack {square_name(square)}?"
+    if exchange != "none":  # on a square with nothing to take the exchange is not asked
+        question += (
+            f" And if {_side(facts)} takes the {_piece(board, square)}, who wins the exchange?"
+        )
     return _drill(
         facts, "count", question, measures, reasons, focus=square,
         count=(len(white), len(black)), exchange=exchange,
@@ -294,8 +299,14 @@ def _pins(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
     ) or ("No piece is pinned.",)
     far = max([0, *(distance(pin.pinner, pin.target) for pin in facts.pins)])
     measures = Measures(facts.piece_count(), len(pinned), far)
-    question = "Click every pinned piece, of either colour (none: answer with no square)."
-    return _drill(facts, "pins", question, measures, squares=pinned, reasons=reasons)
+    question = (
+        "Click every pinned piece, of either colour, and the piece it is pinned to "
+        "(none: answer with no square)."
+    )
+    pairs = tuple(dict.fromkeys((pin.pinned, pin.target) for pin in facts.pins))
+    return _drill(
+        facts, "pins", question, measures, squares=pinned, pin_pairs=pairs, reasons=reasons
+    )
 
 
 def _blunder(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | None:
