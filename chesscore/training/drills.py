@@ -42,7 +42,7 @@ from chesscore.analysis.see import LOSING, exchange_on_target
 from chesscore.analysis.threats import find_hanging, piece_attack_lists
 from chesscore.rules.board import Board
 from chesscore.rules.move import SQUARE_MASK, Move
-from chesscore.rules.squares import COLOR_NAMES, KING, in_name_order, square_name
+from chesscore.rules.squares import COLOR_NAMES, KING, NAME_ORDER, in_name_order, square_name
 from chesscore.training.difficulty import Measures, distance, level_of
 from chesscore.training.facts import MoveAttacks, PositionFacts
 
@@ -57,7 +57,7 @@ class Drill:
     """A position, its question and the exact answer (see the module docstring).
 
     The answer is `squares` (hanging, pins, safe; for blunder what the move drops) with
-    `pin_pairs` (pins: each (pinned, target), in the order of the pin lines), `moves` (checks,
+    `pin_pairs` (pins: each (pinned, target), in name order), `moves` (checks,
     captures, threats, fork), `count` and `exchange` (count) or `safe` (blunder); `reasons`
     say in words why, one sentence each.
     """
@@ -303,10 +303,15 @@ def _pins(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
         "Click every pinned piece, of either colour, and the piece it is pinned to "
         "(none: answer with no square)."
     )
-    pairs = tuple(dict.fromkeys((pin.pinned, pin.target) for pin in facts.pins))
+    pairs = in_pair_order({(pin.pinned, pin.target) for pin in facts.pins})
     return _drill(
         facts, "pins", question, measures, squares=pinned, pin_pairs=pairs, reasons=reasons
     )
+
+
+def in_pair_order(pairs: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Square pairs sorted by the first square's name, then the second's."""
+    return tuple(sorted(pairs, key=lambda pair: (NAME_ORDER[pair[0]], NAME_ORDER[pair[1]])))
 
 
 def _blunder(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | None:

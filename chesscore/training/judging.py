@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from chesscore.rules.move import Move
-from chesscore.rules.squares import NAME_ORDER, in_name_order
-from chesscore.training.drills import MOVE_KINDS, SQUARE_KINDS, Drill
+from chesscore.rules.squares import in_name_order
+from chesscore.training.drills import MOVE_KINDS, SQUARE_KINDS, Drill, in_pair_order
 
 # A move as the trainer compares moves: its start and end squares.
 MoveKey = tuple[int, int]
@@ -99,9 +99,7 @@ def _judge_pins(drill: Drill, answer: PinAnswer) -> Verdict:
     pinned = _judge_squares(drill, frozenset(pinned for pinned, _ in answer.pairs))
     truth = set(drill.pin_pairs)
     missed = tuple(pair for pair in drill.pin_pairs if pair not in answer.pairs)
-    wrong = tuple(
-        sorted(answer.pairs - truth, key=lambda pair: tuple(map(NAME_ORDER.__getitem__, pair)))
-    )
+    wrong = in_pair_order(answer.pairs - truth)
     right = pinned.correct and not missed and not wrong
     return replace(pinned, correct=right, missed_pairs=missed, wrong_pairs=wrong)
 
