@@ -2,7 +2,9 @@
  * What the board shows of an answer: while it is being given, the squares picked and the
  * moves chosen (blue); once judged, every part of the truth and of the answer, square by square
  * or move by move, right in green, missed in orange, wrong in red. Squares are marked with
- * chessground's custom highlight classes (styled in train.css), moves with arrows.
+ * chessground's custom highlight classes (styled in train.css), moves with arrows. A pins
+ * answer is both: the pinned pieces as squares, each pinned piece's target as an arrow from it
+ * (judged, the whole pin line pinner -> pinned -> target in the pair's colour).
  */
 
 export const TRAIN_BRUSHES = {
@@ -24,10 +26,22 @@ export function pickedMarks(drill, answer) {
   if (drill.piece) classes[drill.piece] = 'train-focus';
   if (isMoveKind(drill.kind)) {
     for (const key of answer.moves) shapes.push(arrow(key, 'trainPicked'));
+  } else if (drill.kind === 'pins') {
+    for (const [pinned, targets] of answer.pins) {
+      classes[pinned] = pinned === answer.choosing ? 'train-choosing' : 'train-picked';
+      for (const target of targets) shapes.push(arrow(pinned + target, 'trainPicked'));
+    }
   } else {
     for (const square of answer.squares) classes[square] = 'train-picked';
   }
   return { classes, shapes };
+}
+
+/** A pins answer as the API takes it: [[pinned, target], ...]. */
+export function pinPairs(answer) {
+  return [...answer.pins].flatMap(([pinned, targets]) =>
+    [...targets].map((target) => [pinned, target]),
+  );
 }
 
 /** Marks of a judged answer: each item of the truth and of the answer with its verdict. */
@@ -46,7 +60,24 @@ export function verdictMarks(drill, verdict) {
   if (drill.kind === 'blunder') {
     shapes.push(arrow(drill.move, verdict.correct ? 'trainRight' : 'trainWrong'));
   }
+  if (drill.kind === 'pins') shapes.push(...pinShapes(verdict));
   return { classes, shapes };
+}
+
+/**
+ * Each true pin line drawn pinner -> pinned -> target, green when its target was named and
+ * orange when not; each wrongly named target as a red arrow from the piece named pinned.
+ */
+function pinShapes(verdict) {
+  const pairKey = ([pinned, target]) => pinned + target;
+  const missed = new Set((verdict.missed_targets ?? []).map(pairKey));
+  const shapes = [];
+  for (const line of verdict.overlay.pins) {
+    const brush = BRUSH[missed.has(line.pinned + line.target) ? 'missed' : 'right'];
+    shapes.push(arrow(line.pinner + line.pinned, brush), arrow(line.pinned + line.target, brush));
+  }
+  for (const pair of verdict.wrong_targets ?? []) shapes.push(arrow(pairKey(pair), BRUSH.wrong));
+  return shapes;
 }
 
 /** [{value, how: right|missed|wrong}] for the kinds answered with squares or moves. */
