@@ -303,6 +303,22 @@ def test_a_refused_check_keeps_the_drill() -> None:
     assert pending.take(drill_id, "a") is not None
 
 
+def test_most_drills_have_something_to_find() -> None:
+    """More than half the shipped positions have no pin and no fork: one request in five at
+    most wants such a drill, at every level; a pin or fork at every level."""
+    service = TrainingService(rng=random.Random(0), buckets=AddressBuckets(10**6, 0))
+    for kind in ("pins", "hanging", "fork"):
+        for level in (1, 2, 3):
+            drills = [service.choose(kind, level)[0] for _ in range(30)]
+            empty = sum(drill.finds_nothing for drill in drills)
+            assert empty <= 12, (kind, level, empty)  # 6 expected: a bound with room
+            found = [drill for drill in drills if drill.squares or drill.moves]
+            assert any(drill.level == level for drill in found), (kind, level)
+        assert all(
+            drill.finds_nothing == (not drill.squares and not drill.moves) for drill in drills
+        )
+
+
 def test_requests_are_limited_per_address() -> None:
     now = [0.0]
     service = TrainingService(buckets=AddressBuckets(2, 10, clock=lambda: now[0]))

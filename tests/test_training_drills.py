@@ -424,4 +424,7 @@ def test_levels_grow_with_pieces_answer_and_distance() -> None:
     easy, hard = Measures(6, 1, 1), Measures(32, 6, 7)
     for kind in KINDS:
         assert level_of(kind, easy) == 1 and level_of(kind, hard) == 3
-    assert level_of("hanging", Measures(16, 1, 2)) == 2  # 2 + 1 + 1 points
+    assert level_of("hanging", Measures(16, 2, 4)) == 2  # 2 + 2 + 2 points
+    # Nothing to find: the pieces alone, at most 4 points, level 1 of every finding kind.
+    for kind in ("hanging", "pins", "checks", "captures", "threats", "fork"):
+        assert level_of(kind, Measures(32, 0, 0)) == 1

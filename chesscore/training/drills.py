@@ -50,6 +50,8 @@ KINDS = ("hanging", "checks", "captures", "threats", "count", "safe", "pins", "f
 # How the answer to each kind is given (docs/protocol.md, "Threat trainer").
 SQUARE_KINDS = frozenset({"hanging", "pins", "safe"})
 MOVE_KINDS = frozenset({"checks", "captures", "threats", "fork"})
+# The kinds that ask to find every one of something (an empty answer may be the truth).
+FIND_KINDS = frozenset({"hanging", "pins"}) | MOVE_KINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +78,11 @@ class Drill:
     count: tuple[int, int] = (0, 0)
     exchange: str = "none"
     safe: bool = True
+
+    @property
+    def finds_nothing(self) -> bool:
+        """A drill asking to find every one of something where there is none."""
+        return self.kind in FIND_KINDS and not self.squares and not self.moves
 
 
 def make_drill(
