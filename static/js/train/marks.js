@@ -7,11 +7,18 @@
  * (judged, the whole pin line pinner -> pinned -> target in the pair's colour).
  */
 
+// The overlay's own marks (its red for checks and hanging pieces, its gold for pin lines) are
+// purple here: on this page red says "wrong" and orange "missed".
+const OVERLAY_PURPLE = '#7b3294';
 export const TRAIN_BRUSHES = {
   trainRight: { key: 'tg', color: '#15781b', opacity: 0.85, lineWidth: 10 },
   trainMissed: { key: 'to', color: '#e69f00', opacity: 0.9, lineWidth: 10 },
   trainWrong: { key: 'tr', color: '#d0312d', opacity: 0.85, lineWidth: 10 },
   trainPicked: { key: 'tp', color: '#2f6fb0', opacity: 0.8, lineWidth: 10 },
+  red: { key: 'tv', color: OVERLAY_PURPLE, opacity: 0.85, lineWidth: 10 },
+  // The keys stay the overlay's: app.css dashes a relative pin's line by its arrowhead's key.
+  pinAbsolute: { key: 'pa', color: OVERLAY_PURPLE, opacity: 0.8, lineWidth: 9 },
+  pinRelative: { key: 'pr', color: '#7b3295', opacity: 0.8, lineWidth: 7 },
 };
 const BRUSH = { right: 'trainRight', missed: 'trainMissed', wrong: 'trainWrong' };
 const MOVE_KINDS = new Set(['checks', 'captures', 'threats', 'fork']);
