@@ -298,6 +298,12 @@ def test_a_phone_counts_and_names_who_wins_the_exchange(
         mover, other = ("white", "black") if board.turn else ("black", "white")
         winner = mover if best > 0 else other if best < 0 else "even"
         page.locator(f".exchange-key[data-winner='{winner}']").tap()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        keys = page.locator(".count-key[data-color='black']")
+        boxes = [keys.nth(n).bounding_box() for n in range(keys.count())]
+        assert all(box["width"] >= 34 and box["height"] >= 40 for box in boxes), boxes
+        assert all(a["x"] + a["width"] <= b["x"] for a, b in zip(boxes, boxes[1:]))  # no overlap
+        assert boxes[-1]["x"] + boxes[-1]["width"] <= 375
         page.screenshot(path=str(screenshot_path(request, "-asking")), full_page=True)
         submit(page)
         said = page.locator("#train-verdict").inner_text()
