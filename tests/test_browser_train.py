@@ -13,6 +13,7 @@ Screenshots go to artifacts/.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import chess
@@ -261,7 +262,10 @@ def test_pins_name_the_piece_each_is_pinned_to(
         pinned_squares = {pinned for pinned, _ in pairs}
         assert page.locator("cg-board square.train-right").count() == len(pinned_squares)
         if phone:
-            assert page.locator("#train-verdict").inner_text().startswith("Not quite")
+            said = page.locator("#train-verdict").inner_text()
+            assert said.startswith("Not quite"), said
+            missed, wrong = pairs[-1], named[-1]
+            assert f"Missed: {missed[0]} → {missed[1]}. Wrong: {wrong[0]} → {wrong[1]}." in said
             assert verdict["wrong_targets"] == [list(named[-1])]
             assert verdict["missed_targets"] == [list(pairs[-1])]
             assert arrows(page, "wrong") == 1 and arrows(page, "missed") == 2  # pinner, target
@@ -302,7 +306,8 @@ def test_a_phone_counts_and_names_who_wins_the_exchange(
         keys = page.locator(".count-key[data-color='black']")
         boxes = [keys.nth(n).bounding_box() for n in range(keys.count())]
         assert all(box["width"] >= 34 and box["height"] >= 40 for box in boxes), boxes
-        assert all(a["x"] + a["width"] <= b["x"] for a, b in zip(boxes, boxes[1:]))  # no overlap
+        # No two keys overlap (a button's own minimum width once pushed them over each other).
+        assert all(a["x"] + a["width"] <= b["x"] for a, b in pairwise(boxes))
         assert boxes[-1]["x"] + boxes[-1]["width"] <= 375
         page.screenshot(path=str(screenshot_path(request, "-asking")), full_page=True)
         submit(page)

@@ -252,7 +252,12 @@ function showVerdict() {
     density: drill.kind === 'count' ? 'contested' : 'pieces',
     extraShapes: marks.shapes,
   });
-  const said = drill.kind === 'count' ? ` ${countSaid(verdict.truth)}` : '';
+  const said =
+    drill.kind === 'count'
+      ? ` ${countSaid(verdict.truth)}`
+      : drill.kind === 'pins'
+        ? pinsJudged(verdict)
+        : '';
   $('#train-verdict').textContent = `${verdict.correct ? 'Right!' : 'Not quite.'}${said}`;
   $('#train-verdict').dataset.correct = String(verdict.correct);
   $('#train-explanation').textContent = verdict.explanation;
@@ -270,6 +275,17 @@ function countSaid(truth) {
       ? '; the exchange is even'
       : '';
   return `White ${truth.white}, black ${truth.black}${exchange}.`;
+}
+
+/** " Missed: c6 → e8. Wrong: c6 → d8." for the pin pairs of a pins verdict. */
+function pinsJudged(verdict) {
+  const listed = (pairs) => pairs.map(([pinned, target]) => `${pinned} → ${target}`).join(', ');
+  const missed = verdict.missed_targets ?? [];
+  const wrong = verdict.wrong_targets ?? [];
+  return (
+    (missed.length ? ` Missed: ${listed(missed)}.` : '') +
+    (wrong.length ? ` Wrong: ${listed(wrong)}.` : '')
+  );
 }
 
 const capitalized = (word) => word[0].toUpperCase() + word.slice(1);
