@@ -40,6 +40,10 @@ FACTS_CACHE_SIZE = 1024
 BURST, INTERVAL = 60, 0.25
 
 
+# A drill chosen, the facts of its position and the position.
+Found = tuple[Drill, PositionFacts, TrainingPosition]
+
+
 @dataclass(frozen=True, slots=True)
 class Given:
     """A drill handed out: its id, the drill, the facts of its position, where it is from."""
@@ -98,11 +102,10 @@ class TrainingService:
         facts: PositionFacts = self.facts.get(fen, lambda: PositionFacts(fen))
         return facts
 
-    def choose(self, kind: str, level: int) -> tuple[Drill, PositionFacts, TrainingPosition]:
+    def choose(self, kind: str, level: int) -> Found:
         """A drill of `kind` as near `level` as `TRIES` positions give; of the kinds that ask
         to find something, one with nothing to find only when this request wants one (see
         `EMPTY_SHARE`), or when no other turned up."""
-        Found = tuple[Drill, PositionFacts, TrainingPosition]
         best: Found | None = None
         empty: Found | None = None
         wants_empty = self.rng.random() < EMPTY_SHARE

@@ -32,7 +32,7 @@ const KIND_NAMES = {
 const HINTS = {
   square: 'Click the squares, again to take one back; then Submit (Enter).',
   move: 'Play each move on the board (drag or click); again to take it back; then Submit.',
-  pins: 'Tap a pinned piece, then the piece it is pinned to; tap a piece twice to take it back. Then Submit.',
+  pins: 'Click a pinned piece, then the piece it is pinned to; a piece clicked twice is taken back. Then Submit (Enter).',
   count: 'Choose both numbers, and who wins the exchange when it is asked; then Submit.',
   blunder: 'Is the move shown safe?',
 };
