@@ -30,7 +30,7 @@ from chesscore.rules.pgn_import import read_games
 from chesscore.training import KINDS, Drill, PositionFacts, make_drill
 from chesscore.training.difficulty import LEVELS
 from chesscore.training.drills import MOVE_KINDS, SQUARE_KINDS
-from chesscore.training.judging import Answer, move_key
+from chesscore.training.judging import Answer, PinAnswer, move_key
 from server.games.admission import AddressBuckets
 from server.training.positions import GAMES_FILE, shipped_positions
 from server.training.requests import AnswerRequest
@@ -39,6 +39,8 @@ from server.training.service import TrainingService
 
 def right_answer(drill: Drill) -> tuple[str, Answer]:
     """The drill's own answer in the form a client sends it (parsed)."""
+    if drill.kind == "pins":
+        return "pairs", PinAnswer(frozenset(drill.pin_pairs))
     if drill.kind in SQUARE_KINDS:
         return "squares", frozenset(drill.squares)
     if drill.kind in MOVE_KINDS:
@@ -54,16 +56,23 @@ def print_spread(sample: int, seed: int) -> None:
     print(f"shipped set: {games} games, {len(positions)} positions")
     rng = random.Random(seed)
     chosen = rng.sample(positions, min(sample, len(positions)))
-    print(f"levels of the drills made on {len(chosen)} of them (share of level 1 / 2 / 3):")
+    print(
+        f"levels of the drills made on {len(chosen)} of them (share of level 1 / 2 / 3; "
+        "of the finding kinds, of the drills with something to find):"
+    )
     for kind in KINDS:
         levels: Counter[int] = Counter()
+        empty = 0
         for position in chosen:
             drill = make_drill(PositionFacts(position.fen), kind, rng, position.played)
-            if drill is not None:
+            if drill is not None and drill.finds_nothing:
+                empty += 1
+            elif drill is not None:
                 levels[drill.level] += 1
         total = sum(levels.values())
         shares = " / ".join(f"{100 * levels[level] / total:3.0f} %" for level in LEVELS)
-        print(f"  {kind:9s} {shares}   ({total} drills)")
+        nothing = f", {empty} with nothing to find" if empty else ""
+        print(f"  {kind:9s} {shares}   ({total} drills{nothing})")
 
 
 def time_service(rounds: int, seed: int) -> None:
@@ -83,9 +92,9 @@ def time_service(rounds: int, seed: int) -> None:
                 (cold if round_number == 0 else times[kind]).append(spent)
     print(f"choose + judge, ms per drill ({rounds - 1} warm rounds x 3 levels per kind):")
     print(f"  {'kind':9s} {'median':>7s} {'p90':>7s} {'max':>7s}")
-    for kind, spent in times.items():
-        print(f"  {kind:9s} {_figures(spent)}")
-    every = [value for spent in times.values() for value in spent]
+    for kind, kind_times in times.items():
+        print(f"  {kind:9s} {_figures(kind_times)}")
+    every = [value for kind_times in times.values() for value in kind_times]
     print(f"  {'all':9s} {_figures(every)}")
     print(f"  {'cold':9s} {_figures(cold)}   (first round, empty facts cache)")
 

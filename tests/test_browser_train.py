@@ -4,11 +4,16 @@ On the desktop: two hanging-piece drills and a checks drill answered right (the 
 out by python-chess from the FEN on screen, clicked or played on the board), so the streak
 climbs to 3; a count answered wrong, shown square by square with the threat overlay; the
 session summary counting all four, by kind. On a phone, by taps: a wrong square and the
-missed ones marked, a blunder check answered with its button. Screenshots go to artifacts/.
+missed ones marked, a blunder check answered with its button, a count and who wins the
+exchange worked out by python-chess and a brute-force exchange. A pins drill on both: each
+pinned piece clicked or tapped, then the piece it is pinned to; on the phone one target named
+wrongly, and the pin lines drawn green (named), orange (missed) and red (wrong).
+Screenshots go to artifacts/.
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import chess
@@ -19,7 +24,12 @@ from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
 from tests.test_browser_phone import PHONE, tap_square
 from tests.test_browser_support import WAIT_MS, click_square, play_by_clicks
-from tests.test_training_drills import oracle_hanging, oracle_moves
+from tests.test_training_drills import (
+    exchange_value,
+    oracle_hanging,
+    oracle_moves,
+    oracle_pin_pairs,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -106,7 +116,8 @@ def test_right_answers_a_streak_a_wrong_one_shown_and_the_summary(
         drill = choose_kind(page, "count")
         for color in ("white", "black"):
             page.locator(f".count-key[data-color='{color}'][data-count='0']").click()
-        page.locator(".exchange-key[data-exchange='even']").click()
+        if drill["asks_exchange"]:
+            page.locator(".exchange-key[data-winner='even']").click()
         submit(page)
         assert page.locator("#train-verdict").inner_text().startswith("Not quite")
         assert page.locator("#train-streak").inner_text() == "0"
@@ -186,5 +197,124 @@ def test_the_page_works_under_the_content_security_policy(browser: Any, server: 
         page.locator("main.train[data-state='judged']").wait_for(timeout=WAIT_MS)
         assert page.locator("#train-explanation").inner_text()
         assert errors == []
+    finally:
+        context.close()
+
+
+COLOURS = {"right": "#15781b", "missed": "#e69f00", "wrong": "#d0312d"}  # marks.js's brushes
+
+
+def pins_drill_on_view(page: Any, drill: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+    """The first drill from `drill` on with a pinned piece, the ones before answered "none"."""
+    for _ in range(15):
+        pairs = oracle_pin_pairs(chess.Board(drill["fen"]))
+        if pairs:
+            return drill, pairs
+        submit(page)
+        assert page.locator("#train-verdict").inner_text().startswith("Right!")
+        page.keyboard.press("n")
+        drill = drill_on_view(page, "pins")
+    pytest.fail("no pinned piece in 15 pins drills")
+
+
+def arrows(page: Any, how: str) -> int:
+    count: int = page.locator(f"svg.cg-shapes line[stroke='{COLOURS[how]}']").count()
+    return count
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_pins_name_the_piece_each_is_pinned_to(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest, device: str
+) -> None:
+    phone = device == "phone"
+    context = browser.new_context(**PHONE) if phone else browser.new_context(viewport=DESKTOP)
+    pick = tap_square if phone else click_square
+    try:
+        page = context.new_page()
+        drill, pairs = pins_drill_on_view(page, open_trainer(page, server.url, "pins"))
+        board = chess.Board(drill["fen"])
+        # On the phone the last pin's target is named wrongly: a piece it is not pinned to.
+        named = list(pairs)
+        if phone:
+            pinned, target = named[-1]
+            decoy = next(
+                chess.square_name(sq) for sq in board.piece_map()
+                if chess.square_name(sq) not in (pinned, target)
+                and (pinned, chess.square_name(sq)) not in pairs
+            )  # fmt: skip
+            named[-1] = (pinned, decoy)
+        pick(page, named[0][0])
+        page.locator("cg-board square.train-choosing").wait_for(timeout=WAIT_MS)
+        page.locator("#train-submit").click()  # a pinned piece without its target is no answer
+        assert "pinned to" in page.locator("#train-error").inner_text()
+        assert page.locator("main.train").get_attribute("data-state") == "asking"
+        for index, (pinned, target) in enumerate(named):
+            if index:
+                pick(page, pinned)
+            pick(page, target)
+        said = page.locator("#train-picked").inner_text()
+        assert all(f"{pinned} → " in said for pinned, _ in named), said
+        if not phone:
+            page.screenshot(path=str(screenshot_path(request, "-asking")))
+        submit(page)
+        verdict = page.evaluate("window.trainPage.verdict()")
+        assert verdict["targets"] == [list(pair) for pair in pairs]
+        pinned_squares = {pinned for pinned, _ in pairs}
+        assert page.locator("cg-board square.train-right").count() == len(pinned_squares)
+        if phone:
+            said = page.locator("#train-verdict").inner_text()
+            assert said.startswith("Not quite"), said
+            missed, wrong = pairs[-1], named[-1]
+            assert f"Missed: {missed[0]} → {missed[1]}. Wrong: {wrong[0]} → {wrong[1]}." in said
+            assert verdict["wrong_targets"] == [list(named[-1])]
+            assert verdict["missed_targets"] == [list(pairs[-1])]
+            assert arrows(page, "wrong") == 1 and arrows(page, "missed") == 2  # pinner, target
+        else:
+            assert page.locator("#train-verdict").inner_text().startswith("Right!")
+            assert arrows(page, "right") == 2 * len(pairs) and arrows(page, "wrong") == 0
+        assert "pins the" in page.locator("#train-explanation").inner_text()
+        full = {"full_page": True} if phone else {}
+        page.screenshot(path=str(screenshot_path(request, f"-{device}")), **full)
+    finally:
+        context.close()
+
+
+def test_a_phone_counts_and_names_who_wins_the_exchange(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest
+) -> None:
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        drill = open_trainer(page, server.url, "count")
+        for _ in range(10):  # a count that asks who wins the exchange (most do)
+            if drill["asks_exchange"]:
+                break
+            assert page.locator("#train-exchange").is_hidden()
+            choose_kind(page, "hanging")
+            drill = choose_kind(page, "count")
+        assert drill["asks_exchange"], "ten count drills without a piece to take"
+        board = chess.Board(drill["fen"])
+        square = chess.parse_square(drill["square"])
+        for color, side in (("white", chess.WHITE), ("black", chess.BLACK)):
+            count = len(board.attackers(side, square))
+            page.locator(f".count-key[data-color='{color}'][data-count='{count}']").tap()
+        best = max(exchange_value(board, m) for m in board.legal_moves if m.to_square == square)
+        mover, other = ("white", "black") if board.turn else ("black", "white")
+        winner = mover if best > 0 else other if best < 0 else "even"
+        page.locator(f".exchange-key[data-winner='{winner}']").tap()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        keys = page.locator(".count-key[data-color='black']")
+        boxes = [keys.nth(n).bounding_box() for n in range(keys.count())]
+        assert all(box["width"] >= 34 and box["height"] >= 40 for box in boxes), boxes
+        # No two keys overlap (a button's own minimum width once pushed them over each other).
+        assert all(a["x"] + a["width"] <= b["x"] for a, b in pairwise(boxes))
+        assert boxes[-1]["x"] + boxes[-1]["width"] <= 375
+        page.screenshot(path=str(screenshot_path(request, "-asking")), full_page=True)
+        submit(page)
+        said = page.locator("#train-verdict").inner_text()
+        assert said.startswith("Right!"), said
+        expected = "the exchange is even" if winner == "even" else f"{winner.title()} wins"
+        assert expected in said, said
+        page.screenshot(path=str(screenshot_path(request, "-judged")), full_page=True)
     finally:
         context.close()

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,16 +33,30 @@ from tests.support.http import refused
 from tests.support.in_process import IN_PROCESS
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
-from tests.test_training_drills import oracle_hanging
+from tests.test_training_drills import oracle_hanging, oracle_pin_pairs
 
 server = module_server("train_api")
 TIMEOUT = 30
 ANSWER_FIELDS = {"truth", "squares", "moves", "count", "safe", "missed", "wrong", "explanation"}
+ANSWER_FIELDS |= {"targets", "pin_pairs", "exchange"}
+
+
+def within_rate(send: Callable[[], requests.Response]) -> requests.Response:
+    """`send`'s response, sent again after the Retry-After the rate limit asks for: this module
+    asks more than the 60 requests at once an address may make (the limit has its own test)."""
+    for _ in range(20):
+        response = send()
+        if response.status_code != 429:
+            return response
+        time.sleep(float(response.headers["Retry-After"]))
+    return response
 
 
 def next_drill(url: str, kind: str, level: int | str = 1) -> dict[str, Any]:
-    response = requests.get(
-        f"{url}/api/train/next", params={"kind": kind, "level": level}, timeout=TIMEOUT
+    response = within_rate(
+        lambda: requests.get(
+            f"{url}/api/train/next", params={"kind": kind, "level": level}, timeout=TIMEOUT
+        )
     )
     assert response.status_code == 200, response.text
     body = response.json()
@@ -49,7 +65,7 @@ def next_drill(url: str, kind: str, level: int | str = 1) -> dict[str, Any]:
 
 
 def post_answer(url: str, body: Any) -> requests.Response:
-    return requests.post(f"{url}/api/train/answer", json=body, timeout=TIMEOUT)
+    return within_rate(lambda: requests.post(f"{url}/api/train/answer", json=body, timeout=TIMEOUT))
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -105,6 +121,86 @@ def test_a_count_and_a_blunder_check(server: LiveServer) -> None:
     drill = next_drill(server.url, "blunder", 1)
     body = post_answer(server.url, {"id": drill["id"], "answer": True}).json()
     assert body["truth"] is (body["drops"] == []) and body["correct"] is body["truth"]
+
+
+def pins_drill(url: str) -> tuple[dict[str, Any], list[list[str]]]:
+    """A pins drill with at least one pin, and its (pinned, target) pairs by python-chess."""
+    for _ in range(12):
+        drill = next_drill(url, "pins", 3)
+        pairs = [list(pair) for pair in oracle_pin_pairs(chess.Board(drill["fen"]))]
+        if pairs:
+            return drill, pairs
+        assert post_answer(url, {"id": drill["id"], "answer": []}).json()["correct"] is True
+    pytest.fail("no pinned piece in 12 drills of level 3")
+
+
+def test_pins_are_answered_with_each_pinned_piece_and_its_target(server: LiveServer) -> None:
+    drill, pairs = pins_drill(server.url)
+    body = post_answer(server.url, {"id": drill["id"], "answer": pairs}).json()
+    assert body["correct"] is True, body
+    assert body["truth"] == sorted({pinned for pinned, _ in pairs})
+    assert body["targets"] == pairs
+    assert body["missed_targets"] == [] and body["wrong_targets"] == []
+    for line in body["overlay"]["pins"]:  # the overlay's pin lines prove the pairs
+        assert [line["pinned"], line["target"]] in pairs
+
+    # The pinned pieces right, each named with a piece it is not pinned to.
+    drill, pairs = pins_drill(server.url)
+    named = {pinned: next(sq for sq in ("a1", "h8", "a8") if [pinned, sq] not in pairs
+                          and sq != pinned) for pinned, _ in pairs}  # fmt: skip
+    wrong = sorted([pinned, target] for pinned, target in named.items())
+    body = post_answer(server.url, {"id": drill["id"], "answer": wrong}).json()
+    assert body["correct"] is False and body["missed"] == [] and body["wrong"] == []
+    assert body["missed_targets"] == pairs and body["wrong_targets"] == wrong
+
+    # The pinned pieces alone, the first part of the question: judged as such.
+    drill, pairs = pins_drill(server.url)
+    pinned = sorted({pinned for pinned, _ in pairs})
+    body = post_answer(server.url, {"id": drill["id"], "answer": pinned}).json()
+    assert body["correct"] is True and body["targets"] == pairs
+    assert body["missed_targets"] == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [
+        ([["c6"]], "a pin is [pinned, target], two squares"),
+        ([["c6", "e8", "d8"]], "a pin is [pinned, target]"),
+        ([["c6", 8]], "a pin is [pinned, target]"),
+        ([["c6", "e8"], "d2"], "'answer' must be a list"),
+        ([["c6", "z9"]], "'z9': neither a square"),
+        ([["c6", "c6"]], "pins 'c6' to itself"),
+        ([["a1", "a2"]] * 65, "more than 64 pins"),
+        (["e2e4"], "a pins drill is answered with a list of square names or of [pinned, target]"),
+        ({"white": 1, "black": 1}, "a pins drill is answered"),
+    ],
+)
+def test_malformed_pins_change_nothing(server: LiveServer, answer: Any, words: str) -> None:
+    drill = next_drill(server.url, "pins", 1)
+    refused(
+        post_answer(server.url, {"id": drill["id"], "answer": answer}), 400, "bad_request", words
+    )
+    pairs = [list(pair) for pair in oracle_pin_pairs(chess.Board(drill["fen"]))]
+    assert post_answer(server.url, {"id": drill["id"], "answer": pairs}).json()["correct"] is True
+
+
+def test_a_count_asks_who_wins_the_exchange_where_there_is_a_piece_to_take(
+    server: LiveServer,
+) -> None:
+    asked = set()
+    for _ in range(8):
+        drill = next_drill(server.url, "count", 1)
+        board = chess.Board(drill["fen"])
+        square = chess.parse_square(drill["square"])
+        takes = any(m.to_square == square and board.piece_at(square) for m in board.legal_moves)
+        assert drill["asks_exchange"] is takes
+        assert ("who wins the exchange" in drill["question"]) is takes
+        asked.add(takes)
+        count = {"white": len(board.attackers(True, square)),
+                 "black": len(board.attackers(False, square))}  # fmt: skip
+        body = post_answer(server.url, {"id": drill["id"], "answer": count}).json()
+        assert body["correct"] is True and (body["truth"]["exchange"] != "none") is takes
+    assert True in asked  # most count drills point at a piece to take
 
 
 @pytest.mark.parametrize(
@@ -205,6 +301,22 @@ def test_a_refused_check_keeps_the_drill() -> None:
     with pytest.raises(RequestError):
         pending.take(drill_id, "a", refuse)
     assert pending.take(drill_id, "a") is not None
+
+
+def test_most_drills_have_something_to_find() -> None:
+    """More than half the shipped positions have no pin and no fork: one request in five at
+    most wants such a drill, at every level; a pin or fork at every level."""
+    service = TrainingService(rng=random.Random(0), buckets=AddressBuckets(10**6, 0))
+    for kind in ("pins", "hanging", "fork"):
+        for level in (1, 2, 3):
+            drills = [service.choose(kind, level)[0] for _ in range(30)]
+            empty = sum(drill.finds_nothing for drill in drills)
+            assert empty <= 12, (kind, level, empty)  # 6 expected: a bound with room
+            found = [drill for drill in drills if drill.squares or drill.moves]
+            assert any(drill.level == level for drill in found), (kind, level)
+        assert all(
+            drill.finds_nothing == (not drill.squares and not drill.moves) for drill in drills
+        )
 
 
 def test_requests_are_limited_per_address() -> None:

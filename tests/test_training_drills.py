@@ -15,6 +15,7 @@ import pytest
 from chesscore import Move, parse_square, square_name
 from chesscore.training import KINDS, Drill, PositionFacts, judge, make_drill
 from chesscore.training.difficulty import LEVELS, Measures, level_of
+from chesscore.training.judging import PinAnswer
 from tests.support.positions import sample_fens
 
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
@@ -162,8 +163,19 @@ def oracle_moves(board: chess.Board, kind: str) -> list[str]:
 
 
 def oracle_pinned(board: chess.Board) -> list[str]:
-    """Absolute pins from python-chess; relative pins by walking every slider's lines."""
-    pinned = {sq for sq, piece in board.piece_map().items() if board.is_pinned(piece.color, sq)}
+    """The pinned pieces of `oracle_pin_pairs`."""
+    return sorted({pinned for pinned, _ in oracle_pin_pairs(board)})
+
+
+def oracle_pin_pairs(board: chess.Board) -> list[tuple[str, str]]:
+    """Every (pinned, target): absolute pins from python-chess (is_pinned, and the target is
+    the king at the end of board.pin's ray); relative pins by walking every slider's lines."""
+    pairs = set()
+    for sq, piece in board.piece_map().items():
+        if board.is_pinned(piece.color, sq):
+            king = board.king(piece.color)
+            assert king is not None and king in board.pin(piece.color, sq)
+            pairs.add((sq, king))
     for origin, slider in board.piece_map().items():
         if slider.piece_type not in (chess.BISHOP, chess.ROOK, chess.QUEEN):
             continue
@@ -182,8 +194,8 @@ def oracle_pinned(board: chess.Board) -> list[str]:
                 VALUES[target.piece_type] > VALUES[slider.piece_type]
                 or not board.attackers(target.color, behind)
             ):
-                pinned.add(front)
-    return sorted(chess.square_name(sq) for sq in pinned)
+                pairs.add((front, behind))
+    return sorted((chess.square_name(a), chess.square_name(b)) for a, b in pairs)
 
 
 def next_on_line(board: chess.Board, origin: int, front: int) -> int | None:
@@ -218,7 +230,9 @@ def test_answers_match_python_chess(fen: str) -> None:
     assert names(made("hanging").squares) == oracle_hanging(board)
     for kind in ("checks", "captures", "threats", "fork"):
         assert sorted(m.uci()[:4] for m in made(kind).moves) == oracle_moves(board, kind), kind
-    assert names(made("pins").squares) == oracle_pinned(board)
+    pins = made("pins")
+    assert names(pins.squares) == oracle_pinned(board)
+    assert sorted(tuple(names(pair)) for pair in pins.pin_pairs) == oracle_pin_pairs(board)
     for sq in chess.SQUARES:
         white, black = board.attackers(chess.WHITE, sq), board.attackers(chess.BLACK, sq)
         count = make_drill(facts, "count", rng, None, parse_square(chess.square_name(sq)))
@@ -341,8 +355,76 @@ def test_judging_marks_right_missed_and_wrong() -> None:
         judge(blunder, frozenset())
 
 
+# (FEN, every (pinned, target), why)
+PIN_PAIRS = [
+    ("4k3/8/8/8/1b6/8/3N4/4K3 w - - 0 1", [("d2", "e1")], "the knight is pinned to its king"),
+    ("q3k3/8/8/8/n7/8/8/R3K3 w - - 0 1", [("a4", "a8")],
+     "a relative pin: the rook takes the queen if the knight leaves"),
+    ("3rk3/b7/8/8/3N4/8/8/3K2Q1 w - - 0 1", [("d4", "d1"), ("d4", "g1")],
+     "one knight pinned twice: to its king by the rook, to its queen by the bishop"),
+    ("4k3/8/2n5/1B6/1b6/8/3N4/4K3 w - - 0 1", [("c6", "e8"), ("d2", "e1")],
+     "a pin of either colour"),
+    ("4k3/8/8/8/q7/8/2R5/4K1Q1 w - - 0 1", [], "nothing stands behind c2"),
+]  # fmt: skip
+
+
+def squares_of(*names: str) -> tuple[int, ...]:
+    return tuple(parse_square(name) for name in names)
+
+
+@pytest.mark.parametrize(("fen", "pairs", "why"), PIN_PAIRS)
+def test_pins_name_the_piece_each_is_pinned_to(
+    fen: str, pairs: list[tuple[str, str]], why: str
+) -> None:
+    made = drill(fen, "pins")
+    assert [tuple(names(pair)) for pair in made.pin_pairs] == pairs, why
+    assert sorted(tuple(names(pair)) for pair in made.pin_pairs) == oracle_pin_pairs(
+        chess.Board(fen)
+    )
+    truth = frozenset(squares_of(*pair) for pair in pairs)
+    verdict = judge(made, PinAnswer(truth))
+    assert verdict.correct and verdict.missed_pairs == verdict.wrong_pairs == ()
+
+
+def test_pins_judged_pair_by_pair() -> None:
+    made = drill("3rk3/b7/8/8/3N4/8/8/3K2Q1 w - - 0 1", "pins")
+    d4_d1, d4_g1, d4_d8 = squares_of("d4", "d1"), squares_of("d4", "g1"), squares_of("d4", "d8")
+    # The pinned piece right, one of its two targets named: that one is missed.
+    verdict = judge(made, PinAnswer(frozenset({d4_d1})))
+    assert not verdict.correct and verdict.missed == () and verdict.wrong == ()
+    assert verdict.missed_pairs == (d4_g1,) and verdict.wrong_pairs == ()
+    # The pinner named instead of the target: a wrong pair, and the right one missed.
+    verdict = judge(made, PinAnswer(frozenset({d4_d8, d4_g1})))
+    assert not verdict.correct and verdict.missed_pairs == (d4_d1,)
+    assert verdict.wrong_pairs == (d4_d8,)
+    # A piece that is not pinned: a wrong square and a wrong pair.
+    e8_a7 = squares_of("e8", "a7")
+    verdict = judge(made, PinAnswer(frozenset({d4_d1, d4_g1, e8_a7})))
+    assert verdict.wrong == squares_of("e8") and verdict.wrong_pairs == (e8_a7,)
+    # Squares alone (the first part of the question) judge the pinned pieces only.
+    verdict = judge(made, frozenset(squares_of("d4")))
+    assert verdict.correct and verdict.missed_pairs == ()
+    # No square at all says nothing is pinned: every pair is missed.
+    verdict = judge(made, frozenset())
+    assert not verdict.correct and verdict.missed_pairs == (d4_d1, d4_g1)
+    assert "pins the knight d4 to the king d1" in verdict.explanation
+
+
+def test_a_count_asks_the_exchange_only_where_there_is_a_piece_to_take() -> None:
+    fen = "4k3/8/3p4/4n3/8/5N2/8/4R1K1 w - - 0 1"
+    taken = drill(fen, "count", focus="e5")
+    assert taken.question.endswith("And if White takes the knight e5, who wins the exchange?")
+    empty = drill("4k3/8/8/3p4/8/2N5/8/4K3 w - - 0 1", "count", focus="e4")  # c3 and d5
+    assert empty.count == (1, 1) and empty.exchange == "none"
+    assert empty.question == "How many white and how many black pieces attack e4?"
+    assert judge(empty, (empty.count[0], empty.count[1], None)).correct
+
+
 def test_levels_grow_with_pieces_answer_and_distance() -> None:
     easy, hard = Measures(6, 1, 1), Measures(32, 6, 7)
     for kind in KINDS:
         assert level_of(kind, easy) == 1 and level_of(kind, hard) == 3
-    assert level_of("hanging", Measures(16, 1, 2)) == 2  # 2 + 1 + 1 points
+    assert level_of("hanging", Measures(16, 2, 4)) == 2  # 2 + 2 + 2 points
+    # Nothing to find: the pieces alone, at most 4 points, level 1 of every finding kind.
+    for kind in ("hanging", "pins", "checks", "captures", "threats", "fork"):
+        assert level_of(kind, Measures(32, 0, 0)) == 1

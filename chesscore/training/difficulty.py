@@ -7,7 +7,11 @@ next door). `Measures` holds the three; `score` weighs them, and `level_of` cuts
 levels 1, 2 and 3 at thresholds per kind (answers differ in size from kind to kind: a position
 has more captures than pins), set at the thirds of the scores of 300 positions of the shipped
 set (server/training/data), so each level holds about a third of them; bench/train.py prints
-the spread.
+the spread. For the kinds that ask to find every one of something (hanging pieces, pins,
+checks, captures, threats, forks) the thirds are of the drills that have something to find:
+counted with the others, the many positions with no pin or no fork would fill level 1 and
+leave none of the pins there. A drill with nothing to find scores its pieces alone, at most 4
+points, and is level 1.
 """
 
 from __future__ import annotations
@@ -17,9 +21,9 @@ from dataclasses import dataclass
 LEVELS = (1, 2, 3)
 # Per kind: scores up to the first threshold are level 1, up to the second level 2, the rest 3.
 THRESHOLDS = {
-    "hanging": (3.5, 5.0), "checks": (3.5, 6.25), "captures": (6.0, 7.875),
-    "threats": (6.75, 9.0), "count": (6.75, 8.0), "safe": (5.75, 8.5), "pins": (3.375, 4.375),
-    "fork": (3.5, 5.375), "blunder": (3.75, 4.5),
+    "hanging": (5.0, 6.375), "checks": (6.125, 7.0), "captures": (6.625, 8.0),
+    "threats": (7.0, 9.5), "count": (6.75, 8.0), "safe": (5.75, 8.5), "pins": (5.875, 6.75),
+    "fork": (5.5, 6.5), "blunder": (3.75, 4.5),
 }  # fmt: skip
 # Past this many squares or moves an answer is not felt to be harder still.
 MAX_SIZE = 6

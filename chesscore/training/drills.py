@@ -13,10 +13,12 @@ Each kind reads chesscore's threat analysis of one position (chesscore.training.
   map counts them: pawns diagonally, sliders up to the first piece, pinned pieces included;
   and what the side to move gets by capturing the piece there and the exchange that follows
   (static exchange of its best capture): ``win``, ``even``, ``lose``, or ``none`` (no piece
-  there it can capture);
+  there it can capture; then the question asks for the counts alone);
 - ``safe``: the target squares of one piece of the side to move (the `focus`) where its
   exchange does not lose material (chesscore.analysis.see's label is not "losing");
-- ``pins``: every pinned piece of either colour, absolute or relative (chesscore.analysis.xray);
+- ``pins``: every pinned piece of either colour, absolute or relative (chesscore.analysis.xray),
+  and for each the piece it is pinned to: the pin line's target, which the pinner x-rays
+  through it (a piece pinned on two lines has two targets);
 - ``fork``: every legal move of the side to move after which the moved piece attacks two or
   more targets (the king, undefended pieces, pieces worth more than it);
 - ``blunder``: a move of the side to move (`played`, from the game the position came from) and
@@ -40,7 +42,7 @@ from chesscore.analysis.see import LOSING, exchange_on_target
 from chesscore.analysis.threats import find_hanging, piece_attack_lists
 from chesscore.rules.board import Board
 from chesscore.rules.move import SQUARE_MASK, Move
-from chesscore.rules.squares import COLOR_NAMES, KING, in_name_order, square_name
+from chesscore.rules.squares import COLOR_NAMES, KING, NAME_ORDER, in_name_order, square_name
 from chesscore.training.difficulty import Measures, distance, level_of
 from chesscore.training.facts import MoveAttacks, PositionFacts
 
@@ -48,15 +50,18 @@ KINDS = ("hanging", "checks", "captures", "threats", "count", "safe", "pins", "f
 # How the answer to each kind is given (docs/protocol.md, "Threat trainer").
 SQUARE_KINDS = frozenset({"hanging", "pins", "safe"})
 MOVE_KINDS = frozenset({"checks", "captures", "threats", "fork"})
+# The kinds that ask to find every one of something (an empty answer may be the truth).
+FIND_KINDS = frozenset({"hanging", "pins"}) | MOVE_KINDS
 
 
 @dataclass(frozen=True, slots=True)
 class Drill:
     """A position, its question and the exact answer (see the module docstring).
 
-    The answer is `squares` (hanging, pins, safe; for blunder what the move drops), `moves`
-    (checks, captures, threats, fork), `count` and `exchange` (count) or `safe` (blunder);
-    `reasons` say in words why, one sentence each.
+    The answer is `squares` (hanging, pins, safe; for blunder what the move drops) with
+    `pin_pairs` (pins: each (pinned, target), in name order), `moves` (checks,
+    captures, threats, fork), `count` and `exchange` (count) or `safe` (blunder); `reasons`
+    say in words why, one sentence each.
     """
 
     kind: str
@@ -68,10 +73,16 @@ class Drill:
     focus: int | None = None
     played: Move | None = None
     squares: tuple[int, ...] = ()
+    pin_pairs: tuple[tuple[int, int], ...] = ()
     moves: tuple[Move, ...] = ()
     count: tuple[int, int] = (0, 0)
     exchange: str = "none"
     safe: bool = True
+
+    @property
+    def finds_nothing(self) -> bool:
+        """A drill asking to find every one of something where there is none."""
+        return self.kind in FIND_KINDS and not self.squares and not self.moves
 
 
 def make_drill(
@@ -224,10 +235,11 @@ def _count(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | N
     )
     far = max(distance(a, square) for a in (*white, *black))
     measures = Measures(facts.piece_count(), len(white) + len(black), far)
-    question = (
-        f"How many white and how many black pieces attack {square_name(square)}? "
-        f"And what does {_side(facts)} get by taking there?"
-    )
+    question = f"How many white and how many black pieces attack {square_name(square)}?"
+    if exchange != "none":  # on a square with nothing to take the exchange is not asked
+        question += (
+            f" And if {_side(facts)} takes the {_piece(board, square)}, who wins the exchange?"
+        )
     return _drill(
         facts, "count", question, measures, reasons, focus=square,
         count=(len(white), len(black)), exchange=exchange,
@@ -294,8 +306,19 @@ def _pins(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
     ) or ("No piece is pinned.",)
     far = max([0, *(distance(pin.pinner, pin.target) for pin in facts.pins)])
     measures = Measures(facts.piece_count(), len(pinned), far)
-    question = "Click every pinned piece, of either colour (none: answer with no square)."
-    return _drill(facts, "pins", question, measures, squares=pinned, reasons=reasons)
+    question = (
+        "Click every pinned piece, of either colour, and the piece it is pinned to "
+        "(none: answer with no square)."
+    )
+    pairs = in_pair_order({(pin.pinned, pin.target) for pin in facts.pins})
+    return _drill(
+        facts, "pins", question, measures, squares=pinned, pin_pairs=pairs, reasons=reasons
+    )
+
+
+def in_pair_order(pairs: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Square pairs sorted by the first square's name, then the second's."""
+    return tuple(sorted(pairs, key=lambda pair: (NAME_ORDER[pair[0]], NAME_ORDER[pair[1]])))
 
 
 def _blunder(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | None:

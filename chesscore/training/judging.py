@@ -6,22 +6,38 @@ is safe. A set is correct when it is exactly the truth; then `missed` is what th
 and the answer lacks, `wrong` what the answer has and the truth lacks (a page marks them
 orange and red, the rest green). A count (with the exchange, when it is given) or a yes/no
 answer is right or wrong as a whole;
-a blunder check answered "safe" misses the squares the move drops.
+a blunder check answered "safe" misses the squares the move drops. A pins drill answered in
+full (`PinAnswer`: each pinned piece with the piece it is pinned to) is correct when the pinned
+pieces are exactly the truth and so are the pairs; `missed_pairs` and `wrong_pairs` say which
+pairs were not named and which were named wrongly. Answered with squares alone, only the
+pinned pieces are judged.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from chesscore.rules.move import Move
 from chesscore.rules.squares import in_name_order
-from chesscore.training.drills import MOVE_KINDS, SQUARE_KINDS, Drill
+from chesscore.training.drills import MOVE_KINDS, SQUARE_KINDS, Drill, in_pair_order
 
 # A move as the trainer compares moves: its start and end squares.
 MoveKey = tuple[int, int]
 # A count: white attackers, black attackers, and the exchange ("win", ...) or None if not asked.
 CountAnswer = tuple[int, int, str | None]
-Answer = frozenset[int] | frozenset[MoveKey] | CountAnswer | bool
+# A pin as the trainee names it: the pinned piece's square and its target's.
+PinPair = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class PinAnswer:
+    """A pins drill's whole answer: (pinned, target) pairs; the pinned pieces are their
+    first squares."""
+
+    pairs: frozenset[PinPair]
+
+
+Answer = frozenset[int] | frozenset[MoveKey] | CountAnswer | bool | PinAnswer
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +50,8 @@ class Verdict:
     missed_moves: tuple[MoveKey, ...]
     wrong_moves: tuple[MoveKey, ...]
     explanation: str
+    missed_pairs: tuple[PinPair, ...] = ()
+    wrong_pairs: tuple[PinPair, ...] = ()
 
 
 def move_key(move: Move) -> MoveKey:
@@ -43,6 +61,11 @@ def move_key(move: Move) -> MoveKey:
 def judge(drill: Drill, answer: Answer) -> Verdict:
     """The verdict on `answer` to `drill`; TypeError when the answer is not of the kind's form
     (the server checks the form first and refuses it in words)."""
+    if drill.kind == "pins" and (isinstance(answer, PinAnswer) or answer == frozenset()):
+        # No square at all says "no piece is pinned", which is the whole answer.
+        return _judge_pins(
+            drill, answer if isinstance(answer, PinAnswer) else PinAnswer(frozenset())
+        )
     if drill.kind in SQUARE_KINDS:
         return _judge_squares(drill, _as_set(answer, int))
     if drill.kind in MOVE_KINDS:
@@ -70,6 +93,15 @@ def _judge_squares(drill: Drill, answer: frozenset[object]) -> Verdict:
     missed = tuple(sq for sq in drill.squares if sq not in answer)
     wrong = tuple(in_name_order(sq for sq in answer if isinstance(sq, int) and sq not in truth))
     return _verdict(not missed and not wrong, drill, missed=missed, wrong=wrong)
+
+
+def _judge_pins(drill: Drill, answer: PinAnswer) -> Verdict:
+    pinned = _judge_squares(drill, frozenset(pinned for pinned, _ in answer.pairs))
+    truth = set(drill.pin_pairs)
+    missed = tuple(pair for pair in drill.pin_pairs if pair not in answer.pairs)
+    wrong = in_pair_order(answer.pairs - truth)
+    right = pinned.correct and not missed and not wrong
+    return replace(pinned, correct=right, missed_pairs=missed, wrong_pairs=wrong)
 
 
 def _judge_moves(drill: Drill, answer: frozenset[object]) -> Verdict:

@@ -2,10 +2,11 @@
 
 `parse_next(args)` reads `?kind=K&level=L`; `parse_answer(body)` reads `{"id", "answer"}`,
 the answer in one of the forms of docs/protocol.md, "Threat trainer": a list of square names,
-a list of UCI moves, `{"white": n, "black": m, "exchange": e}` (`exchange` optional), or
-true/false. The answer's form is checked
-against the drill's kind only once the drill is found (`check_form`), before it is taken, so a
-malformed answer is refused and changes nothing: the drill still waits for a good one.
+a list of UCI moves, a list of [pinned, target] square pairs (`pins`),
+`{"white": n, "black": m, "exchange": e}` (`exchange` optional), or true/false. The answer's
+form is checked against the drill's kind only once the drill is found (`check_form`), before
+it is taken, so a malformed answer is refused and changes nothing: the drill still waits for a
+good one.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from chesscore import ChessError, Move, parse_square
 from chesscore.training import KINDS
 from chesscore.training.difficulty import LEVELS
 from chesscore.training.drills import MOVE_KINDS, SQUARE_KINDS
-from chesscore.training.judging import Answer, CountAnswer
+from chesscore.training.judging import Answer, CountAnswer, PinAnswer
 from server.errors import RequestError
 
 # A drill id as secrets.token_urlsafe(18) writes it, with room to spare.
@@ -38,8 +39,8 @@ class NextRequest:
 
 @dataclass(frozen=True, slots=True)
 class AnswerRequest:
-    """`form` is "squares", "moves", "count", "yesno" or "none" (an empty list: no square and
-    no move, a right answer where there is nothing to find)."""
+    """`form` is "squares", "moves", "pairs", "count", "yesno" or "none" (an empty list: no
+    square and no move, a right answer where there is nothing to find)."""
 
     id: str
     form: str
@@ -73,10 +74,12 @@ def _parse_value(answer: Any) -> tuple[str, Answer]:
         return "yesno", answer
     if isinstance(answer, dict):
         return "count", _parse_count(answer)
+    if isinstance(answer, list) and answer and all(isinstance(item, list) for item in answer):
+        return "pairs", _parse_pairs(answer)
     if not isinstance(answer, list) or any(not isinstance(item, str) for item in answer):
         raise RequestError(
-            "bad_request", "'answer' must be a list of squares or of UCI moves, "
-            "{\"white\": n, \"black\": m}, or true/false",
+            "bad_request", "'answer' must be a list of squares, of UCI moves or of "
+            "[pinned, target] square pairs, {\"white\": n, \"black\": m}, or true/false",
         )  # fmt: skip
     if not answer:
         return "none", frozenset()
@@ -88,6 +91,26 @@ def _parse_value(answer: Any) -> tuple[str, Answer]:
         raise RequestError("bad_request", f"'answer' has more than {MAX_MOVES} moves")
     moves = [_checked(Move.from_uci, item) for item in answer]
     return "moves", frozenset((move.from_square, move.to_square) for move in moves)
+
+
+def _parse_pairs(answer: list[Any]) -> PinAnswer:
+    """[[pinned, target], ...]: each pinned piece with the piece it is pinned to."""
+    if len(answer) > MAX_SQUARES:
+        raise RequestError("bad_request", f"'answer' names more than {MAX_SQUARES} pins")
+    pairs = set()
+    for item in answer:
+        if len(item) != 2 or not all(isinstance(sq, str) and len(sq) == 2 for sq in item):
+            shown = repr(item)[:30]
+            raise RequestError(
+                "bad_request", f"'answer' holds {shown}: a pin is [pinned, target], two squares"
+            )
+        pinned, target = (_checked(parse_square, sq) for sq in item)
+        if pinned == target:
+            raise RequestError(
+                "bad_request", f"'answer' pins {item[0]!r} to itself: name the piece behind it"
+            )
+        pairs.add((pinned, target))
+    return PinAnswer(frozenset(pairs))
 
 
 def _checked(parse: Any, item: str) -> Any:
@@ -126,8 +149,11 @@ def check_form(kind: str, form: str) -> None:
     )  # fmt: skip
     if form == expected or (form == "none" and expected in ("squares", "moves")):
         return
+    if kind == "pins" and form == "pairs":
+        return
     said = {
-        "squares": "a list of square names", "moves": "a list of UCI moves",
+        "squares": "a list of square names" + (" or of [pinned, target] pairs" * (kind == "pins")),
+        "moves": "a list of UCI moves",
         "count": "{\"white\": n, \"black\": m}", "yesno": "true (safe) or false",
     }  # fmt: skip
     raise RequestError("bad_request", f"a {kind} drill is answered with {said[expected]}")

@@ -4,8 +4,9 @@
 played here once over) until chesscore makes a drill of that kind at that level, keeps it in
 the pending store and hands it out; `answer(id, answer, address)` takes it back once and
 judges the answer. A position's facts are cached (an LRU shared by every request, as the game
-page caches its facts), and the positions that gave a drill of a kind and level are remembered
-in a small pool per kind and level, so a level seldom met is found again without a search.
+page caches its facts), a drill with nothing to find is mostly passed over (`EMPTY_SHARE`),
+and the positions that gave a drill of a kind and level are remembered in a small pool per
+kind and level, so a level seldom met is found again without a search.
 Every request of an address first takes a token of its bucket (server.games.admission).
 """
 
@@ -28,11 +29,19 @@ from server.transport.facts_cache import LruCache
 TRIES = 40
 # The share of drills made on games played here, when there are any.
 SITE_SHARE = 0.2
+# The share of requests that want a drill with nothing to find (no pin, no hanging piece, no
+# fork: the truth in more than half the positions of games); the others pass such drills
+# over, so that most drills have something to find and "none" stays an answer to reckon with.
+EMPTY_SHARE = 0.2
 # Positions remembered per kind and level (see the module docstring).
 POOL_SIZE = 256
 FACTS_CACHE_SIZE = 1024
 # Per address: this many requests at once, then one every this many seconds.
 BURST, INTERVAL = 60, 0.25
+
+
+# A drill chosen, the facts of its position and the position.
+Found = tuple[Drill, PositionFacts, TrainingPosition]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,9 +102,13 @@ class TrainingService:
         facts: PositionFacts = self.facts.get(fen, lambda: PositionFacts(fen))
         return facts
 
-    def choose(self, kind: str, level: int) -> tuple[Drill, PositionFacts, TrainingPosition]:
-        """A drill of `kind` as near `level` as `TRIES` positions give."""
-        best: tuple[Drill, PositionFacts, TrainingPosition] | None = None
+    def choose(self, kind: str, level: int) -> Found:
+        """A drill of `kind` as near `level` as `TRIES` positions give; of the kinds that ask
+        to find something, one with nothing to find only when this request wants one (see
+        `EMPTY_SHARE`), or when no other turned up."""
+        best: Found | None = None
+        empty: Found | None = None
+        wants_empty = self.rng.random() < EMPTY_SHARE
         pool = self.pools[kind, level]
         for attempt in range(TRIES):
             position = self._position(attempt, pool if attempt % 2 == 0 else None)
@@ -103,14 +116,18 @@ class TrainingService:
             drill = make_drill(facts, kind, self.rng, position.played)
             if drill is None:
                 continue
+            if drill.finds_nothing and not wants_empty:
+                empty = empty or (drill, facts, position)
+                continue
             self.pools[kind, drill.level].append(position)
-            if drill.level == level:
+            if drill.level == level or drill.finds_nothing:  # nothing to find: level 1 anyway
                 return drill, facts, position
             if best is None or abs(drill.level - level) < abs(best[0].level - level):
                 best = drill, facts, position
-        if best is None:  # no shipped position lacks a drill of every kind: a safeguard
+        found = best or empty
+        if found is None:  # no shipped position lacks a drill of every kind: a safeguard
             raise RequestError("not_found", f"no {kind} drill could be made now; try again")
-        return best
+        return found
 
     def _position(self, attempt: int, pool: deque[TrainingPosition] | None) -> TrainingPosition:
         """A request's first try may be a game played here (`SITE_SHARE` of them), the others

@@ -13,7 +13,7 @@ from chesscore import Board, Move, square_name
 from chesscore.rules.squares import COLOR_NAMES
 from chesscore.training import Drill, PositionFacts, Verdict
 from chesscore.training.drills import MOVE_KINDS
-from chesscore.training.judging import MoveKey
+from chesscore.training.judging import MoveKey, PinPair
 from server.transport.facts_cache import checked_king
 from server.transport.wire_facts import (
     names,
@@ -40,6 +40,8 @@ def drill_json(drill_id: str, drill: Drill, facts: PositionFacts, source: str) -
     }
     if drill.kind == "count" and drill.focus is not None:
         body["square"] = square_name(drill.focus)
+        # Whether the question asks who wins the exchange (there is a piece to take there).
+        body["asks_exchange"] = drill.exchange != "none"
     if drill.kind == "safe" and drill.focus is not None:
         body["piece"] = square_name(drill.focus)
     if drill.played is not None:
@@ -53,8 +55,9 @@ def drill_json(drill_id: str, drill: Drill, facts: PositionFacts, source: str) -
 
 
 def verdict_json(drill: Drill, verdict: Verdict, facts: PositionFacts) -> dict[str, Any]:
-    """`correct`, `truth`, `missed`, `wrong`, `explanation`, and the position's `overlay`."""
-    return {
+    """`correct`, `truth`, `missed`, `wrong`, `explanation`, and the position's `overlay`;
+    for pins also the pinned pieces' `targets` and the pairs missed and named wrongly."""
+    body = {
         "ok": True,
         "correct": verdict.correct,
         "truth": _truth(drill),
@@ -63,6 +66,15 @@ def verdict_json(drill: Drill, verdict: Verdict, facts: PositionFacts) -> dict[s
         "explanation": verdict.explanation,
         "overlay": _overlay(facts),
     }
+    if drill.kind == "pins":
+        body["targets"] = _pairs(drill.pin_pairs)
+        body["missed_targets"] = _pairs(verdict.missed_pairs)
+        body["wrong_targets"] = _pairs(verdict.wrong_pairs)
+    return body
+
+
+def _pairs(pairs: tuple[PinPair, ...]) -> list[list[str]]:
+    return [names(pair) for pair in pairs]
 
 
 def _truth(drill: Drill) -> Any:

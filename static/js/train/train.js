@@ -12,7 +12,7 @@
 import { createBoard } from '../board.js';
 import { createThreatOverlay, OVERLAY_BRUSHES } from '../overlays/threats.js';
 import { fetchJson, errorMessage } from '../analysis/http.js';
-import { TRAIN_BRUSHES, isMoveKind, pickedMarks, verdictMarks } from './marks.js';
+import { TRAIN_BRUSHES, isMoveKind, pickedMarks, pinPairs, verdictMarks } from './marks.js';
 import { createSession } from './session.js';
 import { history as dayHistory, levelFor, ratingOf, record } from './progress.js';
 import { createHistoryGraph } from './history.js';
@@ -29,11 +29,11 @@ const KIND_NAMES = {
   fork: 'Forks',
   blunder: 'Blunder check',
 };
-const EXCHANGE_WORDS = { win: 'wins', even: 'is even', lose: 'loses', none: 'no capture' };
 const HINTS = {
   square: 'Click the squares, again to take one back; then Submit (Enter).',
   move: 'Play each move on the board (drag or click); again to take it back; then Submit.',
-  count: 'Choose both numbers and what taking there gets the side to move; then Submit.',
+  pins: 'Click a pinned piece, then the piece it is pinned to; a piece clicked twice is taken back. Then Submit (Enter).',
+  count: 'Choose both numbers, and who wins the exchange when it is asked; then Submit.',
   blunder: 'Is the move shown safe?',
 };
 
@@ -59,6 +59,10 @@ function freshAnswer() {
   return {
     squares: new Set(),
     moves: new Set(),
+    // pins: pinned square -> the squares of the pieces it is said to be pinned to; `choosing`
+    // is the pinned piece whose target the next tap names.
+    pins: new Map(),
+    choosing: null,
     count: { white: null, black: null, exchange: null },
     safe: null,
   };
@@ -95,6 +99,7 @@ function showDrill() {
   $('#train-level').textContent = `${KIND_NAMES[drill.kind]} · level ${drill.level}`;
   $('#train-rating').textContent = `rating ${ratingOf(drill.kind)}`;
   $('#train-count').hidden = drill.kind !== 'count';
+  $('#train-exchange').hidden = !drill.asks_exchange;
   $('#train-yesno').hidden = !blunder;
   $('#train-result').hidden = true;
   $('#train-error').textContent = '';
@@ -106,7 +111,7 @@ function showDrill() {
 
 function hintOf(drillKind) {
   if (isMoveKind(drillKind)) return 'move';
-  if (drillKind === 'count' || drillKind === 'blunder') return drillKind;
+  if (['count', 'blunder', 'pins'].includes(drillKind)) return drillKind;
   return 'square';
 }
 
@@ -117,13 +122,42 @@ function tick() {
 }
 
 function toggleSquare(square) {
-  if (!drill || verdict || isMoveKind(drill.kind) || hintOf(drill.kind) !== 'square') return;
-  const squares = answer.squares;
-  if (squares.has(square)) squares.delete(square);
-  else squares.add(square);
+  if (!drill || verdict || !['square', 'pins'].includes(hintOf(drill.kind))) return;
+  if (drill.kind === 'pins') {
+    tapForPins(square);
+  } else if (answer.squares.has(square)) {
+    answer.squares.delete(square);
+  } else {
+    answer.squares.add(square);
+  }
   // chessground keeps a clicked piece selected: let it go, so a second click toggles back.
   board.ground.selectSquare(null);
   drawPicks();
+}
+
+/**
+ * A tap on a pins drill: a first tap names a pinned piece, the next one the piece it is pinned
+ * to; a tap on a named pinned piece chooses it again (to name another target, or to take a
+ * named one back), a second tap takes the piece back with its targets. An empty square only
+ * ends the choosing.
+ */
+function tapForPins(square) {
+  const { pins } = answer;
+  const chosen = answer.choosing;
+  if (chosen === square) {
+    pins.delete(square);
+    answer.choosing = null;
+  } else if (!board.ground.state.pieces.has(square)) {
+    answer.choosing = null;
+  } else if (chosen !== null) {
+    const targets = pins.get(chosen);
+    if (targets.has(square)) targets.delete(square);
+    else targets.add(square);
+    answer.choosing = null;
+  } else {
+    if (!pins.has(square)) pins.set(square, new Set());
+    answer.choosing = square;
+  }
 }
 
 function toggleMove(key) {
@@ -135,6 +169,7 @@ function toggleMove(key) {
 }
 
 function drawPicks() {
+  $('#train-error').textContent = '';
   const marks = pickedMarks(drill, answer);
   board.markSquares(marks.classes);
   board.setShapes(marks.shapes);
@@ -142,25 +177,49 @@ function drawPicks() {
   const shown = hintOf(drill.kind) === 'square' || isMoveKind(drill.kind);
   $('#train-picked').textContent = shown
     ? `Your answer: ${picked.sort().join(', ') || 'none'}`
-    : '';
+    : drill.kind === 'pins'
+      ? pinsSaid()
+      : '';
+}
+
+function pinsSaid() {
+  const said = [...answer.pins]
+    .map(([pinned, targets]) => `${pinned} → ${[...targets].join(' and ') || '?'}`)
+    .sort();
+  const asking = answer.choosing ? ` Now tap the piece ${answer.choosing} is pinned to.` : '';
+  return `Your answer: ${said.join(', ') || 'none'}.${asking}`;
 }
 
 function answerValue() {
   if (isMoveKind(drill.kind)) return [...answer.moves];
+  if (drill.kind === 'pins') return pinPairs(answer);
+  if (drill.kind === 'count' && !drill.asks_exchange) {
+    return { white: answer.count.white, black: answer.count.black };
+  }
   if (drill.kind === 'count') return answer.count;
   if (drill.kind === 'blunder') return answer.safe;
   return [...answer.squares];
 }
 
-function isComplete() {
-  if (drill.kind === 'count') return Object.values(answer.count).every((part) => part !== null);
-  if (drill.kind === 'blunder') return answer.safe !== null;
-  return true;
+/** What the answer still lacks, in words, or null when it is whole. */
+function missingPart() {
+  if (drill.kind === 'count') {
+    const { white, black, exchange } = answer.count;
+    if (white === null || black === null) return 'Choose how many white and black pieces attack.';
+    if (drill.asks_exchange && exchange === null) return 'Choose who wins the exchange.';
+  }
+  if (drill.kind === 'blunder' && answer.safe === null) return 'Say whether the move is safe.';
+  if (drill.kind === 'pins') {
+    const bare = [...answer.pins].find(([, targets]) => targets.size === 0);
+    if (bare) return `Tap the piece ${bare[0]} is pinned to (or ${bare[0]} again to take it back).`;
+  }
+  return null;
 }
 
 async function submit() {
   if (!drill || verdict || page.dataset.state !== 'asking') return;
-  if (!isComplete()) return showError('Give the whole answer first.');
+  const missing = missingPart();
+  if (missing) return showError(missing);
   const seconds = (performance.now() - started) / 1000;
   clearInterval(timer);
   setState('judging');
@@ -193,18 +252,43 @@ function showVerdict() {
     density: drill.kind === 'count' ? 'contested' : 'pieces',
     extraShapes: marks.shapes,
   });
-  const truth = verdict.truth;
   const said =
     drill.kind === 'count'
-      ? ` (white ${truth.white}, black ${truth.black}; taking there: ${EXCHANGE_WORDS[truth.exchange]})`
-      : '';
-  $('#train-verdict').textContent = verdict.correct ? `Right!${said}` : `Not quite${said}.`;
+      ? ` ${countSaid(verdict.truth)}`
+      : drill.kind === 'pins'
+        ? pinsJudged(verdict)
+        : '';
+  $('#train-verdict').textContent = `${verdict.correct ? 'Right!' : 'Not quite.'}${said}`;
   $('#train-verdict').dataset.correct = String(verdict.correct);
   $('#train-explanation').textContent = verdict.explanation;
   $('#train-result').hidden = false;
   $('#train-streak').textContent = String(session.streak());
   $('#train-rating').textContent = `rating ${ratingOf(drill.kind)}`;
 }
+
+/** "White 2, black 1; Black wins the exchange." for a count's truth. */
+function countSaid(truth) {
+  const winner = { win: drill.turn, lose: other(drill.turn) }[truth.exchange];
+  const exchange = winner
+    ? `; ${capitalized(winner)} wins the exchange`
+    : truth.exchange === 'even'
+      ? '; the exchange is even'
+      : '';
+  return `White ${truth.white}, black ${truth.black}${exchange}.`;
+}
+
+/** " Missed: c6 → e8. Wrong: c6 → d8." for the pin pairs of a pins verdict. */
+function pinsJudged(verdict) {
+  const listed = (pairs) => pairs.map(([pinned, target]) => `${pinned} → ${target}`).join(', ');
+  const missed = verdict.missed_targets ?? [];
+  const wrong = verdict.wrong_targets ?? [];
+  return (
+    (missed.length ? ` Missed: ${listed(missed)}.` : '') +
+    (wrong.length ? ` Wrong: ${listed(wrong)}.` : '')
+  );
+}
+
+const capitalized = (word) => word[0].toUpperCase() + word.slice(1);
 
 function showSummary() {
   const summary = session.summary();
@@ -264,7 +348,9 @@ function bind() {
   for (const key of document.querySelectorAll('.exchange-key')) {
     key.addEventListener('click', () => {
       if (verdict) return;
-      answer.count.exchange = key.dataset.exchange;
+      // The buttons name the winner; the API asks what the side to move gets.
+      const winner = key.dataset.winner;
+      answer.count.exchange = winner === 'even' ? 'even' : winner === drill.turn ? 'win' : 'lose';
       for (const same of document.querySelectorAll('.exchange-key')) {
         same.setAttribute('aria-pressed', String(same === key));
       }
