@@ -10,21 +10,104 @@ so no live client comes near it. gevent also writes a line for every malformed r
 ("Invalid request ... invalid literal for int()"), 2,000 lines in 2 s from one client; those
 go through the process-wide log throttle of the transport guard.
 
+gevent-websocket reads a frame's whole payload, then unmasks it byte by byte in Python, before
+anyone can look at its size: one 16 MiB frame stalled every other client for 2.5 s, a 1 GiB
+frame for ten minutes and 2 GB of memory. Here a WebSocket reads through `BoundedStream`, which
+refuses a read that would take a message past `MAX_FRAME_BYTES` before it reads a byte of it:
+the frame header's length decides, the payload is never read, and the connection is closed.
+
 Flask-SocketIO's `run` builds the same server but cannot take a handler class of ours, so the
 server is built here as `run` builds it (gevent-websocket's handler, no access log).
 """
 
 from __future__ import annotations
 
+import contextlib
+import struct
 from typing import Any
 
 from flask import Flask
 from gevent import pywsgi
+from geventwebsocket.exceptions import FrameTooLargeException, WebSocketError
 from geventwebsocket.handler import WebSocketHandler
+from geventwebsocket.websocket import Stream, WebSocket
 
 from server.transport.guard import LogThrottle
+from server.transport.security import MAX_FRAME_BYTES
 
 IDLE_SECONDS = 60.0
+# A close frame's payload: RFC 6455's status 1009, "message too big", and a reason.
+TOO_BIG_CLOSE_FRAME = struct.pack("!H", 1009) + b"message too big"
+# One for the whole process: a flood of oversized frames is a few lines, not one per frame.
+FRAME_LOG = LogThrottle()
+
+
+class MessageTooBig(FrameTooLargeException):  # type: ignore[misc]
+    """A WebSocket message whose frame headers announce more than the limit."""
+
+
+class BoundedStream:
+    """gevent-websocket's stream (`read`, `write`) with a budget of bytes per message: a read
+    past it raises `MessageTooBig` before anything is read, and gevent-websocket closes the
+    connection (from a header read, as a protocol error; from a payload read, as a dead
+    socket). Headers count too, so a message split into many small frames is bounded as well."""
+
+    __slots__ = ("address", "budget", "handler", "limit", "read_socket", "refused", "write")
+
+    def __init__(self, handler: Any, limit: int) -> None:
+        stream = Stream(handler)
+        self.handler = handler
+        self.read_socket = stream.read
+        self.write = stream.write
+        self.limit = limit
+        self.budget = limit
+        self.address = handler.client_address[0] if handler.client_address else "?"
+        self.refused = False
+
+    def read(self, size: int) -> bytes:
+        if size > self.budget:
+            FRAME_LOG.warn(
+                "closed a WebSocket from %s: a message of more than %d bytes announced",
+                self.address,
+                self.limit,
+            )
+            self.refused = True
+            raise MessageTooBig(f"a message above {self.limit} bytes")
+        self.budget -= size
+        return bytes(self.read_socket(size))
+
+
+class BoundedWebSocket(WebSocket):  # type: ignore[misc]
+    """gevent-websocket's WebSocket reading through a `BoundedStream`, its budget renewed for
+    each message. The handler makes a plain WebSocket, which `bound` turns into this one in
+    place: a second one would not do, as dropping the first sends a close frame (its
+    `__del__`)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def bound(cls, websocket: WebSocket, handler: Any, limit: int) -> None:
+        """Make `websocket`, not yet read from, a BoundedWebSocket of `limit` bytes."""
+        websocket.__class__ = cls
+        websocket.stream = BoundedStream(handler, limit)
+        websocket.raw_read = websocket.stream.read
+
+    def read_message(self) -> Any:
+        self.stream.budget = self.stream.limit
+        return super().read_message()
+
+    def close(self, code: int = 1000, message: bytes = b"") -> None:
+        """gevent-websocket's close, saying 1009 (message too big) when that is why: its own
+        close frame carries no status code, so ours is sent first and its own is not."""
+        if self.stream is not None and self.stream.refused:
+            with contextlib.suppress(WebSocketError):
+                self.send_frame(TOO_BIG_CLOSE_FRAME, self.OPCODE_CLOSE)
+            self.raw_write = discard
+        super().close(code, message)
+
+
+def discard(data: bytes) -> None:
+    """A writer that writes nothing."""
 
 
 class TimedHandler(WebSocketHandler):  # type: ignore[misc]
@@ -35,6 +118,14 @@ class TimedHandler(WebSocketHandler):  # type: ignore[misc]
     def handle(self) -> None:
         self.socket.settimeout(self.idle)
         super().handle()
+
+    def upgrade_websocket(self) -> Any:
+        """gevent-websocket's upgrade, its WebSocket made a `BoundedWebSocket` before anything
+        is read from it."""
+        refused = super().upgrade_websocket()
+        if refused is None and getattr(self, "websocket", None) is not None:
+            BoundedWebSocket.bound(self.websocket, self, MAX_FRAME_BYTES)
+        return refused
 
     def read_request(self, requestline: str) -> Any:
         """gevent's, with a request that stalls refused as invalid input (a 400 and one
