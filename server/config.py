@@ -50,6 +50,9 @@ DEFAULTS: dict[str, Any] = {
     # The site's address as players know it (the PGN's Site tag); empty: the address the server
     # listens on. Never taken from a request's Host header, which the client chooses.
     "PUBLIC_URL": "",
+    # Comma-separated host names the site answers to besides PUBLIC_URL's and the listening
+    # address's (server.transport.edge); a request naming another Host is refused.
+    "ALLOWED_HOSTS": "",
     # Engine worker processes for the computer's searches (levels 3-8); 0: one per core.
     "ENGINE_WORKERS": 0,
     # Computer games in play at once per client address; more are refused `too_many_games`.
@@ -81,6 +84,7 @@ ENVIRONMENT = {
     "CHESS_SQLITE_SYNCHRONOUS": ("SQLITE_SYNCHRONOUS", str),
     "CHESS_ABANDON_AFTER": ("ABANDON_AFTER", float),
     "CHESS_PUBLIC_URL": ("PUBLIC_URL", str),
+    "CHESS_ALLOWED_HOSTS": ("ALLOWED_HOSTS", str),
     "CHESS_IDLE_TIMEOUT": ("IDLE_TIMEOUT", float),
     "CHESS_ENGINE_WORKERS": ("ENGINE_WORKERS", int),
     "CHESS_MAX_COMPUTER_GAMES": ("MAX_COMPUTER_GAMES", int),

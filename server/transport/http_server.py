@@ -32,6 +32,7 @@ from geventwebsocket.exceptions import FrameTooLargeException, WebSocketError
 from geventwebsocket.handler import WebSocketHandler
 from geventwebsocket.websocket import Stream, WebSocket
 
+from server.transport.edge import Edge
 from server.transport.guard import LogThrottle
 from server.transport.security import MAX_FRAME_BYTES
 
@@ -102,7 +103,7 @@ class BoundedWebSocket(WebSocket):  # type: ignore[misc]
         if self.stream is not None and self.stream.refused:
             with contextlib.suppress(WebSocketError):
                 self.send_frame(TOO_BIG_CLOSE_FRAME, self.OPCODE_CLOSE)
-            self.raw_write = discard
+            self.raw_write = discard  # type: ignore[misc]  # a slot of the base class
         super().close(code, message)
 
 
@@ -121,7 +122,11 @@ class TimedHandler(WebSocketHandler):  # type: ignore[misc]
 
     def upgrade_websocket(self) -> Any:
         """gevent-websocket's upgrade, its WebSocket made a `BoundedWebSocket` before anything
-        is read from it."""
+        is read from it. It answers before the app sees the request, so a Host the site does
+        not answer to (server.transport.edge) is not upgraded here but refused by the app."""
+        edge = getattr(self.application, "wsgi_app", None)
+        if isinstance(edge, Edge) and not edge.allows(self.environ):
+            return None  # not upgraded: the app answers it, refusing the host (a 400)
         refused = super().upgrade_websocket()
         if refused is None and getattr(self, "websocket", None) is not None:
             BoundedWebSocket.bound(self.websocket, self, MAX_FRAME_BYTES)
