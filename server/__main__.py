@@ -48,7 +48,8 @@ def main(argv: list[str] | None = None) -> None:
     if app.config["ASYNC_MODE"] == "gevent":
         from server.transport.http_server import make_server
 
-        make_server(app, args.host, args.port, float(app.config["IDLE_TIMEOUT"])).serve_forever()
+        idle, per_address = float(app.config["IDLE_TIMEOUT"]), int(app.config["MAX_CONNECTIONS"])
+        make_server(app, args.host, args.port, idle, per_address).serve_forever()
     else:
         socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True)
 

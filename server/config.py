@@ -38,6 +38,9 @@ DEFAULTS: dict[str, Any] = {
     # Seconds a connection may send nothing before it is closed (gevent mode; Engine.IO pings
     # every 25 s, so live clients never come near it).
     "IDLE_TIMEOUT": 60.0,
+    # Connections one address may hold open at once (gevent mode); more are answered 503 and
+    # closed (server.transport.connection_limits).
+    "MAX_CONNECTIONS": 64,
     # HTTP bodies above this many bytes are refused (413).
     "MAX_CONTENT_LENGTH": 4096,
     # Seconds without a change after which a game ends as abandoned (no result; one whose
@@ -86,6 +89,7 @@ ENVIRONMENT = {
     "CHESS_PUBLIC_URL": ("PUBLIC_URL", str),
     "CHESS_ALLOWED_HOSTS": ("ALLOWED_HOSTS", str),
     "CHESS_IDLE_TIMEOUT": ("IDLE_TIMEOUT", float),
+    "CHESS_MAX_CONNECTIONS": ("MAX_CONNECTIONS", int),
     "CHESS_ENGINE_WORKERS": ("ENGINE_WORKERS", int),
     "CHESS_MAX_COMPUTER_GAMES": ("MAX_COMPUTER_GAMES", int),
     "CHESS_CREATE_BURST": ("CREATE_BURST", int),
