@@ -6,9 +6,12 @@ carry the security headers, and a request for another Host gets no socket."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
+import chess
 import pytest
 import requests
 
@@ -19,6 +22,7 @@ from tests.support.http import refused
 from tests.support.live_server import LiveServer
 from tests.support.raw_websocket import open_websocket
 from tests.support.server_fixture import module_server
+from tests.test_search_bounds import NINE_QUEENS
 
 pytestmark = pytest.mark.server
 
@@ -182,3 +186,46 @@ def test_the_site_s_own_names_are_answered(server: LiveServer, host: str) -> Non
         server.url + "/", headers={"Host": f"{host}:{server.port}"}, timeout=TIMEOUT
     )
     assert response.status_code == 200
+
+
+slow_try_server = module_server(
+    "hostile_try", {"CHESS_REVIEW_SECONDS": "4", "CHESS_REVIEW_DEPTH": "40"}
+)
+
+
+def test_a_try_replaced_by_a_newer_one_says_so(slow_try_server: LiveServer) -> None:
+    """Two tries from one address on nine queens a side, where depth 1 alone outlasts the
+    second's arrival: the newer replaces the older before it has a line, and the older's answer
+    says so (it used to say the engine was busy with a live game)."""
+    url = slow_try_server.url
+    board = chess.Board(NINE_QUEENS)
+    pgn = f'[FEN "{NINE_QUEENS}"]\n[SetUp "1"]\n\n1. {board.san(next(iter(board.legal_moves)))} *'
+    response = requests.post(url + "/api/reviews", json={"pgn": pgn}, timeout=TIMEOUT)
+    assert response.status_code == 201, response.text
+    review_id = response.json()["id"]
+    deadline = time.monotonic() + 300
+    while (
+        requests.get(f"{url}/api/reviews/{review_id}", timeout=TIMEOUT).json()["status"] != "done"
+    ):
+        assert time.monotonic() < deadline, "the review did not finish"
+        time.sleep(0.5)
+    first, second = GameClient(url), GameClient(url)
+    replies: dict[str, Any] = {}
+
+    def try_move(name: str, client: GameClient, uci: str) -> None:
+        replies[name] = client.call("review_try", {"id": review_id, "ply": 1, "uci": uci})
+
+    try:
+        tried = [move.uci() for move in board.legal_moves][-2:]
+        older = threading.Thread(target=try_move, args=("a", first, tried[0]))
+        older.start()
+        time.sleep(1)  # the order does not matter to the assertion: one replaces the other
+        try_move("b", second, tried[1])
+        older.join(timeout=60)
+    finally:
+        first.close()
+        second.close()
+    codes = sorted(reply.get("code", "ok") for reply in replies.values())
+    assert codes == ["ok", "replaced"], replies
+    refusal = next(reply for reply in replies.values() if not reply["ok"])
+    assert "newer try" in refusal["error"] and "live game" not in refusal["error"]

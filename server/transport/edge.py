@@ -19,6 +19,7 @@ import urllib.parse
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from server.errors import error_reply
 from server.transport.headers import SECURITY_HEADERS, WILDCARD_HOSTS
 
 StartResponse = Callable[..., Any]
@@ -83,7 +84,7 @@ class Edge:
 
     def refuse(self, host: str, start_response: StartResponse) -> list[bytes]:
         message = f"this server does not answer to the host {host[:60]!r}"
-        body = json.dumps({"ok": False, "error": message, "code": "bad_host"}).encode()
+        body = json.dumps(error_reply("bad_host", message)).encode()
         headers = [
             ("Content-Type", "application/json"),
             ("Content-Length", str(len(body))),
