@@ -49,6 +49,10 @@ from tests.support.raw_websocket import frame_header, masked, open_websocket
 from tests.test_search_bounds import NINE_QUEENS
 
 VICTIM = "127.0.0.2"
+# Seconds the victim waits for its review before it counts as not done: a review is low
+# priority in the engine pool, and an analysis restarted every few seconds keeps it waiting
+# (issue 26, point 7, not addressed here).
+REVIEW_BOUND = 150.0
 LEVEL = 3
 MIB = 1 << 20
 
@@ -128,12 +132,12 @@ class Victim:
             self.failures.append(f"review: {posted.status_code} {posted.text[:80]}")
             return None
         review_id = posted.json()["id"]
-        while time.monotonic() - started < 600:
+        while time.monotonic() - started < REVIEW_BOUND:
             status = self.http.get(f"{self.url}/api/reviews/{review_id}", timeout=30).json()
             if status["status"] in ("done", "failed"):
                 return time.monotonic() - started if status["status"] == "done" else None
             time.sleep(0.2)
-        self.failures.append("review: not done in 600 s")
+        self.failures.append(f"review: not done in {REVIEW_BOUND:g} s")
         return None
 
 

@@ -100,32 +100,26 @@ def trickle(sock: socket.socket, start: bytes, byte: bytes) -> int:
     return TRICKLE_BYTES
 
 
-def test_a_request_line_trickled_a_byte_at_a_time_is_closed(server: LiveServer) -> None:
-    sock = connect(server, "127.0.0.4")
+BODY_HEAD = (
+    b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 1000\r\n\r\n{"
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "start", "byte"),
+    [
+        ("127.0.0.4", b"GET /", b"a"),  # the request line
+        ("127.0.0.5", b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", b"a"),  # headers
+        ("127.0.0.6", BODY_HEAD, b" "),  # the body
+    ],
+)
+def test_a_request_trickled_a_byte_at_a_time_is_closed(
+    server: LiveServer, source: str, start: bytes, byte: bytes
+) -> None:
+    sock = connect(server, source)
     try:
-        sent = trickle(sock, b"GET /", b"a")
-    finally:
-        sock.close()
-    assert sent < TRICKLE_BYTES
-
-
-def test_headers_trickled_a_byte_at_a_time_are_closed(server: LiveServer) -> None:
-    sock = connect(server, "127.0.0.5")
-    try:
-        sent = trickle(sock, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", b"a")
-    finally:
-        sock.close()
-    assert sent < TRICKLE_BYTES
-
-
-def test_a_body_trickled_a_byte_at_a_time_is_closed(server: LiveServer) -> None:
-    sock = connect(server, "127.0.0.6")
-    head = (
-        b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-        b"Content-Length: 1000\r\n\r\n{"
-    )
-    try:
-        sent = trickle(sock, head, b" ")
+        sent = trickle(sock, start, byte)
     finally:
         sock.close()
     assert sent < TRICKLE_BYTES
