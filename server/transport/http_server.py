@@ -271,9 +271,11 @@ class LimitedServer(pywsgi.WSGIServer):  # type: ignore[misc]
 def make_server(
     app: Flask, host: str, port: int, idle: float = IDLE_SECONDS, per_address: int = 64
 ) -> Any:
-    """The gevent server for `app` on `host`:`port` (call its `serve_forever`)."""
+    """The gevent server for `app` on `host`:`port` (call its `serve_forever`); `per_address`
+    0: no limit per address, only in all."""
     handler = type("Handler", (TimedHandler,), {"idle": idle})
-    counter = ConnectionCounter(per_address, total_connections(raise_descriptor_limit()))
+    total = total_connections(raise_descriptor_limit())
+    counter = ConnectionCounter(per_address or total, total)
     return LimitedServer(
         (host, port),
         app,
