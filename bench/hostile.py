@@ -4,6 +4,7 @@ in bounded form, against one real server on 127.0.0.1.
 Usage:
   python bench/hostile.py                 # 12 computer replies and one review per phase
   python bench/hostile.py --replies 20 --attack-seconds 60
+  python bench/hostile.py --skip engine   # every attack but the engine's
 
 The server is started as a user starts it (`python -m server`, gevent, its default limits).
 The victim, from 127.0.0.2, plays a level-3 computer game over Socket.IO (each wait: from its
@@ -144,8 +145,9 @@ class Victim:
 class Attacker:
     """The attacks, each in its own thread until `stop` is set; `counts` says what happened."""
 
-    def __init__(self, server: LiveServer) -> None:
+    def __init__(self, server: LiveServer, skip: frozenset[str] = frozenset()) -> None:
         self.server = server
+        self.skip = skip
         self.stop = threading.Event()
         self.counts: dict[str, int] = {}
         self.lock = threading.Lock()
@@ -157,6 +159,8 @@ class Attacker:
 
     def start(self) -> None:
         for attack in (self.frames, self.engine, self.sockets, self.slow_loris, self.text):
+            if attack.__name__ in self.skip:
+                continue
             thread = threading.Thread(target=self._guarded(attack), daemon=True)
             thread.start()
             self.threads.append(thread)
@@ -299,6 +303,11 @@ def main() -> None:
     parser.add_argument("--replies", type=int, default=12)
     parser.add_argument("--attack-seconds", type=float, default=45.0)
     parser.add_argument("--seed", type=int, default=26)
+    parser.add_argument(
+        "--skip",
+        default="",
+        help="attacks left out, comma separated: frames, engine, sockets, slow_loris, text",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as instance:
         env = {"CHESS_COMPUTER_DELAY": "0", "CHESS_ENGINE_WORKERS": "2"}
@@ -317,7 +326,7 @@ def run(server: LiveServer, pid: int, args: argparse.Namespace) -> None:
     victim.replies(2)  # the engine worker started, the openings read
     memory = {"before": resident_memory(pid)}
     phase("alone", victim, args.replies, report)
-    attacker = Attacker(server)
+    attacker = Attacker(server, frozenset(filter(None, args.skip.split(","))))
     highest = [resident_memory(pid)]
     sampling = threading.Event()
 
