@@ -301,7 +301,7 @@ def phase(name: str, victim: Victim, replies: int, report: dict[str, Any]) -> No
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--replies", type=int, default=12)
-    parser.add_argument("--attack-seconds", type=float, default=45.0)
+    parser.add_argument("--attack-seconds", type=float, default=75.0)  # past the idle timeout
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument(
         "--skip",

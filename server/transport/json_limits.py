@@ -57,7 +57,7 @@ class InvalidTextError(ValueError):
 def find_invalid_text(value: Any, where: str = "the JSON") -> str | None:
     """Where in `value` (decoded JSON) a string holds a lone surrogate, or None."""
     if isinstance(value, str):
-        return where if not value.isascii() and _has_surrogate(value) else None
+        return where if _has_surrogate(value) else None
     if isinstance(value, dict):
         items: Any = value.items()
     elif isinstance(value, list):
@@ -75,6 +75,8 @@ def find_invalid_text(value: Any, where: str = "the JSON") -> str | None:
 
 
 def _has_surrogate(text: str) -> bool:
+    if text.isascii():
+        return False
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
