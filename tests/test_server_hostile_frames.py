@@ -34,7 +34,7 @@ def server(
 ) -> Iterator[LiveServer]:
     mode = request.param
     env = {"CHESS_ASYNC_MODE": mode, "CHESS_IDLE_TIMEOUT": IDLE_TIMEOUT}
-    live = LiveServer(tmp_path_factory.mktemp(f"frames-{mode}"), env=env).start()
+    live = LiveServer(tmp_path_factory.mktemp(f"frames-{mode}"), env=env).start(timeout=90)
     yield live
     live.stop()
 

@@ -28,7 +28,7 @@ ATTACKER = "127.0.0.3"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     env = {"CHESS_MAX_CONNECTIONS": str(LIMIT), "CHESS_IDLE_TIMEOUT": str(IDLE)}
-    live = LiveServer(tmp_path_factory.mktemp("sockets"), env=env).start()
+    live = LiveServer(tmp_path_factory.mktemp("sockets"), env=env).start(timeout=90)
     yield live
     live.stop()
 
