@@ -80,8 +80,10 @@ def start_targets(
     environment = {
         "CHESS_ASYNC_MODE": async_mode,
         "CHESS_SECRET_KEY": "load-test",
-        # Every game comes from 127.0.0.1, far faster than one visitor may create them.
+        # Every game comes from 127.0.0.1, far faster than one visitor may create them, and
+        # holds its own connections, far more than one visitor may hold.
         "CHESS_CREATE_BURST": "1000000",
+        "CHESS_MAX_CONNECTIONS": "1000000",
         **(settings or {}),
     }
     ports = [cluster.free_port() for _ in range(2 if use_cluster else 1)]

@@ -48,7 +48,12 @@ def main(argv: list[str] | None = None) -> None:
     if app.config["ASYNC_MODE"] == "gevent":
         from server.transport.http_server import make_server
 
-        make_server(app, args.host, args.port, float(app.config["IDLE_TIMEOUT"])).serve_forever()
+        idle, per_address = float(app.config["IDLE_TIMEOUT"]), int(app.config["MAX_CONNECTIONS"])
+        if int(app.config["TRUSTED_PROXIES"]):
+            # Behind a proxy every connection comes from the proxy: limiting them per address
+            # here would limit the whole site; the proxy's own limits apply (nginx: limit_conn).
+            per_address = 0
+        make_server(app, args.host, args.port, idle, per_address).serve_forever()
     else:
         socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True)
 

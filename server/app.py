@@ -22,6 +22,7 @@ from server.games.service import GameService
 from server.storage.interface import open_store
 from server.transport.broadcast import make_client_manager
 from server.transport.connections import Connections
+from server.transport.edge import Edge, allowed_hosts
 from server.transport.guard import install as install_transport_guard
 from server.transport.headers import add_security_headers, public_url
 from server.transport.notifier import RoomNotifier
@@ -73,6 +74,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     events.register(socketio)
     install_transport_guard(app, socketio.server)  # bad input answered, never hung
+    # Outermost, so every request meets it: the Host allow-list, headers on /socket.io/ too.
+    app.wsgi_app = Edge(app.wsgi_app, allowed_hosts(app.config))  # type: ignore[method-assign]
     connections = Connections()
     app.extensions["chess_connections"] = connections
     app.extensions["chess"] = _make_service(app, connections)

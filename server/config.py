@@ -49,6 +49,9 @@ DEFAULTS: dict[str, Any] = {
     # Seconds a connection may send nothing before it is closed (gevent mode; Engine.IO pings
     # every 25 s, so live clients never come near it).
     "IDLE_TIMEOUT": 60.0,
+    # Connections one address may hold open at once (gevent mode); more are answered 503 and
+    # closed (server.transport.connection_limits).
+    "MAX_CONNECTIONS": 64,
     # HTTP bodies above this many bytes are refused (413).
     "MAX_CONTENT_LENGTH": 4096,
     # Seconds without a change after which a game ends as abandoned (no result; one whose
@@ -61,6 +64,9 @@ DEFAULTS: dict[str, Any] = {
     # The site's address as players know it (the PGN's Site tag); empty: the address the server
     # listens on. Never taken from a request's Host header, which the client chooses.
     "PUBLIC_URL": "",
+    # Comma-separated host names the site answers to besides PUBLIC_URL's and the listening
+    # address's (server.transport.edge); a request naming another Host is refused.
+    "ALLOWED_HOSTS": "",
     # Engine worker processes for the computer's searches (levels 3-8); 0: one per core.
     "ENGINE_WORKERS": 0,
     # Computer games in play at once per client address; more are refused `too_many_games`.
@@ -95,7 +101,9 @@ ENVIRONMENT = {
     "CHESS_SQLITE_SYNCHRONOUS": ("SQLITE_SYNCHRONOUS", str),
     "CHESS_ABANDON_AFTER": ("ABANDON_AFTER", float),
     "CHESS_PUBLIC_URL": ("PUBLIC_URL", str),
+    "CHESS_ALLOWED_HOSTS": ("ALLOWED_HOSTS", str),
     "CHESS_IDLE_TIMEOUT": ("IDLE_TIMEOUT", float),
+    "CHESS_MAX_CONNECTIONS": ("MAX_CONNECTIONS", int),
     "CHESS_ENGINE_WORKERS": ("ENGINE_WORKERS", int),
     "CHESS_MAX_COMPUTER_GAMES": ("MAX_COMPUTER_GAMES", int),
     "CHESS_CREATE_BURST": ("CREATE_BURST", int),

@@ -38,7 +38,10 @@ HTTP_STATUS = {
     "too_long": 400,
     "game_in_play": 409,
     "not_ready": 409,
+    "replaced": 409,
     "queue_full": 503,
+    # the edge (server.transport.edge): a Host the site does not answer to
+    "bad_host": 400,
 }
 
 

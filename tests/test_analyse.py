@@ -169,7 +169,8 @@ def test_time_limit_ends_the_analysis() -> None:
 
 
 def test_a_time_limit_however_short_still_gives_depth_one() -> None:
-    """As a game search always gives a move: depth 1 is not cut short by the clock."""
+    """As a game search always gives a move: depth 1 cut short by the clock still gives
+    its lines (those it finished, the rest by their static score)."""
     kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
     result = analyse(Board.from_fen(kiwipete), SearchLimits(movetime=1e-6), multipv=3)
     assert result.done and result.depth == 1 and len(result.lines) == 3

@@ -334,7 +334,7 @@ def test_an_oversized_body_is_refused_before_it_is_sent(server: LiveServer) -> N
     address = urlsplit(server.url)
     with socket.create_connection((address.hostname, address.port), timeout=5) as sock:
         head = (
-            "POST /api/analysis HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "POST /api/analysis HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             f"Content-Length: {2 * 1024 * 1024}\r\n\r\n"
         )
         sock.sendall(head.encode() + b'{"pgn": "')

@@ -11,7 +11,9 @@ best moves first; with one line, each depth is exactly the game search's iterati
 goes to `on_update` after every finished depth, and a last one with `done=True` when the search
 ends: at its depth limit, at its time or node limit, on `cancel`, or once every line is a mate
 the search has seen to its end. A stopped depth is thrown away: the lines reported are those of
-the deepest finished depth (depth 1 always finishes unless `cancel` or `stop()` cuts it).
+the deepest finished depth, save depth 1 cut short by the clock or the node budget, which gives
+the root moves it finished (or, when none, the best by their static score) so that a time limit
+however short still gives lines; on `cancel` or `stop()` an unfinished depth 1 gives none.
 
 Scores are from White's point of view (`Score`), whoever is to move: centipawns, or moves to
 mate (positive: White mates). A side to move with no legal move (mate, stalemate) has no lines.
@@ -103,14 +105,14 @@ def analyse(
     if not count:  # mate or stalemate: nothing to search
         return _finish(result, searcher, start, on_update)
     for depth in range(1, max(1, limits.depth) + 1):
-        infos = _iterate(searcher, depth, order, count, start)
+        infos = searcher.iterate_lines(depth, order, count, start)
         if not infos:  # stopped
             break
         lines = tuple(_make_line(rank, info, white_to_move) for rank, info in enumerate(infos, 1))
         result = Analysis(depth, searcher.nodes, time.monotonic() - start, lines, False)
         if on_update is not None:
             on_update(result)
-        if _all_mates_seen(infos, depth):
+        if infos[0].stopped or _all_mates_seen(infos, depth):
             break
     return _finish(result, searcher, start, on_update)
 
@@ -123,21 +125,6 @@ def _finish(
     if on_update is not None:
         on_update(final)
     return final
-
-
-def _iterate(
-    searcher: Searcher, depth: int, order: list[int], count: int, start: float
-) -> list[SearchInfo]:
-    """One depth's lines. Depth 1 (a few thousand nodes at most) is never cut short by the
-    clock, only by `cancel` or a stop, so a time limit however short still gives lines, as a
-    game search always gives a move; a slow or loaded machine could otherwise give none."""
-    if depth > 1:
-        return searcher.iterate_lines(depth, order, count, start)
-    deadline, searcher.deadline = searcher.deadline, float("inf")
-    try:
-        return searcher.iterate_lines(depth, order, count, start)
-    finally:
-        searcher.deadline = deadline
 
 
 def _make_line(rank: int, info: SearchInfo, white_to_move: bool) -> Line:

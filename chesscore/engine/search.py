@@ -174,6 +174,10 @@ class Searcher:
                 on_info(info)
             if info.stopped or self._should_not_deepen(best, depth, start, limits):
                 break
+        if best.depth == 0:  # depth 1 was cut short before it finished a move
+            score, packed = self._static_lines(root_moves)[0]
+            best.score, best.move = score, Move.from_packed(packed)
+            best.pv = [best.move]
         best.nodes, best.seconds = self.nodes, time.monotonic() - start
         return best
 
@@ -197,7 +201,9 @@ class Searcher:
         except SearchStopped:
             while len(self.board.keys) > self.root_length:
                 self.board.pop_packed()
-            return []
+            if depth > 1 or self._is_cancelled():
+                return []
+            return self._cut_first_lines(lines, root_moves, count, start)
         chosen = [move for _, move in lines]
         root_moves[:] = chosen + [move for move in root_moves if move not in chosen]
         seconds = time.monotonic() - start
@@ -207,6 +213,38 @@ class Searcher:
             pv = self._principal_variation(move, depth)
             infos.append(SearchInfo(depth, score, self.nodes, seconds, pv, move))
         return infos
+
+    def _cut_first_lines(
+        self, lines: list[tuple[int, int]], root_moves: list[int], count: int, start: float
+    ) -> list[SearchInfo]:
+        """What depth 1 has when the clock or the node budget cuts it short: the root moves it
+        finished, then the best of the rest by their static score, `count` lines in all. Every
+        depth obeys the clock (on a position of nine queens a side depth 1 alone, its
+        quiescence search, ran for minutes), and a time limit however short still gives lines."""
+        finished = {move for _, move in lines}
+        rest = [line for line in self._static_lines(root_moves) if line[1] not in finished]
+        lines = (lines + rest)[:count]
+        seconds = time.monotonic() - start
+        return [
+            SearchInfo(1, score, self.nodes, seconds, [first], first, stopped=True)
+            for score, first in ((score, Move.from_packed(move)) for score, move in lines)
+        ]
+
+    def _static_lines(self, root_moves: list[int]) -> list[tuple[int, int]]:
+        """Every root move scored by the static evaluation after it (no search), best first."""
+        board = self.board
+        mg0, eg0, phase0 = evaluation_terms(board)
+        turn = board.turn
+        scored = []
+        for move in root_moves:
+            dmg, deg, dphase = move_delta(board.board, move, turn)
+            scored.append((-blend(mg0 + dmg, eg0 + deg, phase0 + dphase, turn ^ 1), move))
+        scored.sort(key=lambda line: -line[0])
+        return scored
+
+    def _is_cancelled(self) -> bool:
+        """Whether `stop()` or the cancel signal (not the clock) asked the search to end."""
+        return self.stopped or (self.cancel is not None and self.cancel.is_set())
 
     def _prepare(self, board: Board, limits: SearchLimits, start: float) -> None:
         self.board = board.copy()
@@ -580,8 +618,7 @@ class Searcher:
 
     def _check_limits(self) -> None:
         if (
-            self.stopped
-            or (self.cancel is not None and self.cancel.is_set())
+            self._is_cancelled()
             or time.monotonic() >= self.deadline
             or (self.node_limit is not None and self.nodes >= self.node_limit)
         ):

@@ -225,27 +225,16 @@ def evaluate_position(
         elapsed = began - start
         if best is not None and elapsed + GROWTH * last_cost > setting.seconds:
             break
-        infos = _iterate(searcher, depth, order, start)
+        infos = searcher.iterate_lines(depth, order, 1, start)
         if not infos:
             break  # stopped: the deadline or cancel
         best, last_cost = infos[0], time.monotonic() - began
-        if best.mate_in is not None and depth >= MATE - abs(best.score):
-            break  # a mate seen to its end: deeper finds nothing new
+        if best.stopped or (best.mate_in is not None and depth >= MATE - abs(best.score)):
+            break  # depth 1 cut by the clock, or a mate seen to its end: deeper finds nothing
     if best is None:  # cancelled within depth 1
         return PositionEval(index, None, (), 0, searcher.nodes)
     evaluation = _evaluation(board, best, final)
     return PositionEval(index, evaluation, tuple(best.pv), best.depth, searcher.nodes)
-
-
-def _iterate(searcher: Searcher, depth: int, order: list[int], start: float) -> list[SearchInfo]:
-    """One iteration; depth 1 is never cut by the clock (as `analyse` does), only by cancel."""
-    if depth > 1:
-        return searcher.iterate_lines(depth, order, 1, start)
-    deadline, searcher.deadline = searcher.deadline, float("inf")
-    try:
-        return searcher.iterate_lines(depth, order, 1, start)
-    finally:
-        searcher.deadline = deadline
 
 
 def _evaluation(board: Board, info: SearchInfo, final: bool) -> Evaluation:

@@ -19,6 +19,7 @@ from typing import Any
 
 from chesscore import Board, ChessError, Move
 from chesscore.rules.pgn_import import ImportedGame, Node
+from server.display import display_headers
 from server.errors import RequestError
 
 MAX_NODES = 5_000
@@ -99,7 +100,7 @@ def make_tree(game: ImportedGame, analysis_id: str | None, notice: str | None) -
     return {
         "id": analysis_id,
         "fen": game.start_fen,
-        "headers": dict(game.headers),
+        "headers": display_headers(game.headers),
         "result": game.result,
         "notice": notice,
         "nodes": nodes,

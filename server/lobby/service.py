@@ -28,7 +28,7 @@ from server.errors import RequestError
 from server.games.admission import AddressBuckets
 from server.games.play import GameSettings
 from server.games.service import GameService
-from server.lobby.names import make_anonymous_name
+from server.lobby.names import is_look_alike, make_anonymous_name
 from server.lobby.notifier import LobbyNotifier
 from server.lobby.seeks import (
     PAIR,
@@ -183,10 +183,25 @@ class LobbyService:
         color: Color | None = None,
         assisted: bool = True,
     ) -> StoredSeek:
+        if name is not None:
+            self._check_not_look_alike(owner, name)
         body = seek_to_body(name or make_anonymous_name(), color, assisted)
         return StoredSeek(
             new_seek_id(), kind, owner, address, control or UNTIMED, body, self.clock(), self.host
         )
+
+    def _check_not_look_alike(self, owner: str, name: str) -> None:
+        """Refuse a name that reads like the name of another visitor's seek or pairing wait
+        (server.lobby.names) without being it: the lobby is where one is taken for another."""
+        in_use = {
+            str(stored.body["name"])
+            for stored in self.store.list_seeks(MAX_LISTED)
+            if stored.owner != owner
+        }
+        if is_look_alike(name, in_use):
+            raise RequestError(
+                "bad_request", f"the name {name!r} reads like a name in the lobby: choose another"
+            )
 
     def _limited(self, work: Callable[[], Any]) -> Any:
         try:

@@ -222,6 +222,9 @@ class ReviewService:
             return Evaluation.from_json(update.lines[0]["score"])
         after = found.board.copy()
         after.push(move)
-        if after.generate_legal():
+        if not after.generate_legal():
+            return None
+        if update.preempted:
             raise RequestError("not_ready", "the engine was busy with a live game; try again")
-        return None
+        # Stopped with no lines and not for a game: a newer try of this address took its place.
+        raise RequestError("replaced", "a newer try replaced this one before it was searched")

@@ -21,6 +21,7 @@ from chesscore.review.evaluate import ReviewSetting
 from chesscore.rules.board import Board
 from chesscore.rules.squares import COLOR_NAMES
 from server.analysis.service import AnalysisService
+from server.display import display_headers, display_result
 from server.errors import RequestError
 
 MAX_PLIES = 600
@@ -68,7 +69,7 @@ def pgn_source(
     sans = tuple(node.san for node in game.moves)
     check_length(len(ucis))
     headers = bounded_headers(game.headers)
-    headers["Result"] = game.headers.get("Result", game.result)[:MAX_HEADER_LENGTH]
+    headers["Result"] = display_result(game.headers.get("Result"), game.result)
     start_fen = Board.from_fen(game.start_fen, allow_impossible_checks=True).fen()
     digest = hashlib.sha256(
         json.dumps([start_fen, ucis, setting.to_json()], separators=(",", ":")).encode()
@@ -77,9 +78,12 @@ def pgn_source(
 
 
 def bounded_headers(headers: dict[str, str]) -> dict[str, str]:
-    """The first `MAX_HEADERS` headers, names and values cut to `MAX_HEADER_LENGTH`."""
+    """The first `MAX_HEADERS` headers, names and values cut to `MAX_HEADER_LENGTH` and fit to
+    show (server.display: no bidi or control characters, a `Result` of the four)."""
     items = list(headers.items())[:MAX_HEADERS]
-    return {name[:MAX_HEADER_LENGTH]: value[:MAX_HEADER_LENGTH] for name, value in items}
+    return display_headers(
+        {name[:MAX_HEADER_LENGTH]: value[:MAX_HEADER_LENGTH] for name, value in items}
+    )
 
 
 def game_source(

@@ -22,6 +22,7 @@ from chesscore import Move
 from chesscore.rules.pgn_import import GameSpan, ImportedGame, Node
 from server.analysis.service import MAX_LISTED, AnalysisService, Imported
 from server.analysis.tree import make_tree, parse_tree
+from server.display import display_result, display_value
 from server.errors import RequestError
 from server.games.seats import cookie_name, is_game_id, is_token
 from server.games.service import GameService
@@ -105,11 +106,11 @@ def _listing(spans: list[GameSpan]) -> list[dict[str, Any]]:
     return [
         {
             "index": index,
-            "white": span.headers.get("White", "?"),
-            "black": span.headers.get("Black", "?"),
-            "result": span.headers.get("Result", "*"),
-            "event": span.headers.get("Event", "?"),
-            "date": span.headers.get("Date", "????.??.??"),
+            "white": display_value(span.headers.get("White", "?")),
+            "black": display_value(span.headers.get("Black", "?")),
+            "result": display_result(span.headers.get("Result")),
+            "event": display_value(span.headers.get("Event", "?")),
+            "date": display_value(span.headers.get("Date", "????.??.??")),
             "plies": span.plies,
         }
         for index, span in enumerate(spans[:MAX_LISTED])

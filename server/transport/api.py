@@ -32,7 +32,12 @@ from server.transport.clients import request_client
 from server.transport.connections import Connections
 from server.transport.facts_cache import position_facts
 from server.transport.headers import public_url
-from server.transport.json_limits import MAX_DEPTH, JsonTooDeepError, loads_bounded
+from server.transport.json_limits import (
+    MAX_DEPTH,
+    InvalidTextError,
+    JsonTooDeepError,
+    loads_bounded,
+)
 from server.transport.messages import State, make_state
 from server.transport.query import parse_query_int
 from server.transport.requests import parse_action, parse_create, parse_http_move, parse_invite
@@ -60,6 +65,8 @@ def json_body() -> Any:
         raise RequestError(
             "bad_request", f"{where} nests deeper than {MAX_DEPTH} levels ({error.depth})"
         ) from error
+    except InvalidTextError as error:
+        raise RequestError("bad_request", f"the body: {error}") from error
     except ValueError as error:
         raise RequestError("bad_request", "the body is not valid JSON") from error
 

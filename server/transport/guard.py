@@ -38,9 +38,11 @@ from typing import Any
 
 from engineio import packet as eio_packet
 from engineio import payload as eio_payload
+from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 
 from server.errors import error_reply
 from server.games.admission import TokenBucket
+from server.transport.security import MAX_FRAME_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -323,7 +325,14 @@ class GuardedFrames:
 
 
 def guarded_websocket(websocket_class: Any, guard: FrameGuard) -> Callable[[Any, Any], Any]:
-    """A stand-in for engine.io's WebSocket class, handing its handler `GuardedFrames`."""
+    """A stand-in for engine.io's WebSocket class, handing its handler `GuardedFrames`.
+
+    In threading mode that class is simple-websocket's, told here to close a connection whose
+    message passes MAX_FRAME_BYTES as it arrives (gevent mode bounds its messages in
+    server.transport.http_server), instead of gathering it whole first."""
+    options = (
+        {"max_message_size": MAX_FRAME_BYTES} if websocket_class is SimpleWebSocketWSGI else {}
+    )
 
     def make(handler: Callable[[Any], Any], server: Any) -> Any:
         socket = handler.__self__  # type: ignore[attr-defined]  # the bound Socket._websocket_handler
@@ -331,7 +340,7 @@ def guarded_websocket(websocket_class: Any, guard: FrameGuard) -> Callable[[Any,
         def screened(ws: Any) -> Any:
             return handler(GuardedFrames(ws, socket, guard))
 
-        return websocket_class(screened, server)
+        return websocket_class(screened, server, **options)
 
     return make
 

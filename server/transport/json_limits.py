@@ -6,6 +6,11 @@ escaped the handlers that answer bad JSON and became a 500. `loads_bounded` firs
 nesting outside strings (a regular expression drops the strings, the brackets left are summed)
 and refuses anything deeper than `max_depth` with `JsonTooDeepError` before `json.loads` sees
 it. Nothing the server accepts nests more than a few levels; 32 leaves room for any client.
+
+JSON may also spell a lone UTF-16 surrogate (`"\ud800"`), which `json.loads` turns into a
+Python string that no UTF-8 encoder takes: it passed every check and failed at the first write
+or encoding, a 500 with a traceback (a PGN header, a tree comment, a review's final write).
+Such text is not Unicode, and `loads_bounded` refuses it with `InvalidTextError`, naming where.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ _BRACKET = re.compile(r"[\[\]{}]")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 # Strings and the punctuation between them, for finding the field a deep value sits in.
 _TOKEN = re.compile(r'"(?:[^"\\]+|\\.)*"?|[\[\]{}:]', re.DOTALL)
+# A \u escape of a UTF-16 surrogate (D800-DFFF): the only way JSON text spells one.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class JsonTooDeepError(ValueError):
@@ -37,6 +44,44 @@ class JsonTooDeepError(ValueError):
         self.depth = depth
         self.max_depth = max_depth
         self.field = field
+
+
+class InvalidTextError(ValueError):
+    """JSON text holding a string that is not valid Unicode (a lone surrogate)."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(f"{where} is not valid Unicode text (it holds a lone surrogate)")
+        self.where = where
+
+
+def find_invalid_text(value: Any, where: str = "the JSON") -> str | None:
+    """Where in `value` (decoded JSON) a string holds a lone surrogate, or None."""
+    if isinstance(value, str):
+        return where if _has_surrogate(value) else None
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        label = f"field {key[:30]!r}" if isinstance(key, str) else f"item {key}"
+        found = find_invalid_text(key, f"a field name in {where}") or find_invalid_text(
+            item, label if where == "the JSON" else f"{where}, {label}"
+        )
+        if found:
+            return found
+    return None
+
+
+def _has_surrogate(text: str) -> bool:
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def nesting_depth(text: str) -> int:
@@ -74,4 +119,11 @@ def loads_bounded(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
         depth = nesting_depth(text)
         if depth > max_depth:
             raise JsonTooDeepError(depth, max_depth, deep_field(text, max_depth))
-    return json.loads(text)
+    value = json.loads(text)
+    # Cheap test first: only text with a surrogate escape (or, from a lenient decoder, a
+    # surrogate itself) can hold one.
+    if _SURROGATE_ESCAPE.search(text) or _has_surrogate(text):
+        where = find_invalid_text(value)
+        if where is not None:
+            raise InvalidTextError(where)
+    return value

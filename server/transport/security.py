@@ -18,6 +18,10 @@ from pathlib import Path
 from typing import Any
 
 MAX_PAYLOAD_BYTES = 16384
+# A WebSocket message's bytes on the wire: the payload's characters, each up to 4 in UTF-8, and
+# room for the frame headers. Refused by the frame header, before the payload is read
+# (server.transport.http_server in gevent mode, simple-websocket's option in threading mode).
+MAX_FRAME_BYTES = 4 * MAX_PAYLOAD_BYTES + 1024
 
 
 def load_secret_key(instance_path: str) -> str:
