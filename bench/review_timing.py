@@ -26,7 +26,7 @@ import requests
 import socketio
 
 from bench.latency import FriendTable, percentile
-from server.games.engine_pool import default_size
+from server.engine.pool import default_size
 from tests.support.live_server import LiveServer
 
 WARM_UP_MOVES = 16

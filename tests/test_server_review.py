@@ -29,7 +29,7 @@ import requests
 
 from chesscore.review.evaluate import ReviewSetting
 from deploy import cluster
-from server.games.engine_pool import AnalysisJob, EnginePool
+from server.engine.pool import AnalysisJob, EnginePool
 from server.review.job import ReviewJob
 from server.storage.interface import GameStore, ReviewLimitError, StoredReview
 from server.storage.sqlite import SqliteStore

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chesscore.review.evaluate import ReviewSetting
-from server.games.engine_pool import EnginePool
+from server.engine.pool import EnginePool
 from server.review.job import ReviewUpdate
 from server.review.record import ReviewProgress
 from server.storage.interface import GameStore

@@ -26,9 +26,9 @@ from chesscore.analysis.judgement import Evaluation
 from chesscore.review.evaluate import ReviewSetting
 from chesscore.rules.move import Move
 from server.analysis.service import AnalysisService, is_analysis_id
+from server.engine.analysis import AnalysisJob, AnalysisUpdate
 from server.errors import RequestError
 from server.games.admission import AddressBuckets
-from server.games.engine_analysis import AnalysisJob, AnalysisUpdate
 from server.games.play import Game
 from server.games.seats import is_game_id
 from server.games.service import GameService

@@ -27,7 +27,7 @@ with its job's serial, to that job's callback, so the stale lines of a job stopp
 ago never reach the job that took its lane. A stopped job's last update (its last lines) is
 sent by the server at once, not when its niced worker next looks at its flag.
 
-A job is any `server.games.engine_worker.PoolJob`: it carries its own worker function, and its
+A job is any `server.engine.worker.PoolJob`: it carries its own worker function, and its
 updates are whatever it sends (analysis lines, a review's judged plies). A low-priority job (a
 game review) is the first a game's search stops, and it gives its lane to any other job that
 waits for one; it ends with a `preempted` update, and its owner may start it again.
@@ -49,8 +49,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from server.games.engine_analysis import AnalysisJob, AnalysisUpdate
-from server.games.engine_worker import (
+from server.engine.analysis import AnalysisJob, AnalysisUpdate
+from server.engine.worker import (
     PoolJob,
     PoolUpdate,
     run_job_in_worker,
