@@ -13,6 +13,7 @@ their difference (goal: within 5 ms).
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import threading
@@ -182,3 +183,22 @@ def report(
     print(f"{'difference':22}" + "".join(f"{value:+8.2f}ms" for value in differences)
           + "   (goal: within 5 ms)")  # fmt: skip
     sys.stdout.flush()
+
+
+def main() -> None:
+    """`python -m bench.review_timing`: step 4 of bench/review.py alone, on the server's
+    engine as the environment sets it (CHESS_STOCKFISH, CHESS_REVIEW_NODES)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--plies", type=int, default=80, help="the timed game's plies")
+    parser.add_argument("--moves", type=int, default=200, help="round trips without a review")
+    args = parser.parse_args()
+    from bench import review_oracle
+
+    print(f"load {os.getloadavg()[0]:.2f}; CHESS_STOCKFISH={os.environ.get('CHESS_STOCKFISH')}")
+    run_timing(review_oracle.read_games(), args.plies, args.moves)
+
+
+if __name__ == "__main__":
+    main()

@@ -12,6 +12,7 @@ service, registers the HTTP blueprint (server.transport.review_api) and starts t
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -20,12 +21,16 @@ from flask_socketio import SocketIO, join_room, leave_room
 
 from chesscore.review.evaluate import ReviewSetting
 from server.analysis.service import AnalysisService
+from server.engine.stockfish import choose_stockfish, describe
 from server.games.play import Game
 from server.games.service import GameService
+from server.review.engines import DEFAULT_NODES, ReviewEngine
 from server.review.service import ReviewService
 from server.transport import api, review_api
 from server.transport.clients import request_client
 from server.transport.review_requests import parse_review_id, parse_try
+
+log = logging.getLogger(__name__)
 
 
 def review_room(review_id: str) -> str:
@@ -73,6 +78,15 @@ def review_setting(config: dict[str, Any]) -> ReviewSetting:
     return ReviewSetting(seconds, depth)
 
 
+def review_engine(config: dict[str, Any]) -> ReviewEngine:
+    """Who evaluates the reviews (STOCKFISH, REVIEW_NODES; 0 nodes: the default), said in the
+    log at start."""
+    stockfish = choose_stockfish(config.get("STOCKFISH"))
+    log.info("%s", describe(stockfish))
+    nodes = int(config.get("REVIEW_NODES") or DEFAULT_NODES)
+    return ReviewEngine(review_setting(config), stockfish, nodes)
+
+
 def install(app: Flask, socketio: SocketIO) -> ReviewService:
     """Build the review service (called once by the factory, after the analysis service)."""
     games = cast(GameService, app.extensions["chess"])
@@ -87,7 +101,7 @@ def install(app: Flask, socketio: SocketIO) -> ReviewService:
     service = ReviewService(
         games,
         cast(AnalysisService, app.extensions["chess_analysis"]),
-        review_setting(app.config),
+        review_engine(app.config),
         emit,
         socketio.start_background_task,
         socketio.sleep,
