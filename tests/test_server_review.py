@@ -47,7 +47,14 @@ pytestmark = pytest.mark.server
 # Depth-bound, not time-bound: the same verdicts however loaded the machine is (0.25 s a
 # position searched only depth 1 on a busy machine, blind to 4. Qxf7#). The pre-emption and
 # restart tests need a review that runs for a while: TIMED.
-FAST = {"CHESS_REVIEW_SECONDS": "60", "CHESS_REVIEW_DEPTH": "3", "CHESS_COMPUTER_DELAY": "0.05"}
+# Our own engine (CHESS_STOCKFISH=none, the fall-back, with its two passes) is reviewed here;
+# tests/test_server_review_stockfish.py reviews with Stockfish.
+FAST = {
+    "CHESS_REVIEW_SECONDS": "60",
+    "CHESS_REVIEW_DEPTH": "3",
+    "CHESS_COMPUTER_DELAY": "0.05",
+    "CHESS_STOCKFISH": "none",
+}
 TIMED = {**FAST, "CHESS_REVIEW_SECONDS": "0.25", "CHESS_REVIEW_DEPTH": "8"}
 server = module_server("review", {**FAST, "CHESS_ENGINE_WORKERS": "2"})
 
@@ -603,13 +610,13 @@ class Collected:
 
 
 def test_a_review_job_gives_its_lane_to_the_analysis_board_and_resumes() -> None:
-    """A 2-worker pool has one analysis lane: an analysis job waiting for it stops the
-    review (low priority), which then resumes from its next position and completes."""
+    """A 1-worker pool: an analysis job waiting for its lane stops the review (low
+    priority), which then resumes from its next position and completes."""
     game = chess.pgn.read_game(io.StringIO(random_pgn(17, 16)))
     assert game is not None
     moves = tuple(move.uci() for move in game.mainline_moves())
     setting = ReviewSetting(0.25, 8)
-    pool = EnginePool(2)
+    pool = EnginePool(1)
     try:
         review = Collected()
         job = ReviewJob(chess.STARTING_FEN, moves, (("Result", "*"),), setting)
@@ -632,5 +639,30 @@ def test_a_review_job_gives_its_lane_to_the_analysis_board_and_resumes() -> None
         assert fresh == list(range(len(earlier), len(moves) + 1))  # nothing evaluated twice
         assert len(last.summary["plies"]) == len(moves)
         assert chess.pgn.read_game(io.StringIO(last.summary["pgn"])) is not None
+    finally:
+        pool.close()
+
+
+def test_reviews_take_every_lane_and_give_one_to_the_analysis_board() -> None:
+    """Low-priority jobs are not held to the analysis cap (size - 1 lanes): two reviews run
+    on a 2-worker pool at once, and an analysis job waiting for a lane stops one of them."""
+    moves = tuple(move.uci() for move in chess.pgn.read_game(  # type: ignore[union-attr]
+        io.StringIO(random_pgn(19, 40))).mainline_moves())  # fmt: skip
+    setting = ReviewSetting(0.25, 8)
+    pool = EnginePool(2)
+    try:
+        reviews = [Collected(), Collected()]
+        for index, collected in enumerate(reviews):
+            job = ReviewJob(chess.STARTING_FEN, moves, (("Result", "*"),), setting)
+            pool.start_analysis(f"review:{index}", f"review:{index}", job, collected)
+        for collected in reviews:  # both run at once: each has evaluated a position
+            collected.wait_for(lambda u: u.position is not None)
+        board = Collected()
+        pool.start_analysis("page", "10.0.0.1", AnalysisJob(chess.STARTING_FEN, [], 1, 1.0), board)
+        assert board.wait_for(lambda u: bool(u.lines)).lines
+        stopped = [c for c in reviews if any(u.done and u.preempted for u in c.updates)]
+        assert len(stopped) == 1, [c.updates[-1:] for c in reviews]
+        running = next(c for c in reviews if c not in stopped)
+        assert running.wait_for(lambda u: u.done).summary is not None
     finally:
         pool.close()
