@@ -219,3 +219,46 @@ def test_no_engine_is_left_when_the_server_is_killed(tmp_path: Path) -> None:
     while any(is_alive(pid) for pid in engines) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not any(is_alive(pid) for pid in engines), f"engines left: {engines}"
+
+
+BROKEN_ENGINE = """#!/bin/sh
+# Shakes hands like a UCI engine, then dies on every search.
+while read -r line; do
+  case "$line" in
+    uci) echo "id name Broken"; echo uciok ;;
+    isready) echo readyok ;;
+    go*) exit 1 ;;
+  esac
+done
+"""
+
+
+def test_a_review_the_engine_cannot_finish_fails_alone(tmp_path: Path) -> None:
+    """An engine that dies on every search: each review ends `failed` with an error, one
+    after the other (the queue goes on), and the server still answers."""
+    engine = tmp_path / "broken-engine"
+    engine.write_text(BROKEN_ENGINE)
+    engine.chmod(0o755)
+    env = {**STOCKFISH, "CHESS_STOCKFISH": str(engine), "CHESS_ENGINE_WORKERS": "1"}
+    live = LiveServer(tmp_path / "instance", env=env)
+    live.start()
+    try:
+        ids = [post(live.url, {"pgn": random_pgn(seed, 6)}).json()["id"] for seed in (1, 2)]
+        for review_id in ids:
+            review = wait_failed(live.url, review_id)
+            assert review["engine"]["name"] == "Broken"
+            assert review["error"] == "the engine could not review this game", review
+        assert get(live.url, "/api/reviews/" + ids[0]).status_code == 200
+    finally:
+        live.stop()
+
+
+def wait_failed(url: str, review_id: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 180  # a guard against hanging, not a speed requirement
+    while True:
+        review: dict[str, Any] = get(url, f"/api/reviews/{review_id}").json()
+        assert review["status"] != "done", review
+        if review["status"] == "failed":
+            return review
+        assert time.monotonic() < deadline, f"review {review_id} is still {review['status']}"
+        time.sleep(0.2)
