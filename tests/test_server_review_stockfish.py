@@ -19,6 +19,7 @@ import chess
 import pytest
 
 from server.engine.stockfish import NPM_BUILD
+from server.engine.worker import WORKER_NICENESS
 from tests.support.game_client import GameClient, create_game
 from tests.support.live_server import LiveServer
 from tests.support.processes import children_of, is_alive
@@ -186,6 +187,12 @@ def test_a_live_games_move_preempts_a_stockfish_review(tmp_path: Path) -> None:
         live.stop()
 
 
+def niceness(pid: int) -> int:
+    """The process's nice value (/proc/<pid>/stat's 19th field, after the command's ")")."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[16])
+
+
 def node_engines(pid: int) -> list[int]:
     """The engine processes (Node) of the server's workers."""
     return [
@@ -211,6 +218,7 @@ def test_no_engine_is_left_when_the_server_is_killed(tmp_path: Path) -> None:
             engines = node_engines(live.process.pid)
             time.sleep(0.2)
         assert len(engines) == 2, engines  # one Stockfish per worker, both on the review
+        assert all(niceness(pid) >= WORKER_NICENESS for pid in engines)  # players go first
         wait_review(live.url, review_id)
         assert sorted(node_engines(live.process.pid)) == sorted(engines)  # kept warm
     finally:
