@@ -428,6 +428,23 @@ def test_an_address_has_three_reviews_pending_at_most(server: LiveServer) -> Non
 # -- pre-emption and restarts, each on a server of its own ---------------------------------
 
 
+def play_while_reviewing(url: str, review_id: str) -> GameClient:
+    """Once the review runs, two moves against the computer (level 3, in the pool), each
+    answered while the review is still running and has lost nothing; the player, to close."""
+    wait_review(url, review_id, "running")
+    created = create_game(url, opponent="computer", color="white", level=3)
+    player = GameClient(url)
+    player.join(created["game"], seat=created["seat"])
+    for ply, uci in ((0, "e2e4"), (2, "d2d4")):
+        before = get(url, f"/api/reviews/{review_id}").json()
+        assert player.move(created["game"], ply, uci)["ok"]
+        player.wait_for(lambda state, after=ply + 2: state["ply"] == after)
+        during = get(url, f"/api/reviews/{review_id}").json()
+        assert during["status"] == "running", "the computer answered during the review"
+        assert during["progress"]["done"] >= before["progress"]["done"]  # nothing lost
+    return player
+
+
 def test_a_review_gives_way_to_a_live_game_and_resumes(tmp_path: Path) -> None:
     """One worker: the computer's search can only run when the review gives its lane up."""
     live = LiveServer(tmp_path / "instance", env={**TIMED, "CHESS_ENGINE_WORKERS": "1"})
@@ -437,17 +454,7 @@ def test_a_review_gives_way_to_a_live_game_and_resumes(tmp_path: Path) -> None:
         response = post(live.url, {"pgn": random_pgn(5, 40)})
         assert response.status_code == 201, response.text
         review_id = response.json()["id"]
-        wait_review(live.url, review_id, "running")
-        created = create_game(live.url, opponent="computer", color="white", level=3)
-        player = GameClient(live.url)
-        player.join(created["game"], seat=created["seat"])
-        for ply, uci in ((0, "e2e4"), (2, "d2d4")):
-            before = get(live.url, f"/api/reviews/{review_id}").json()
-            assert player.move(created["game"], ply, uci)["ok"]
-            player.wait_for(lambda state, after=ply + 2: state["ply"] == after)
-            during = get(live.url, f"/api/reviews/{review_id}").json()
-            assert during["status"] == "running", "the computer answered during the review"
-            assert during["progress"]["done"] >= before["progress"]["done"]  # nothing lost
+        player = play_while_reviewing(live.url, review_id)
         review = wait_review(live.url, review_id)
         assert all(p["best"] is not None for p in review["plies"])
         assert review["progress"] == {"done": 41, "total": 41}

@@ -20,12 +20,12 @@ import pytest
 
 from server.engine.stockfish import NPM_BUILD
 from server.engine.worker import WORKER_NICENESS
-from tests.support.game_client import GameClient, create_game
+from tests.support.game_client import GameClient
 from tests.support.live_server import LiveServer
-from tests.support.processes import children_of, is_alive
+from tests.support.processes import children_of, niceness, survivors
 from tests.support.server_fixture import module_server
 from tests.test_server_computer import engine_workers
-from tests.test_server_review import get, post, random_pgn, wait_review
+from tests.test_server_review import get, play_while_reviewing, post, random_pgn, wait_review
 
 pytestmark = [
     pytest.mark.server,
@@ -159,7 +159,9 @@ def test_our_engines_review_is_reviewed_again_by_stockfish(tmp_path: Path) -> No
 def test_a_live_games_move_preempts_a_stockfish_review(tmp_path: Path) -> None:
     """One worker: the computer's reply can only be searched when the review's Stockfish is
     stopped and gives its lane up; the review then resumes and ends complete."""
-    env = {**STOCKFISH, "CHESS_ENGINE_WORKERS": "1", "CHESS_REVIEW_NODES": "1000000"}
+    # 300,000 nodes a position (the default): about 11 s for 17 positions at 450k nps, long
+    # enough for two computer moves; about a minute on a machine four times as loaded.
+    env = {**STOCKFISH, "CHESS_ENGINE_WORKERS": "1", "CHESS_REVIEW_NODES": "300000"}
     live = LiveServer(tmp_path / "instance", env=env)
     live.start()
     player: GameClient | None = None
@@ -167,17 +169,7 @@ def test_a_live_games_move_preempts_a_stockfish_review(tmp_path: Path) -> None:
         response = post(live.url, {"pgn": random_pgn(5, 16)})
         assert response.status_code == 201, response.text
         review_id = response.json()["id"]
-        wait_review(live.url, review_id, "running")
-        created = create_game(live.url, opponent="computer", color="white", level=3)
-        player = GameClient(live.url)
-        player.join(created["game"], seat=created["seat"])
-        for ply, uci in ((0, "e2e4"), (2, "d2d4")):
-            before = get(live.url, f"/api/reviews/{review_id}").json()
-            assert player.move(created["game"], ply, uci)["ok"]
-            player.wait_for(lambda state, after=ply + 2: state["ply"] == after)
-            during = get(live.url, f"/api/reviews/{review_id}").json()
-            assert during["status"] == "running", "the computer answered during the review"
-            assert during["progress"]["done"] >= before["progress"]["done"]  # nothing lost
+        player = play_while_reviewing(live.url, review_id)
         review = wait_review(live.url, review_id)
         assert review["progress"] == {"done": 17, "total": 17}
         assert all(item["accuracy"] is not None for item in review["plies"])
@@ -185,12 +177,6 @@ def test_a_live_games_move_preempts_a_stockfish_review(tmp_path: Path) -> None:
         if player is not None:
             player.close()
         live.stop()
-
-
-def niceness(pid: int) -> int:
-    """The process's nice value (/proc/<pid>/stat's 19th field, after the command's ")")."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[16])
 
 
 def node_engines(pid: int) -> list[int]:
@@ -223,10 +209,7 @@ def test_no_engine_is_left_when_the_server_is_killed(tmp_path: Path) -> None:
         assert sorted(node_engines(live.process.pid)) == sorted(engines)  # kept warm
     finally:
         live.kill()
-    deadline = time.monotonic() + 20
-    while any(is_alive(pid) for pid in engines) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not any(is_alive(pid) for pid in engines), f"engines left: {engines}"
+    assert survivors(engines, 20) == [], f"engines left: {engines}"
 
 
 BROKEN_ENGINE = """#!/bin/sh

@@ -11,7 +11,7 @@ look the server process takes before queueing a job, so a bad FEN or move is ref
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -62,8 +62,13 @@ class AnalysisUpdate:
 
 def make_board(job: AnalysisJob) -> Board:
     """The job's position; the chesscore error (a ValueError) of a bad FEN or move."""
-    board = Board.from_fen(job.start_fen, allow_impossible_checks=job.allow_impossible_checks)
-    for index, uci in enumerate(job.moves):
+    return replay(job.start_fen, job.moves, job.allow_impossible_checks)
+
+
+def replay(start_fen: str, moves: Sequence[str], allow_impossible_checks: bool = False) -> Board:
+    """The position after the UCI `moves` from `start_fen`; ValueError naming a bad one."""
+    board = Board.from_fen(start_fen, allow_impossible_checks=allow_impossible_checks)
+    for index, uci in enumerate(moves):
         try:
             board.push_uci(uci)
         except ValueError as error:

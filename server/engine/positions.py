@@ -27,7 +27,7 @@ from chesscore.review.evaluate import PositionEval
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
 from chesscore.rules.squares import WHITE
-from server.engine.analysis import AnalysisUpdate, final_update
+from server.engine.analysis import AnalysisUpdate, final_update, replay
 from server.engine.stockfish import StockfishSpec, worker_engine
 from server.engine.uci import EngineError, UciEngine
 
@@ -93,13 +93,7 @@ class StockfishEvalJob:
     low_priority: ClassVar[bool] = False
 
     def board(self) -> Board:
-        board = Board.from_fen(self.start_fen, allow_impossible_checks=True)
-        for index, uci in enumerate(self.moves):
-            try:
-                board.push_uci(uci)
-            except ValueError as error:
-                raise ValueError(f"move {index + 1} of the job: {error}") from None
-        return board
+        return replay(self.start_fen, self.moves, allow_impossible_checks=True)
 
     # The pool's job interface (server.engine.worker.PoolJob).
     def check(self) -> bool:
