@@ -154,6 +154,11 @@ def test_our_engines_review_is_reviewed_again_by_stockfish(tmp_path: Path) -> No
         assert old["engine"]["name"] == "our engine"  # the old one is still there to read
     finally:
         stockfish.stop()
+    said = [line for line in (instance / "server.log").read_text().splitlines()
+            if line.startswith("Game reviews: ")]  # fmt: skip
+    assert said[0].startswith("Game reviews: evaluated by our own engine"), said
+    assert said[1].startswith("Game reviews: evaluated by Stockfish 19 lite: "), said
+    assert said[1].endswith("stockfish-19-lite-single.js"), said
 
 
 def test_a_live_games_move_preempts_a_stockfish_review(tmp_path: Path) -> None:
@@ -240,6 +245,8 @@ def test_a_review_the_engine_cannot_finish_fails_alone(tmp_path: Path) -> None:
             assert review["engine"]["name"] == "Broken"
             assert review["error"] == "the engine could not review this game", review
         assert get(live.url, "/api/reviews/" + ids[0]).status_code == 200
+        log = (tmp_path / "instance" / "server.log").read_text()
+        assert f"Game reviews: evaluated by Broken: {engine}" in log
     finally:
         live.stop()
 

@@ -81,10 +81,10 @@ def choose_stockfish(setting: str | None, node: str | None = None) -> StockfishS
 
 
 def describe(spec: StockfishSpec | None) -> str:
-    """The start-up log's line on the review's engine."""
+    """The start-up line on the reviews' engine (server/__main__.py prints it)."""
     if spec is None:
-        return "reviews are evaluated by our own engine (CHESS_STOCKFISH=none or no Stockfish)"
-    return f"reviews are evaluated by {spec.name}: {' '.join(spec.command)}"
+        return "evaluated by our own engine (CHESS_STOCKFISH=none, or no Stockfish to run)"
+    return f"evaluated by {spec.name}: {' '.join(spec.command)}"
 
 
 # In a worker process only: its engine, started by the first job that needs it.

@@ -12,7 +12,6 @@ service, registers the HTTP blueprint (server.transport.review_api) and starts t
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -21,7 +20,7 @@ from flask_socketio import SocketIO, join_room, leave_room
 
 from chesscore.review.evaluate import ReviewSetting
 from server.analysis.service import AnalysisService
-from server.engine.stockfish import choose_stockfish, describe
+from server.engine.stockfish import choose_stockfish
 from server.games.play import Game
 from server.games.service import GameService
 from server.review.engines import DEFAULT_NODES, ReviewEngine
@@ -29,8 +28,6 @@ from server.review.service import ReviewService
 from server.transport import api, review_api
 from server.transport.clients import request_client
 from server.transport.review_requests import parse_review_id, parse_try
-
-log = logging.getLogger(__name__)
 
 
 def review_room(review_id: str) -> str:
@@ -79,10 +76,9 @@ def review_setting(config: dict[str, Any]) -> ReviewSetting:
 
 
 def review_engine(config: dict[str, Any]) -> ReviewEngine:
-    """Who evaluates the reviews (STOCKFISH, REVIEW_NODES; 0 nodes: the default), said in the
-    log at start."""
+    """Who evaluates the reviews (STOCKFISH, REVIEW_NODES; 0 nodes: the default); why a
+    Stockfish asked for cannot run goes to the log (server.engine.stockfish)."""
     stockfish = choose_stockfish(config.get("STOCKFISH"))
-    log.info("%s", describe(stockfish))
     nodes = int(config.get("REVIEW_NODES") or DEFAULT_NODES)
     return ReviewEngine(review_setting(config), stockfish, nodes)
 
