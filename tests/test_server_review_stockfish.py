@@ -36,6 +36,9 @@ pytestmark = [
 ]
 
 NODES = 100_000
+# A generous bound on a server's start: on a machine whose cores other work holds, importing
+# the server's packages alone has taken 15 s.
+START_SECONDS = 120
 STOCKFISH = {
     "CHESS_STOCKFISH": "",  # the default: the npm lite build under Node
     "CHESS_REVIEW_NODES": str(NODES),
@@ -133,7 +136,7 @@ def test_our_engines_review_is_reviewed_again_by_stockfish(tmp_path: Path) -> No
     instance = tmp_path / "instance"
     ours_env = {"CHESS_STOCKFISH": "none", "CHESS_REVIEW_SECONDS": "60", "CHESS_REVIEW_DEPTH": "3"}
     own = LiveServer(instance, env={**STOCKFISH, **ours_env})
-    own.start()
+    own.start(START_SECONDS)
     try:
         first = post(own.url, {"pgn": QUEEN_PGN}).json()
         ours = wait_review(own.url, first["id"])
@@ -142,7 +145,7 @@ def test_our_engines_review_is_reviewed_again_by_stockfish(tmp_path: Path) -> No
     finally:
         own.stop()
     stockfish = LiveServer(instance, env=STOCKFISH)
-    stockfish.start()
+    stockfish.start(START_SECONDS)
     try:
         again = post(stockfish.url, {"pgn": QUEEN_PGN})
         assert again.status_code == 201, again.text
@@ -168,7 +171,7 @@ def test_a_live_games_move_preempts_a_stockfish_review(tmp_path: Path) -> None:
     # enough for two computer moves; about a minute on a machine four times as loaded.
     env = {**STOCKFISH, "CHESS_ENGINE_WORKERS": "1", "CHESS_REVIEW_NODES": "300000"}
     live = LiveServer(tmp_path / "instance", env=env)
-    live.start()
+    live.start(START_SECONDS)
     player: GameClient | None = None
     try:
         response = post(live.url, {"pgn": random_pgn(5, 16)})
@@ -197,7 +200,7 @@ def node_engines(pid: int) -> list[int]:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_no_engine_is_left_when_the_server_is_killed(tmp_path: Path) -> None:
     live = LiveServer(tmp_path / "instance", env={**STOCKFISH, "CHESS_ENGINE_WORKERS": "2"})
-    live.start()
+    live.start(START_SECONDS)
     engines: list[int] = []
     try:
         response = post(live.url, {"pgn": random_pgn(7, 30)})
@@ -237,7 +240,7 @@ def test_a_review_the_engine_cannot_finish_fails_alone(tmp_path: Path) -> None:
     engine.chmod(0o755)
     env = {**STOCKFISH, "CHESS_STOCKFISH": str(engine), "CHESS_ENGINE_WORKERS": "1"}
     live = LiveServer(tmp_path / "instance", env=env)
-    live.start()
+    live.start(START_SECONDS)
     try:
         ids = [post(live.url, {"pgn": random_pgn(seed, 6)}).json()["id"] for seed in (1, 2)]
         for review_id in ids:
