@@ -144,6 +144,9 @@ def test_the_setting_none_and_bad_paths_choose_our_own_engine() -> None:
     assert choose_stockfish("none") is None
     assert choose_stockfish("/nonexistent/stockfish") is None
     assert node_command(NPM_BUILD, None) is None  # no Node on PATH
+    assert choose_stockfish(None, node_modules=Path("/nonexistent")) is None  # no `npm ci`
+    served = choose_stockfish(None, node_modules=NPM_BUILD.parents[2])  # the app's NODE_MODULES
+    assert served is not None and served.command[-1] == str(NPM_BUILD)
     assert node_command(Path("/nonexistent/stockfish.js"), "node") is None
     native = shutil.which("stockfish") or "/usr/games/stockfish"
     if os.access(native, os.X_OK):

@@ -1,17 +1,17 @@
 """Which Stockfish the server runs (`CHESS_STOCKFISH`), and the one each engine worker keeps warm.
 
 `choose_stockfish` reads the setting once, in the server process: unset or empty, the npm
-package's lite single-threaded WebAssembly build (`node_modules/stockfish/bin/
-stockfish-19-lite-single.js`, a small NNUE net built in, one thread) under Node found on
-PATH; a path, that native binary (or a `.js` build, under Node); `none`, no Stockfish: our
-own engine reviews. What is missing (Node, the file, a binary that does not speak UCI) is said
-in the log and the server falls back to our own engine; the choice is a `StockfishSpec`, plain
-data a job carries to the workers.
+package's lite single-threaded WebAssembly build (`stockfish/bin/stockfish-19-lite-single.js` in
+the served node_modules, the app's NODE_MODULES; a small NNUE net built in, one thread) under
+Node found on PATH; a path, that native binary (or a `.js` build, under Node); `none`, no
+Stockfish: our own engine reviews. What is missing (Node, the file, a binary that does not speak
+UCI) is said in the log and the server falls back to our own engine; the choice is a
+`StockfishSpec`, plain data a job carries to the workers.
 
 `worker_engine` runs in a worker process: one engine per worker, started on its first job and
-kept warm across jobs (the WebAssembly is compiled once), started again when it died or a
-job killed it (a hung search), closed when the worker exits; the process dies with its worker
-in any case (server.engine.uci asks Linux for that).
+kept warm across jobs (the WebAssembly is compiled once), started again when it died or a job
+killed it (a hung search), closed when the worker exits; the process dies with its worker in any
+case (server.engine.uci asks Linux for that).
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from server.engine.uci import EngineError, UciEngine
 log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parents[2]
-NPM_BUILD = ROOT / "node_modules" / "stockfish" / "bin" / "stockfish-19-lite-single.js"
+NPM_FILE = Path("stockfish") / "bin" / "stockfish-19-lite-single.js"
+NPM_BUILD = ROOT / "node_modules" / NPM_FILE  # in a checkout with `npm ci` run in it
 NPM_NAME = "Stockfish 19 lite"
 # Without these V8 first runs the WebAssembly through its baseline compiler for seconds.
 NODE_FLAGS = ("--no-liftoff", "--no-wasm-dynamic-tiering")
@@ -54,15 +55,19 @@ def node_command(script: Path, node: str | None) -> tuple[str, ...] | None:
     return (node, *NODE_FLAGS, str(script))
 
 
-def choose_stockfish(setting: str | None, node: str | None = None) -> StockfishSpec | None:
-    """The Stockfish of `setting` (CHESS_STOCKFISH), None for our own engine; each refusal
-    and fall-back is logged with its reason. A native binary is asked its name once here."""
+def choose_stockfish(
+    setting: str | None, node_modules: Path | None = None, node: str | None = None
+) -> StockfishSpec | None:
+    """The Stockfish of `setting` (CHESS_STOCKFISH), None for our own engine; the npm build
+    is looked for in `node_modules` (the checkout's when None). Each refusal and fall-back
+    is logged with its reason. A native binary is asked its name once here."""
     node = node if node is not None else shutil.which("node")
     text = (setting or "").strip()
     if text.lower() == "none":
         return None
     if not text:
-        command = node_command(NPM_BUILD, node)
+        build = node_modules / NPM_FILE if node_modules is not None else NPM_BUILD
+        command = node_command(build, node)
         return StockfishSpec(command, NPM_NAME) if command is not None else None
     path = Path(text)
     if path.suffix == ".js":

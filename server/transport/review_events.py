@@ -13,6 +13,7 @@ service, registers the HTTP blueprint (server.transport.review_api) and starts t
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, cast
 
 from flask import Flask, current_app, request
@@ -78,7 +79,8 @@ def review_setting(config: dict[str, Any]) -> ReviewSetting:
 def review_engine(config: dict[str, Any]) -> ReviewEngine:
     """Who evaluates the reviews (STOCKFISH, REVIEW_NODES; 0 nodes: the default); why a
     Stockfish asked for cannot run goes to the log (server.engine.stockfish)."""
-    stockfish = choose_stockfish(config.get("STOCKFISH"))
+    node_modules = Path(config["NODE_MODULES"]) if config.get("NODE_MODULES") else None
+    stockfish = choose_stockfish(config.get("STOCKFISH"), node_modules)
     nodes = int(config.get("REVIEW_NODES") or DEFAULT_NODES)
     return ReviewEngine(review_setting(config), stockfish, nodes)
 
