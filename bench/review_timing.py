@@ -1,8 +1,10 @@
 """The review's time through a real server, and a live game's move round trip meanwhile.
 
-Part of `bench/review.py` (its step 4). A real server (`python -m server`, the default engine
-pool, so one review lane on this 2-core machine) is started on 127.0.0.1; an 80-ply game (the
-first of the benchmark's games that long, cut to 80 plies) is posted as PGN to
+Part of `bench/review.py` (its step 4), or alone: `python -m bench.review_timing [--plies 80]
+[--moves 200]`. A real server (`python -m server`, the default engine pool of one worker per
+core, with the review's engine as the environment sets it: CHESS_STOCKFISH, by default the npm
+Stockfish, whose review takes every worker no game needs) is started on 127.0.0.1; an 80-ply
+game (the first of the benchmark's games that long, cut to 80 plies) is posted as PGN to
 `POST /api/reviews`, and a Socket.IO client watches it (`review_watch`, then `review_update`
 pushes). Timed from the POST: the first judged ply pushed to the watcher (goal < 2 s) and the
 review done (goal < 60 s). A friend game's move round trip, as bench/latency.py measures it
