@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import requests
 
-from server.games.engine_pool import default_size
+from server.engine.pool import default_size
 from tests.support.addresses import SourceAddress
 from tests.support.game_client import GameClient, api_join, create_game
 from tests.support.live_server import LiveServer

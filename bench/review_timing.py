@@ -1,8 +1,10 @@
 """The review's time through a real server, and a live game's move round trip meanwhile.
 
-Part of `bench/review.py` (its step 4). A real server (`python -m server`, the default engine
-pool, so one review lane on this 2-core machine) is started on 127.0.0.1; an 80-ply game (the
-first of the benchmark's games that long, cut to 80 plies) is posted as PGN to
+Part of `bench/review.py` (its step 4), or alone: `python -m bench.review_timing [--plies 80]
+[--moves 200]`. A real server (`python -m server`, the default engine pool of one worker per
+core, with the review's engine as the environment sets it: CHESS_STOCKFISH, by default the npm
+Stockfish, whose review takes every worker no game needs) is started on 127.0.0.1; an 80-ply
+game (the first of the benchmark's games that long, cut to 80 plies) is posted as PGN to
 `POST /api/reviews`, and a Socket.IO client watches it (`review_watch`, then `review_update`
 pushes). Timed from the POST: the first judged ply pushed to the watcher (goal < 2 s) and the
 review done (goal < 60 s). A friend game's move round trip, as bench/latency.py measures it
@@ -13,6 +15,7 @@ their difference (goal: within 5 ms).
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import threading
@@ -26,7 +29,7 @@ import requests
 import socketio
 
 from bench.latency import FriendTable, percentile
-from server.games.engine_pool import default_size
+from server.engine.pool import default_size
 from tests.support.live_server import LiveServer
 
 WARM_UP_MOVES = 16
@@ -182,3 +185,22 @@ def report(
     print(f"{'difference':22}" + "".join(f"{value:+8.2f}ms" for value in differences)
           + "   (goal: within 5 ms)")  # fmt: skip
     sys.stdout.flush()
+
+
+def main() -> None:
+    """`python -m bench.review_timing`: step 4 of bench/review.py alone, on the server's
+    engine as the environment sets it (CHESS_STOCKFISH, CHESS_REVIEW_NODES)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--plies", type=int, default=80, help="the timed game's plies")
+    parser.add_argument("--moves", type=int, default=200, help="round trips without a review")
+    args = parser.parse_args()
+    from bench import review_oracle
+
+    print(f"load {os.getloadavg()[0]:.2f}; CHESS_STOCKFISH={os.environ.get('CHESS_STOCKFISH')}")
+    run_timing(review_oracle.read_games(), args.plies, args.moves)
+
+
+if __name__ == "__main__":
+    main()

@@ -18,6 +18,7 @@ if configured_async_mode() == "gevent":
     monkey.patch_all()
 
 from server.app import create_app, socketio  # after the patch, on purpose
+from server.engine.stockfish import describe
 
 # With the collector's default thresholds a server under load ran a full collection every few
 # seconds, scanning every connection's objects and stalling the whole process about 100 ms each
@@ -42,6 +43,7 @@ def main(argv: list[str] | None = None) -> None:
     app = create_app({"HOST": args.host, "PORT": args.port})
     tune_collector()
     print(f"Chess server running on http://{args.host}:{args.port}", flush=True)
+    print(f"Game reviews: {describe(app.extensions['chess_reviews'].engine.stockfish)}", flush=True)
     # gevent's WSGI server with gevent-websocket (with an idle timeout and a throttled error
     # log: server.transport.http_server), or Werkzeug's with simple-websocket in threading
     # mode; both carry real WebSockets.

@@ -86,6 +86,11 @@ DEFAULTS: dict[str, Any] = {
     # (chesscore.review.evaluate.ReviewSetting), which the benchmark measures.
     "REVIEW_SECONDS": 0.0,
     "REVIEW_DEPTH": 0,
+    # The reviews' Stockfish (server.engine.stockfish): None or empty, the npm package's lite
+    # single-threaded build under Node; a path, that binary; "none", our own engine (above).
+    "STOCKFISH": None,
+    # Stockfish's nodes a position of a review; 0: server.review.engines.DEFAULT_NODES.
+    "REVIEW_NODES": 0,
     # Proxies in front of the server that append the client's address to X-Forwarded-For
     # (deploy/'s nginx: 1); 0: the header is the client's own say and is ignored.
     "TRUSTED_PROXIES": 0,
@@ -115,6 +120,8 @@ ENVIRONMENT = {
     "CHESS_TV_QUIET_AFTER": ("TV_QUIET_AFTER", float),
     "CHESS_REVIEW_SECONDS": ("REVIEW_SECONDS", float),
     "CHESS_REVIEW_DEPTH": ("REVIEW_DEPTH", int),
+    "CHESS_STOCKFISH": ("STOCKFISH", str),
+    "CHESS_REVIEW_NODES": ("REVIEW_NODES", int),
     # The conventional names that hosting platforms set.
     "DATABASE_URL": ("DATABASE_URL", str),
     "REDIS_URL": ("REDIS_URL", str),

@@ -38,12 +38,12 @@ from tests.test_browser_support import (
 
 pytestmark = pytest.mark.browser
 
-# The default setting: shorter searches may stop at depth 1 on a loaded machine, where the
-# engine would choose 3... Nf6 itself and not see 4. Qxf7#.
-# Depth-bound, not time-bound: the verdicts (Nf6?? a blunder) are the same however loaded the
-# machine is; at 0.5 s a position a busy machine may search depth 1, blind to 4. Qxf7#.
-server = module_server("browser_review", {"CHESS_REVIEW_SECONDS": "60", "CHESS_REVIEW_DEPTH": "3"})
-# The default setting (0.5 s a position): a review that runs long enough to be watched.
+# Stockfish (the npm lite build under Node) at a node budget: the verdicts (Nf6?? a blunder)
+# are the same however loaded the machine is.
+server = module_server("browser_review", {"CHESS_STOCKFISH": "", "CHESS_REVIEW_NODES": "100000"})
+ENGINE_WORDS = "Judged by Stockfish 19 lite, 100k nodes a position"
+# The default setting (Stockfish, 300k nodes a position): a review that runs long enough to be
+# watched.
 timed_server = module_server("browser_review_timed")
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -190,6 +190,7 @@ def test_review_a_blunder_from_the_game_page_and_solve_its_puzzle(
         blunder = review["plies"][BLUNDER_PLY - 1]
         assert (blunder["san"], blunder["class"], blunder["symbol"]) == ("Nf6", "blunder", "??")
         assert page.locator("#review-progress").is_hidden()
+        assert page.locator("#review-engine").inner_text() == ENGINE_WORDS
         assert_named_buttons(page)
 
         # The marks in the move list and the counts per player are the review's.

@@ -22,7 +22,7 @@ import chess
 import pytest
 
 from chesscore.engine.levels import SEARCH_LEVELS
-from server.games.engine_pool import AnalysisJob, AnalysisUpdate, EnginePool, Search
+from server.engine.pool import AnalysisJob, AnalysisUpdate, EnginePool, Search
 
 ROOT = Path(__file__).resolve().parent.parent
 START = chess.STARTING_FEN
@@ -264,7 +264,7 @@ from gevent import monkey
 monkey.patch_all()
 import json, sys, time, threading
 import gevent
-from server.games.engine_pool import AnalysisJob, EnginePool
+from server.engine.pool import AnalysisJob, EnginePool
 
 def main():
     pool = EnginePool(1)

@@ -134,8 +134,15 @@ def test_no_import_circle_inside_the_rules() -> None:
     assert cycle is None, "import circle: " + " -> ".join(cycle or [])
 
 
-@pytest.mark.parametrize("domain", ["server.games", "server.storage"])
+@pytest.mark.parametrize("domain", ["server.games", "server.storage", "server.engine"])
 def test_the_server_domains_import_no_transport(domain: str) -> None:
     graph = import_graph(ROOT / "server")
     assert any(name.startswith(domain + ".") for name in graph)  # the domain was read
     assert offenders(graph, domain, ("server.transport",)) == []
+
+
+def test_the_engines_know_no_domain_above_them() -> None:
+    """The engine pool serves games, analysis and review alike: it imports none of them."""
+    graph = import_graph(ROOT / "server")
+    above = ("server.games", "server.review", "server.analysis", "server.lobby", "server.transport")
+    assert offenders(graph, "server.engine", above) == []

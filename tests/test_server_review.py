@@ -29,7 +29,7 @@ import requests
 
 from chesscore.review.evaluate import ReviewSetting
 from deploy import cluster
-from server.games.engine_pool import AnalysisJob, EnginePool
+from server.engine.pool import AnalysisJob, EnginePool
 from server.review.job import ReviewJob
 from server.storage.interface import GameStore, ReviewLimitError, StoredReview
 from server.storage.sqlite import SqliteStore
@@ -47,7 +47,14 @@ pytestmark = pytest.mark.server
 # Depth-bound, not time-bound: the same verdicts however loaded the machine is (0.25 s a
 # position searched only depth 1 on a busy machine, blind to 4. Qxf7#). The pre-emption and
 # restart tests need a review that runs for a while: TIMED.
-FAST = {"CHESS_REVIEW_SECONDS": "60", "CHESS_REVIEW_DEPTH": "3", "CHESS_COMPUTER_DELAY": "0.05"}
+# Our own engine (CHESS_STOCKFISH=none, the fall-back, with its two passes) is reviewed here;
+# tests/test_server_review_stockfish.py reviews with Stockfish.
+FAST = {
+    "CHESS_REVIEW_SECONDS": "60",
+    "CHESS_REVIEW_DEPTH": "3",
+    "CHESS_COMPUTER_DELAY": "0.05",
+    "CHESS_STOCKFISH": "none",
+}
 TIMED = {**FAST, "CHESS_REVIEW_SECONDS": "0.25", "CHESS_REVIEW_DEPTH": "8"}
 server = module_server("review", {**FAST, "CHESS_ENGINE_WORKERS": "2"})
 
@@ -421,6 +428,23 @@ def test_an_address_has_three_reviews_pending_at_most(server: LiveServer) -> Non
 # -- pre-emption and restarts, each on a server of its own ---------------------------------
 
 
+def play_while_reviewing(url: str, review_id: str) -> GameClient:
+    """Once the review runs, two moves against the computer (level 3, in the pool), each
+    answered while the review is still running and has lost nothing; the player, to close."""
+    wait_review(url, review_id, "running")
+    created = create_game(url, opponent="computer", color="white", level=3)
+    player = GameClient(url)
+    player.join(created["game"], seat=created["seat"])
+    for ply, uci in ((0, "e2e4"), (2, "d2d4")):
+        before = get(url, f"/api/reviews/{review_id}").json()
+        assert player.move(created["game"], ply, uci)["ok"]
+        player.wait_for(lambda state, after=ply + 2: state["ply"] == after)
+        during = get(url, f"/api/reviews/{review_id}").json()
+        assert during["status"] == "running", "the computer answered during the review"
+        assert during["progress"]["done"] >= before["progress"]["done"]  # nothing lost
+    return player
+
+
 def test_a_review_gives_way_to_a_live_game_and_resumes(tmp_path: Path) -> None:
     """One worker: the computer's search can only run when the review gives its lane up."""
     live = LiveServer(tmp_path / "instance", env={**TIMED, "CHESS_ENGINE_WORKERS": "1"})
@@ -430,17 +454,7 @@ def test_a_review_gives_way_to_a_live_game_and_resumes(tmp_path: Path) -> None:
         response = post(live.url, {"pgn": random_pgn(5, 40)})
         assert response.status_code == 201, response.text
         review_id = response.json()["id"]
-        wait_review(live.url, review_id, "running")
-        created = create_game(live.url, opponent="computer", color="white", level=3)
-        player = GameClient(live.url)
-        player.join(created["game"], seat=created["seat"])
-        for ply, uci in ((0, "e2e4"), (2, "d2d4")):
-            before = get(live.url, f"/api/reviews/{review_id}").json()
-            assert player.move(created["game"], ply, uci)["ok"]
-            player.wait_for(lambda state, after=ply + 2: state["ply"] == after)
-            during = get(live.url, f"/api/reviews/{review_id}").json()
-            assert during["status"] == "running", "the computer answered during the review"
-            assert during["progress"]["done"] >= before["progress"]["done"]  # nothing lost
+        player = play_while_reviewing(live.url, review_id)
         review = wait_review(live.url, review_id)
         assert all(p["best"] is not None for p in review["plies"])
         assert review["progress"] == {"done": 41, "total": 41}
@@ -603,13 +617,13 @@ class Collected:
 
 
 def test_a_review_job_gives_its_lane_to_the_analysis_board_and_resumes() -> None:
-    """A 2-worker pool has one analysis lane: an analysis job waiting for it stops the
-    review (low priority), which then resumes from its next position and completes."""
+    """A 1-worker pool: an analysis job waiting for its lane stops the review (low
+    priority), which then resumes from its next position and completes."""
     game = chess.pgn.read_game(io.StringIO(random_pgn(17, 16)))
     assert game is not None
     moves = tuple(move.uci() for move in game.mainline_moves())
     setting = ReviewSetting(0.25, 8)
-    pool = EnginePool(2)
+    pool = EnginePool(1)
     try:
         review = Collected()
         job = ReviewJob(chess.STARTING_FEN, moves, (("Result", "*"),), setting)
@@ -632,5 +646,30 @@ def test_a_review_job_gives_its_lane_to_the_analysis_board_and_resumes() -> None
         assert fresh == list(range(len(earlier), len(moves) + 1))  # nothing evaluated twice
         assert len(last.summary["plies"]) == len(moves)
         assert chess.pgn.read_game(io.StringIO(last.summary["pgn"])) is not None
+    finally:
+        pool.close()
+
+
+def test_reviews_take_every_lane_and_give_one_to_the_analysis_board() -> None:
+    """Low-priority jobs are not held to the analysis cap (size - 1 lanes): two reviews run
+    on a 2-worker pool at once, and an analysis job waiting for a lane stops one of them."""
+    moves = tuple(move.uci() for move in chess.pgn.read_game(  # type: ignore[union-attr]
+        io.StringIO(random_pgn(19, 40))).mainline_moves())  # fmt: skip
+    setting = ReviewSetting(0.25, 8)
+    pool = EnginePool(2)
+    try:
+        reviews = [Collected(), Collected()]
+        for index, collected in enumerate(reviews):
+            job = ReviewJob(chess.STARTING_FEN, moves, (("Result", "*"),), setting)
+            pool.start_analysis(f"review:{index}", f"review:{index}", job, collected)
+        for collected in reviews:  # both run at once: each has evaluated a position
+            collected.wait_for(lambda u: u.position is not None)
+        board = Collected()
+        pool.start_analysis("page", "10.0.0.1", AnalysisJob(chess.STARTING_FEN, [], 1, 1.0), board)
+        assert board.wait_for(lambda u: bool(u.lines)).lines
+        stopped = [c for c in reviews if any(u.done and u.preempted for u in c.updates)]
+        assert len(stopped) == 1, [c.updates[-1:] for c in reviews]
+        running = next(c for c in reviews if c not in stopped)
+        assert running.wait_for(lambda u: u.done).summary is not None
     finally:
         pool.close()

@@ -12,7 +12,7 @@ Levels 1 and 2 (the random mover and the careful beginner) answer in this proces
 waiting for anyone: level 2 costs 3 ms a move (p50; 5 ms p95, 8 ms at most, replaying the game
 included, over 1,557 moves of 30 games). The search levels (3 and up, `chesscore.engine.levels`)
 think for up to seconds of CPU, so they go through the fair queue of the engine pool
-(`server.games.engine_pool`) to worker processes: while the computer thinks, the process that
+(`server.engine.pool`) to worker processes: while the computer thinks, the process that
 answers players keeps its CPU and its GIL, and no player's games can keep another's waiting
 for more than one search. The seed is the game's seed plus the ply, so a game replays the same
 after a restart. A request made stale (`cancel`, called on every change of the game) is
@@ -30,7 +30,7 @@ from chesscore import Board, ChessError, Move
 from chesscore.engine.levels import CAREFUL_LEVEL, choose_move_uci
 from chesscore.engine.levels import LEVELS as ENGINE_LEVELS
 from chesscore.engine.players import make_player
-from server.games.engine_pool import EnginePool, Search, default_size
+from server.engine.pool import EnginePool, Search, default_size
 
 log = logging.getLogger(__name__)
 

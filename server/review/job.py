@@ -1,6 +1,6 @@
 """A game review as a job of the engine pool: evaluated, judged and summed up in a worker.
 
-`ReviewJob` (a `server.games.engine_worker.PoolJob`) carries the game (start FEN, UCI moves,
+`ReviewJob` (a `server.engine.worker.PoolJob`) carries the game (start FEN, UCI moves,
 PGN headers), the setting and the evaluations of the positions already done (a review cut
 short resumes from the next one). In the worker it runs `chesscore.review.evaluate_positions`
 from there and judges each ply (`review_ply`) as soon as the position after it is evaluated,
@@ -81,7 +81,7 @@ class ReviewJob:
                 raise ValueError(f"move {index + 1} of the review: {error}") from None
         return start, moves
 
-    # The pool's job interface (server.games.engine_worker.PoolJob).
+    # The pool's job interface (server.engine.worker.PoolJob).
     def check(self) -> bool:
         self.game()
         if [position.index for position in self.earlier] != list(range(self.first)):

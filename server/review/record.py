@@ -19,13 +19,15 @@ from typing import Any
 from chesscore.analysis.judgement import Evaluation
 from chesscore.review.evaluate import PositionEval, ReviewSetting
 from chesscore.rules.move import Move
+from server.review.engines import ReviewEngine
 from server.review.job import ReviewJob, ReviewUpdate
 from server.review.sources import ReviewSource, skeleton_plies
+from server.review.stockfish_job import StockfishReviewJob, split_positions
 from server.storage.interface import StoredReview
 
 
-def new_review_json(review_id: str, source: ReviewSource, setting: ReviewSetting) -> dict[str, Any]:
-    """A queued review's JSON: nothing evaluated yet."""
+def new_review_json(review_id: str, source: ReviewSource, engine: ReviewEngine) -> dict[str, Any]:
+    """A queued review's JSON: nothing evaluated yet; the engine that will evaluate it."""
     plies = len(source.ucis)
     return {
         "id": review_id,
@@ -35,7 +37,8 @@ def new_review_json(review_id: str, source: ReviewSource, setting: ReviewSetting
         "source": source.source,
         "headers": source.headers,
         "start_fen": source.start_fen,
-        "setting": setting.to_json(),
+        "setting": engine.setting.to_json(),
+        "engine": engine.to_json(),
         "initial": None,
         "plies": skeleton_plies(source),
         "accuracy": None,
@@ -44,13 +47,13 @@ def new_review_json(review_id: str, source: ReviewSource, setting: ReviewSetting
 
 
 def new_stored(
-    review_id: str, source: ReviewSource, setting: ReviewSetting, address: str, now: float
+    review_id: str, source: ReviewSource, engine: ReviewEngine, address: str, now: float
 ) -> StoredReview:
-    body = new_review_json(review_id, source, setting)
+    body = new_review_json(review_id, source, engine)
     total = body["progress"]["total"]
     return StoredReview(
-        review_id, source.key, "queued", 0, total, json.dumps(body), "[]", None, address, None,
-        now, now,
+        review_id, engine.key(source.key), "queued", 0, total, json.dumps(body), "[]", None,
+        address, None, now, now,
     )  # fmt: skip
 
 
@@ -100,7 +103,8 @@ class ReviewProgress:
     def __init__(self, stored: StoredReview) -> None:
         self.id = stored.id
         self.body = review_json(stored)
-        self.evals, self.verified = evals_from_json(stored.evals)
+        evals, self.verified = evals_from_json(stored.evals)
+        self.evals = {position.index: position for position in evals}
         self.pgn = stored.pgn
         self.lock = threading.Lock()
         self.changed_plies: set[int] = set()
@@ -118,12 +122,33 @@ class ReviewProgress:
         return self.body["status"] in ("done", "failed")
 
     def job(self, setting: ReviewSetting) -> ReviewJob:
-        """The review's job from where it is: the positions evaluated and verified so far."""
+        """Our engine's job from where the review is: the positions evaluated (0 to k - 1:
+        its first pass goes in order) and verified so far."""
         with self.lock:
-            moves = tuple(ply["uci"] for ply in self.body["plies"])
-            headers = tuple(self.body["headers"].items())
-            earlier, verified = tuple(self.evals), tuple(sorted(self.verified))
+            moves, headers = self._game()
+            earlier = tuple(self.evals[index] for index in sorted(self.evals))
+            verified = tuple(sorted(self.verified))
         return ReviewJob(self.body["start_fen"], moves, headers, setting, earlier, verified)
+
+    def stockfish_jobs(self, engine: ReviewEngine, lanes: int) -> list[StockfishReviewJob]:
+        """Stockfish's jobs from where the review is: the positions left in at most `lanes`
+        runs, each job knowing every position evaluated; one job to sum up when none is left."""
+        assert engine.stockfish is not None
+        with self.lock:
+            moves, headers = self._game()
+            known = tuple(self.evals[index] for index in sorted(self.evals))
+            missing = [index for index in range(self.total) if index not in self.evals]
+        runs = split_positions(missing, lanes) or [()]
+        return [
+            StockfishReviewJob(
+                self.body["start_fen"], moves, headers, engine.stockfish, engine.nodes, run, known
+            )
+            for run in runs
+        ]
+
+    def _game(self) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+        moves = tuple(ply["uci"] for ply in self.body["plies"])
+        return moves, tuple(self.body["headers"].items())
 
     def set_status(self, status: str, error: str | None = None) -> None:
         with self.lock:
@@ -132,21 +157,22 @@ class ReviewProgress:
             self.status_changed = True
 
     def apply(self, update: ReviewUpdate) -> None:
-        """An evaluated position (and its judged ply), or the summary of a finished review."""
+        """An evaluated position (with a judged ply or the initial item), a judged ply, a
+        position the second look searched again, or the summary of a finished review."""
         with self.lock:
             position = update.position
-            if position is not None and position.index == len(self.evals):
-                self.evals.append(position)
+            if position is not None and not update.verified and position.index not in self.evals:
+                self.evals[position.index] = position
                 self.body["progress"]["done"] = len(self.evals)
                 if update.initial is not None:
                     self.body["initial"] = update.initial
                     self.initial_changed = True
-                if update.ply is not None:
-                    self.body["plies"][position.index - 1] = update.ply
-                    self.changed_plies.add(position.index)
-            elif position is not None and update.verified and position.index < len(self.evals):
+            elif position is not None and update.verified and position.index in self.evals:
                 self.evals[position.index] = position
                 self.verified.add(position.index)
+            if update.ply is not None:
+                self.body["plies"][update.ply["ply"] - 1] = update.ply
+                self.changed_plies.add(update.ply["ply"])
             if update.summary is not None and len(self.evals) == self.total:
                 self._judged_again(update.summary["plies"])
                 self.body["accuracy"] = update.summary["accuracy"]
@@ -188,7 +214,9 @@ class ReviewProgress:
                 "done": body["progress"]["done"],
                 "total": body["progress"]["total"],
                 "results": json.dumps(body, separators=(",", ":")),
-                "evals": evals_to_json(self.evals, self.verified),
+                "evals": evals_to_json(
+                    [self.evals[index] for index in sorted(self.evals)], self.verified
+                ),
                 "pgn": self.pgn,
                 "updated": time.time(),
             }

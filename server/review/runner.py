@@ -3,15 +3,19 @@
 `ReviewRunner` takes reviews in the order they were asked for (its own FIFO, filled by the
 service, and at start and whenever idle the reviews the store says were left: queued, or
 running in a process that stopped writing them), claims each in the store, so in a cluster
-exactly one process runs it, and runs it as a low-priority job of the engine pool
-(server.review.job) under an owner and client key of its own (`review:<id>`), so it neither
-replaces nor is replaced by anyone's analysis board. One review at a time per process keeps
-reviews from filling the pool's analysis lanes or waiting on each other's. What the worker
+exactly one process runs it, and runs it as low-priority jobs of the engine pool under owner
+and client keys of its own (`review:<id>`, `review:<id>:1`...), so they neither replace nor
+are replaced by anyone's analysis board: our own engine's review is one job
+(server.review.job), Stockfish's one job per pool worker, each a run of the positions left
+(server.review.stockfish_job), and a last one to sum up if none of them could. One review at
+a time per process keeps reviews from waiting on each other's. What the worker
 sends is applied to the review's `ReviewProgress` as it comes and, at most about once a
 second and at the end, written to the store and then pushed to the review's watchers (write
 first: a watcher that joins and reads the store then misses no push). A review stopped for a
-live game's search (or another job) starts again from its next position after `PAUSE_SECONDS`;
-one whose worker fails `MAX_FAILURES` times without progress ends `failed`.
+live game's search (or another job) starts again from the positions left after
+`PAUSE_SECONDS`; one whose jobs fail `MAX_FAILURES` times without progress ends `failed` (an
+engine that hangs is killed within its search's bound, server.engine.positions), and the queue
+goes on.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from chesscore.review.evaluate import ReviewSetting
-from server.games.engine_pool import EnginePool
+from server.engine.pool import EnginePool
+from server.engine.worker import PoolJob
+from server.review.engines import ReviewEngine
 from server.review.job import ReviewUpdate
 from server.review.record import ReviewProgress
 from server.storage.interface import GameStore
@@ -49,14 +54,14 @@ class ReviewRunner:
         self,
         store: GameStore,
         pool: EnginePool,
-        setting: ReviewSetting,
+        engine: ReviewEngine,
         emit: Emit,
         spawn: Callable[..., object],
         sleep: Callable[[float], object] = time.sleep,
     ) -> None:
         self.store = store
         self.pool = pool
-        self.setting = setting
+        self.engine = engine
         self.emit = emit
         self.spawn = spawn
         self.sleep = sleep
@@ -131,7 +136,7 @@ class ReviewRunner:
         failures = 0
         while not progress.complete and not self.closed:
             before = (len(progress.evals), len(progress.verified))
-            update = self._run_job(progress)
+            update = self._run_jobs(progress)
             if update is None:
                 return  # closed, or another process took the review
             if progress.complete:
@@ -141,14 +146,20 @@ class ReviewRunner:
             if failures >= MAX_FAILURES:
                 progress.set_status("failed", "the engine could not review this game")
                 break
-            self.sleep(PAUSE_SECONDS)
+            if update.preempted or stuck:
+                self.sleep(PAUSE_SECONDS)
         self._push(progress, write=True)
 
-    def _run_job(self, progress: ReviewProgress) -> ReviewUpdate | None:
-        """One run of the review's job from its next position until the job ends (done,
+    def _jobs(self, progress: ReviewProgress) -> list[PoolJob]:
+        if self.engine.stockfish is None:
+            return [progress.job(self.engine.setting)]
+        return list(progress.stockfish_jobs(self.engine, self.pool.size))
+
+    def _run_jobs(self, progress: ReviewProgress) -> ReviewUpdate | None:
+        """One run of the review's jobs from where it is until each has ended (done,
         pre-empted or failed), pushing what comes as it comes but at most once a second, and
-        once a second when nothing comes; None when the review was lost (closed, taken by
-        another process)."""
+        once a second when nothing comes; the last update (`preempted` if any job was), or
+        None when the review was lost (closed, taken by another process)."""
         arrived = threading.Event()
         ended: list[ReviewUpdate] = []
 
@@ -158,24 +169,29 @@ class ReviewRunner:
                 ended.append(update)
             arrived.set()
 
-        owner = f"review:{progress.id}"
+        jobs = self._jobs(progress)
+        owners = [f"review:{progress.id}" + (f":{n}" if n else "") for n in range(len(jobs))]
         try:
-            self.pool.start_analysis(owner, owner, progress.job(self.setting), on_update)
+            for owner, job in zip(owners, jobs, strict=True):
+                self.pool.start_analysis(owner, owner, job, on_update)
         except ValueError as error:
+            for owner in owners:
+                self.pool.stop_analysis(owner)
             progress.set_status("failed", f"the game cannot be reviewed: {error}")
             return ReviewUpdate(done=True)
-        while not ended:
+        while len(ended) < len(jobs):
             arrived.wait(PUSH_SECONDS)
             arrived.clear()
-            if ended:
+            if len(ended) == len(jobs):
                 break
             early = progress.pushed_at + PUSH_SECONDS - time.monotonic()
             if early > 0:
                 self.sleep(early)
             if self.closed or not self._push(progress):
-                self.pool.stop_analysis(owner)
+                for owner in owners:
+                    self.pool.stop_analysis(owner)
                 return None
-        return ended[0]
+        return ReviewUpdate(done=True, preempted=any(update.preempted for update in ended))
 
     def _push(self, progress: ReviewProgress, write: bool = False) -> bool:
         """Write what changed (or touch the row now and then), then push it to the watchers;

@@ -1,16 +1,17 @@
 """The review service: ask for a review, read it, answer its puzzles; auto-review computer games.
 
 A review is of a finished game here (`review_game`) or of a game of a PGN file (`review_pgn`),
-stored under 8 random characters, and reviewed once: asking again for the same game (or the
-same PGN moves at the same setting) answers the same id. What a visitor may ask for is bounded
-(think of a script posting PGNs): per address a bucket of `REVIEW_BURST` reviews, then one
-every `REVIEW_INTERVAL` seconds, and at most `PER_ADDRESS` of its reviews queued or running at
-once; in all at most `MAX_PENDING` queued or running (`queue_full` past it, so the queue cannot
-grow without end); the store checks the last two and the duplicate atomically. Reviews run in
-this process's `ReviewRunner` (server.review.runner), one at a time, in the engine pool behind
-live games. A game against the computer created with `review` is queued when a change ends it
-(`game_ended`, a listener of the game service), without the per-address limits: the computer
-games an address may play at once bound those already.
+stored under 8 random characters, and reviewed once by each engine: asking again for the same
+game (or the same PGN moves at the same setting) answers the same id, unless it was reviewed by
+our own engine and the server runs Stockfish (server.review.engines). What a visitor may ask for
+is bounded (think of a script posting PGNs): per address a bucket of `REVIEW_BURST` reviews,
+then one every `REVIEW_INTERVAL` seconds, and at most `PER_ADDRESS` of its reviews queued or
+running at once; in all at most `MAX_PENDING` queued or running (`queue_full` past it, so the
+queue cannot grow without end); the store checks the last two and the duplicate atomically.
+Reviews run in this process's `ReviewRunner` (server.review.runner), one at a time, in the
+engine pool behind live games. A game against the computer created with `review` is queued when
+a change ends it (`game_ended`, a listener of the game service), without the per-address limits:
+the computer games an address may play at once bound those already.
 """
 
 from __future__ import annotations
@@ -23,16 +24,18 @@ from collections.abc import Callable
 from typing import Any
 
 from chesscore.analysis.judgement import Evaluation
-from chesscore.review.evaluate import ReviewSetting
 from chesscore.rules.move import Move
 from server.analysis.service import AnalysisService, is_analysis_id
+from server.engine.analysis import AnalysisJob, AnalysisUpdate
+from server.engine.positions import StockfishEvalJob, search_bound
+from server.engine.worker import PoolJob
 from server.errors import RequestError
 from server.games.admission import AddressBuckets
-from server.games.engine_analysis import AnalysisJob, AnalysisUpdate
 from server.games.play import Game
 from server.games.seats import is_game_id
 from server.games.service import GameService
 from server.review import puzzle
+from server.review.engines import ReviewEngine
 from server.review.record import new_stored, review_json
 from server.review.runner import Emit, ReviewRunner
 from server.review.sources import ReviewSource, game_source, pgn_source
@@ -44,7 +47,7 @@ REVIEW_BURST = 20
 REVIEW_INTERVAL = 30.0
 PER_ADDRESS = 3
 MAX_PENDING = 100
-# A puzzle answer's search gets this long beyond twice the setting's time before it is given up.
+# A puzzle answer's search gets this long beyond its own bound before it is given up.
 TRY_SLACK_SECONDS = 10.0
 AUTO_ADDRESS = "auto-review"
 
@@ -60,7 +63,7 @@ class ReviewService:
         self,
         games: GameService,
         analysis: AnalysisService,
-        setting: ReviewSetting,
+        engine: ReviewEngine,
         emit: Emit,
         spawn: Callable[..., object],
         sleep: Callable[[float], object],
@@ -69,11 +72,12 @@ class ReviewService:
         self.games = games
         self.store = games.store
         self.analysis = analysis
-        self.setting = setting
+        self.engine = engine
+        self.setting = engine.setting
         self.spawn = spawn
         self.headers_of = headers_of
         self.pool = games.computer.pool
-        self.runner = ReviewRunner(self.store, self.pool, setting, emit, spawn, sleep)
+        self.runner = ReviewRunner(self.store, self.pool, engine, emit, spawn, sleep)
         self.buckets = AddressBuckets(REVIEW_BURST, REVIEW_INTERVAL)
         games.end_listeners.append(self.game_ended)
 
@@ -90,7 +94,7 @@ class ReviewService:
         """The review of a finished game here (new or not): `not_found`, `game_in_play`."""
         if not is_game_id(game_id):
             raise RequestError("not_found", f"no game with id {game_id[:40]!r}")
-        found = self.store.find_review(game_id)
+        found = self.store.find_review(self.engine.key(game_id))
         if found is not None and found.status != "failed":
             return found, False
         with self.games.session(game_id) as game:
@@ -129,12 +133,12 @@ class ReviewService:
         return game_source(game.id, headers, game.settings.start_fen, moves)
 
     def _add(self, source: ReviewSource, address: str, limited: bool) -> tuple[StoredReview, bool]:
-        found = self.store.find_review(source.key)
+        found = self.store.find_review(self.engine.key(source.key))
         if found is not None and found.status != "failed":
             return found, False
         if limited:
             self.buckets.take(address, "reviews")
-        review = new_stored(secrets.token_urlsafe(6), source, self.setting, address, time.time())
+        review = new_stored(secrets.token_urlsafe(6), source, self.engine, address, time.time())
         try:
             stored, created = self.store.add_review(
                 review, PER_ADDRESS if limited else None, MAX_PENDING
@@ -191,19 +195,24 @@ class ReviewService:
             )
         return puzzle.answer(found, move, evaluation)
 
+    def _try_job(self, found: puzzle.Puzzle, move: Move) -> tuple[PoolJob, float]:
+        """The search of the position after a tried move by the review's engine, and how long
+        its answer may take: Stockfish at the review's nodes, or our engine at its setting."""
+        fen, uci = found.board.fen(), move.uci()
+        if self.engine.stockfish is not None:
+            nodes = self.engine.nodes
+            job = StockfishEvalJob(fen, (uci,), self.engine.stockfish, nodes)
+            return job, search_bound(nodes) + TRY_SLACK_SECONDS
+        seconds, depth = self.setting.seconds, self.setting.depth
+        own = AnalysisJob(fen, [uci], 1, seconds, depth, allow_impossible_checks=True)
+        return own, 2 * seconds + TRY_SLACK_SECONDS
+
     def _search_after(
         self, found: puzzle.Puzzle, move: Move, owner: str, client: str
     ) -> Evaluation | None:
-        """Our engine's evaluation of the position after `move` at the review's setting (None
-        when it has no legal move)."""
-        job = AnalysisJob(
-            found.board.fen(),
-            [move.uci()],
-            1,
-            self.setting.seconds,
-            self.setting.depth,
-            allow_impossible_checks=True,
-        )
+        """The review's engine's evaluation of the position after `move` (None when it has
+        no legal move)."""
+        job, bound = self._try_job(found, move)
         finished = threading.Event()
         ended: list[AnalysisUpdate] = []
 
@@ -214,7 +223,7 @@ class ReviewService:
 
         key = f"try:{owner}"
         self.pool.start_analysis(key, f"try:{client}", job, on_update)
-        if not finished.wait(2 * self.setting.seconds + TRY_SLACK_SECONDS):
+        if not finished.wait(bound):
             self.pool.stop_analysis(key)
             raise RequestError("not_ready", "the engine is busy; try the move again")
         update = ended[0]

@@ -1,7 +1,7 @@
 """Socket.IO events of the analysis board's engine: our search's best lines, streamed.
 
 `engine_start` names a node by its path (server.transport.requests.PathRequest) and how many
-lines to show; the search runs in the engine pool's worker processes (server.games.engine_pool,
+lines to show; the search runs in the engine pool's worker processes (server.engine.pool,
 behind the computer's moves in live games), and every finished depth is emitted to the asking
 connection only, as `engine_lines` with the job's number, so the page drops the lines of a node
 it has left. A connection has one job at a time: a new start replaces it, `engine_stop` ends
@@ -18,9 +18,9 @@ from flask import current_app, request
 from flask_socketio import SocketIO
 
 from chesscore import Board
+from server.engine.analysis import AnalysisJob, AnalysisUpdate
+from server.engine.pool import EnginePool
 from server.errors import RequestError
-from server.games.engine_analysis import AnalysisJob, AnalysisUpdate
-from server.games.engine_pool import EnginePool
 from server.games.service import GameService
 from server.transport.analysis_events import board_at_path
 from server.transport.clients import request_client

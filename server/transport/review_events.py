@@ -13,6 +13,7 @@ service, registers the HTTP blueprint (server.transport.review_api) and starts t
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, cast
 
 from flask import Flask, current_app, request
@@ -20,8 +21,10 @@ from flask_socketio import SocketIO, join_room, leave_room
 
 from chesscore.review.evaluate import ReviewSetting
 from server.analysis.service import AnalysisService
+from server.engine.stockfish import choose_stockfish
 from server.games.play import Game
 from server.games.service import GameService
+from server.review.engines import DEFAULT_NODES, ReviewEngine
 from server.review.service import ReviewService
 from server.transport import api, review_api
 from server.transport.clients import request_client
@@ -73,6 +76,15 @@ def review_setting(config: dict[str, Any]) -> ReviewSetting:
     return ReviewSetting(seconds, depth)
 
 
+def review_engine(config: dict[str, Any]) -> ReviewEngine:
+    """Who evaluates the reviews (STOCKFISH, REVIEW_NODES; 0 nodes: the default); why a
+    Stockfish asked for cannot run goes to the log (server.engine.stockfish)."""
+    node_modules = Path(config["NODE_MODULES"]) if config.get("NODE_MODULES") else None
+    stockfish = choose_stockfish(config.get("STOCKFISH"), node_modules)
+    nodes = int(config.get("REVIEW_NODES") or DEFAULT_NODES)
+    return ReviewEngine(review_setting(config), stockfish, nodes)
+
+
 def install(app: Flask, socketio: SocketIO) -> ReviewService:
     """Build the review service (called once by the factory, after the analysis service)."""
     games = cast(GameService, app.extensions["chess"])
@@ -87,7 +99,7 @@ def install(app: Flask, socketio: SocketIO) -> ReviewService:
     service = ReviewService(
         games,
         cast(AnalysisService, app.extensions["chess_analysis"]),
-        review_setting(app.config),
+        review_engine(app.config),
         emit,
         socketio.start_background_task,
         socketio.sleep,

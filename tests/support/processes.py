@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 
@@ -37,3 +38,20 @@ def cpu_seconds(pid: int) -> float:
     if fields is None:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def niceness(pid: int) -> int:
+    """The process's nice value (its stat's 19th field); ValueError once it is gone."""
+    fields = _stat_fields(pid)
+    if fields is None:
+        raise ValueError(f"no process {pid}")
+    return int(fields[16])
+
+
+def survivors(pids: list[int], seconds: float) -> list[int]:
+    """Those of `pids` still alive after waiting up to `seconds` for all to end (a guard
+    against hanging, not a speed requirement)."""
+    deadline = time.monotonic() + seconds
+    while any(is_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return [pid for pid in pids if is_alive(pid)]

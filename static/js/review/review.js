@@ -21,7 +21,7 @@ import { connectReview } from './socket.js';
 import { mergeUpdate, mistakesOf, winPercents } from './model.js';
 import { createGraph } from './graph.js';
 import { renderMoves } from './moves.js';
-import { renderPlayers, renderProgress } from './summary.js';
+import { engineWords, renderPlayers, renderProgress } from './summary.js';
 import { ADVICE_BRUSHES, explanationShapes, renderAdvice } from './advice.js';
 import { createPuzzles } from './puzzle.js';
 
@@ -102,6 +102,7 @@ function renderOnce(review) {
   const ending = result && result !== '*' ? `, ${result}` : '';
   $('#review-title').textContent = `Computer analysis: ${white} – ${black}${ending}`;
   document.title = `Review: ${white} – ${black}`;
+  $('#review-engine').textContent = `Judged by ${engineWords(review)}`;
   const gameId = review.source?.game;
   const link = $('#open-analysis');
   link.hidden = !gameId;

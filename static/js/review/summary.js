@@ -13,6 +13,24 @@ const STATUS_WORDS = {
   failed: 'The review failed',
 };
 
+/**
+ * The engine that judged the moves and its budget a position, from the review's `engine`
+ * ({name, nodes} for Stockfish, {name, seconds, depth} for our own engine; a review stored
+ * before engines were named has only `setting`, which was our own engine's).
+ */
+export function engineWords(review) {
+  const engine = review.engine ?? { name: 'our engine', ...review.setting };
+  if (engine.nodes) return `${engine.name}, ${formatNodes(engine.nodes)} nodes a position`;
+  const depth = engine.depth ? ` (depth ${engine.depth} at most)` : '';
+  return engine.seconds ? `${engine.name}, ${engine.seconds} s a position${depth}` : engine.name;
+}
+
+function formatNodes(nodes) {
+  if (nodes >= 1e6 && nodes % 1e5 === 0) return `${nodes / 1e6}M`;
+  if (nodes >= 1e3 && nodes % 1e3 === 0) return `${nodes / 1e3}k`;
+  return String(nodes);
+}
+
 /** `elements`: {box, label, track, fill}. Shows the bar while the review is not done. */
 export function renderProgress(elements, review) {
   const working = review.status === 'queued' || review.status === 'running';

@@ -1,6 +1,6 @@
 """The worker side of the engine pool: what runs inside each worker process.
 
-`EnginePool` (server.games.engine_pool) starts its workers with `start_worker`, which keeps the
+`EnginePool` (server.engine.pool) starts its workers with `start_worker`, which keeps the
 lanes' shared cancel flags and update pipes in this module's globals (set once per process),
 nices the worker and makes it exit with the server. A game's search runs `search_in_worker`; a
 job (the analysis board's lines, a game review: anything with the `PoolJob` shape) runs

@@ -16,8 +16,9 @@ other, however many searches wait.
 
 The workers also run analysis jobs (`start_analysis`, the analysis board's engine lines), with
 live games first: analysis holds at most `size - 1` lanes (the one lane of a 1-worker pool
-when no game wants it), gets a free lane only when no game search waits for one, and a game
-search that finds no free lane stops a running analysis (its owner gets a last update; it is
+when no game wants it; low-priority jobs, the reviews, may take every free lane), gets a free
+lane only when no game search waits for one, and a game search that finds no free lane stops a
+running job, a low-priority one first (its owner gets a last update; it is
 not resumed, the page asks again). One job per owner (a Socket.IO connection) and one per
 client key: a new job replaces the owner's, and the client's other owner's, which ends with a
 last update. A worker streams each finished depth through its lane's pipe (one writer per
@@ -27,7 +28,7 @@ with its job's serial, to that job's callback, so the stale lines of a job stopp
 ago never reach the job that took its lane. A stopped job's last update (its last lines) is
 sent by the server at once, not when its niced worker next looks at its flag.
 
-A job is any `server.games.engine_worker.PoolJob`: it carries its own worker function, and its
+A job is any `server.engine.worker.PoolJob`: it carries its own worker function, and its
 updates are whatever it sends (analysis lines, a review's judged plies). A low-priority job (a
 game review) is the first a game's search stops, and it gives its lane to any other job that
 waits for one; it ends with a `preempted` update, and its owner may start it again.
@@ -49,8 +50,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from server.games.engine_analysis import AnalysisJob, AnalysisUpdate
-from server.games.engine_worker import (
+from server.engine.analysis import AnalysisJob, AnalysisUpdate
+from server.engine.worker import (
     PoolJob,
     PoolUpdate,
     run_job_in_worker,
@@ -310,16 +311,19 @@ class EnginePool:
 
     def _grant_analysis(self) -> list[AnalysisRun]:
         """Free lanes for queued jobs, oldest first (low-priority ones after the others),
-        within the cap and one lane per client (a replaced job still stopping on its lane
-        holds its client's)."""
+        within the cap (which low-priority jobs, the first a game's search stops, are not held
+        to) and one lane per client (a replaced job still stopping on its lane holds its
+        client's)."""
         started: list[AnalysisRun] = []
         busy = {run.client for run in self.analysis_lanes.values()}
+        capped = sum(not run.job.low_priority for run in self.analysis_lanes.values())
         queued = sorted(self.analysis_queue.values(), key=lambda run: run.job.low_priority)
         for run in queued:
-            if not self.free_lanes or len(self.analysis_lanes) >= self.analysis_cap:
+            if not self.free_lanes:
                 break
-            if run.client in busy:
+            if run.client in busy or (not run.job.low_priority and capped >= self.analysis_cap):
                 continue
+            capped += not run.job.low_priority
             del self.analysis_queue[run.serial]
             lane = self.free_lanes.pop()
             self.flags[lane] = 0

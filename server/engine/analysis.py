@@ -1,9 +1,9 @@
 """Analysis jobs as plain data: what to analyse, what comes back, and the worker's side.
 
 An `AnalysisJob` (a start FEN, UCI moves, the lines wanted, a time and depth budget) goes to an
-engine worker (`server.games.engine_pool`), which runs `chesscore.engine.analyse` on it and sends
+engine worker (`server.engine.pool`), which runs `chesscore.engine.analyse` on it and sends
 an `AnalysisUpdate` after every finished depth and a last one with `done` set (the pool's job
-interface, `server.games.engine_worker.PoolJob`, is its `check`, `run` and `final`). Updates carry
+interface, `server.engine.worker.PoolJob`, is its `check`, `run` and `final`). Updates carry
 the lines in the wire's form (scores from White's point of view, moves in UCI and in SAN,
 written in the worker so the server process spends nothing on them). `check_job` is the quick
 look the server process takes before queueing a job, so a bad FEN or move is refused at once.
@@ -11,7 +11,7 @@ look the server process takes before queueing a job, so a bad FEN or move is ref
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -35,7 +35,7 @@ class AnalysisJob:
     allow_impossible_checks: bool = False  # as Board.from_fen: composed positions
     low_priority: ClassVar[bool] = False
 
-    # The pool's job interface (server.games.engine_worker.PoolJob).
+    # The pool's job interface (server.engine.worker.PoolJob).
     def check(self) -> bool:
         return bool(check_job(self).generate_legal())
 
@@ -62,8 +62,13 @@ class AnalysisUpdate:
 
 def make_board(job: AnalysisJob) -> Board:
     """The job's position; the chesscore error (a ValueError) of a bad FEN or move."""
-    board = Board.from_fen(job.start_fen, allow_impossible_checks=job.allow_impossible_checks)
-    for index, uci in enumerate(job.moves):
+    return replay(job.start_fen, job.moves, job.allow_impossible_checks)
+
+
+def replay(start_fen: str, moves: Sequence[str], allow_impossible_checks: bool = False) -> Board:
+    """The position after the UCI `moves` from `start_fen`; ValueError naming a bad one."""
+    board = Board.from_fen(start_fen, allow_impossible_checks=allow_impossible_checks)
+    for index, uci in enumerate(moves):
         try:
             board.push_uci(uci)
         except ValueError as error:
