@@ -87,15 +87,11 @@ def test_a_queen_lost_to_a_recapture_is_a_blunder_naming_the_queen(
     assert review["accuracy"]["black"] > review["accuracy"]["white"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 24's explanation wording (chesscore/analysis/explain*, another engineer's"
-    " part) names what is lost; today's says 'the exchange loses 8 points of material'",
-)
 def test_the_queens_blunder_names_the_queen(queen_review: dict[str, Any]) -> None:
     blunder = queen_review["plies"][QUEEN_PLY - 1]
     assert blunder["class"] == "blunder"
-    assert "queen" in blunder["explanation"]["text"].lower(), blunder["explanation"]
+    text = blunder["explanation"]["text"]
+    assert "loses the queen" in text, blunder["explanation"]
 
 
 def test_the_evaluations_are_stockfishs_with_no_second_look(
