@@ -46,7 +46,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(app.instance_path)
 
-    from server.transport import analysis_api, api, events, lobby_events, review_events, views
+    from server.transport import (
+        analysis_api,
+        api,
+        events,
+        lobby_events,
+        offload,
+        review_events,
+        views,
+    )
 
     app.register_blueprint(views.blueprint)
     app.register_blueprint(api.blueprint)
@@ -68,6 +76,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["chess"] = _make_service(app, connections)
     app.extensions["chess"].resume()
     app.extensions["chess_analysis"] = AnalysisService(app.extensions["chess"].store)
+    offload.install(app)  # the work pool of the analysis and review API (server.work)
     lobby_events.install(app, socketio)  # the lobby (server.lobby) over the game service
     review_events.install(app, socketio)  # game reviews (server.review), after the analysis
     # The opening names take about a second to read (chesscore.openings): at start, not on the

@@ -39,6 +39,9 @@ HTTP_STATUS = {
     "game_in_play": 409,
     "not_ready": 409,
     "queue_full": 503,
+    # the work pool (server.work)
+    "busy": 503,
+    "too_slow": 422,
 }
 
 

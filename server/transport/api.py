@@ -46,9 +46,19 @@ def _service() -> GameService:
 
 
 def json_body() -> Any:
+    return decode_json(json_bytes())
+
+
+def json_bytes() -> bytes:
+    """The body, undecoded, of a request that says it is JSON."""
     if not request.is_json:
         raise RequestError("bad_request", "the body must be JSON (Content-Type: application/json)")
-    data = request.get_data()
+    return request.get_data()
+
+
+def decode_json(data: bytes) -> Any:
+    """A body's JSON (None when empty), `bad_request` naming what is wrong; the work pool's
+    jobs (server.work.jobs) decode the large bodies with it, off the serving loop."""
     if not data:
         return None
     # Decoded here, not by request.get_json: a deeply nested body made json recurse into a
