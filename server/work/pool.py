@@ -65,6 +65,8 @@ def serve(sock: socket.socket) -> None:
     """A worker's life: run each (function, args) it is sent and send back its answer, until
     the server closes the socket."""
     os.nice(WORKER_NICENESS)
+    # The server's gevent made the socket pair non-blocking; a worker waits for its next job.
+    sock.setblocking(True)
     _send_frame(sock, pickle.dumps(("ready", None)))
     while True:
         try:
