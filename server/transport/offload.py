@@ -21,11 +21,17 @@ from server.work.pool import WorkPool
 
 T = TypeVar("T")
 
+# What the workers run (imported before their first job: imports are no job's time).
+JOB_MODULES = ("server.transport.offload_jobs", "server.review.sources")
+
 
 def install(app: Flask) -> None:
     config = app.config
     pool = WorkPool(
-        int(config["WORK_PROCESSES"]), int(config["WORK_WAITING"]), float(config["WORK_SECONDS"])
+        int(config["WORK_PROCESSES"]),
+        int(config["WORK_WAITING"]),
+        float(config["WORK_SECONDS"]),
+        modules=JOB_MODULES,
     )
     app.extensions["chess_work"] = pool
     app.extensions["chess_work_admission"] = WorkAdmission(
