@@ -4,6 +4,7 @@ Usage:
   python bench/offload.py                     # both parts, 4 attacking addresses
   python bench/offload.py --costs             # only the CPU each large request costs
   python bench/offload.py --attackers 8 --moves 12
+  python bench/offload.py --tree-moves 100 --rounds 1   # smaller trees, one timing each
   cd ../main && python ../offloop/bench/offload.py --source .  # another checkout's server
 
 First, in this process, the CPU each large request of the analysis and review API costs, as
@@ -70,17 +71,17 @@ def timed(function: Callable[[], object]) -> float:
     return time.perf_counter() - started
 
 
-def costs() -> None:
+def costs(moves: int, rounds: int) -> None:
     pgn = one_megabyte_pgn()
-    tree = big_tree(MAX_MOVES)
+    tree = big_tree(moves)
     posted = json.dumps({"tree": compact_tree(tree)}).encode()
     exported = json.dumps({"tree": compact_tree(tree), "annotations": True}).encode()
-    stored = make_tree_pgn(big_game(MAX_MOVES))
+    stored = make_tree_pgn(big_game(moves))
     moves = list(KNIGHT_CYCLE) * (MAX_PATH // len(KNIGHT_CYCLE))
     rows = [
         ("1 MB PGN file: listed, first game read", lambda: read_game(pgn, list_games(pgn)[0])),
         (
-            f"tree of {MAX_MOVES} moves posted ({len(posted) // 1024} KB)",
+            f"tree of {moves} moves posted ({len(posted) // 1024} KB)",
             lambda: offload_jobs.read_analysis_body(posted),
         ),
         ("stored tree read back", lambda: offload_jobs.stored_tree(stored, "x")),
@@ -95,16 +96,18 @@ def costs() -> None:
             lambda: replay_path(tree["fen"], moves),
         ),
     ]
-    print("CPU per request (this process, median of 3):")
+    print(f"CPU per request (this process, median of {rounds}):")
     for label, run in rows:
-        print(f"  {label:<55} {statistics.median(timed(run) for _ in range(3)) * 1000:8.0f} ms")
+        print(
+            f"  {label:<55} {statistics.median(timed(run) for _ in range(rounds)) * 1000:8.0f} ms"
+        )
 
 
 class Attack:
     """`addresses` each looping on large requests until `stop` is set; answers by code."""
 
-    def __init__(self, url: str, addresses: list[str], stored_id: str) -> None:
-        tree = compact_tree(big_tree(MAX_MOVES))
+    def __init__(self, url: str, addresses: list[str], stored_id: str, moves: int) -> None:
+        tree = compact_tree(big_tree(moves))
         self.requests: list[tuple[str, str, Any]] = [
             ("post", "/api/analysis/export", {"tree": tree, "annotations": True}),
             ("post", "/api/analysis", {"pgn": one_megabyte_pgn(), "game": 0, "store": False}),
@@ -205,13 +208,13 @@ def live(args: argparse.Namespace) -> None:
         try:
             shared = requests.post(
                 server.url + "/api/analysis",
-                json={"tree": compact_tree(big_tree(MAX_MOVES))},
+                json={"tree": compact_tree(big_tree(args.tree_moves))},
                 timeout=TIMEOUT,
             )
             stored_id = shared.json()["id"]
             alone = victim_waits(server.url, args.moves, args.pages)
             addresses = [f"127.0.0.{10 + index}" for index in range(args.attackers)]
-            with Attack(server.url, addresses, stored_id) as attack:
+            with Attack(server.url, addresses, stored_id, args.tree_moves) as attack:
                 time.sleep(2)  # the attack under way: the first large requests in the worker
                 attacked = victim_waits(server.url, args.moves, args.pages)
         finally:
@@ -233,9 +236,11 @@ def main() -> None:
     parser.add_argument("--attackers", type=int, default=4)
     parser.add_argument("--moves", type=int, default=10, help="the victim's moves in each phase")
     parser.add_argument("--pages", type=int, default=5, help="front page loads in each phase")
+    parser.add_argument("--tree-moves", type=int, default=MAX_MOVES, help="moves of the trees")
+    parser.add_argument("--rounds", type=int, default=3, help="timings of each request's CPU")
     parser.add_argument("--source", help="run the server of this checkout (PYTHONPATH)")
     args = parser.parse_args()
-    costs()
+    costs(args.tree_moves, args.rounds)
     if not args.costs:
         live(args)
 

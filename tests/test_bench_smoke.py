@@ -33,6 +33,22 @@ BENCHES = [
         "node change -> first engine line on screen: 2 steps",
     ),
     ("preview.py", ["--rounds", "3"], "previews:"),
+    (
+        "offload.py",
+        [
+            "--tree-moves",
+            "100",
+            "--rounds",
+            "1",
+            "--attackers",
+            "1",
+            "--moves",
+            "2",
+            "--pages",
+            "1",
+        ],
+        "computer reply, attacked",
+    ),
 ]
 
 
