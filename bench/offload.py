@@ -13,9 +13,8 @@ chosen game read, a 4,999-move tree posted (decoded, replayed, written as PGN an
 tree), the same tree stored and read back, its annotated PGN, an annotated export, a review's
 PGN read, and the longest analysis path a Socket.IO event replays (which stays in the serving
 process: each connection's replay bucket bounds it). Then a real server (`python -m server` on
-127.0.0.1, default settings): a victim
-plays a level-1 game against the computer and loads the front page, alone and then while
-`--attackers` addresses each loop on those large requests (annotated exports, 1 MB imports,
+127.0.0.1, default settings): a victim plays a level-1 game against the computer and loads
+the front page, alone and then while `--attackers` addresses each loop on those large requests (annotated exports, 1 MB imports,
 annotated PGNs of a stored tree, as fast as they are answered); printed are the victim's
 computer replies and page loads (p50 and max, seconds) in both phases, and the attackers'
 answers by code.

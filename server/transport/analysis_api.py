@@ -29,11 +29,9 @@ from server.games.seats import cookie_name, is_game_id, is_token
 from server.games.service import GameService
 from server.transport import api, offload_jobs
 from server.transport.clients import request_client
-from server.transport.offload import offload
+from server.transport.offload import PGN_BYTES_PER_MOVE, offload
 
 MAX_BODY_BYTES = 1024 * 1024
-# A game here costs the work pool's admission about what its PGN would (server.work.admission).
-GAME_BYTES_PER_MOVE = 16
 
 blueprint = api.answer_errors_as_json(
     Blueprint("analysis_api", __name__, url_prefix="/api/analysis")
@@ -99,7 +97,7 @@ def _pgn_response(text: str) -> Response:
 @blueprint.get("/game/<game_id>")
 def game_tree(game_id: str) -> Response:
     game = game_for_analysis(game_id)
-    tree = offload(len(game.moves) * GAME_BYTES_PER_MOVE, offload_jobs.game_tree, game)
+    tree = offload(len(game.moves) * PGN_BYTES_PER_MOVE, offload_jobs.game_tree, game)
     return jsonify({"ok": True, "id": None, "tree": tree})
 
 
