@@ -143,27 +143,24 @@ class WorkPool:
         self.idle: list[Worker] = []
         self.slots = threading.BoundedSemaphore(size)
         self.lock = threading.Lock()
-        self.queued = 0
+        self.admitted = 0  # jobs running or waiting for a worker
         self.closed = False
 
     def run(self, function: Callable[..., T], *args: Any) -> T:
         """`function(*args)` in a worker: `busy` when `waiting` jobs wait already, `too_slow`
         past `job_seconds`, the function's own RequestError as it raised it."""
         with self.lock:
-            if self.queued >= self.waiting:
+            if self.admitted >= self.size + self.waiting:
                 raise RequestError(
                     "busy", "the server is busy with other large requests; try again in a moment"
                 )
-            self.queued += 1
+            self.admitted += 1
         try:
-            self.slots.acquire()
+            with self.slots:
+                return self._run_on_worker(function, args)
         finally:
             with self.lock:
-                self.queued -= 1
-        try:
-            return self._run_on_worker(function, args)
-        finally:
-            self.slots.release()
+                self.admitted -= 1
 
     def _run_on_worker(self, function: Callable[..., T], args: tuple[Any, ...]) -> T:
         worker = self._take()
