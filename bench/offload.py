@@ -7,17 +7,16 @@ Usage:
   python bench/offload.py --tree-moves 100 --rounds 1   # smaller trees, one timing each
   cd ../main && python ../offloop/bench/offload.py --source .  # another checkout's server
 
-First, in this process, the CPU each large request of the analysis and review API costs, as
-the serving process paid it before the work pool (server.work): a 1 MB PGN file listed and its
+First, in this process, the CPU each large request of the analysis and review API costs, as the
+serving process paid it before the work pool (server.work): a 1 MB PGN file listed and its
 chosen game read, a 4,999-move tree posted (decoded, replayed, written as PGN and as the wire
 tree), the same tree stored and read back, its annotated PGN, an annotated export, a review's
-PGN read, and the longest analysis path a Socket.IO event replays (which stays in the serving
-process: each connection's replay bucket bounds it). Then a real server (`python -m server` on
-127.0.0.1, default settings): a victim plays a level-1 game against the computer and loads
-the front page, alone and then while `--attackers` addresses each loop on those large requests (annotated exports, 1 MB imports,
-annotated PGNs of a stored tree, as fast as they are answered); printed are the victim's
-computer replies and page loads (p50 and max, seconds) in both phases, and the attackers'
-answers by code.
+PGN read, and the longest analysis path a Socket.IO event replays (in the pool past 100 moves).
+Then a real server (`python -m server` on 127.0.0.1, default settings): a victim plays a
+level-1 game against the computer and loads the front page, alone and then while `--attackers`
+addresses each loop on those large requests (annotated exports, 1 MB imports, annotated PGNs of
+a stored tree, as fast as they are answered); printed are the victim's computer replies and
+page loads (p50 and max, seconds) in both phases, and the attackers' answers by code.
 """
 
 from __future__ import annotations
@@ -91,7 +90,7 @@ def costs(moves: int, rounds: int) -> None:
         ),
         ("review post: 1 MB PGN's first game", lambda: pgn_source(pgn, None, ReviewSetting())),
         (
-            f"analysis path of {len(moves)} moves replayed (in process)",
+            f"analysis path of {len(moves)} moves replayed",
             lambda: replay_path(tree["fen"], moves),
         ),
     ]

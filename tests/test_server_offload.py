@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import requests
 
+from chesscore import Board
 from chesscore.analysis.annotate import annotation_of_move
 from chesscore.rules.pgn_export import make_tree_pgn
 from tests.support.addresses import SourceAddress
@@ -195,3 +196,24 @@ def test_a_games_annotated_pgn_is_written_in_the_pool(server: LiveServer) -> Non
     assert '[Annotator "chesscore threat map"]' in annotated.text and "[%csl" in annotated.text
     assert "1. e4" in annotated.text and "3. Bb5" in annotated.text
     assert "[%csl" not in plain.text
+
+
+def test_a_long_analysis_path_is_replayed_in_the_pool_with_the_same_answers(
+    server: LiveServer,
+) -> None:
+    moves = ["g1f3", "g8f6", "f3g1", "f6g8"] * 100 + ["e2e4"]
+    board = Board()
+    for uci in moves:
+        board.push_uci(uci)
+    client = GameClient(server.url)
+    try:
+        reply = client.call("analysis_position", {"fen": START_FEN, "moves": moves})
+        assert reply["ok"], reply
+        assert reply["position"]["fen"] == board.fen()
+        assert reply["position"]["last_move"] == {"uci": "e2e4", "san": "e4"}
+        wrong = [*moves[:300], "e2e5", *moves[301:]]
+        refused_path = client.call("analysis_position", {"fen": START_FEN, "moves": wrong})
+        assert refused_path["code"] == "illegal_move", refused_path
+        assert "move 301 of the path, 'e2e5'" in refused_path["error"]
+    finally:
+        client.close()
