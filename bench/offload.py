@@ -69,17 +69,17 @@ def timed(function: Callable[[], object]) -> float:
     return time.perf_counter() - started
 
 
-def costs(moves: int, rounds: int) -> None:
+def costs(tree_moves: int, rounds: int) -> None:
     pgn = one_megabyte_pgn()
-    tree = big_tree(moves)
+    tree = big_tree(tree_moves)
     posted = json.dumps({"tree": compact_tree(tree)}).encode()
     exported = json.dumps({"tree": compact_tree(tree), "annotations": True}).encode()
-    stored = make_tree_pgn(big_game(moves))
-    moves = list(KNIGHT_CYCLE) * (MAX_PATH // len(KNIGHT_CYCLE))
+    stored = make_tree_pgn(big_game(tree_moves))
+    path = list(KNIGHT_CYCLE) * (MAX_PATH // len(KNIGHT_CYCLE))
     rows = [
         ("1 MB PGN file: listed, first game read", lambda: read_game(pgn, list_games(pgn)[0])),
         (
-            f"tree of {moves} moves posted ({len(posted) // 1024} KB)",
+            f"tree of {tree_moves} moves posted ({len(posted) // 1024} KB)",
             lambda: offload_jobs.read_analysis_body(posted),
         ),
         ("stored tree read back", lambda: offload_jobs.stored_tree(stored, "x")),
@@ -90,8 +90,8 @@ def costs(moves: int, rounds: int) -> None:
         ),
         ("review post: 1 MB PGN's first game", lambda: pgn_source(pgn, None, ReviewSetting())),
         (
-            f"analysis path of {len(moves)} moves replayed",
-            lambda: replay_path(tree["fen"], moves),
+            f"analysis path of {len(path)} moves replayed",
+            lambda: replay_path(tree["fen"], path),
         ),
     ]
     print(f"CPU per request (this process, median of {rounds}):")
