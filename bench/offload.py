@@ -202,7 +202,7 @@ def summary(label: str, waits: list[float]) -> str:
 def live(args: argparse.Namespace) -> None:
     env = {"PYTHONPATH": args.source} if args.source else {}
     with tempfile.TemporaryDirectory() as folder:
-        server = LiveServer(Path(folder) / "instance", env=env).start()
+        server = LiveServer(Path(folder) / "instance", env=env).start(timeout=TIMEOUT)
         try:
             shared = requests.post(
                 server.url + "/api/analysis",
