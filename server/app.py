@@ -54,6 +54,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         credits,
         events,
         lobby_events,
+        offload,
         review_events,
         views,
     )
@@ -81,6 +82,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["chess"] = _make_service(app, connections)
     app.extensions["chess"].resume()
     app.extensions["chess_analysis"] = AnalysisService(app.extensions["chess"].store)
+    offload.install(app)  # the work pool of the analysis and review API (server.work)
     lobby_events.install(app, socketio)  # the lobby (server.lobby) over the game service
     review_events.install(app, socketio)  # game reviews (server.review), after the analysis
     training_http.install(app)  # the threat trainer at /train (server.training)

@@ -91,6 +91,15 @@ DEFAULTS: dict[str, Any] = {
     "STOCKFISH": None,
     # Stockfish's nodes a position of a review; 0: server.review.engines.DEFAULT_NODES.
     "REVIEW_NODES": 0,
+    # The work pool (server.work): processes for the requests that compute for long (PGN files,
+    # trees, exports), jobs that may wait for one (more are refused `busy`), seconds a job may
+    # run before its worker is killed (`too_slow`); and per address a bucket of work units
+    # (one per request plus one per 64 KB read) refilled at WORK_UNITS_PER_SECOND.
+    "WORK_PROCESSES": 1,
+    "WORK_WAITING": 8,
+    "WORK_SECONDS": 20.0,
+    "WORK_BURST": 40.0,
+    "WORK_UNITS_PER_SECOND": 1.0,
     # Proxies in front of the server that append the client's address to X-Forwarded-For
     # (deploy/'s nginx: 1); 0: the header is the client's own say and is ignored.
     "TRUSTED_PROXIES": 0,
@@ -122,6 +131,11 @@ ENVIRONMENT = {
     "CHESS_REVIEW_DEPTH": ("REVIEW_DEPTH", int),
     "CHESS_STOCKFISH": ("STOCKFISH", str),
     "CHESS_REVIEW_NODES": ("REVIEW_NODES", int),
+    "CHESS_WORK_PROCESSES": ("WORK_PROCESSES", int),
+    "CHESS_WORK_WAITING": ("WORK_WAITING", int),
+    "CHESS_WORK_SECONDS": ("WORK_SECONDS", float),
+    "CHESS_WORK_BURST": ("WORK_BURST", float),
+    "CHESS_WORK_UNITS_PER_SECOND": ("WORK_UNITS_PER_SECOND", float),
     # The conventional names that hosting platforms set.
     "DATABASE_URL": ("DATABASE_URL", str),
     "REDIS_URL": ("REDIS_URL", str),

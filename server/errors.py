@@ -42,6 +42,9 @@ HTTP_STATUS = {
     "queue_full": 503,
     # the edge (server.transport.edge): a Host the site does not answer to
     "bad_host": 400,
+    # the work pool (server.work)
+    "busy": 503,
+    "too_slow": 422,
 }
 
 

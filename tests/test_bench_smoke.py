@@ -34,6 +34,22 @@ BENCHES = [
         "node change -> first engine line on screen (browser): 2 steps",
     ),
     ("preview.py", ["--rounds", "3"], "previews:"),
+    (
+        "offload.py",
+        [
+            "--tree-moves",
+            "100",
+            "--rounds",
+            "1",
+            "--attackers",
+            "1",
+            "--moves",
+            "2",
+            "--pages",
+            "1",
+        ],
+        "computer reply, attacked",
+    ),
 ]
 
 

@@ -1,12 +1,14 @@
 """The analysis service: import a PGN file or a position, share a tree under a short id.
 
-Reading PGN plays every move (about a tenth of a millisecond each, in the process that answers
-everyone), so what one request may make it read is bounded: a file is first listed by its
+Reading PGN plays every move (about a tenth of a millisecond each), so the functions that read
+and write trees run in the work pool (server.work), never in the process that answers
+everyone, and what one request may make them read is bounded: a file is first listed by its
 tokens alone (`chesscore.rules.pgn_import.scan_games`), and only the one game asked for is
 read, at most `MAX_GAME_PLIES` moves counting variations. A shared tree is written as PGN
 (`chesscore.rules.pgn_export`), which keeps its variations, comments, NAGs, clocks and
-evaluations, and stored under 8 random characters; each address may share `SHARE_BURST` trees
-at once and then one every `SHARE_INTERVAL` seconds, so nobody fills the disk.
+evaluations, and stored under 8 random characters by the service, which holds the store; each
+address may share `SHARE_BURST` trees at once and then one every `SHARE_INTERVAL` seconds, so
+nobody fills the disk.
 """
 
 from __future__ import annotations
@@ -49,65 +51,79 @@ class Imported:
     notice: str | None
 
 
+def list_games(text: str) -> list[GameSpan]:
+    """The games of a PGN file, found without playing their moves."""
+    spans = scan_games(normalize_text(text))
+    if not spans:
+        raise RequestError("bad_pgn", "empty PGN: no game in the PGN, no tags and no moves")
+    return spans
+
+
+def read_game(text: str, span: GameSpan) -> Imported:
+    """The game of `text` at `span`, every move played; `bad_pgn` naming the line."""
+    if span.moves > MAX_GAME_PLIES:
+        raise RequestError(
+            "bad_pgn",
+            f"the game on line {span.line} has {span.moves} moves with its variations,"
+            f" more than {MAX_GAME_PLIES}",
+        )
+    source = normalize_text(text)[span.start : span.end]
+    try:
+        games = read_games(source, 1, allow_impossible_checks=True, first_line=span.line)
+    except ChessError as error:
+        raise RequestError("bad_pgn", str(error)) from error
+    game = games[0]
+    if variation_depth(game.moves) > MAX_VARIATION_DEPTH:
+        raise RequestError("bad_pgn", f"variations nest deeper than {MAX_VARIATION_DEPTH} levels")
+    _, notice = parse_root(game.start_fen)
+    return Imported(game, notice)
+
+
+def read_stored(text: str) -> Imported:
+    """A shared tree's game, from the PGN it was stored as."""
+    return read_game(text, scan_games(text)[0])
+
+
+def from_fen(fen: object) -> Imported:
+    board, notice = parse_root(fen)
+    return Imported(ImportedGame({}, board.fen(), (), "", "*", 1), notice)
+
+
+def make_pgn(game: ImportedGame, annotate: bool) -> str:
+    """The PGN of `game`'s whole tree, with the threat annotations when `annotate`."""
+    return make_tree_pgn(game, annotation_of_move if annotate else None)
+
+
+def make_stored_pgn(game: ImportedGame) -> str:
+    """The PGN `game` (read by `read_game` or `parse_tree`, which bound how deep its
+    variations nest) is stored as when shared: `payload_too_large` past MAX_STORED_BYTES."""
+    text = make_tree_pgn(game)
+    if len(text.encode()) > MAX_STORED_BYTES:
+        raise RequestError(
+            "payload_too_large",
+            f"the tree is too large to store: at most {MAX_STORED_BYTES} bytes of PGN",
+        )
+    return text
+
+
 class AnalysisService:
+    """The shared trees in the store, and each address's bucket for sharing them."""
+
     def __init__(self, store: GameStore) -> None:
         self.store = store
         self.shares = AddressBuckets(SHARE_BURST, SHARE_INTERVAL)
 
-    def list_games(self, text: str) -> list[GameSpan]:
-        """The games of a PGN file, found without playing their moves."""
-        spans = scan_games(normalize_text(text))
-        if not spans:
-            raise RequestError("bad_pgn", "empty PGN: no game in the PGN, no tags and no moves")
-        return spans
-
-    def read_game(self, text: str, span: GameSpan) -> Imported:
-        """The game of `text` at `span`, every move played; `bad_pgn` naming the line."""
-        if span.moves > MAX_GAME_PLIES:
-            raise RequestError(
-                "bad_pgn",
-                f"the game on line {span.line} has {span.moves} moves with its variations,"
-                f" more than {MAX_GAME_PLIES}",
-            )
-        source = normalize_text(text)[span.start : span.end]
-        try:
-            games = read_games(source, 1, allow_impossible_checks=True, first_line=span.line)
-        except ChessError as error:
-            raise RequestError("bad_pgn", str(error)) from error
-        game = games[0]
-        if variation_depth(game.moves) > MAX_VARIATION_DEPTH:
-            raise RequestError(
-                "bad_pgn", f"variations nest deeper than {MAX_VARIATION_DEPTH} levels"
-            )
-        _, notice = parse_root(game.start_fen)
-        return Imported(game, notice)
-
-    def from_fen(self, fen: object) -> Imported:
-        board, notice = parse_root(fen)
-        return Imported(ImportedGame({}, board.fen(), (), "", "*", 1), notice)
-
-    def share(self, game: ImportedGame, client: str | None) -> str:
-        """Store `game`'s tree (read by `read_game` or `parse_tree`, which bound how deep its
-        variations nest) and return its new id."""
-        text = make_tree_pgn(game)
-        if len(text.encode()) > MAX_STORED_BYTES:
-            raise RequestError(
-                "payload_too_large",
-                f"the tree is too large to store: at most {MAX_STORED_BYTES} bytes of PGN",
-            )
+    def share(self, text: str, client: str | None) -> str:
+        """Store a tree's PGN (`make_stored_pgn`) and return its new id."""
         if client is not None:
             self.shares.take(client, "shared analyses")
         analysis_id = secrets.token_urlsafe(6)
         self.store.save_analysis(analysis_id, text)
         return analysis_id
 
-    def load(self, analysis_id: str) -> Imported:
+    def load_text(self, analysis_id: str) -> str:
+        """A shared tree's stored PGN (`read_stored` reads it): `not_found`."""
         text = self.store.load_analysis(analysis_id) if is_analysis_id(analysis_id) else None
         if text is None:
             raise RequestError("not_found", f"no analysis with id {analysis_id[:20]!r}")
-        spans = scan_games(text)
-        return self.read_game(text, spans[0])
-
-    def pgn(self, game: ImportedGame, annotate: bool) -> str:
-        """The PGN of `game`'s whole tree, with the threat annotations when `annotate`."""
-        return make_tree_pgn(game, annotation_of_move if annotate else None)
+        return text

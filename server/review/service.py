@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chesscore.analysis.judgement import Evaluation
+from chesscore.review.evaluate import ReviewSetting
 from chesscore.rules.move import Move
 from server.analysis.service import AnalysisService, is_analysis_id
 from server.engine.analysis import AnalysisJob, AnalysisUpdate
@@ -38,7 +39,7 @@ from server.review import puzzle
 from server.review.engines import ReviewEngine
 from server.review.record import new_stored, review_json
 from server.review.runner import Emit, ReviewRunner
-from server.review.sources import ReviewSource, game_source, pgn_source
+from server.review.sources import ReviewSource, game_source
 from server.storage.interface import ReviewLimitError, StoredReview
 
 log = logging.getLogger(__name__)
@@ -105,9 +106,14 @@ class ReviewService:
             source = self._game_source(game)
         return self._add(source, address, limited=True)
 
-    def review_pgn(self, text: str, index: int | None, address: str) -> tuple[StoredReview, bool]:
-        """The review of the game of a PGN file at `index` (the first when None)."""
-        return self._add(pgn_source(self.analysis, text, index, self.setting), address, True)
+    def review_pgn(
+        self, read: Callable[[ReviewSetting], ReviewSource], address: str
+    ) -> tuple[StoredReview, bool]:
+        """The review of a PGN's game, which `read` reads at the setting (`pgn_source`, in the
+        work pool): the address's bucket is taken first, so a flood of posts is refused before
+        any PGN is parsed (the same game posted again costs a token too)."""
+        self.buckets.take(address, "reviews")
+        return self._add(read(self.setting), address, limited=True, taken=True)
 
     def game_ended(self, game: Game) -> None:
         """A game ended: queue its review if it was created with `review` (computer games).
@@ -132,11 +138,13 @@ class ReviewService:
         moves = [(record.uci, record.san) for record in game.moves]
         return game_source(game.id, headers, game.settings.start_fen, moves)
 
-    def _add(self, source: ReviewSource, address: str, limited: bool) -> tuple[StoredReview, bool]:
+    def _add(
+        self, source: ReviewSource, address: str, limited: bool, taken: bool = False
+    ) -> tuple[StoredReview, bool]:
         found = self.store.find_review(self.engine.key(source.key))
         if found is not None and found.status != "failed":
             return found, False
-        if limited:
+        if limited and not taken:
             self.buckets.take(address, "reviews")
         review = new_stored(secrets.token_urlsafe(6), source, self.engine, address, time.time())
         try:

@@ -5,7 +5,7 @@ the key that makes it reviewed once: a game's own id, or for a PGN a hash of its
 position, its moves and the setting, so the same game posted twice, whatever its headers and
 comments, gets the same review. The limits are checked here, before anything is queued: at
 most `MAX_PLIES` plies, a game still in play refused (`game_in_play`), a PGN read through the
-analysis service's bounded reader (server.analysis.service: the file is first listed by its
+analysis board's bounded reader (server.analysis.service: the file is first listed by its
 tokens, then only the chosen game is played), its headers bounded (they are stored with the
 review), its comments and variations left out.
 """
@@ -20,7 +20,7 @@ from typing import Any
 from chesscore.review.evaluate import ReviewSetting
 from chesscore.rules.board import Board
 from chesscore.rules.squares import COLOR_NAMES
-from server.analysis.service import AnalysisService
+from server.analysis.service import list_games, read_game
 from server.display import display_headers, display_result
 from server.errors import RequestError
 
@@ -52,19 +52,18 @@ def check_length(plies: int) -> None:
         raise RequestError("bad_request", "the game has no moves: there is nothing to review")
 
 
-def pgn_source(
-    analysis: AnalysisService, text: str, index: int | None, setting: ReviewSetting
-) -> ReviewSource:
+def pgn_source(text: str, index: int | None, setting: ReviewSetting) -> ReviewSource:
     """The game of the PGN `text` at `index` (the first when None): `bad_pgn` naming what is
-    wrong, `too_long` past MAX_PLIES, `bad_request` for an index the file has not."""
-    spans = analysis.list_games(text)
+    wrong, `too_long` past MAX_PLIES, `bad_request` for an index the file has not. It plays
+    the game's moves: the transport runs it in the work pool (server.work)."""
+    spans = list_games(text)
     chosen = 0 if index is None else index
     if not 0 <= chosen < len(spans):
         raise RequestError(
             "bad_request", f"field 'game' must be a game's index, 0 to {len(spans) - 1}"
         )
     check_length(spans[chosen].plies)
-    game = analysis.read_game(text, spans[chosen]).game
+    game = read_game(text, spans[chosen]).game
     ucis = tuple(node.move.uci() for node in game.moves)
     sans = tuple(node.san for node in game.moves)
     check_length(len(ucis))

@@ -9,25 +9,27 @@ adding the threat annotations to every move. `GET /api/analysis/game/<game id>` 
 here as a tree: finished, or in play for anyone who holds no seat in it (a seat comes from its
 cookie or an `Authorization: Bearer` token), since nobody may analyse their own game while it
 is played. Bodies here may be up to `MAX_BODY_BYTES` (a PGN file), where the rest of the API
-takes 4 KB; docs/protocol.md documents each endpoint.
+takes 4 KB. Reading a PGN or a tree and writing one cost CPU in proportion to what a visitor
+sent, so every such handler hands the undecoded body (or the stored tree) to the work pool
+(server.transport.offload, admitted per address before anything is decoded) and only stores
+and answers here; docs/protocol.md documents each endpoint.
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from flask import Blueprint, Response, current_app, jsonify, make_response, request
 
 from chesscore import Move
-from chesscore.rules.pgn_import import GameSpan, ImportedGame, Node
-from server.analysis.service import MAX_LISTED, AnalysisService, Imported
-from server.analysis.tree import make_tree, parse_tree
-from server.display import display_result, display_value
+from chesscore.rules.pgn_import import ImportedGame, Node
+from server.analysis.service import AnalysisService
 from server.errors import RequestError
 from server.games.seats import cookie_name, is_game_id, is_token
 from server.games.service import GameService
-from server.transport import api
+from server.transport import api, offload_jobs
 from server.transport.clients import request_client
+from server.transport.offload import PGN_BYTES_PER_MOVE, offload
 
 MAX_BODY_BYTES = 1024 * 1024
 
@@ -44,89 +46,31 @@ def _games() -> GameService:
     return cast(GameService, current_app.extensions["chess"])
 
 
-def _large_body() -> dict[str, Any]:
+def _large_body() -> bytes:
+    """The body, undecoded: the work pool decodes it, after the address is admitted."""
     request.max_content_length = MAX_BODY_BYTES
-    body = api.json_body()
-    if not isinstance(body, dict):
-        raise RequestError("bad_request", "the body must be a JSON object")
-    return body
-
-
-def _flag(body: dict[str, Any], name: str, default: bool) -> bool:
-    value = body.get(name, default)
-    if not isinstance(value, bool):
-        raise RequestError("bad_request", f"field {name!r} must be true or false")
-    return value
+    return api.json_bytes()
 
 
 @blueprint.post("")
 def create() -> Response | tuple[Response, int]:
-    body = _large_body()
-    sources = [name for name in ("pgn", "fen", "tree") if name in body]
-    unknown = sorted(set(body) - {"pgn", "fen", "tree", "game", "store"})
-    if len(sources) != 1 or unknown:
-        raise RequestError(
-            "bad_request", "send exactly one of 'pgn', 'fen' or 'tree' (and 'game', 'store')"
-        )
-    store = _flag(body, "store", True)
-    service = _analysis()
-    if "pgn" in body:
-        imported = _pgn_game(service, body)
-        if isinstance(imported, list):
-            return jsonify({"ok": True, "choose": _listing(imported)})
-    elif "fen" in body:
-        imported = service.from_fen(body["fen"])
-    else:
-        imported = Imported(*parse_tree(body["tree"]))
-    analysis_id = service.share(imported.game, request_client()) if store else None
-    tree = make_tree(imported.game, analysis_id, imported.notice)
-    return jsonify({"ok": True, "id": analysis_id, "tree": tree}), 201 if store else 200
-
-
-def _pgn_game(service: AnalysisService, body: dict[str, Any]) -> Imported | list[GameSpan]:
-    """The game of the PGN the body names, or the file's games when it has several and none
-    is chosen yet."""
-    text = body["pgn"]
-    if not isinstance(text, str):
-        raise RequestError("bad_request", "field 'pgn' must be the text of a PGN file")
-    spans = service.list_games(text)
-    index = body.get("game")
-    if index is None:
-        if len(spans) > 1:
-            return spans
-        index = 0
-    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(spans):
-        raise RequestError(
-            "bad_request", f"field 'game' must be a game's index, 0 to {len(spans) - 1}"
-        )
-    return service.read_game(text, spans[index])
-
-
-def _listing(spans: list[GameSpan]) -> list[dict[str, Any]]:
-    return [
-        {
-            "index": index,
-            "white": display_value(span.headers.get("White", "?")),
-            "black": display_value(span.headers.get("Black", "?")),
-            "result": display_result(span.headers.get("Result")),
-            "event": display_value(span.headers.get("Event", "?")),
-            "date": display_value(span.headers.get("Date", "????.??.??")),
-            "plies": span.plies,
-        }
-        for index, span in enumerate(spans[:MAX_LISTED])
-    ]
+    data = _large_body()
+    answer = offload(len(data), offload_jobs.read_analysis_body, data)
+    if answer.choose is not None:
+        return jsonify({"ok": True, "choose": answer.choose})
+    tree = answer.tree
+    assert tree is not None
+    if answer.stored_pgn is None:
+        return jsonify({"ok": True, "id": None, "tree": tree}), 200
+    tree["id"] = _analysis().share(answer.stored_pgn, request_client())
+    return jsonify({"ok": True, "id": tree["id"], "tree": tree}), 201
 
 
 @blueprint.get("/<analysis_id>")
 def read(analysis_id: str) -> Response:
-    imported = _analysis().load(analysis_id)
-    return jsonify(
-        {
-            "ok": True,
-            "id": analysis_id,
-            "tree": make_tree(imported.game, analysis_id, imported.notice),
-        }
-    )
+    text = _analysis().load_text(analysis_id)
+    tree = offload(len(text), offload_jobs.stored_tree, text, analysis_id)
+    return jsonify({"ok": True, "id": analysis_id, "tree": tree})
 
 
 @blueprint.get("/<analysis_id>/pgn")
@@ -134,17 +78,14 @@ def read_pgn(analysis_id: str) -> Response:
     annotations = request.args.get("annotations", "0")
     if annotations not in ("0", "1"):
         raise RequestError("bad_request", "parameter 'annotations' must be 0 or 1")
-    game = _analysis().load(analysis_id).game
-    return _pgn_response(_analysis().pgn(game, annotations == "1"))
+    text = _analysis().load_text(analysis_id)
+    return _pgn_response(offload(len(text), offload_jobs.stored_pgn, text, annotations == "1"))
 
 
 @blueprint.post("/export")
 def export() -> Response:
-    body = _large_body()
-    if set(body) - {"tree", "annotations"} or "tree" not in body:
-        raise RequestError("bad_request", "send {'tree': ..., 'annotations': true|false}")
-    game, _ = parse_tree(body["tree"])
-    return _pgn_response(_analysis().pgn(game, _flag(body, "annotations", False)))
+    data = _large_body()
+    return _pgn_response(offload(len(data), offload_jobs.read_export_body, data))
 
 
 def _pgn_response(text: str) -> Response:
@@ -155,9 +96,9 @@ def _pgn_response(text: str) -> Response:
 
 @blueprint.get("/game/<game_id>")
 def game_tree(game_id: str) -> Response:
-    return jsonify(
-        {"ok": True, "id": None, "tree": make_tree(game_for_analysis(game_id), None, None)}
-    )
+    game = game_for_analysis(game_id)
+    tree = offload(len(game.moves) * PGN_BYTES_PER_MOVE, offload_jobs.game_tree, game)
+    return jsonify({"ok": True, "id": None, "tree": tree})
 
 
 def game_for_analysis(game_id: str) -> ImportedGame:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import logging
+from functools import partial
 from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, jsonify, make_response, request
@@ -39,6 +40,7 @@ from server.transport.json_limits import (
     loads_bounded,
 )
 from server.transport.messages import State, make_state
+from server.transport.offload import PGN_BYTES_PER_MOVE, offload
 from server.transport.query import parse_query_int
 from server.transport.requests import parse_action, parse_create, parse_http_move, parse_invite
 
@@ -51,9 +53,19 @@ def _service() -> GameService:
 
 
 def json_body() -> Any:
+    return decode_json(json_bytes())
+
+
+def json_bytes() -> bytes:
+    """The body, undecoded, of a request that says it is JSON."""
     if not request.is_json:
         raise RequestError("bad_request", "the body must be JSON (Content-Type: application/json)")
-    data = request.get_data()
+    return request.get_data()
+
+
+def decode_json(data: bytes) -> Any:
+    """A body's JSON (None when empty), `bad_request` naming what is wrong; the work pool's
+    jobs (server.work.jobs) decode the large bodies with it, off the serving loop."""
     if not data:
         return None
     # Decoded here, not by request.get_json: a deeply nested body made json recurse into a
@@ -220,9 +232,10 @@ def game_pgn(game_id: str) -> Response:
         board, headers, result = game.board.copy(), pgn_headers(game), pgn_result(game)
         assisted = game.settings.assisted
     if annotated == "1":
-        text = make_annotated_pgn(
-            board, headers, result, annotator="chesscore threat map", assisted=assisted
-        )
+        # The threat map of every position: a long game's takes a tenth of a second and more,
+        # so it is worked out in the work pool, a game costing what its PGN would.
+        annotate = partial(make_annotated_pgn, annotator="chesscore threat map", assisted=assisted)
+        text = offload(board.ply * PGN_BYTES_PER_MOVE, annotate, board, headers, result)
     else:
         text = make_pgn(board, {**headers, "Assisted": "yes" if assisted else "no"}, result)
     return Response(text, mimetype="text/x-chess-pgn")

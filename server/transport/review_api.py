@@ -6,7 +6,9 @@
 same id). Bodies may be up to `MAX_BODY_BYTES`, the analysis API's limit for a PGN file.
 `GET /api/reviews/<id>` is the review's JSON with `"ok": true`, `.../pgn` the reviewed PGN as
 an attachment once done. Errors are the API's `{"ok": false, "error", "code"}` with its
-statuses; docs/protocol.md, "Game review", has the endpoints, the JSON and the limits.
+statuses; docs/protocol.md, "Game review", has the endpoints, the JSON and the limits. The body
+is decoded and a PGN read in the work pool (server.transport.offload), each step admitted per
+address first, and the review service's own bucket is taken before the PGN is read.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from typing import cast
 
 from flask import Blueprint, Response, current_app, jsonify, make_response, request
 
+from chesscore.review.evaluate import ReviewSetting
 from server.review.service import ReviewService
-from server.transport import api
+from server.review.sources import ReviewSource, pgn_source
+from server.transport import api, offload_jobs
 from server.transport.analysis_api import MAX_BODY_BYTES
 from server.transport.clients import request_client
-from server.transport.review_requests import parse_review_request
+from server.transport.offload import offload
 
 blueprint = api.answer_errors_as_json(Blueprint("review_api", __name__, url_prefix="/api/reviews"))
 
@@ -31,9 +35,16 @@ def _reviews() -> ReviewService:
 @blueprint.post("")
 def create() -> tuple[Response, int]:
     request.max_content_length = MAX_BODY_BYTES
-    asked = parse_review_request(api.json_body())
+    data = api.json_bytes()
+    asked = offload(len(data), offload_jobs.read_review_body, data)
     if asked.pgn is not None:
-        stored, created = _reviews().review_pgn(asked.pgn, asked.index, request_client())
+        text, index = asked.pgn, asked.index
+
+        def read(setting: ReviewSetting) -> ReviewSource:
+            # The body's bytes were paid for when it was decoded: this step costs one unit.
+            return offload(0, pgn_source, text, index, setting)
+
+        stored, created = _reviews().review_pgn(read, request_client())
     else:
         assert asked.game is not None
         stored, created = _reviews().review_game(asked.game, request_client())
