@@ -21,14 +21,17 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 
 # The suites create games far faster, and leave far more computer games in play, than one
 # visitor of a public site may (server.config: CREATE_BURST, MAX_COMPUTER_GAMES and the
-# lobby's LOBBY_BURST and LOBBY_PER_ADDRESS), all from 127.0.0.1: the servers they start
-# (which inherit this environment) lift those limits, unless a test sets them itself
-# (tests/test_server_engine_pool.py and tests/test_server_lobby.py do).
+# lobby's LOBBY_BURST and LOBBY_PER_ADDRESS; the work pool's WORK_BURST, 40 units refilled at
+# one a second, which a module's quick analysis requests use up when the machine is idle), all
+# from 127.0.0.1: the servers they start (which inherit this environment) lift those limits,
+# unless a test sets them itself (tests/test_server_engine_pool.py, tests/test_server_lobby.py
+# and tests/test_server_offload.py do).
 for _variable in (
     "CHESS_CREATE_BURST",
     "CHESS_MAX_COMPUTER_GAMES",
     "CHESS_LOBBY_BURST",
     "CHESS_LOBBY_PER_ADDRESS",
+    "CHESS_WORK_BURST",
 ):
     os.environ.setdefault(_variable, "1000000")
 

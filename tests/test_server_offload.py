@@ -39,6 +39,7 @@ server = module_server(
         "CHESS_WORK_PROCESSES": "1",
         "CHESS_WORK_WAITING": "1",
         "CHESS_WORK_SECONDS": str(WAIT_SECONDS),
+        "CHESS_WORK_BURST": "40",  # the default, which tests/conftest.py lifts elsewhere
     },
 )
 # The work units plentiful, so what refuses is the reviews' own bucket.
