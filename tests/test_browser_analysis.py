@@ -21,6 +21,7 @@ from chesscore.analysis.describe import describe_square
 from chesscore.analysis.insight import describe_change
 from server.transport.wire_facts import change_json
 from tests.conftest import screenshot_path
+from tests.support.engine_settings import THINK_UNTIL_STOPPED
 from tests.support.game_client import api_join, api_move
 from tests.support.live_server import LiveServer
 from tests.support.safety import safety_by_name
@@ -372,6 +373,7 @@ def test_engine_lines_appear_and_follow_the_node(
     """Lines for the node on view, legal there, three of them; a new node gets its own; the
     switch turned off clears them; a click on a line's move plays the line up to it."""
     context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(THINK_UNTIL_STOPPED)  # depth 16 whatever the machine's load
     try:
         page = open_analysis(context, server.url + "/analysis")
         paste(page, PGN)

@@ -21,6 +21,7 @@ import pytest
 
 from chesscore import Board
 from tests.conftest import screenshot_path
+from tests.support.engine_settings import THINK_UNTIL_STOPPED
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
 from tests.test_browser_analysis import (
@@ -93,9 +94,16 @@ def watch_frames(page: Any) -> list[str]:
     return sent
 
 
+def new_context(browser: Any, viewport: dict[str, int], **options: Any) -> Any:
+    """A browser context whose analysis board thinks until stopped."""
+    context = browser.new_context(viewport=viewport, **options)
+    context.add_init_script(THINK_UNTIL_STOPPED)
+    return context
+
+
 def strict_context(browser: Any, viewport: dict[str, int]) -> Any:
     """A context under the pages' real Content-Security-Policy."""
-    return browser.new_context(viewport=viewport, bypass_csp=False)
+    return new_context(browser, viewport, bypass_csp=False)
 
 
 def open_strict(context: Any, url: str) -> Any:
@@ -158,7 +166,7 @@ def test_a_page_not_isolated_runs_the_single_threaded_build(
     browser: Any, server: LiveServer
 ) -> None:
     """The lobby page sends no COOP/COEP: the module picks the one-thread build, which runs."""
-    context = browser.new_context(viewport=DESKTOP)
+    context = new_context(browser, DESKTOP)
     try:
         page = context.new_page()
         page.goto(server.url + "/")
@@ -199,7 +207,7 @@ def test_lines_setting_click_and_the_switch_to_the_servers_engine(
     """One and five lines as chosen (kept across a reload); a click on a line's second move
     plays the line; the server's engine, when chosen, gives our lines through engine_start,
     which never left the page before."""
-    context = browser.new_context(viewport=DESKTOP)
+    context = new_context(browser, DESKTOP)
     try:
         page = context.new_page()
         sent = watch_frames(page)
@@ -249,7 +257,7 @@ def test_lines_setting_click_and_the_switch_to_the_servers_engine(
 def test_a_browser_without_webassembly_falls_back_to_the_servers_engine(
     browser: Any, server: LiveServer
 ) -> None:
-    context = browser.new_context(viewport=DESKTOP)
+    context = new_context(browser, DESKTOP)
     context.add_init_script("delete globalThis.WebAssembly;")
     try:
         page = open_analysis(context, server.url + "/analysis")
@@ -274,7 +282,7 @@ def test_the_bar_is_full_for_the_side_that_mates(
     share: str,
     text: str,
 ) -> None:
-    context = browser.new_context(viewport=DESKTOP)
+    context = new_context(browser, DESKTOP)
     try:
         page = open_analysis(context, f"{server.url}/analysis?fen={fen}")
         poll(page, f"document.querySelector('#eval-bar').dataset.score === {text!r}")
@@ -321,7 +329,7 @@ def test_the_exported_pgn_keeps_only_evaluations_at_depth_16(
 ) -> None:
     """The node looked at until Stockfish reached depth 16 carries its score, no other node
     one; our server's engine's lines (depth 4-6, the short looks the old page kept) never."""
-    context = browser.new_context(viewport=DESKTOP)
+    context = new_context(browser, DESKTOP)
     try:
         page = open_analysis(context, server.url + "/analysis")
         paste(page, PGN)
