@@ -91,6 +91,10 @@ DEFAULTS: dict[str, Any] = {
     "STOCKFISH": None,
     # Stockfish's nodes a position of a review; 0: server.review.engines.DEFAULT_NODES.
     "REVIEW_NODES": 0,
+    # The review queue's bounds in estimated engine seconds (server.review.queue): all reviews
+    # waiting or running, and one address's share of them.
+    "REVIEW_QUEUE_SECONDS": 1800.0,
+    "REVIEW_ADDRESS_SECONDS": 600.0,
     # Proxies in front of the server that append the client's address to X-Forwarded-For
     # (deploy/'s nginx: 1); 0: the header is the client's own say and is ignored.
     "TRUSTED_PROXIES": 0,
@@ -122,6 +126,8 @@ ENVIRONMENT = {
     "CHESS_REVIEW_DEPTH": ("REVIEW_DEPTH", int),
     "CHESS_STOCKFISH": ("STOCKFISH", str),
     "CHESS_REVIEW_NODES": ("REVIEW_NODES", int),
+    "CHESS_REVIEW_QUEUE_SECONDS": ("REVIEW_QUEUE_SECONDS", float),
+    "CHESS_REVIEW_ADDRESS_SECONDS": ("REVIEW_ADDRESS_SECONDS", float),
     # The conventional names that hosting platforms set.
     "DATABASE_URL": ("DATABASE_URL", str),
     "REDIS_URL": ("REDIS_URL", str),
