@@ -2,7 +2,8 @@
 on 127.0.0.1 with our own engine on one worker: reviews are run in turn between addresses (a
 second address's review is done before the first address's batch, by the order of the
 `review_update` pushes), the queue refuses by the time it would take to drain (a long game
-refused `queue_full` while a short one still fits, an address past its share `rate_limited`),
+refused `queue_full` while a short one still fits, an address past its share `rate_limited`,
+and past the store's count of ten),
 and a review still completes while another visitor restarts the analysis board every few
 seconds. Orders of events are asserted, never durations; the waits are generous bounds."""
 
@@ -113,6 +114,17 @@ def test_the_queue_refuses_by_drain_time(tmp_path: Path) -> None:
         assert wait_review(live.url, short_id)["progress"]["total"] == 41
         # Drained: the game refused a moment ago fits now.
         assert ask(live.url, "10.0.0.2", too_long).status_code == 201
+
+
+def test_an_address_has_ten_reviews_pending_at_most(tmp_path: Path) -> None:
+    """The store's count stays as a backstop behind the drain time (lifted here): ten
+    reviews of one address queued or running, the eleventh refused."""
+    with serving(tmp_path, CHESS_REVIEW_ADDRESS_SECONDS="1000000") as live:
+        for seed in range(80, 90):
+            asked(live.url, "10.0.0.3", random_pgn(seed, 40))
+        message = refused(ask(live.url, "10.0.0.3", random_pgn(90, 40)), 429, "rate_limited")
+        assert "10 reviews" in message, message
+        asked(live.url, "10.0.0.4", random_pgn(90, 40))  # another address's still fits
 
 
 def test_a_review_completes_while_the_analysis_board_restarts_in_a_loop(tmp_path: Path) -> None:
