@@ -609,7 +609,7 @@ def test_a_review_job_gives_its_lane_to_the_analysis_board_and_resumes() -> None
     """A 1-worker pool: an analysis job waiting for its lane stops the review (low
     priority), which then resumes from its next position and completes."""
     # Long enough to outlast the review's share of its lane (LOW_PRIORITY_SHARE_SECONDS).
-    game = chess.pgn.read_game(io.StringIO(random_pgn(17, 80)))
+    game = chess.pgn.read_game(io.StringIO(random_pgn(17, 60)))
     assert game is not None
     moves = tuple(move.uci() for move in game.mainline_moves())
     setting = ReviewSetting(0.25, 8)
@@ -644,7 +644,7 @@ def test_reviews_take_every_lane_and_give_one_to_the_analysis_board() -> None:
     """Low-priority jobs are not held to the analysis cap (size - 1 lanes): two reviews run
     on a 2-worker pool at once, and an analysis job waiting for a lane stops one of them."""
     moves = tuple(move.uci() for move in chess.pgn.read_game(  # type: ignore[union-attr]
-        io.StringIO(random_pgn(19, 120))).mainline_moves())  # fmt: skip
+        io.StringIO(random_pgn(19, 60))).mainline_moves())  # fmt: skip
     setting = ReviewSetting(0.25, 8)
     pool = EnginePool(2)
     try:

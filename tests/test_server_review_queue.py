@@ -72,8 +72,9 @@ def completion_order(watcher: ReviewClient, ids: list[str]) -> list[str]:
     deadline = time.monotonic() + DONE_SECONDS * len(ids)
     with watcher.condition:
         while len(done) < len(ids):
-            pushed = [u["id"] for u in watcher.updates if u["status"] == "done"]
-            done += [i for i in pushed if i not in done]
+            for update in watcher.updates:  # a review may push `done` more than once
+                if update["status"] == "done" and update["id"] not in done:
+                    done.append(update["id"])
             assert time.monotonic() < deadline, f"done {done} of {ids}"
             watcher.condition.wait(1.0)
     assert all(u["status"] != "failed" for u in watcher.updates), watcher.updates[-1:]
