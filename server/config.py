@@ -100,6 +100,10 @@ DEFAULTS: dict[str, Any] = {
     "WORK_SECONDS": 20.0,
     "WORK_BURST": 40.0,
     "WORK_UNITS_PER_SECOND": 1.0,
+    # The review queue's bounds in estimated engine seconds (server.review.queue): all reviews
+    # waiting or running, and one address's share of them.
+    "REVIEW_QUEUE_SECONDS": 1800.0,
+    "REVIEW_ADDRESS_SECONDS": 600.0,
     # Proxies in front of the server that append the client's address to X-Forwarded-For
     # (deploy/'s nginx: 1); 0: the header is the client's own say and is ignored.
     "TRUSTED_PROXIES": 0,
@@ -136,6 +140,8 @@ ENVIRONMENT = {
     "CHESS_WORK_SECONDS": ("WORK_SECONDS", float),
     "CHESS_WORK_BURST": ("WORK_BURST", float),
     "CHESS_WORK_UNITS_PER_SECOND": ("WORK_UNITS_PER_SECOND", float),
+    "CHESS_REVIEW_QUEUE_SECONDS": ("REVIEW_QUEUE_SECONDS", float),
+    "CHESS_REVIEW_ADDRESS_SECONDS": ("REVIEW_ADDRESS_SECONDS", float),
     # The conventional names that hosting platforms set.
     "DATABASE_URL": ("DATABASE_URL", str),
     "REDIS_URL": ("REDIS_URL", str),

@@ -20,18 +20,22 @@ from tests.support.live_server import LiveServer
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 
 # The suites create games far faster, and leave far more computer games in play, than one
-# visitor of a public site may (server.config: CREATE_BURST, MAX_COMPUTER_GAMES and the
+# visitor of a public site may (server.config: CREATE_BURST, MAX_COMPUTER_GAMES, the
 # lobby's LOBBY_BURST and LOBBY_PER_ADDRESS; the work pool's WORK_BURST, 40 units refilled at
-# one a second, which a module's quick analysis requests use up when the machine is idle), all
-# from 127.0.0.1: the servers they start (which inherit this environment) lift those limits,
-# unless a test sets them itself (tests/test_server_engine_pool.py, tests/test_server_lobby.py
-# and tests/test_server_offload.py do).
+# one a second, which a module's quick analysis requests use up when the machine is idle; the
+# review queue's drain-time bounds, which a depth-bound review setting of 60 s a position makes
+# look hours long), all from 127.0.0.1: the servers they start (which inherit this environment)
+# lift those limits, unless a test sets them itself (tests/test_server_engine_pool.py,
+# test_server_lobby.py, test_server_offload.py, test_server_review.py and
+# test_server_review_queue.py do).
 for _variable in (
     "CHESS_CREATE_BURST",
     "CHESS_MAX_COMPUTER_GAMES",
     "CHESS_LOBBY_BURST",
     "CHESS_LOBBY_PER_ADDRESS",
     "CHESS_WORK_BURST",
+    "CHESS_REVIEW_QUEUE_SECONDS",
+    "CHESS_REVIEW_ADDRESS_SECONDS",
 ):
     os.environ.setdefault(_variable, "1000000")
 

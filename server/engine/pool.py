@@ -31,7 +31,13 @@ sent by the server at once, not when its niced worker next looks at its flag.
 A job is any `server.engine.worker.PoolJob`: it carries its own worker function, and its
 updates are whatever it sends (analysis lines, a review's judged plies). A low-priority job (a
 game review) is the first a game's search stops, and it gives its lane to any other job that
-waits for one; it ends with a `preempted` update, and its owner may start it again.
+waits for one; it ends with a `preempted` update, and its owner may start it again. So that
+a visitor restarting the analysis board in a loop cannot starve the reviews, a low-priority job
+keeps its lane against other jobs for `LOW_PRIORITY_SHARE_SECONDS` after it got it (a job that
+waits meanwhile is looked at again when that share is over), one that has waited that long
+for a lane takes the next free one in its turn with the analysis jobs, and a job replacing one still
+stopping on its lane waits for that lane rather than taking a review's (a game's search stops
+a review at once, as before).
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -65,6 +72,9 @@ log = logging.getLogger(__name__)
 
 # How long the update reader waits on the pipes before it looks whether the pool was closed.
 READER_POLL_SECONDS = 0.5
+# A low-priority job (a review) holds its lane against other jobs this long at least: a review
+# makes progress however often the analysis board asks for the lane (games still come first).
+LOW_PRIORITY_SHARE_SECONDS = 5.0
 
 UpdateCallback = Callable[[Any], None]
 
@@ -109,6 +119,8 @@ class AnalysisRun:
     job: PoolJob
     on_update: UpdateCallback
     lane: int | None = None
+    queued_at: float = field(default_factory=time.monotonic)
+    granted_at: float = 0.0  # time.monotonic() when it got its lane
     stopping: bool = False  # asked to stop (replaced, stopped, pre-empted)
     preempted: bool = False  # stopped for a game's search, or a job above a low-priority one
     finished: bool = False  # its `done` update is due: nothing else goes to its owner
@@ -142,6 +154,7 @@ class EnginePool:
         self.analysis_queue: OrderedDict[int, AnalysisRun] = OrderedDict()  # serial -> queued
         self.analysis_lanes: dict[int, AnalysisRun] = {}  # serial -> job holding a lane
         self.listeners: dict[int, AnalysisRun] = {}  # serial -> job whose updates still go out
+        self.recheck: threading.Timer | None = None  # when a review's share of its lane is over
         # The lanes' update pipes (reader, writer), made with the first workers.
         self.channels: list[tuple[Connection, Connection]] = []
         self.closed = False
@@ -310,14 +323,16 @@ class EnginePool:
             del self.analysis_clients[run.client]
 
     def _grant_analysis(self) -> list[AnalysisRun]:
-        """Free lanes for queued jobs, oldest first (low-priority ones after the others),
+        """Free lanes for queued jobs, oldest first (low-priority ones after the others until
+        they have waited `LOW_PRIORITY_SHARE_SECONDS`),
         within the cap (which low-priority jobs, the first a game's search stops, are not held
         to) and one lane per client (a replaced job still stopping on its lane holds its
         client's)."""
         started: list[AnalysisRun] = []
         busy = {run.client for run in self.analysis_lanes.values()}
         capped = sum(not run.job.low_priority for run in self.analysis_lanes.values())
-        queued = sorted(self.analysis_queue.values(), key=lambda run: run.job.low_priority)
+        now = time.monotonic()
+        queued = sorted(self.analysis_queue.values(), key=lambda run: self._is_behind(run, now))
         for run in queued:
             if not self.free_lanes:
                 break
@@ -328,10 +343,17 @@ class EnginePool:
             lane = self.free_lanes.pop()
             self.flags[lane] = 0
             run.lane = lane
+            run.granted_at = time.monotonic()
             self.analysis_lanes[run.serial] = run
             busy.add(run.client)
             started.append(run)
         return started
+
+    @staticmethod
+    def _is_behind(run: AnalysisRun, now: float) -> bool:
+        """Whether a queued job comes after the others: a low-priority one, unless it has
+        waited its share already (then it takes the next free lane in its turn)."""
+        return run.job.low_priority and now - run.queued_at < LOW_PRIORITY_SHARE_SECONDS
 
     def _preempt_analysis(self) -> list[AnalysisRun]:
         """Games first: stop as many running jobs as game searches wait for a lane (less those
@@ -352,18 +374,47 @@ class EnginePool:
         return [run for run in ended if run is not None]
 
     def _preempt_low_priority(self) -> list[AnalysisRun]:
-        """A job waiting for a lane stops a running low-priority one (a review gives way to the
-        analysis board), one per waiting job; returns those whose last update is due."""
+        """Jobs waiting for a lane stop running low-priority ones (a review gives way to the
+        analysis board), one per waiting job, less the lanes of jobs already stopping (they
+        come free in a moment), and only reviews past their share of the lane: the others are
+        looked at again when it is over. Returns the stopped jobs whose last update is due."""
+        lanes = self.analysis_lanes.values()
         waiting = sum(not run.job.low_priority for run in self.analysis_queue.values())
-        ended = []
-        for run in list(self.analysis_lanes.values()):
+        # A job replaced or stopped (not one pre-empted: its lane goes to a game) frees its lane.
+        waiting -= sum(r.stopping and not r.preempted and not r.job.low_priority for r in lanes)
+        now = time.monotonic()
+        ended, guarded = [], []
+        for run in list(lanes):
             if waiting <= 0:
                 break
-            if run.job.low_priority and not run.stopping:
-                run.preempted = True
-                ended.append(self._stop_run(run))
-                waiting -= 1
+            if not run.job.low_priority or run.stopping:
+                continue
+            share_left = run.granted_at + LOW_PRIORITY_SHARE_SECONDS - now
+            if share_left > 0:
+                guarded.append(share_left)
+                continue
+            run.preempted = True
+            ended.append(self._stop_run(run))
+            waiting -= 1
+        if waiting > 0 and guarded:
+            self._recheck_after(min(guarded))
         return [run for run in ended if run is not None]
+
+    def _recheck_after(self, seconds: float) -> None:
+        """Look at the waiting jobs again once a review's share of its lane is over (under the
+        lock). One timer at a time: a pending one is due no later, as the reviews granted
+        since it was set got their lanes later, and when it fires it sets the next."""
+        if self.recheck is not None and self.recheck.is_alive():
+            return
+        self.recheck = threading.Timer(seconds + 0.05, self._recheck_low_priority)
+        self.recheck.daemon = True
+        self.recheck.start()
+
+    def _recheck_low_priority(self) -> None:
+        with self.lock:
+            self.recheck = None
+            ended = [] if self.closed else self._preempt_low_priority()
+        self._deliver_final(ended)
 
     def _launch(self, runs: list[AnalysisRun]) -> None:
         for run in runs:
@@ -491,6 +542,8 @@ class EnginePool:
         with self.lock:
             executor, self.executor = self.executor, None
             self.closed = True  # the update reader leaves within READER_POLL_SECONDS
+            if self.recheck is not None:
+                self.recheck.cancel()
             for run in self.analysis_lanes.values():
                 if run.lane is not None:  # an analysis would otherwise run out its budget
                     self.flags[run.lane] = 1

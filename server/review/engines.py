@@ -23,6 +23,10 @@ from server.engine.stockfish import StockfishSpec
 DEFAULT_NODES = 300_000
 OWN_ENGINE = "our engine"
 STOCKFISH_KEY = "@stockfish"
+# Stockfish's speed on one pool worker, for the review queue's drain time only: the lite build
+# under Node searched about 600,000 nodes a second a worker here (README, "Performance": 80
+# plies at 300,000 nodes in 22.8 s on 2 workers).
+STOCKFISH_NODES_PER_SECOND = 600_000
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,13 @@ class ReviewEngine:
         if self.stockfish is None:
             return {"name": OWN_ENGINE, **self.setting.to_json()}
         return {"name": self.stockfish.name, "nodes": self.nodes}
+
+    def position_seconds(self, workers: int) -> float:
+        """The estimated seconds a position of a review costs the queue: Stockfish's nodes
+        spread over the pool's `workers` (one job each), or our engine's bound (one job)."""
+        if self.stockfish is None:
+            return self.setting.seconds
+        return self.nodes / STOCKFISH_NODES_PER_SECOND / max(1, workers)
 
     def key(self, source_key: str) -> str:
         """The stored review's key of a game (a game's id, a PGN's hash) for this engine."""

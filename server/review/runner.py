@@ -1,8 +1,9 @@
 """The review queue of one server process: one review at a time, in the engine pool, resumed.
 
-`ReviewRunner` takes reviews in the order they were asked for (its own FIFO, filled by the
-service, and at start and whenever idle the reviews the store says were left: queued, or
-running in a process that stopped writing them), claims each in the store, so in a cluster
+`ReviewRunner` takes reviews in turn between the addresses that asked for them (its
+`FairQueue`, server.review.queue, filled by the service within its drain-time bounds, and at
+start and whenever idle with the reviews the store says were left: queued, or running in a
+process that stopped writing them), claims each in the store, so in a cluster
 exactly one process runs it, and runs it as low-priority jobs of the engine pool under owner
 and client keys of its own (`review:<id>`, `review:<id>:1`...), so they neither replace nor
 are replaced by anyone's analysis board: our own engine's review is one job
@@ -25,7 +26,6 @@ import math
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -33,8 +33,9 @@ from server.engine.pool import EnginePool
 from server.engine.worker import PoolJob
 from server.review.engines import ReviewEngine
 from server.review.job import ReviewUpdate
+from server.review.queue import FairQueue, QueuedReview
 from server.review.record import ReviewProgress
-from server.storage.interface import GameStore
+from server.storage.interface import GameStore, StoredReview
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,7 @@ class ReviewRunner:
         self.spawn = spawn
         self.sleep = sleep
         self.host = secrets.token_hex(8)  # this process, in the reviews it runs
-        self.queue: deque[str] = deque()
+        self.queue = FairQueue()
         self.wakeup = threading.Event()
         self.closed = False
         self.current: str | None = None
@@ -74,9 +75,14 @@ class ReviewRunner:
     def start(self) -> None:
         self.spawn(self._loop)
 
-    def add(self, review_id: str) -> None:
-        """Run the review once those before it are done."""
-        self.queue.append(review_id)
+    def queued(self, review: StoredReview) -> QueuedReview:
+        """The review as the queue weighs it: its positions at the engine's cost each."""
+        seconds = review.total * self.engine.position_seconds(self.pool.size)
+        return QueuedReview(review.id, review.address, seconds)
+
+    def add(self, review: StoredReview) -> None:
+        """Run the review in its address's turn (its bounds are the service's to check)."""
+        self.queue.add(self.queued(review))
         self.wakeup.set()
 
     def close(self) -> None:
@@ -84,22 +90,30 @@ class ReviewRunner:
         self.wakeup.set()
 
     def _loop(self) -> None:
-        self.queue.extend(self._left_over())
+        self._add_left_over()
         while not self.closed:
-            if not self.queue:
+            taken = self.queue.take()
+            if taken is None:
                 self.wakeup.wait(POLL_SECONDS)
                 self.wakeup.clear()
-                if not self.queue and not self.closed:
-                    self.queue.extend(self._left_over())
+                if not len(self.queue) and not self.closed:
+                    self._add_left_over()
                 continue
-            review_id = self.queue.popleft()
             try:
-                self._run(review_id)
+                self._run(taken.id)
             except Exception:
-                log.exception("review %s failed", review_id)
-                self._give_up(review_id)
+                log.exception("review %s failed", taken.id)
+                self._give_up(taken.id)
             finally:
                 self.current = None
+                self.queue.finish(taken.id)
+
+    def _add_left_over(self) -> None:
+        """Queue the reviews nobody runs, without the bounds: they were admitted once."""
+        for review_id in self._left_over():
+            stored = self.store.load_review(review_id)
+            if stored is not None:
+                self.queue.add(self.queued(stored))
 
     def _give_up(self, review_id: str) -> None:
         """A review that broke the runner ends `failed` (asking for it again queues it again),

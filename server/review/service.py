@@ -5,13 +5,16 @@ stored under 8 random characters, and reviewed once by each engine: asking again
 game (or the same PGN moves at the same setting) answers the same id, unless it was reviewed by
 our own engine and the server runs Stockfish (server.review.engines). What a visitor may ask for
 is bounded (think of a script posting PGNs): per address a bucket of `REVIEW_BURST` reviews,
-then one every `REVIEW_INTERVAL` seconds, and at most `PER_ADDRESS` of its reviews queued or
-running at once; in all at most `MAX_PENDING` queued or running (`queue_full` past it, so the
-queue cannot grow without end); the store checks the last two and the duplicate atomically.
-Reviews run in this process's `ReviewRunner` (server.review.runner), one at a time, in the
-engine pool behind live games. A game against the computer created with `review` is queued when
-a change ends it (`game_ended`, a listener of the game service), without the per-address limits:
-the computer games an address may play at once bound those already.
+then one every `REVIEW_INTERVAL` seconds. The queue is bounded by the time it would take to
+drain (server.review.queue: each review's positions at the engine's cost a position): past
+`queue_seconds` a review is refused `queue_full`, past the address's `address_seconds` share
+`rate_limited` (a review that would be alone in the queue, or its address's only one, always
+fits). Counts stay as a backstop the store checks atomically with the duplicate: at most
+`PER_ADDRESS` reviews of an address and `MAX_PENDING` in all queued or running. Reviews run in
+this process's `ReviewRunner` (server.review.runner), one at a time, in turn between
+addresses, in the engine pool behind live games. A game against the computer created with
+`review` is queued when a change ends it (`game_ended`, a listener of the game service), without
+the per-address limits: the computer games an address may play at once bound those already.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from server.games.seats import is_game_id
 from server.games.service import GameService
 from server.review import puzzle
 from server.review.engines import ReviewEngine
+from server.review.queue import DrainLimitError
 from server.review.record import new_stored, review_json
 from server.review.runner import Emit, ReviewRunner
 from server.review.sources import ReviewSource, game_source
@@ -46,8 +50,12 @@ log = logging.getLogger(__name__)
 
 REVIEW_BURST = 20
 REVIEW_INTERVAL = 30.0
-PER_ADDRESS = 3
-MAX_PENDING = 100
+PER_ADDRESS = 10
+MAX_PENDING = 1000
+# The drain-time bounds (server.config REVIEW_QUEUE_SECONDS, REVIEW_ADDRESS_SECONDS): the
+# whole queue within half an hour of engine time, one address within ten minutes of it.
+QUEUE_SECONDS = 1800.0
+ADDRESS_SECONDS = 600.0
 # A puzzle answer's search gets this long beyond its own bound before it is given up.
 TRY_SLACK_SECONDS = 10.0
 AUTO_ADDRESS = "auto-review"
@@ -57,6 +65,10 @@ HeadersOf = Callable[[Game], dict[str, str]]
 
 def is_review_id(text: str) -> bool:
     return is_analysis_id(text)  # the same 8 characters of secrets.token_urlsafe(6)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
 
 
 class ReviewService:
@@ -69,6 +81,8 @@ class ReviewService:
         spawn: Callable[..., object],
         sleep: Callable[[float], object],
         headers_of: HeadersOf,
+        queue_seconds: float = QUEUE_SECONDS,
+        address_seconds: float = ADDRESS_SECONDS,
     ) -> None:
         self.games = games
         self.store = games.store
@@ -80,6 +94,10 @@ class ReviewService:
         self.pool = games.computer.pool
         self.runner = ReviewRunner(self.store, self.pool, engine, emit, spawn, sleep)
         self.buckets = AddressBuckets(REVIEW_BURST, REVIEW_INTERVAL)
+        self.queue_seconds = queue_seconds
+        self.address_seconds = address_seconds
+        # Admissions one at a time: the drain time checked is the one the review joins.
+        self.admission = threading.Lock()
         games.end_listeners.append(self.game_ended)
 
     def start(self) -> None:
@@ -147,10 +165,36 @@ class ReviewService:
         if limited and not taken:
             self.buckets.take(address, "reviews")
         review = new_stored(secrets.token_urlsafe(6), source, self.engine, address, time.time())
+        with self.admission:
+            if limited:
+                self._check_drain(review)
+            stored, created = self._store(review, limited)
+            if created:
+                self.runner.add(stored)
+        return stored, created
+
+    def _check_drain(self, review: StoredReview) -> None:
+        """Refuse a review the queue cannot drain in time (nothing is changed)."""
+        queued = self.runner.queued(review)
         try:
-            stored, created = self.store.add_review(
-                review, PER_ADDRESS if limited else None, MAX_PENDING
-            )
+            self.runner.queue.check(queued, self.queue_seconds, self.address_seconds)
+        except DrainLimitError as error:
+            minutes = f"{_duration(error.seconds)} (at most {_duration(error.limit)})"
+            if error.what == "address":
+                raise RequestError(
+                    "rate_limited",
+                    f"the reviews your address has queued would keep the engine busy for"
+                    f" {minutes}; ask again when one is done",
+                ) from error
+            raise RequestError(
+                "queue_full",
+                f"the review queue would take {minutes} to review this game's"
+                f" {review.total - 1} plies after those waiting; try again later",
+            ) from error
+
+    def _store(self, review: StoredReview, limited: bool) -> tuple[StoredReview, bool]:
+        try:
+            return self.store.add_review(review, PER_ADDRESS if limited else None, MAX_PENDING)
         except ReviewLimitError as error:
             if error.what == "address":
                 raise RequestError(
@@ -162,9 +206,6 @@ class ReviewService:
                 "queue_full",
                 f"the review queue is full ({MAX_PENDING} reviews waiting); try again later",
             ) from error
-        if created:
-            self.runner.add(stored.id)
-        return stored, created
 
     # -- reading ---------------------------------------------------------------------------
 

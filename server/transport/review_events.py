@@ -104,6 +104,8 @@ def install(app: Flask, socketio: SocketIO) -> ReviewService:
         socketio.start_background_task,
         socketio.sleep,
         headers_of,
+        float(app.config["REVIEW_QUEUE_SECONDS"]),
+        float(app.config["REVIEW_ADDRESS_SECONDS"]),
     )
     app.extensions["chess_reviews"] = service
     app.register_blueprint(review_api.blueprint)
