@@ -41,16 +41,29 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     app = create_app({"HOST": args.host, "PORT": args.port})
     tune_collector()
-    print(f"Chess server running on http://{args.host}:{args.port}", flush=True)
     # gevent's WSGI server with gevent-websocket (with an idle timeout and a throttled error
     # log: server.transport.http_server), or Werkzeug's with simple-websocket in threading
     # mode; both carry real WebSockets.
     if app.config["ASYNC_MODE"] == "gevent":
         from server.transport.http_server import make_server
 
-        make_server(app, args.host, args.port, float(app.config["IDLE_TIMEOUT"])).serve_forever()
+        server = make_server(app, args.host, args.port, float(app.config["IDLE_TIMEOUT"]))
+        # Bound and listening before the line is printed: whoever waits for it (a user, the
+        # tests' LiveServer) may connect at once; a taken port fails here, before the line.
+        server.start()
+        announce(args.host, args.port)
+        server.serve_forever()
     else:
+        # Werkzeug binds inside `run`; this line comes just before it, so a client waiting
+        # for it must still retry its first connection (the tests wait for an answer too).
+        announce(args.host, args.port)
         socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True)
+
+
+def announce(host: str, port: int) -> None:
+    """The one line saying where the server answers (tests/support/live_server.py waits for
+    it)."""
+    print(f"Chess server running on http://{host}:{port}", flush=True)
 
 
 if __name__ == "__main__":

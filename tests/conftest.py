@@ -32,6 +32,12 @@ for _variable in (
 ):
     os.environ.setdefault(_variable, "1000000")
 
+# Playwright's own bounds (5 s for an `expect`, 30 s for a wait or a page load) are speed
+# requirements on a busy machine: at load 8 on 2 cores a page may take seconds to load and a
+# pushed state seconds to show. These bounds only keep a broken page from hanging a test.
+EXPECT_MS = 30_000
+PAGE_MS = 60_000
+
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[LiveServer]:
@@ -44,8 +50,9 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     """One Chromium for the whole run (fails, never skips, when none can be found)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=EXPECT_MS)
     executable = find_chromium()
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(executable), args=LAUNCH_ARGS)
@@ -62,7 +69,9 @@ class PolicyBypassingBrowser:
         self.browser = browser
 
     def new_context(self, **options: Any) -> Any:
-        return self.browser.new_context(**{"bypass_csp": True, **options})
+        context = self.browser.new_context(**{"bypass_csp": True, **options})
+        context.set_default_timeout(PAGE_MS)
+        return context
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.browser, name)
