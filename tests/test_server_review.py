@@ -352,9 +352,7 @@ TOO_LONG = "1. " + " ".join(["Nf3 Nf6 Ng1 Ng8"] * 151)  # 604 plies
 def test_bad_reviews_are_refused(
     server: LiveServer, body: Any, status: int, code: str, words: str
 ) -> None:
-    started = time.monotonic()
-    refused(post(server.url, body), status, code, words)
-    assert time.monotonic() - started < TIMEOUT
+    refused(post(server.url, body), status, code, words)  # answered (post has a hang guard)
 
 
 def test_transport_level_refusals(server: LiveServer) -> None:
@@ -398,9 +396,7 @@ def test_bad_review_events_are_refused(
 ) -> None:
     client = GameClient(server.url)
     try:
-        started = time.monotonic()
-        reply = client.call(event, payload)
-        assert time.monotonic() - started < 1.0
+        reply = client.call(event, payload)  # answered, or the call's hang guard fails it
         assert reply["ok"] is False and reply["code"] == code and words in reply["error"], reply
     finally:
         client.close()
