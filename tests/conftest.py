@@ -39,6 +39,32 @@ EXPECT_MS = 30_000
 PAGE_MS = 60_000
 
 
+# The modules that take minutes (reviews, engine searches on a few workers, the oracle over
+# every opening line, the benchmarks' smoke runs). `make test` hands each module whole to one
+# worker (--dist loadfile) in collection order, so these go first: started last, they would be
+# the suite's tail, one worker busy while the others wait.
+SLOW_MODULES = (
+    "test_server_review.py",
+    "test_browser_review.py",
+    "test_server_engine_pool.py",
+    "test_server_computer.py",
+    "test_bench_smoke.py",
+    "test_bench_review.py",
+    "test_openings.py",
+    "test_browser_analysis.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """SLOW_MODULES first, in that order; the rest as collected (a stable sort)."""
+
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return SLOW_MODULES.index(name) if name in SLOW_MODULES else len(SLOW_MODULES)
+
+    items.sort(key=rank)
+
+
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     """A fresh server process on 127.0.0.1 with its own instance folder."""

@@ -450,7 +450,8 @@ def test_a_review_resumes_after_a_restart(tmp_path: Path) -> None:
     live = LiveServer(tmp_path / "instance", env={**TIMED, "CHESS_ENGINE_WORKERS": "1"})
     live.start()
     try:
-        response = post(live.url, {"pgn": random_pgn(9, 40)})
+        # 20 plies: the restart comes after 5 of them, and the rest is only waited for.
+        response = post(live.url, {"pgn": random_pgn(9, 20)})
         review_id = response.json()["id"]
         deadline = time.monotonic() + DONE_SECONDS
         while get(live.url, f"/api/reviews/{review_id}").json()["progress"]["done"] < 5:
