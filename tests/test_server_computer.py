@@ -106,7 +106,7 @@ def test_a_stale_search_is_cancelled_and_frees_the_worker(
     try:
         human.join(first["game"], seat=first["seat"])
         other.join(second["game"], seat=second["seat"])
-        # A first reply in the second game, so the worker process has started before the timing.
+        # A first reply in the second game, so the worker process has started.
         assert other.move(second["game"], 0, "e2e4")["ok"]
         other.wait_for(lambda state: state["ply"] == 2)
         assert human.move(first["game"], 0, "e2e4")["ok"]
