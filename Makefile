@@ -7,6 +7,12 @@ PORT ?= 5000
 PYTEST_ARGS ?=
 # The suite mostly waits on servers and browsers, so more workers than cores pays off.
 PYTEST_WORKERS ?= 4
+# A test module's tests all go to one worker, so its module-scoped server starts once, not on
+# every worker that happened to get one of its tests.
+PYTEST_DIST ?= loadfile
+# `make test` lets Python keep compiled modules even where the environment says not to
+# (PYTHONDONTWRITEBYTECODE): every worker otherwise compiles, and pytest rewrites the asserts
+# of, every test module on each run, most of a minute of CPU per worker.
 
 .PHONY: run dist test test-slow test-cluster cluster cluster-stop lint format typecheck clean
 
@@ -43,7 +49,8 @@ dist: $(VENV)/.installed-dev node_modules/.package-lock.json
 test: $(VENV)/.installed-dev node_modules/.package-lock.json
 	@CHROMIUM_PATH="$$($(PY) -m tests.support.chromium)" || exit 1; \
 	echo "Chromium for the browser tests: $$CHROMIUM_PATH"; \
-	CHROMIUM_PATH="$$CHROMIUM_PATH" $(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	CHROMIUM_PATH="$$CHROMIUM_PATH" PYTHONDONTWRITEBYTECODE= \
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist $(PYTEST_DIST) $(PYTEST_ARGS)
 
 test-slow: PYTEST_ARGS = -m slow
 test-slow: test

@@ -1,6 +1,6 @@
 """Perft speed of chesscore beside python-chess, measured side by side in one process.
 
-Usage: `python bench/perft.py [--deep] [--rounds N]`
+Usage: `python bench/perft.py [--deep | --shallow] [--rounds N]`
 
 Both libraries count the same trees the same way: the legal moves at the last ply are counted
 without being made ("bulk counting": chesscore's `perft`, python-chess's
@@ -11,7 +11,8 @@ the overall ratio of total nodes over total time. Node counts are checked agains
 and against the published counts before any time is reported. The start position, Kiwipete
 and position 3 come from tests/data/standard.epd; the classic positions 4, 5 and 6 (with their
 published counts) are not in that file and are written out here. `--deep` goes one ply further
-and takes hours (position 6 at depth 5 alone is 164 million nodes per side and round).
+and takes hours (position 6 at depth 5 alone is 164 million nodes per side and round);
+`--shallow` stops one ply short, seconds in all, for tests/test_bench_smoke.py.
 """
 
 from __future__ import annotations
@@ -104,6 +105,7 @@ def machine() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deep", action="store_true", help="one ply deeper on every position")
+    parser.add_argument("--shallow", action="store_true", help="one ply less on every position")
     parser.add_argument("--rounds", type=int, default=3, help="rounds per position (default 3)")
     args = parser.parse_args()
     positions = load_positions()
@@ -113,7 +115,7 @@ def main() -> None:
           f"{'ratio':>6}")  # fmt: skip
     totals = [0, 0.0, 0.0]  # nodes, our time, their time
     for name, depth in RUNS:
-        depth += args.deep
+        depth += args.deep - args.shallow
         fen, published = positions[name]
         ours_time = theirs_time = 0.0
         for round_index in range(args.rounds):

@@ -42,7 +42,6 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     app = create_app({"HOST": args.host, "PORT": args.port})
     tune_collector()
-    print(f"Chess server running on http://{args.host}:{args.port}", flush=True)
     print(f"Game reviews: {describe(app.extensions['chess_reviews'].engine.stockfish)}", flush=True)
     # gevent's WSGI server with gevent-websocket (with an idle timeout and a throttled error
     # log: server.transport.http_server), or Werkzeug's with simple-websocket in threading
@@ -55,9 +54,23 @@ def main(argv: list[str] | None = None) -> None:
             # Behind a proxy every connection comes from the proxy: limiting them per address
             # here would limit the whole site; the proxy's own limits apply (nginx: limit_conn).
             per_address = 0
-        make_server(app, args.host, args.port, idle, per_address).serve_forever()
+        server = make_server(app, args.host, args.port, idle, per_address)
+        # Bound and listening before the line is printed: whoever waits for it (a user, the
+        # tests' LiveServer) may connect at once; a taken port fails here, before the line.
+        server.start()
+        announce(args.host, args.port)
+        server.serve_forever()
     else:
+        # Werkzeug binds inside `run`; this line comes just before it, so a client waiting
+        # for it must still retry its first connection (the tests wait for an answer too).
+        announce(args.host, args.port)
         socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True)
+
+
+def announce(host: str, port: int) -> None:
+    """The one line saying where the server answers (tests/support/live_server.py waits for
+    it)."""
+    print(f"Chess server running on http://{host}:{port}", flush=True)
 
 
 if __name__ == "__main__":

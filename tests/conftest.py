@@ -39,6 +39,38 @@ for _variable in (
 ):
     os.environ.setdefault(_variable, "1000000")
 
+# Playwright's own bounds (5 s for an `expect`, 30 s for a wait or a page load) are speed
+# requirements on a busy machine: at load 8 on 2 cores a page may take seconds to load and a
+# pushed state seconds to show. These bounds only keep a broken page from hanging a test.
+EXPECT_MS = 30_000
+PAGE_MS = 60_000
+
+
+# The modules that take minutes (reviews, engine searches on a few workers, the oracle over
+# every opening line, the benchmarks' smoke runs). `make test` hands each module whole to one
+# worker (--dist loadfile) in collection order, so these go first: started last, they would be
+# the suite's tail, one worker busy while the others wait.
+SLOW_MODULES = (
+    "test_server_review.py",
+    "test_browser_review.py",
+    "test_server_engine_pool.py",
+    "test_server_computer.py",
+    "test_bench_smoke.py",
+    "test_bench_review.py",
+    "test_openings.py",
+    "test_browser_analysis.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """SLOW_MODULES first, in that order; the rest as collected (a stable sort)."""
+
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return SLOW_MODULES.index(name) if name in SLOW_MODULES else len(SLOW_MODULES)
+
+    items.sort(key=rank)
+
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[LiveServer]:
@@ -51,8 +83,9 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     """One Chromium for the whole run (fails, never skips, when none can be found)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=EXPECT_MS)
     executable = find_chromium()
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(executable), args=LAUNCH_ARGS)
@@ -69,7 +102,9 @@ class PolicyBypassingBrowser:
         self.browser = browser
 
     def new_context(self, **options: Any) -> Any:
-        return self.browser.new_context(**{"bypass_csp": True, **options})
+        context = self.browser.new_context(**{"bypass_csp": True, **options})
+        context.set_default_timeout(PAGE_MS)
+        return context
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.browser, name)

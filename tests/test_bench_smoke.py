@@ -21,7 +21,7 @@ BENCHES = [
     ("update.py", ["--games", "1", "--plies", "12", "--rounds", "1"], "chesscore"),
     ("insight.py", ["--positions", "8", "--repeat", "1"], "make_insight"),
     ("state.py", ["--positions", "8", "--repeat", "1"], "a move's states, with insight"),
-    ("perft.py", ["--rounds", "1"], "start"),
+    ("perft.py", ["--rounds", "1", "--shallow"], "start"),
     (
         "analysis.py",
         ["--positions", "1", "--times", "0.2", "--reference-depth", "6", "--pgn-rounds", "1"],

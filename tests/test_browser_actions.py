@@ -75,7 +75,6 @@ def test_offers_takeback_resignation_and_rematch(
             page.wait_for_function(
                 f"document.querySelector('main.game')?.dataset.role === '{role}'"
                 f" && document.querySelector('main.game').dataset.game !== '{created['game']}'",
-                timeout=15_000,
             )
         expect(white.locator("#role")).to_have_text("You play black")
         white.screenshot(path=screenshot_path(request))

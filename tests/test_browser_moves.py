@@ -213,9 +213,7 @@ def test_an_unanswered_move_goes_back_on_the_board(
         )
         start = board_pieces(page)
         play_by_clicks(page, "g1f3")
-        page.wait_for_function(
-            "document.querySelector('#move-error').textContent !== ''", timeout=20_000
-        )
+        page.wait_for_function("document.querySelector('#move-error').textContent !== ''")
         assert page.locator("#move-error").inner_text() == (
             "The server did not answer the move in time; the board shows the last position"
             " it confirmed."

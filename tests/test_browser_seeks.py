@@ -185,7 +185,7 @@ def test_the_tv_shows_a_live_game_and_moves_on_when_it_ends(
 
         assert players["white"].call("resign", {"game": game})["ok"]
         for page in pages:
-            expect(page.locator("#tv")).to_have_attribute("data-game", older, timeout=10_000)
+            expect(page.locator("#tv")).to_have_attribute("data-game", older)
             expect(page.locator("#tv")).to_have_attribute("data-ply", "1")
         assert older_players["black"].move(older, 1, "d7d5")["ok"]
         expect(pages[0].locator("#tv")).to_have_attribute("data-ply", "2")

@@ -18,7 +18,7 @@ from chesscore import Board, square_name
 from tests.support.live_server import LiveServer
 
 FILES = "abcdefgh"
-WAIT_MS = 15_000
+WAIT_MS = 60_000
 
 
 def start_server(folder: Path, env: dict[str, str] | None = None) -> LiveServer:

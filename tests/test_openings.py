@@ -3,6 +3,7 @@ played in another order reach the same name, and a line keeps the last name on i
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import chess
@@ -29,17 +30,22 @@ def data_lines() -> list[tuple[str, str, str]]:
     return [tuple(row.split("\t")) for row in rows[1:]]  # type: ignore[misc]
 
 
+@functools.cache
+def played_data() -> list[tuple[str, str, str, Board]]:
+    """Every line of the data with the board it ends on, played once for the tests here (the
+    boards are only read)."""
+    return [(eco, name, pgn, played(pgn)) for eco, name, pgn in data_lines()]
+
+
 def test_every_line_of_the_data_names_its_own_position() -> None:
     """Each of the 3,807 lines ends on a named position; its name is the line's own unless a
     line no longer than it names the same position (a transposition in the data)."""
-    lines = data_lines()
+    lines = played_data()
     assert len(lines) == 3807
     lengths = {}
-    for eco, name, pgn in lines:
-        board = played(pgn)
+    for eco, name, _, board in lines:
         lengths.setdefault(position_key(board), []).append((board.ply, Opening(eco, name)))
-    for eco, name, pgn in lines:
-        board = played(pgn)
+    for eco, name, pgn, board in lines:
         found = opening_at(board)
         assert found is not None, pgn
         shortest = min(ply for ply, _ in lengths[position_key(board)])
@@ -53,12 +59,12 @@ def test_the_key_agrees_with_python_chess_on_what_a_position_is() -> None:
     (it writes an en passant square only when a capture there is legal, which the data's
     positions never differ by: equal keys, equal EPDs, over every line)."""
     ours: dict[str, str] = {}
-    for _, _, pgn in data_lines():
+    for _, _, pgn, board in played_data():
         oracle = chess.Board()
         for san in pgn.split():
             if not san[0].isdigit():
                 oracle.push_san(san)
-        key = position_key(played(pgn))
+        key = position_key(board)
         assert ours.setdefault(key, oracle.epd()) == oracle.epd(), pgn
     assert len(set(ours.values())) == len(ours)
 
@@ -103,4 +109,4 @@ def test_known_names(sans: str, eco: str, name: str) -> None:
 
 def test_the_table_is_built_once() -> None:
     assert opening_table() is opening_table()
-    assert len(opening_table().names) == len({position_key(played(p)) for *_, p in data_lines()})
+    assert len(opening_table().names) == len({position_key(b) for *_, b in played_data()})

@@ -31,7 +31,7 @@ server = module_server("analysis")
 share_server = module_server("analysis_shares")
 
 START = chess.STARTING_FEN
-TIMEOUT = 15
+TIMEOUT = 60  # against hanging only: a busy machine answers slowly
 # Two rooks checking the king from both sides: no move could give that check, yet the king
 # has moves (python-chess: STATUS_IMPOSSIBLE_CHECK, legal moves all the same).
 IMPOSSIBLE = "R3k2R/8/8/8/8/8/8/4K3 b - - 0 1"

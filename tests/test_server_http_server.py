@@ -18,7 +18,7 @@ from tests.support.server_fixture import module_server
 
 pytestmark = pytest.mark.server
 
-GUARD_SECONDS = 20  # against hanging only: the server closes after 2 s of silence
+GUARD_SECONDS = 60  # against hanging only: the server closes after 2 s of silence
 
 server = module_server("http_server", env={"CHESS_IDLE_TIMEOUT": "2"})
 

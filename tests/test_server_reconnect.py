@@ -139,9 +139,10 @@ def test_kill_9_then_restart_keeps_every_acknowledged_move(restartable: LiveServ
 
 @pytest.fixture
 def slow_computer(tmp_path: Path) -> Iterator[LiveServer]:
-    """A server whose computer waits 8 s before its reply: long enough that a restart (several
-    seconds on a busy machine, timed from the resume that re-arms the reply) is over before it."""
-    live = LiveServer(instance_path=tmp_path / "instance", env={"CHESS_COMPUTER_DELAY": "8.0"})
+    """A server whose computer waits 20 s before its reply: long enough that a restart (up to
+    20 s on a machine at load 15, timed from the resume that re-arms the reply) and the join are
+    over before it."""
+    live = LiveServer(instance_path=tmp_path / "instance", env={"CHESS_COMPUTER_DELAY": "20"})
     live.start()
     yield live
     live.stop()

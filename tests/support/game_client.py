@@ -17,7 +17,7 @@ from typing import Any
 import requests
 import socketio
 
-WAIT_SECONDS = 15.0
+WAIT_SECONDS = 60.0
 
 
 class GameClient:
@@ -39,7 +39,7 @@ class GameClient:
         self.disconnected = threading.Event()
         self.client.on("disconnect", lambda *reason: self.disconnected.set())
         self.client.connect(
-            url, transports=list(transports), wait_timeout=10, headers=headers or {}
+            url, transports=list(transports), wait_timeout=WAIT_SECONDS, headers=headers or {}
         )
 
     def _record_state(self, state: dict[str, Any]) -> None:

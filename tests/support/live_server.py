@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +25,20 @@ from pathlib import Path
 # `start` then tries a new one.
 PORTS = range(20_000, 32_000)
 START_ATTEMPTS = 5
+
+# How long a start may take before the test gives up: the server needs about a second alone,
+# many more on 2 cores at load 8 while other tests start servers and browsers; at load 24 one
+# was seen with under a second of CPU after 98 s. Only a server that is stuck, not a slow one,
+# should fail a test (one that exits fails it at once).
+START_SECONDS = 240.0
+# How long one readiness request may wait for its answer (the server is listening by then).
+ANSWER_SECONDS = 30.0
+# What the server prints once it listens (server/__main__.py).
+READY_LINE = b"Chess server running on "
+
+
+class ServerExited(Exception):
+    """The server process ended while a test waited for it."""
 
 
 def free_port() -> int:
@@ -62,7 +77,7 @@ class LiveServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 20.0) -> LiveServer:
+    def start(self, timeout: float = START_SECONDS) -> LiveServer:
         """Start the process and wait until it answers; a first start whose port was taken
         meanwhile moves to another port (a restart keeps its port: clients know it)."""
         first = self.process is None
@@ -86,21 +101,45 @@ class LiveServer:
             stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        try:
+
+            def printed() -> bool:
+                return READY_LINE in log_path.read_bytes()[start:]
+
+            self._wait_for(printed, deadline, f"its line {READY_LINE.decode()!r}")
+            self._wait_for(self._answers, deadline, "an answer to GET /")
+        except ServerExited:
+            tail = log_tail(log_path, start)
+            if "Address already in use" in tail:
+                return False
+            raise RuntimeError(f"server exited early; its log ends:\n{tail}") from None
+        except TimeoutError as waited:
+            self.stop()
+            raise RuntimeError(
+                f"server on port {self.port} not ready within {timeout:.0f} s: {waited}; "
+                f"its log ends:\n{log_tail(log_path, start)}"
+            ) from None
+        return True
+
+    def _wait_for(self, condition: Callable[[], bool], deadline: float, what: str) -> None:
+        """Poll `condition` while the process lives (ServerExited once it is gone), until the
+        deadline (TimeoutError naming the condition)."""
+        assert self.process is not None
+        while not condition():
             if self.process.poll() is not None:
-                tail = log_tail(log_path, start)
-                if "Address already in use" in tail:
-                    return False
-                raise RuntimeError(f"server exited early; its log ends:\n{tail}")
-            try:
-                with urllib.request.urlopen(self.url + "/", timeout=1):
-                    return True
-            except OSError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(
-            f"server did not answer within {timeout}s; its log ends:\n{log_tail(log_path, start)}"
-        )
+                raise ServerExited
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"waited for {what}")
+            time.sleep(0.05)
+
+    def _answers(self) -> bool:
+        """True once GET / is answered. Asked after the "running" line, when the server
+        listens: a slow first answer on a busy machine is waited for, not abandoned."""
+        try:
+            with urllib.request.urlopen(self.url + "/", timeout=ANSWER_SECONDS):
+                return True
+        except OSError:
+            return False
 
     def _started(self) -> LiveServer:
         if self.process is None or self.process.poll() is not None:

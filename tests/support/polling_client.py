@@ -18,7 +18,7 @@ from typing import Any
 
 import requests
 
-WAIT_SECONDS = 10.0
+WAIT_SECONDS = 60.0  # against hanging only
 RECORD_SEPARATOR = "\x1e"
 
 
