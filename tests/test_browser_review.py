@@ -307,14 +307,14 @@ def solve_first_puzzle(page: Any, review: dict[str, Any], request: pytest.Fixtur
 
 
 def test_a_game_from_the_analysis_board_reviewed_on_a_phone(
-    browser: Any, server: LiveServer, request: pytest.FixtureRequest
+    browser: Any, timed_server: LiveServer, request: pytest.FixtureRequest
 ) -> None:
     """The progress bar from the first second, the graph and marks filling in as the pushes
     come, and at the end a phone layout with nothing sticking out sideways."""
     context = browser.new_context(viewport=PHONE)
     try:
         page = context.new_page()
-        page.goto(server.url + "/analysis")
+        page.goto(timed_server.url + "/analysis")
         page.wait_for_function(
             "document.querySelector('#analysis')?.dataset.ready === 'true'", timeout=WAIT_MS
         )
@@ -335,7 +335,7 @@ def test_a_game_from_the_analysis_board_reviewed_on_a_phone(
         assert progress is not None and progress["y"] < page.locator("#board").bounding_box()["y"]
         page.screenshot(path=screenshot_path(request, "-phone-running"), full_page=True)
         wait_done(page)
-        review = review_json(server.url, review_id_of(page))
+        review = review_json(timed_server.url, review_id_of(page))
         assert review["source"] == {"pgn": True}
         assert review["headers"]["White"] == "Paul Morphy"
         assert page.locator("#graph").get_attribute("data-points") == "34"
