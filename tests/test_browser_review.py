@@ -28,6 +28,7 @@ from tests.test_browser_accessibility import assert_named_buttons
 from tests.test_browser_support import (
     WAIT_MS,
     board_pieces,
+    collect_errors,
     create_game,
     open_game,
     pieces_of_fen,
@@ -447,14 +448,9 @@ def test_the_graph_is_drawn_under_the_content_security_policy(
     assert module.status_code == 200 and "'@kurkle/color'" not in module.text
     assert "/vendor/kurkle-color/color.esm.js" in module.text
     context = browser.new_context(viewport=DESKTOP, bypass_csp=False)
-    errors: list[str] = []
     try:
         page = context.new_page()
-        page.on(
-            "console",
-            lambda message: errors.append(message.text) if message.type == "error" else None,
-        )
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        errors = collect_errors(page)
         page.goto(f"{server.url}/review/{reply.json()['id']}")
         page.locator("#review[data-status='done']").wait_for(
             state="attached", timeout=REVIEW_WAIT_MS

@@ -171,3 +171,15 @@ def misplaced_layers(page: Any) -> list[list[Any]]:
     """The overlay layers and cells of the page's board more than 1 px off the board's own
     squares ([layer, cell index or -1 for the layer, pixels off]); [] when all fit."""
     return list(page.evaluate(MISPLACED_LAYERS))
+
+
+def collect_errors(page: Any) -> list[str]:
+    """The page's console errors and uncaught exceptions from now on, in order (a policy
+    violation shows as one)."""
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda message: errors.append(message.text) if message.type == "error" else None,
+    )
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors

@@ -23,7 +23,7 @@ from tests.conftest import screenshot_path
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
 from tests.test_browser_phone import PHONE, tap_square
-from tests.test_browser_support import WAIT_MS, click_square, play_by_clicks
+from tests.test_browser_support import WAIT_MS, click_square, collect_errors, play_by_clicks
 from tests.test_training_drills import (
     exchange_value,
     oracle_hanging,
@@ -183,14 +183,9 @@ def test_the_page_works_under_the_content_security_policy(browser: Any, server: 
     """No inline script, Chart.js from /vendor/: with the policy applied, a drill is shown and
     answered and the graph drawn without an error (Playwright's locators only)."""
     context = browser.new_context(viewport=DESKTOP, bypass_csp=False)
-    errors: list[str] = []
     try:
         page = context.new_page()
-        page.on(
-            "console",
-            lambda message: errors.append(message.text) if message.type == "error" else None,
-        )
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        errors = collect_errors(page)
         page.goto(f"{server.url}/train?kind=pins")
         page.locator("main.train[data-state='asking']").wait_for(timeout=WAIT_MS)
         page.locator("#train-submit").click()
