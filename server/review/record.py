@@ -189,14 +189,13 @@ class ReviewProgress:
                 self.body["plies"][item["ply"] - 1] = item
                 self.changed_plies.add(item["ply"])
 
-    def has_changes(self) -> bool:
+    def take_changes(self) -> tuple[bool, dict[str, Any], dict[str, Any]]:
+        """(whether anything changed, the row's fields to write, the `review_update` payload)
+        since the last call: the judged plies, the initial item, the summary once done. One
+        lock holds it all, so a change that arrives while the runner pushes is either in this
+        payload and its write, or in the next."""
         with self.lock:
-            return bool(self.changed_plies or self.initial_changed or self.status_changed)
-
-    def take_changes(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        """(the row's fields to write, the `review_update` payload) of what changed since the
-        last call: the judged plies, the initial item, the summary once done."""
-        with self.lock:
+            changed = bool(self.changed_plies or self.initial_changed or self.status_changed)
             body = self.body
             payload: dict[str, Any] = {
                 "id": self.id,
@@ -222,4 +221,4 @@ class ReviewProgress:
             }
             self.changed_plies.clear()
             self.initial_changed = self.status_changed = False
-        return fields, payload
+        return changed, fields, payload

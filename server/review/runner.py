@@ -211,8 +211,8 @@ class ReviewRunner:
         """Write what changed (or touch the row now and then), then push it to the watchers;
         False when the review is no longer this process's."""
         now = time.time()
-        write = write or progress.has_changes() or now - progress.written_at > TOUCH_SECONDS
-        fields, payload = progress.take_changes()
+        changed, fields, payload = progress.take_changes()
+        write = write or changed or now - progress.written_at > TOUCH_SECONDS
         if write:
             if not self.store.save_review(progress.id, self.host, fields):
                 log.warning("review %s was taken by another process", progress.id)
