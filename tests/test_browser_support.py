@@ -144,6 +144,10 @@ def server_state(url: str, game: str, seat: str | None = None) -> dict[str, Any]
 MISPLACED_LAYERS = """() => {
     const board = document.querySelector('#board cg-board').getBoundingClientRect();
     const size = board.width / 8;
+    // A cell naming its square is placed as the board is seen (Black's board turned round);
+    // a cell without one is placed by its index, in the reading order of the board as seen.
+    const black = document.querySelector('#board cg-board').closest('.cg-wrap')
+        .classList.contains('orientation-black');
     const files = 'abcdefgh';
     const worst = [];
     const off = (box, left, top, width, height) => Math.max(
@@ -156,8 +160,9 @@ MISPLACED_LAYERS = """() => {
         worst.push([id, -1, off(box, board.left, board.top, board.width, board.height)]);
         [...layer.children].forEach((cell, index) => {
             const square = cell.dataset.square ?? null;
-            const column = square ? files.indexOf(square[0]) : index % 8;
-            const row = square ? 8 - Number(square[1]) : Math.floor(index / 8);
+            let column = square ? files.indexOf(square[0]) : index % 8;
+            let row = square ? 8 - Number(square[1]) : Math.floor(index / 8);
+            if (square && black) [column, row] = [7 - column, 7 - row];
             const at = cell.getBoundingClientRect();
             worst.push([id, index,
                         off(at, board.left + column * size, board.top + row * size, size, size)]);

@@ -23,7 +23,14 @@ from tests.conftest import screenshot_path
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
 from tests.test_browser_phone import PHONE, tap_square
-from tests.test_browser_support import WAIT_MS, click_square, collect_errors, play_by_clicks
+from tests.test_browser_support import (
+    WAIT_MS,
+    click_square,
+    collect_errors,
+    misplaced_layers,
+    play_by_clicks,
+    wait_for_board_at_rest,
+)
 from tests.test_training_drills import (
     exchange_value,
     oracle_hanging,
@@ -167,6 +174,25 @@ def test_a_phone_taps_a_wrong_square_and_sees_the_missed_ones(
         assert page.locator("cg-board square.train-missed").count() == len(truth)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 375, "the page fits the phone's width"
+        wait_for_board_at_rest(page)
+        assert page.locator("#threat-grid .threat-cell").count() == 64  # the overlay shown
+        assert misplaced_layers(page) == []
+        seen = drill["turn"]
+        for _ in range(40):  # the board turned round: a drill of the other side to move
+            before = drill["id"]
+            page.locator(".train-kinds button[data-kind='hanging']").click()
+            page.wait_for_function(
+                f"window.trainPage.drill().id !== '{before}'"
+                " && document.querySelector('main.train').dataset.state === 'asking'",
+                timeout=WAIT_MS,
+            )
+            drill = page.evaluate("window.trainPage.drill()")
+            if drill["turn"] != seen:
+                break
+        assert drill["turn"] != seen, "forty drills, all with one side to move"
+        submit(page)
+        wait_for_board_at_rest(page)
+        assert misplaced_layers(page) == []
         page.screenshot(path=str(screenshot_path(request, "-phone")), full_page=True)
 
         drill = choose_kind(page, "blunder")
