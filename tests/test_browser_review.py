@@ -43,10 +43,14 @@ pytestmark = pytest.mark.browser
 # are the same however loaded the machine is.
 server = module_server("browser_review", {"CHESS_STOCKFISH": "", "CHESS_REVIEW_NODES": "100000"})
 ENGINE_WORDS = "Judged by Stockfish 19 lite, 100k nodes a position"
-# Stockfish at over three times the default budget (1,000,000 nodes a position, 1-2 s each): a
-# review that runs half a minute on an idle machine, so the page opened at once sees it running
-# however loaded the machine is (at the default 300k it could end before the page loaded).
-timed_server = module_server("browser_review_timed", {"CHESS_REVIEW_NODES": "1000000"})
+# Our engine at a time budget (0.75 s a position, deeper than it can reach): a review of 33-46
+# positions runs half a minute or more on any machine, so the page opened at once sees it
+# running; a node budget cannot promise both that and an end, as a loaded machine slows every
+# node (1,000,000 nodes a position took over 7 minutes at load 10).
+timed_server = module_server(
+    "browser_review_timed",
+    {"CHESS_STOCKFISH": "none", "CHESS_REVIEW_SECONDS": "0.75", "CHESS_REVIEW_DEPTH": "40"},
+)
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -376,7 +380,7 @@ def test_a_running_review_on_the_desktop(
             ".includes(document.querySelector('#review').dataset.status)",
             timeout=WAIT_MS,
         )
-        # 46 positions at 1,000,000 nodes: the page is there long before the engine is done.
+        # 46 positions at 0.75 s each: the page is there long before the engine is done.
         assert dataset(page, "status") in ("queued", "running")
         assert page.locator("#review-progress").is_visible()
         page.screenshot(path=screenshot_path(request, "-running"))

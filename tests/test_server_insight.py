@@ -86,6 +86,9 @@ INSIGHT_FACTS = [
 
 
 server = module_server("insight")
+# Against hanging only: the annotated PGN is worked out in the work pool, which a loaded
+# machine serves slowly (10 s ran out at load 10).
+HTTP_TIMEOUT = 60
 
 
 @pytest.fixture
@@ -149,7 +152,7 @@ def test_the_state_carries_chesscores_insight(
             assert received["threats"]["hanging"] == names(make_threat_map(board).hanging)
             assert received["threats"]["attackers"] == attackers_by_color(board.fen())
         position = requests.get(
-            f"{server.url}/api/games/{table.id}/positions/{len(moves)}", timeout=10
+            f"{server.url}/api/games/{table.id}/positions/{len(moves)}", timeout=HTTP_TIMEOUT
         ).json()
         assert position["insight"] == state["insight"]
     finally:
@@ -400,13 +403,13 @@ def test_annotated_pgn_carries_the_threat_annotations_and_the_assisted_header(
         try:
             table.play("f2f3", "e7e5", "g2g4", "d8h4")
             url = f"{server.url}/api/games/{table.id}/pgn"
-            annotated = requests.get(url, params={"annotated": "1"}, timeout=10)
+            annotated = requests.get(url, params={"annotated": "1"}, timeout=HTTP_TIMEOUT)
             assert annotated.status_code == 200
             text = annotated.text
             assert f'[Assisted "{"yes" if assisted else "no"}"]' in text
             assert '[Annotator "chesscore threat map"]' in text
             assert "2. g4 Qh4# { [%csl Yh2] [%cal Rh4e1,Yh4h1] } 0-1" in text
-            plain = requests.get(url, timeout=10).text
+            plain = requests.get(url, timeout=HTTP_TIMEOUT).text
             assert f'[Assisted "{"yes" if assisted else "no"}"]' in plain
             assert "[%c" not in plain and "2. g4 Qh4# 0-1" in plain
         finally:
@@ -416,7 +419,9 @@ def test_annotated_pgn_carries_the_threat_annotations_and_the_assisted_header(
 def test_bad_assisted_and_annotated_values_are_refused(server: LiveServer) -> None:
     for value in ("yes", 1, [], {}):
         response = requests.post(
-            server.url + "/api/games", json={"opponent": "friend", "assisted": value}, timeout=10
+            server.url + "/api/games",
+            json={"opponent": "friend", "assisted": value},
+            timeout=HTTP_TIMEOUT,
         )
         assert response.status_code == 400
         assert "'assisted'" in response.json()["error"]
@@ -426,7 +431,7 @@ def test_bad_assisted_and_annotated_values_are_refused(server: LiveServer) -> No
     assert assisted["assisted"] is True
     assert assisted["safety"] == safety_by_name(Board())
     url = f"{server.url}/api/games/{created['game']}/pgn"
-    refused = requests.get(url, params={"annotated": "yes"}, timeout=10)
+    refused = requests.get(url, params={"annotated": "yes"}, timeout=HTTP_TIMEOUT)
     assert refused.status_code == 400 and "'annotated'" in refused.json()["error"]
 
 
