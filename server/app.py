@@ -51,6 +51,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from server.training import http as training_http
     from server.transport import (
+        account_pages,
         accounts_api,
         analysis_api,
         api,
@@ -67,6 +68,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(analysis_api.blueprint)
     app.register_blueprint(credits.blueprint)
     app.register_blueprint(accounts_api.blueprint)
+    account_pages.install(app)
     app.after_request(add_security_headers)
     public_url(app.config)  # a malformed CHESS_PUBLIC_URL stops the start, naming it
     app.json = JsonProvider(app)
