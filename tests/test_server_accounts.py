@@ -280,8 +280,11 @@ def test_a_recovery_code_resets_the_password_once(server: LiveServer) -> None:
 
 def test_deleting_an_account_keeps_its_name_from_anyone_else(server: LiveServer) -> None:
     name = new_name()
-    owner = Visitor(server.url)
+    owner, friend = Visitor(server.url), Visitor(server.url)
     owner.signup(name)
+    created = friend.post("/api/games", {"opponent": "friend", "color": "white"}).json()
+    joined = owner.post(f"/api/games/{created['game']}/join", {"invite": invite_token(created)})
+    assert joined.json()["state"]["players"]["black"]["name"] == name
     refused(
         owner.post("/api/account/delete", {"password": "wrong password"}), 401, "bad_credentials"
     )
@@ -291,6 +294,11 @@ def test_deleting_an_account_keeps_its_name_from_anyone_else(server: LiveServer)
     refused(Visitor(server.url).login(name), 401, "bad_credentials")
     response = Visitor(server.url).post("/api/account/signup", {"name": name, "password": PASSWORD})
     refused(response, 409, "name_taken")
+    # Its games stay, shown as played by "deleted player".
+    state = friend.get(f"/api/games/{created['game']}").json()["state"]
+    assert state["players"]["black"]["name"] == "deleted player"
+    pgn = friend.get(f"/api/games/{created['game']}/pgn").text
+    assert '[Black "deleted player"]' in pgn and name not in pgn
 
 
 def test_requests_needing_an_account_say_so(server: LiveServer) -> None:

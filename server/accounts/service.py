@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +29,7 @@ from server.accounts.sessions import (
     is_session_id,
     new_session_id,
 )
-from server.accounts.usernames import name_key, parse_username
+from server.accounts.usernames import DELETED_NAME, name_key, parse_username
 from server.errors import RequestError
 from server.games.admission import AddressBuckets
 from server.games.seats import hash_token
@@ -49,8 +50,15 @@ class SignedIn:
 class Accounts:
     """The accounts of one server process (kept in `app.extensions["chess_accounts"]`)."""
 
-    def __init__(self, store: GameStore, config: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        config: dict[str, Any],
+        rename_seats: Callable[[list[tuple[str, int]], str], None] | None = None,
+    ) -> None:
         self.store = store
+        # How a deleted account's games come to show "deleted player" (GameService's).
+        self.rename_seats = rename_seats or (lambda seats, name: None)
         self.signups = AddressBuckets(int(config["SIGNUP_BURST"]), float(config["SIGNUP_INTERVAL"]))
         delay, cap = float(config["SIGNIN_DELAY"]), float(config["SIGNIN_MAX_DELAY"])
         self.address_failures = Failures(int(config["SIGNIN_FREE_ADDRESS"]), delay, cap)
@@ -162,6 +170,7 @@ class Accounts:
         self._verified(account.name, password, address)
         self.store.delete_user(account.id)
         self._end_connections(lambda held, _: held.id == account.id)
+        self.rename_seats(self.store.account_seats(account.id), DELETED_NAME)
 
     # -- seats
 

@@ -329,6 +329,16 @@ class GameService:
             if change is not None:
                 self.commit(game, change)
 
+    def rename_seats(self, seats: list[tuple[str, Color]], name: str) -> None:
+        """Show the players of `seats` (game id, colour) as `name` (a deleted account's games,
+        server.accounts): rewritten in the store under each game's lock, so no change of
+        this process comes between, and the cached copy dropped to be read again."""
+        for game_id, color in seats:
+            with self._lock(game_id):
+                self.store.rename_seat(game_id, color, name)
+                with self.registry:
+                    self.cache.pop(game_id, None)
+
     def changes_since(self, game: Game, since: int | None) -> list[Event] | None:
         """What a client that saw version `since` missed; None if `since` is not a version."""
         if since is None or not 0 <= since <= game.version:

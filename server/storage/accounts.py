@@ -15,6 +15,7 @@ does, and SQL written with `?` turned into the driver's placeholder by `sql`.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from server.storage.interface import NameTakenError, StoredUser
@@ -182,3 +183,31 @@ def seat_accounts(db: Database, mark: str, game_id: str) -> dict[int, int]:
         (game_id,),
     ).fetchall()
     return {int(color): int(account) for color, account in rows}
+
+
+def account_seats(db: Database, mark: str, user_id: int) -> list[tuple[str, int]]:
+    """The seats the user took: (game id, colour)."""
+    rows = db.execute(
+        sql("SELECT game_id, color FROM seats WHERE account_id = ?", mark), (user_id,)
+    ).fetchall()
+    return [(str(game_id), int(color)) for game_id, color in rows]
+
+
+def rename_seat(db: Database, mark: str, game_id: str, color: int, name: str) -> None:
+    """Show the seat's player as `name` from now on: its display name in the game's settings,
+    and the invited friend's name in its header when the seat is the friend's."""
+    row = db.execute(
+        sql("SELECT settings, header FROM games WHERE id = ?", mark), (game_id,)
+    ).fetchone()
+    if row is None:
+        return
+    settings, header = json.loads(row[0]), json.loads(row[1])
+    names = list(settings.get("names") or [None, None])
+    names[color] = name
+    settings["names"] = names
+    if header.get("friend_name") is not None and color != settings.get("creator"):
+        header["friend_name"] = name
+    db.execute(
+        sql("UPDATE games SET settings = ?, header = ? WHERE id = ?", mark),
+        (json.dumps(settings), json.dumps(header), game_id),
+    )

@@ -214,6 +214,13 @@ class AccountStore(Protocol):
     def link_seat(self, game_id: str, color: int, user_id: int) -> None:
         """The seat was taken by a signed-in user."""
 
+    def account_seats(self, user_id: int) -> list[tuple[str, int]]:
+        """The seats the user took: (game id, colour)."""
+
+    def rename_seat(self, game_id: str, color: int, name: str) -> None:
+        """Show the seat's player as `name` (a deleted account's games); the caller holds the
+        game's lock (server.games.service.GameService.rename_seats)."""
+
 
 class GameStore(AccountStore, Protocol):
     # Whether other server processes may write the same store: then a cached game must be

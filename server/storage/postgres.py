@@ -411,6 +411,15 @@ class PostgresStore(RowLoads):
         with self._connection() as db:
             accounts.link_seat(db, "%s", game_id, color, user_id)
 
+    def account_seats(self, user_id: int) -> list[tuple[str, int]]:
+        with self._connection() as db:
+            return accounts.account_seats(db, "%s", user_id)
+
+    def rename_seat(self, game_id: str, color: int, name: str) -> None:
+        with self._connection() as db, db.transaction():
+            db.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game_id,))
+            accounts.rename_seat(db, "%s", game_id, color, name)
+
     def close(self) -> None:
         self.closed = True
         while True:

@@ -348,6 +348,14 @@ class SqliteStore(RowLoads):
         with self.lock, self._transaction():
             accounts.link_seat(self.db, "?", game_id, color, user_id)
 
+    def account_seats(self, user_id: int) -> list[tuple[str, int]]:
+        with self.lock:
+            return accounts.account_seats(self.db, "?", user_id)
+
+    def rename_seat(self, game_id: str, color: int, name: str) -> None:
+        with self.lock, self._transaction():
+            accounts.rename_seat(self.db, "?", game_id, color, name)
+
     def close(self) -> None:
         with self.lock:
             self.db.close()
