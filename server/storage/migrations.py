@@ -16,7 +16,8 @@ together apply each migration once.
 
 Why not SQLAlchemy and Alembic: the stores' hot paths (a move's commit) are a statement or
 two, measured against a 5 % budget, and the two dialects differ in a few column types only;
-a table of plain SQL steps keeps both visible here without a layer between (docs/storage.md).
+a table of plain SQL steps keeps both visible here without a layer between
+(docs/architecture.md, "Storage and its migrations").
 """
 
 from __future__ import annotations
