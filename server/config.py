@@ -111,6 +111,11 @@ DEFAULTS: dict[str, Any] = {
     # SIGNUP_INTERVAL seconds; failed sign-ins free per address and per account, after which
     # each failure doubles the wait before the next try, from SIGNIN_DELAY up to
     # SIGNIN_MAX_DELAY seconds.
+    # Requests that check a password or recovery code (each costs an Argon2id hash, about 60 ms
+    # of a core), right or wrong: SIGNIN_BURST per address at once, then one every
+    # SIGNIN_INTERVAL seconds.
+    "SIGNIN_BURST": 10,
+    "SIGNIN_INTERVAL": 2.0,
     "SIGNUP_BURST": 5,
     "SIGNUP_INTERVAL": 600.0,
     "SIGNIN_FREE_ADDRESS": 20,
@@ -152,6 +157,8 @@ ENVIRONMENT = {
     "CHESS_WORK_UNITS_PER_SECOND": ("WORK_UNITS_PER_SECOND", float),
     "CHESS_REVIEW_QUEUE_SECONDS": ("REVIEW_QUEUE_SECONDS", float),
     "CHESS_REVIEW_ADDRESS_SECONDS": ("REVIEW_ADDRESS_SECONDS", float),
+    "CHESS_SIGNIN_BURST": ("SIGNIN_BURST", int),
+    "CHESS_SIGNIN_INTERVAL": ("SIGNIN_INTERVAL", float),
     "CHESS_SIGNUP_BURST": ("SIGNUP_BURST", int),
     "CHESS_SIGNUP_INTERVAL": ("SIGNUP_INTERVAL", float),
     "CHESS_SIGNIN_FREE_ADDRESS": ("SIGNIN_FREE_ADDRESS", int),

@@ -419,3 +419,24 @@ def test_lobby_pairing_links_both_accounts(server: LiveServer) -> None:
         store.close()
     bob_color = 0 if color == "white" else 1
     assert accounts == {bob_color: bob_id, 1 - bob_color: alice_id}
+
+
+def test_password_checks_and_sign_ups_are_limited_per_address(tmp_path: Path) -> None:
+    """Even right passwords: each check costs a hash. Refused before the body is read."""
+    env = {"CHESS_SIGNIN_BURST": "3", "CHESS_SIGNIN_INTERVAL": "600", "CHESS_SIGNUP_BURST": "2"}
+    live = LiveServer(tmp_path / "instance", env=env).start()
+    try:
+        visitor = Visitor(live.url)
+        name = new_name()
+        visitor.signup(name)
+        for _ in range(3):
+            assert visitor.login(name).status_code == 200
+        response = visitor.login(name)
+        refused(response, 429, "rate_limited", "password checks")
+        assert int(response.headers["Retry-After"]) > 0
+        refused(visitor.post("/api/account/login", "{"), 429, "rate_limited")
+        visitor.signup(new_name())  # the second sign-up of the address
+        response = visitor.post("/api/account/signup", {"name": new_name(), "password": PASSWORD})
+        refused(response, 429, "rate_limited", "sign-ups")
+    finally:
+        live.stop()

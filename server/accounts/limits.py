@@ -9,7 +9,10 @@ an account's once its name is known. The per-account count stops a guesser who s
 many addresses, at the price that it can also keep the account's owner waiting: the cap keeps
 that short, and a recovery code is no way around it either.
 
-Sign-ups are limited per address by a token bucket (`AddressBuckets`, as games are).
+Sign-ups are limited per address by a token bucket (`AddressBuckets`, as games are), and so
+are all requests that check a secret, right or wrong (server.accounts.service): each costs an
+Argon2id hash, and a visitor with a valid password must not be able to spend the server's
+cores on sign-ins either.
 
 The tables are per process (not in the store): a cluster of N processes lets N times the
 attempts through, which still bounds a guesser to a handful of tries a minute per account.

@@ -60,6 +60,7 @@ class Accounts:
         # How a deleted account's games come to show "deleted player" (GameService's).
         self.rename_seats = rename_seats or (lambda seats, name: None)
         self.signups = AddressBuckets(int(config["SIGNUP_BURST"]), float(config["SIGNUP_INTERVAL"]))
+        self.checks = AddressBuckets(int(config["SIGNIN_BURST"]), float(config["SIGNIN_INTERVAL"]))
         delay, cap = float(config["SIGNIN_DELAY"]), float(config["SIGNIN_MAX_DELAY"])
         self.address_failures = Failures(int(config["SIGNIN_FREE_ADDRESS"]), delay, cap)
         self.account_failures = Failures(int(config["SIGNIN_FREE_ACCOUNT"]), delay, cap)
@@ -70,7 +71,10 @@ class Accounts:
     # -- limits, checked by the transport before a body is read
 
     def check_address(self, address: str) -> None:
+        """Before a request that checks a secret: the address's failures' wait, then its
+        bucket of such requests (each costs a hash, right or wrong)."""
         self.address_failures.check(address, "from your address")
+        self.checks.take(address, "password checks")
 
     def check_signup(self, address: str) -> None:
         self.signups.take(address, "sign-ups")
