@@ -9,11 +9,7 @@ of its own through deploy/cluster.py, is skipped without one, and fails without 
 
 from __future__ import annotations
 
-import os
-import shutil
 import sqlite3
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +18,7 @@ import pytest
 from server.storage import migrations
 from server.storage.interface import GameStore
 from server.storage.sqlite import SqliteStore
+from tests.support.postgres import module_postgres
 
 DATA = Path(__file__).resolve().parent / "data"
 GAME = "FPV_RUi-b2TK"  # the game in the frozen files: two seats, three moves, a review
@@ -121,24 +118,7 @@ def test_a_failed_migration_is_rolled_back_whole(tmp_path: Path) -> None:
         db.close()
 
 
-@pytest.fixture(scope="module")
-def database() -> Iterator[str]:
-    from deploy import cluster
-
-    needed = ("initdb", "pg_ctl", "Python package psycopg", "runuser")
-    if any(name.startswith(needed) for name in cluster.missing_programs()):
-        message = "needs PostgreSQL (apt-get install postgresql; pip install 'psycopg[binary]')"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    # Not under pytest's tmp_path: as root, PostgreSQL runs as `postgres`, who must reach it.
-    folder = Path(tempfile.mkdtemp(prefix="chess-migrate-"))
-    folder.chmod(0o755)
-    try:
-        yield cluster.start_postgres(folder, cluster.free_port())
-    finally:
-        cluster.stop_postgres(folder)
-        shutil.rmtree(folder, ignore_errors=True)
+database = module_postgres()
 
 
 @pytest.mark.cluster
