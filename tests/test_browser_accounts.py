@@ -76,6 +76,13 @@ def test_sign_up_shows_the_codes_once_and_claims_this_browsers_game(
         page.get_by_role("button", name="Add them to my account").click()
         expect(page.locator("#claim-status")).to_have_text("One game added.")
 
+        page.goto(server.url + "/")  # the lobby shows the account's name, not to be edited
+        expect(page.locator("#visitor-name")).to_have_value(expect_name)
+        expect(page.locator("#visitor-name")).not_to_be_editable()
+        page.get_by_role("button", name="Create challenge").click()
+        expect(page.locator("#seek-list")).to_contain_text(expect_name)
+        page.screenshot(path=screenshot_path(request, "-lobby"))
+
         account = context.request.get(server.url + "/api/account").json()
         assert account["account"]["name"] == expect_name
         again = context.request.post(server.url + "/api/account/claim", data={"seats": [game]})
