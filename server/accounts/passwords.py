@@ -17,6 +17,7 @@ answer what a wrong password does.
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -34,9 +35,12 @@ MAX_LENGTH = 128
 COMMON_FILE = Path(__file__).resolve().parent / "data" / "common_passwords.txt"
 # Native threads hashing at once (gevent mode): the machine's cores are the bound anyway.
 HASH_THREADS = 2
+# Hashes running or waiting at once in this process (about 2 s of waiting at 60 ms each).
+HASHES_WAITING = 64
 
 HASHER = PasswordHasher(time_cost=TIME_COST, memory_cost=MEMORY_KIB, parallelism=PARALLELISM)
 T = TypeVar("T")
+_waiting = threading.BoundedSemaphore(HASHES_WAITING)
 
 
 @functools.cache
@@ -82,11 +86,18 @@ def verify_password(password_hash: str | None, password: str) -> bool:
 
 
 def off_loop(work: Callable[..., T], *args: Any) -> T:
-    """Run `work` where it does not stall the serving loop (see the module docstring)."""
-    pool = _native_pool()
-    if pool is None:
-        return work(*args)
-    return pool.apply(work, args)  # type: ignore[no-any-return]
+    """Run `work` where it does not stall the serving loop (see the module docstring); `busy`
+    when HASHES_WAITING hashes wait already (the per-address limits keep one visitor far
+    below it; many at once wait a little or are told to retry)."""
+    if not _waiting.acquire(blocking=False):
+        raise RequestError("busy", "the server is checking many passwords now; try again soon")
+    try:
+        pool = _native_pool()
+        if pool is None:
+            return work(*args)
+        return pool.apply(work, args)  # type: ignore[no-any-return]
+    finally:
+        _waiting.release()
 
 
 @functools.cache

@@ -24,6 +24,8 @@ from server.storage.seeks import Database, sql
 USER_COLUMNS = "id, name, password_hash, deleted, claimed"
 # A session's last-seen time is written at most this often (seconds): not a write per request.
 SEEN_EVERY = 3600.0
+# Sessions one user keeps at most (browsers and devices signed in at once).
+MAX_SESSIONS = 20
 
 
 def _user(row: Any) -> StoredUser:
@@ -69,9 +71,19 @@ def user_by_id(db: Database, mark: str, user_id: int) -> StoredUser | None:
 
 
 def add_session(db: Database, mark: str, id_hash: str, user_id: int, now: float) -> None:
+    """Store a new session; the user's oldest beyond MAX_SESSIONS end (a script that signs in
+    without its cookie again and again leaves no pile behind)."""
     db.execute(
         sql("INSERT INTO sessions (id_hash, user_id, created, seen) VALUES (?, ?, ?, ?)", mark),
         (id_hash, user_id, now, now),
+    )
+    db.execute(
+        sql(
+            "DELETE FROM sessions WHERE user_id = ? AND id_hash NOT IN"
+            " (SELECT id_hash FROM sessions WHERE user_id = ? ORDER BY created DESC LIMIT ?)",
+            mark,
+        ),
+        (user_id, user_id, MAX_SESSIONS),
     )
 
 

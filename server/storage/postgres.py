@@ -376,7 +376,7 @@ class PostgresStore(RowLoads):
         return account_of(self.user_by_key(name_key(name)))
 
     def add_session(self, id_hash: str, user_id: int) -> None:
-        with self._connection() as db:
+        with self._connection() as db, db.transaction():
             accounts.add_session(db, "%s", id_hash, user_id, time.time())
 
     def session_user(self, id_hash: str, seen_after: float) -> StoredUser | None:
