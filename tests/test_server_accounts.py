@@ -422,13 +422,21 @@ def test_lobby_pairing_links_both_accounts(server: LiveServer) -> None:
 
 
 def test_password_checks_and_sign_ups_are_limited_per_address(tmp_path: Path) -> None:
-    """Even right passwords: each check costs a hash. Refused before the body is read."""
-    env = {"CHESS_SIGNIN_BURST": "3", "CHESS_SIGNIN_INTERVAL": "600", "CHESS_SIGNUP_BURST": "2"}
+    """Even right passwords: each check costs a hash. Refused before the body is read. (This
+    server's public address is https: its session cookie is Secure.)"""
+    env = {
+        "CHESS_SIGNIN_BURST": "3",
+        "CHESS_SIGNIN_INTERVAL": "600",
+        "CHESS_SIGNUP_BURST": "2",
+        "CHESS_PUBLIC_URL": "https://chess.example",  # and behind https, the cookie is Secure
+    }
     live = LiveServer(tmp_path / "instance", env=env).start()
     try:
         visitor = Visitor(live.url)
         name = new_name()
-        visitor.signup(name)
+        response = visitor.post("/api/account/signup", {"name": name, "password": PASSWORD})
+        assert response.status_code == 201, response.text
+        assert "Secure" in set_cookie(response) and "HttpOnly" in set_cookie(response)
         for _ in range(3):
             assert visitor.login(name).status_code == 200
         response = visitor.login(name)
