@@ -448,3 +448,41 @@ def test_password_checks_and_sign_ups_are_limited_per_address(tmp_path: Path) ->
         refused(response, 429, "rate_limited", "sign-ups")
     finally:
         live.stop()
+
+
+def test_a_socket_join_by_invitation_and_a_rematch_keep_the_accounts(server: LiveServer) -> None:
+    white, black = Visitor(server.url), Visitor(server.url)
+    white_name, black_name = new_name(), new_name()
+    white_id = white.signup(white_name)["account"]["id"]
+    black_id = black.signup(black_name)["account"]["id"]
+    created = white.post("/api/games", {"opponent": "friend", "color": "white"}).json()
+    game = created["game"]
+    socket = socket_of(black)
+    try:
+        joined = socket.join(game, invite=invite_token(created), name="Someone")
+        assert joined["role"] == "black", joined
+        assert joined["state"]["players"]["black"]["name"] == black_name
+        black_seat = joined["seat"]
+    finally:
+        socket.client.disconnect()
+
+    def act(seat: str, body: dict[str, str]) -> dict[str, Any]:
+        response = white.http.post(
+            f"{server.url}/api/games/{game}/actions",
+            json=body,
+            headers={"Authorization": f"Bearer {seat}"},
+            timeout=WAIT_SECONDS,
+        )
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+    act(created["seat"], {"action": "resign"})
+    act(created["seat"], {"action": "offer", "kind": "rematch"})
+    rematch = act(black_seat, {"action": "accept", "kind": "rematch"})["rematch"]
+    store = store_of(server)
+    try:
+        assert store.load_game(game).accounts == {0: white_id, 1: black_id}  # type: ignore[union-attr]
+        # Colours swap in the rematch, and the accounts with them.
+        assert store.load_game(rematch).accounts == {1: white_id, 0: black_id}  # type: ignore[union-attr]
+    finally:
+        store.close()
