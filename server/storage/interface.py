@@ -3,7 +3,10 @@
 `GameStore` is the one interface every backend implements (SQLite, see `sqlite`; PostgreSQL for
 several processes, see `postgres`; chosen by `open_store`). It stores plain data only: a game's
 settings and header as JSON-ready dicts, its moves as (ply, uci, san) rows, seats as token
-hashes, the log of changes by version and when each game last changed (to find abandoned games).
+hashes (and the account that took each seat, where a signed-in player took it:
+`StoredGame.accounts`, colour -> account id), the log of changes by version and when each game
+last changed (to find abandoned games), and the accounts (`AccountStore`: users, sessions,
+recovery codes; `account_by_name`).
 Its guarantees carry the server's trust: `commit` applies a change only on top of the version it
 was made for (else `StaleVersionError`), moves are keyed by (game, ply) so a ply can never be
 stored twice, and a commit is durable when it returns. The functions at the end convert between
