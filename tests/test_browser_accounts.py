@@ -25,8 +25,8 @@ PASSWORD = "correct horse battery"
 SCREENS = {"desktop": DESKTOP, "phone": PHONE}
 
 
-def sign_up(page: Any, server: LiveServer, name: str) -> list[str]:
-    page.goto(server.url + "/signup")
+def sign_up(page: Any, site: str, name: str) -> list[str]:
+    page.goto(site + "/signup")
     page.get_by_label("Username").fill(name)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
@@ -63,7 +63,7 @@ def test_sign_up_shows_the_codes_once_and_claims_this_browsers_game(
 
         page = context.new_page()
         expect_name = f"Player_{secrets.token_hex(3)}"
-        codes = sign_up(page, server, expect_name)
+        codes = sign_up(page, server.url, expect_name)
         assert len(set(codes)) == 8 and all(len(code) == 19 for code in codes)
         expect(page.locator("#nav-account")).to_have_text(expect_name)
         done = page.get_by_role("button", name="Continue")
@@ -99,7 +99,7 @@ def test_sign_out_in_change_the_password_and_recover(
     try:
         page = context.new_page()
         name = f"Reader_{secrets.token_hex(3)}"
-        codes = sign_up(page, server, name)
+        codes = sign_up(page, server.url, name)
         sign_out(page, server)
 
         sign_in(page, server, name, "not my password")
@@ -139,5 +139,44 @@ def test_sign_out_in_change_the_password_and_recover(
         sign_in(page, server, name, "recovered at last")
         page.wait_for_url(server.url + "/")
         expect(page.locator("#nav-account")).to_have_text(name)
+    finally:
+        context.close()
+
+
+def test_a_passkey_is_added_and_signs_in(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest
+) -> None:
+    """With Chromium's virtual authenticator (DevTools' WebAuthn domain), on `localhost`: a
+    passkey belongs to a site's name, never to an IP address."""
+    site = server.url.replace("127.0.0.1", "localhost")
+    context = browser.new_context(**DESKTOP)
+    try:
+        page = context.new_page()
+        devtools = context.new_cdp_session(page)
+        devtools.send("WebAuthn.enable")
+        authenticator = {
+            "protocol": "ctap2",
+            "transport": "internal",
+            "hasResidentKey": True,
+            "hasUserVerification": True,
+            "isUserVerified": True,
+        }
+        devtools.send("WebAuthn.addVirtualAuthenticator", {"options": authenticator})
+        name = f"Keyholder_{secrets.token_hex(3)}"
+        sign_up(page, site, name)
+        page.goto(site + "/account")
+        page.get_by_role("button", name="Add a passkey").click()
+        expect(page.locator("#passkey-status")).to_have_text("Passkey added.")
+        page.get_by_role("button", name="Sign out").click()
+        page.wait_for_url(site + "/")
+        expect(page.locator("#nav-account")).to_have_text("Sign in")
+
+        page.goto(site + "/login")
+        page.screenshot(path=screenshot_path(request, "-passkey"))
+        page.get_by_role("button", name="Sign in with a passkey").click()
+        page.wait_for_url(site + "/")
+        expect(page.locator("#nav-account")).to_have_text(name)
+        page.goto(site + "/login")  # signed in: the settings instead
+        page.wait_for_url(site + "/account")
     finally:
         context.close()

@@ -486,3 +486,30 @@ def test_a_socket_join_by_invitation_and_a_rematch_keep_the_accounts(server: Liv
         assert store.load_game(rematch).accounts == {1: white_id, 0: black_id}  # type: ignore[union-attr]
     finally:
         store.close()
+
+
+def test_passkey_ceremonies_refuse_what_they_did_not_start(server: LiveServer) -> None:
+    """The browser side runs in Chromium (tests/test_browser_accounts.py); here the refusals:
+    no ticket, another ceremony's ticket, a ticket used twice, a credential that is no object,
+    one this site never registered."""
+    visitor = Visitor(server.url)
+    visitor.signup(new_name())
+    start = visitor.post("/api/account/passkeys/options").json()
+    assert start["ok"] is True and start["options"]["rp"]["id"] == "127.0.0.1", start
+    assert start["options"]["authenticatorSelection"]["residentKey"] == "required"
+    refused(visitor.post("/api/account/passkeys", {"credential": {}}), 401, "bad_credentials")
+    login = Visitor(server.url).post("/api/account/passkey/options").json()
+    wrong = {"ticket": login["ticket"], "credential": {"id": "x"}}
+    refused(visitor.post("/api/account/passkeys", wrong), 401, "bad_credentials", "start again")
+    body = {"ticket": start["ticket"], "credential": "not an object"}
+    refused(visitor.post("/api/account/passkeys", body), 400, "bad_request", "credential")
+    body["credential"] = {"id": "x", "response": {}}
+    refused(visitor.post("/api/account/passkeys", body), 401, "bad_credentials", "start again")
+    other = Visitor(server.url)
+    fresh = other.post("/api/account/passkey/options").json()
+    unknown = {"ticket": fresh["ticket"], "credential": {"id": "AAAA", "response": {}}}
+    refused(
+        other.post("/api/account/passkey/login", unknown), 401, "bad_credentials", "not a passkey"
+    )
+    assert "Set-Cookie" not in other.post("/api/account/passkey/login", unknown).headers
+    refused(Visitor(server.url).post("/api/account/passkeys/options"), 401, "not_signed_in")

@@ -22,6 +22,7 @@ from flask import request
 from server.accounts import codes, passwords
 from server.accounts.identity import Account
 from server.accounts.limits import Failures
+from server.accounts.passkeys import Passkeys
 from server.accounts.sessions import (
     COOKIE,
     IDLE_SECONDS,
@@ -57,6 +58,7 @@ class Accounts:
         rename_seats: Callable[[list[tuple[str, int]], str], None] | None = None,
     ) -> None:
         self.store = store
+        self.passkeys = Passkeys(store)
         # How a deleted account's games come to show "deleted player" (GameService's).
         self.rename_seats = rename_seats or (lambda seats, name: None)
         self.signups = AddressBuckets(int(config["SIGNUP_BURST"]), float(config["SIGNUP_INTERVAL"]))
@@ -123,6 +125,10 @@ class Accounts:
         session_id = new_session_id()
         self.store.add_session(hash_session_id(session_id), account.id)
         return session_id
+
+    def sign_in_as(self, account: Account) -> SignedIn:
+        """A new session for an account proven otherwise (a passkey)."""
+        return SignedIn(account, self._new_session(account))
 
     def logout(self, session_id: str | None) -> None:
         if is_session_id(session_id):

@@ -6,8 +6,10 @@ Argon2id hash of the password, and two flags: `deleted` (the row stays so the na
 taken again and its games keep their link; the hash is emptied) and `claimed` (the browser's
 earlier seats were claimed, which happens once). `sessions` holds the SHA-256 of each session
 id with its user and when it was last seen; `recovery_codes` one row per unused code, its
-public `code_id` and the Argon2id hash of its secret part. A seat's `account_id` (seats table)
-is the account that took it. The tables are made by migration 3 (server.storage.migrations).
+public `code_id` and the Argon2id hash of its secret part; `passkeys` each passkey's
+credential id, public key and signature counter. A seat's `account_id` (seats table)
+is the account that took it. The tables are made by migrations 3 and 4
+(server.storage.migrations).
 
 The functions take an open connection inside the back end's transaction, as server.storage.seeks
 does, and SQL written with `?` turned into the driver's placeholder by `sql`.
@@ -151,6 +153,7 @@ def delete_user(db: Database, mark: str, user_id: int) -> None:
     )
     db.execute(sql("DELETE FROM sessions WHERE user_id = ?", mark), (user_id,))
     db.execute(sql("DELETE FROM recovery_codes WHERE user_id = ?", mark), (user_id,))
+    db.execute(sql("DELETE FROM passkeys WHERE user_id = ?", mark), (user_id,))
 
 
 def claim_seats(
@@ -222,4 +225,48 @@ def rename_seat(db: Database, mark: str, game_id: str, color: int, name: str) ->
     db.execute(
         sql("UPDATE games SET settings = ?, header = ? WHERE id = ?", mark),
         (json.dumps(settings), json.dumps(header), game_id),
+    )
+
+
+def add_passkey(
+    db: Database, mark: str, user_id: int, passkey: tuple[str, str, int], now: float
+) -> None:
+    """Store a passkey (credential id, public key, signature count) of the user."""
+    credential_id, public_key, sign_count = passkey
+    db.execute(
+        sql(
+            "INSERT INTO passkeys (credential_id, user_id, public_key, sign_count, created)"
+            " VALUES (?, ?, ?, ?, ?)",
+            mark,
+        ),
+        (credential_id, user_id, public_key, sign_count, now),
+    )
+
+
+def passkey(db: Database, mark: str, credential_id: str) -> tuple[int, str, int] | None:
+    """(user id, public key, signature count) of a live user's passkey."""
+    row = db.execute(
+        sql(
+            "SELECT passkeys.user_id, passkeys.public_key, passkeys.sign_count FROM passkeys"
+            " JOIN users ON users.id = passkeys.user_id"
+            " WHERE passkeys.credential_id = ? AND users.deleted = 0",
+            mark,
+        ),
+        (credential_id,),
+    ).fetchone()
+    return None if row is None else (int(row[0]), str(row[1]), int(row[2]))
+
+
+def passkey_ids(db: Database, mark: str, user_id: int) -> list[str]:
+    rows = db.execute(
+        sql("SELECT credential_id FROM passkeys WHERE user_id = ? ORDER BY created", mark),
+        (user_id,),
+    ).fetchall()
+    return [str(credential_id) for (credential_id,) in rows]
+
+
+def count_passkey(db: Database, mark: str, credential_id: str, sign_count: int) -> None:
+    db.execute(
+        sql("UPDATE passkeys SET sign_count = ? WHERE credential_id = ?", mark),
+        (sign_count, credential_id),
     )

@@ -122,11 +122,31 @@ CREATE INDEX seats_account ON seats(account_id) WHERE account_id IS NOT NULL;
     )
 
 
+def passkeys(db: Database, dialect: Dialect) -> None:
+    """4: passkeys (server.accounts.passkeys), a second way to sign in: each credential's id
+    and public key (base64url), its signature counter, and its user."""
+    run(
+        db,
+        dialect,
+        """
+CREATE TABLE passkeys (
+    credential_id TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    public_key TEXT NOT NULL,
+    sign_count BIGINT NOT NULL,
+    created DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX passkeys_user ON passkeys(user_id);
+""",
+    )
+
+
 # (version, what it does, the step): append only; a released step is never edited.
 MIGRATIONS: tuple[tuple[int, str, Callable[[Database, Dialect], None]], ...] = (
     (1, "the first releases' tables", base_schema),
     (2, "games.updated and its index", last_change_time),
     (3, "accounts: users, sessions, recovery codes, seats.account_id", accounts),
+    (4, "passkeys", passkeys),
 )
 LATEST = MIGRATIONS[-1][0]
 

@@ -411,6 +411,22 @@ class PostgresStore(RowLoads):
         with self._connection() as db:
             accounts.link_seat(db, "%s", game_id, color, user_id)
 
+    def add_passkey(self, user_id: int, passkey: tuple[str, str, int]) -> None:
+        with self._connection() as db:
+            accounts.add_passkey(db, "%s", user_id, passkey, time.time())
+
+    def passkey(self, credential_id: str) -> tuple[int, str, int] | None:
+        with self._connection() as db:
+            return accounts.passkey(db, "%s", credential_id)
+
+    def passkey_ids(self, user_id: int) -> list[str]:
+        with self._connection() as db:
+            return accounts.passkey_ids(db, "%s", user_id)
+
+    def count_passkey(self, credential_id: str, sign_count: int) -> None:
+        with self._connection() as db:
+            accounts.count_passkey(db, "%s", credential_id, sign_count)
+
     def account_seats(self, user_id: int) -> list[tuple[str, int]]:
         with self._connection() as db:
             return accounts.account_seats(db, "%s", user_id)

@@ -348,6 +348,22 @@ class SqliteStore(RowLoads):
         with self.lock, self._transaction():
             accounts.link_seat(self.db, "?", game_id, color, user_id)
 
+    def add_passkey(self, user_id: int, passkey: tuple[str, str, int]) -> None:
+        with self.lock, self._transaction():
+            accounts.add_passkey(self.db, "?", user_id, passkey, time.time())
+
+    def passkey(self, credential_id: str) -> tuple[int, str, int] | None:
+        with self.lock:
+            return accounts.passkey(self.db, "?", credential_id)
+
+    def passkey_ids(self, user_id: int) -> list[str]:
+        with self.lock:
+            return accounts.passkey_ids(self.db, "?", user_id)
+
+    def count_passkey(self, credential_id: str, sign_count: int) -> None:
+        with self.lock, self._transaction():
+            accounts.count_passkey(self.db, "?", credential_id, sign_count)
+
     def account_seats(self, user_id: int) -> list[tuple[str, int]]:
         with self.lock:
             return accounts.account_seats(self.db, "?", user_id)

@@ -26,6 +26,8 @@ def signup_page() -> ResponseReturnValue:
 
 @blueprint.get("/login")
 def login_page() -> ResponseReturnValue:
+    if current_account() is not None:  # signed in already: the settings say as whom
+        return redirect("/account", 302)
     return render_template("account_login.html")
 
 

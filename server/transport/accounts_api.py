@@ -1,5 +1,6 @@
 """The accounts' HTTP API: sign up, sign in and out, the signed-in account, its password,
-recovery, deletion, and claiming this browser's earlier games (docs/protocol.md, "Accounts").
+recovery, deletion, claiming this browser's earlier games, and passkeys (docs/protocol.md,
+"Accounts").
 
 Thin handlers over server.accounts.service: each request's address limits are checked before
 its body is read (sign-ups by their bucket, anything that checks a secret by the address's
@@ -15,6 +16,7 @@ from typing import Any, cast
 from flask import Blueprint, Response, current_app, g, jsonify, make_response, request
 
 from server.accounts.identity import Account, current_account
+from server.accounts.passkeys import RelyingParty, relying_party
 from server.accounts.service import Accounts, SignedIn
 from server.accounts.sessions import (
     COOKIE,
@@ -147,3 +149,41 @@ def claim() -> Response:
             held[game_id] = token  # the seat this browser holds proves it played there
     claimed = _accounts().claim(account, held)
     return jsonify({"ok": True, "claimed": claimed})
+
+
+# -- passkeys (server.accounts.passkeys)
+
+
+def _party() -> RelyingParty:
+    return relying_party(str(current_app.config.get("PUBLIC_URL") or ""), request.host_url)
+
+
+@blueprint.post("/passkeys/options")
+def passkey_registration_options() -> Response:
+    account = _account()
+    _guarded()
+    options = _accounts().passkeys.registration_options(account, _party())
+    return jsonify({"ok": True, **options})
+
+
+@blueprint.post("/passkeys")
+def passkey_register() -> Response:
+    account = _account()
+    _guarded()
+    fields = _fields("ticket", "credential")
+    _accounts().passkeys.register(account, fields["ticket"], fields["credential"], _party())
+    return jsonify({"ok": True})
+
+
+@blueprint.post("/passkey/options")
+def passkey_login_options() -> Response:
+    _guarded()
+    return jsonify({"ok": True, **_accounts().passkeys.login_options(_party())})
+
+
+@blueprint.post("/passkey/login")
+def passkey_login() -> Response:
+    _guarded()
+    fields = _fields("ticket", "credential")
+    account = _accounts().passkeys.login(fields["ticket"], fields["credential"], _party())
+    return _signed_in(_accounts().sign_in_as(account))

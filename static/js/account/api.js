@@ -84,3 +84,38 @@ export function setUpClaim(ids) {
   });
   return games.length;
 }
+
+/**
+ * Whether this browser can use passkeys here: WebAuthn's JSON helpers, a secure context, and
+ * a host name (a passkey belongs to a site's name, never to a bare IP address).
+ */
+export function hasPasskeys() {
+  const named = !/^[0-9.]+$|^\[/.test(window.location.hostname);
+  return Boolean(window.PublicKeyCredential?.parseCreationOptionsFromJSON && window.isSecureContext && named);
+}
+
+/** Add a passkey to the signed-in account: the server's options, the authenticator, back. */
+export async function addPasskey() {
+  const start = await post('/api/account/passkeys/options');
+  if (!start.ok) return start;
+  try {
+    const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(start.options);
+    const credential = await navigator.credentials.create({ publicKey });
+    return post('/api/account/passkeys', { ticket: start.ticket, credential: credential.toJSON() });
+  } catch (error) {
+    return { ok: false, error: `no passkey was made (${error.name})` };
+  }
+}
+
+/** Sign in with one of this site's passkeys. */
+export async function signInWithPasskey() {
+  const start = await post('/api/account/passkey/options');
+  if (!start.ok) return start;
+  try {
+    const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(start.options);
+    const credential = await navigator.credentials.get({ publicKey });
+    return post('/api/account/passkey/login', { ticket: start.ticket, credential: credential.toJSON() });
+  } catch (error) {
+    return { ok: false, error: `no passkey was used (${error.name})` };
+  }
+}

@@ -1,6 +1,6 @@
-/** The sign-in page: on success, back to the lobby. */
+/** The sign-in page, by password or passkey: on success, back to the lobby. */
 
-import { onSubmit, post, showError } from './api.js';
+import { hasPasskeys, onSubmit, post, showError, signInWithPasskey } from './api.js';
 
 const error = document.getElementById('login-error');
 
@@ -10,6 +10,18 @@ onSubmit(document.getElementById('login-form'), async () => {
     password: document.getElementById('login-password').value,
   });
   showError(error, reply);
+  if (reply.ok) {
+    window.location.assign('/');
+  }
+});
+
+const passkey = document.getElementById('passkey-login');
+passkey.hidden = !hasPasskeys();
+passkey.addEventListener('click', async () => {
+  passkey.disabled = true;
+  const reply = await signInWithPasskey();
+  passkey.disabled = false;
+  showError(document.getElementById('passkey-error'), reply);
   if (reply.ok) {
     window.location.assign('/');
   }

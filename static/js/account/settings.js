@@ -1,6 +1,9 @@
-/** The account's settings: sign out, change the password, claim this browser's games, delete. */
+/**
+ * The account's settings: sign out, change the password, add a passkey, claim this browser's
+ * games, delete.
+ */
 
-import { onSubmit, post, setUpClaim, showError } from './api.js';
+import { addPasskey, hasPasskeys, onSubmit, post, setUpClaim, showError } from './api.js';
 
 document.getElementById('logout').addEventListener('click', async () => {
   const reply = await post('/api/account/logout');
@@ -22,6 +25,20 @@ onSubmit(document.getElementById('password-form'), async () => {
     current.value = '';
     fresh.value = '';
   }
+});
+
+const passkey = document.getElementById('add-passkey');
+if (!hasPasskeys()) {
+  passkey.disabled = true;
+  document.getElementById('passkey-status').textContent =
+    'This browser cannot use passkeys on this address (it needs https or localhost).';
+}
+passkey.addEventListener('click', async () => {
+  passkey.disabled = true;
+  const reply = await addPasskey();
+  passkey.disabled = false;
+  showError(document.getElementById('passkey-error'), reply);
+  document.getElementById('passkey-status').textContent = reply.ok ? 'Passkey added.' : '';
 });
 
 setUpClaim({ text: 'claim-text', button: 'claim-games', status: 'claim-status', error: 'claim-error' });
