@@ -116,6 +116,9 @@ DEFAULTS: dict[str, Any] = {
     # SIGNIN_INTERVAL seconds.
     "SIGNIN_BURST": 10,
     "SIGNIN_INTERVAL": 2.0,
+    # Seconds after which a Socket.IO connection's session is looked up again in the store: how
+    # soon a sign-out in another process of a cluster reaches this one's connections.
+    "SESSION_RECHECK": 30.0,
     "SIGNUP_BURST": 5,
     "SIGNUP_INTERVAL": 600.0,
     "SIGNIN_FREE_ADDRESS": 20,
@@ -159,6 +162,7 @@ ENVIRONMENT = {
     "CHESS_REVIEW_ADDRESS_SECONDS": ("REVIEW_ADDRESS_SECONDS", float),
     "CHESS_SIGNIN_BURST": ("SIGNIN_BURST", int),
     "CHESS_SIGNIN_INTERVAL": ("SIGNIN_INTERVAL", float),
+    "CHESS_SESSION_RECHECK": ("SESSION_RECHECK", float),
     "CHESS_SIGNUP_BURST": ("SIGNUP_BURST", int),
     "CHESS_SIGNUP_INTERVAL": ("SIGNUP_INTERVAL", float),
     "CHESS_SIGNIN_FREE_ADDRESS": ("SIGNIN_FREE_ADDRESS", int),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -513,3 +514,35 @@ def test_passkey_ceremonies_refuse_what_they_did_not_start(server: LiveServer) -
     )
     assert "Set-Cookie" not in other.post("/api/account/passkey/login", unknown).headers
     refused(Visitor(server.url).post("/api/account/passkeys/options"), 401, "not_signed_in")
+
+
+def test_a_sign_out_in_another_process_reaches_this_ones_sockets(tmp_path: Path) -> None:
+    """Two server processes on one store (the instance folder shared, as a cluster shares its
+    PostgreSQL): signed out through the second, the first's socket is a visitor's soon after
+    (its session looked up again after CHESS_SESSION_RECHECK seconds)."""
+    env = {"CHESS_SESSION_RECHECK": "0.5"}
+    first = LiveServer(tmp_path / "instance", env=env).start()
+    second = LiveServer(tmp_path / "instance", env=env).start()
+    try:
+        visitor = Visitor(first.url)
+        name = new_name()
+        visitor.signup(name)
+        socket = socket_of(visitor)
+        try:
+            seek = socket.call("seek", {"control": "5+3"})
+            assert seek["ok"] is True and seek["seek"]["name"] == name, seek
+            other = Visitor(second.url)
+            other.http.cookies.set("session", str(visitor.session))
+            assert other.post("/api/account/logout").json() == {"ok": True}
+            deadline = time.monotonic() + WAIT_SECONDS
+            while time.monotonic() < deadline:
+                time.sleep(0.6)
+                seek = socket.call("seek", {"control": "5+3"})
+                if seek["ok"] and seek["seek"]["name"] != name:
+                    break
+            assert seek["ok"] is True and seek["seek"]["name"] != name, seek
+        finally:
+            socket.client.disconnect()
+    finally:
+        second.stop()
+        first.stop()

@@ -2,8 +2,8 @@
 
 `identity` (the `Account` value and `current_account`, the interface the rest of the server
 uses), `usernames` (what a name may be, and its look-alike key), `passwords` (Argon2id, the
-common-password list), `codes` (recovery codes), `passkeys` (WebAuthn, a second way to sign in), `sessions` (the
-session cookie), `limits`
-(sign-in and sign-up limits per address and account) and `service` (sign-up, sign-in and the
-rest, over the store). Anonymous play needs none of it.
+common-password list), `codes` (recovery codes), `passkeys` (WebAuthn, a second way to sign
+in), `sessions` (the session cookie), `limits` (sign-in and sign-up limits per address and
+account) and `service` (sign-up, sign-in and the rest, over the store). Anonymous play needs
+none of it.
 """

@@ -68,6 +68,10 @@ class Accounts:
         self.account_failures = Failures(int(config["SIGNIN_FREE_ACCOUNT"]), delay, cap)
         # Socket.IO connection id -> (its account, its session's hash).
         self.connections: dict[str, tuple[Account, str]] = {}
+        # When each connection's session was last found live in the store (monotonic), and
+        # how often it is looked up again (ended by another process?).
+        self.checked: dict[str, float] = {}
+        self.recheck = float(config["SESSION_RECHECK"])
         self.lock = threading.Lock()
 
     # -- limits, checked by the transport before a body is read
@@ -205,8 +209,20 @@ class Accounts:
         return self.session_account(request.cookies.get(COOKIE))
 
     def connection_account(self, sid: str) -> Account | None:
+        """The account the connection took at `connect`, while its session lives: ended here
+        at once (`_end_connections`), and by another process (a cluster) found ended within
+        `recheck` seconds, when the store is asked again."""
         held = self.connections.get(sid)
-        return None if held is None else held[0]
+        if held is None:
+            return None
+        now = time.monotonic()
+        if now - self.checked.get(sid, now) > self.recheck:
+            user = self.store.session_user(held[1], time.time() - IDLE_SECONDS)
+            if user is None:
+                self.disconnect(sid)
+                return None
+            self.checked[sid] = now
+        return held[0]
 
     def is_account_name(self, name: str) -> bool:
         return self.store.user_by_key(name_key(name)) is not None
@@ -217,14 +233,17 @@ class Accounts:
         if account is not None:
             with self.lock:
                 self.connections[sid] = (account, hash_session_id(str(session_id)))
+                self.checked[sid] = time.monotonic()
         return account
 
     def disconnect(self, sid: str) -> None:
         with self.lock:
             self.connections.pop(sid, None)
+            self.checked.pop(sid, None)
 
     def _end_connections(self, ended: Any) -> None:
         """Connections whose (account, session hash) `ended` says ended become anonymous."""
         with self.lock:
             for sid in [sid for sid, held in self.connections.items() if ended(*held)]:
                 del self.connections[sid]
+                self.checked.pop(sid, None)
