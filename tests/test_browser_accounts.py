@@ -180,3 +180,29 @@ def test_a_passkey_is_added_and_signs_in(
         page.wait_for_url(site + "/account")
     finally:
         context.close()
+
+
+def test_a_signed_in_friend_opening_the_invitation_plays_under_the_account(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest
+) -> None:
+    creator_context, friend_context = browser.new_context(**DESKTOP), browser.new_context(**PHONE)
+    try:
+        creator = open_lobby(creator_context, server, "Alice")
+        creator.get_by_role("button", name="White").click()
+        creator.get_by_role("button", name="Play a friend").click()
+        creator.wait_for_url("**/game/*")
+        wait_connected(creator)
+        invite = creator.locator("#invite-link").input_value()
+
+        friend = friend_context.new_page()
+        name = f"Friend_{secrets.token_hex(3)}"
+        sign_up(friend, server.url, name)
+        friend.goto(invite)
+        wait_connected(friend)
+        for page in (creator, friend):
+            expect(page.locator("#strip-black .player-name")).to_have_text(name)
+            expect(page.locator("#strip-white .player-name")).to_have_text("Alice")
+        friend.screenshot(path=screenshot_path(request, "-phone"))
+    finally:
+        creator_context.close()
+        friend_context.close()
