@@ -35,6 +35,16 @@ def sign_up(page: Any, site: str, name: str) -> list[str]:
     return [text.strip() for text in codes.all_inner_texts()]
 
 
+def open_friend_game(context: Any, server: LiveServer, name: str | None = None) -> Any:
+    """A friend game made from the lobby by a visitor of `name`, playing White: its page."""
+    page = open_lobby(context, server, name)
+    page.get_by_role("button", name="White").click()
+    page.get_by_role("button", name="Play a friend").click()
+    page.wait_for_url("**/game/*")
+    wait_connected(page)
+    return page
+
+
 def sign_in(page: Any, server: LiveServer, name: str, password: str) -> None:
     page.goto(server.url + "/login")
     page.get_by_label("Username").fill(name)
@@ -55,10 +65,7 @@ def test_sign_up_shows_the_codes_once_and_claims_this_browsers_game(
 ) -> None:
     context = browser.new_context(**SCREENS[screen])
     try:
-        lobby = open_lobby(context, server)
-        lobby.get_by_role("button", name="Play a friend").click()
-        lobby.wait_for_url("**/game/*")
-        wait_connected(lobby)
+        lobby = open_friend_game(context, server)
         game = lobby.locator("main.game").get_attribute("data-game")
 
         page = context.new_page()
@@ -187,11 +194,7 @@ def test_a_signed_in_friend_opening_the_invitation_plays_under_the_account(
 ) -> None:
     creator_context, friend_context = browser.new_context(**DESKTOP), browser.new_context(**PHONE)
     try:
-        creator = open_lobby(creator_context, server, "Alice")
-        creator.get_by_role("button", name="White").click()
-        creator.get_by_role("button", name="Play a friend").click()
-        creator.wait_for_url("**/game/*")
-        wait_connected(creator)
+        creator = open_friend_game(creator_context, server, "Alice")
         invite = creator.locator("#invite-link").input_value()
 
         friend = friend_context.new_page()

@@ -314,8 +314,25 @@ def test_requests_needing_an_account_say_so(server: LiveServer) -> None:
     refused(forged.get("/api/account"), 401, "not_signed_in")
 
 
-def store_of(server: LiveServer) -> SqliteStore:
-    return SqliteStore(Path(server.instance_path) / "games.sqlite3", shared=True)
+def seat_accounts(server: LiveServer, game_id: str) -> dict[int, int]:
+    """The game's seats' accounts as the server's store holds them (colour -> account id)."""
+    store = SqliteStore(Path(server.instance_path) / "games.sqlite3", shared=True)
+    try:
+        stored = store.load_game(game_id)
+    finally:
+        store.close()
+    assert stored is not None, game_id
+    return stored.accounts
+
+
+def two_accounts(url: str) -> tuple[list[Visitor], list[str], list[int]]:
+    """Two signed-up visitors, their names and their account ids."""
+    visitors = [Visitor(url), Visitor(url)]
+    names = [new_name(), new_name()]
+    ids = [
+        visitor.signup(name)["account"]["id"] for visitor, name in zip(visitors, names, strict=True)
+    ]
+    return visitors, names, ids
 
 
 def test_the_games_of_this_browser_are_claimed_once(server: LiveServer) -> None:
@@ -331,20 +348,13 @@ def test_the_games_of_this_browser_are_claimed_once(server: LiveServer) -> None:
     assert sorted(response.json()["claimed"]) == sorted(games[:2])
     refused(visitor.post("/api/account/claim", {"seats": games}), 409, "conflict", "already")
     refused(visitor.post("/api/account/claim", {"seats": ["../x"]}), 400, "bad_request")
-    store = store_of(server)
-    try:
-        assert store.load_game(first["game"]).accounts == {0: account_id}  # type: ignore[union-attr]
-        assert store.load_game(second["game"]).accounts == {1: account_id}  # type: ignore[union-attr]
-        assert store.load_game(someone["game"]).accounts == {}  # type: ignore[union-attr]
-    finally:
-        store.close()
+    assert seat_accounts(server, first["game"]) == {0: account_id}
+    assert seat_accounts(server, second["game"]) == {1: account_id}
+    assert seat_accounts(server, someone["game"]) == {}
 
 
 def test_a_signed_in_players_seats_and_name_are_the_accounts(server: LiveServer) -> None:
-    white, black = Visitor(server.url), Visitor(server.url)
-    white_name, black_name = new_name(), new_name()
-    white_id = white.signup(white_name)["account"]["id"]
-    black_id = black.signup(black_name)["account"]["id"]
+    (white, black), (white_name, black_name), (white_id, black_id) = two_accounts(server.url)
     created = white.post(
         "/api/games", {"opponent": "friend", "color": "white", "name": "Someone Else"}
     ).json()
@@ -356,11 +366,7 @@ def test_a_signed_in_players_seats_and_name_are_the_accounts(server: LiveServer)
     assert state["players"]["black"]["name"] == black_name
     pgn = white.get(f"/api/games/{game}/pgn").text
     assert f'[White "{white_name}"]' in pgn and f'[Black "{black_name}"]' in pgn
-    store = store_of(server)
-    try:
-        assert store.load_game(game).accounts == {0: white_id, 1: black_id}  # type: ignore[union-attr]
-    finally:
-        store.close()
+    assert seat_accounts(server, game) == {0: white_id, 1: black_id}
     anonymous = Visitor(server.url).post("/api/games", {"opponent": "friend", "name": white_name})
     refused(anonymous, 400, "bad_request", "an account's")  # nobody else is shown by it
 
@@ -371,10 +377,7 @@ def socket_of(visitor: Visitor) -> GameClient:
 
 
 def test_a_socket_is_its_handshakes_account_never_an_events(server: LiveServer) -> None:
-    alice, bob = Visitor(server.url), Visitor(server.url)
-    alice_name, bob_name = new_name(), new_name()
-    alice.signup(alice_name)
-    bob_id = bob.signup(bob_name)["account"]["id"]
+    (alice, _), (alice_name, bob_name), (_, bob_id) = two_accounts(server.url)
     socket = socket_of(alice)
     try:
         # An event naming another account, by field or by name, does not make it that one.
@@ -400,9 +403,7 @@ def test_a_socket_is_its_handshakes_account_never_an_events(server: LiveServer) 
 
 
 def test_lobby_pairing_links_both_accounts(server: LiveServer) -> None:
-    alice, bob = Visitor(server.url), Visitor(server.url)
-    alice_id = alice.signup(new_name())["account"]["id"]
-    bob_id = bob.signup(new_name())["account"]["id"]
+    (alice, bob), _, (alice_id, bob_id) = two_accounts(server.url)
     first, second = socket_of(alice), socket_of(bob)
     try:
         waiting = first.call("pair", {"control": "3+2"})
@@ -413,11 +414,7 @@ def test_lobby_pairing_links_both_accounts(server: LiveServer) -> None:
     finally:
         first.client.disconnect()
         second.client.disconnect()
-    store = store_of(server)
-    try:
-        accounts = store.load_game(game).accounts  # type: ignore[union-attr]
-    finally:
-        store.close()
+    accounts = seat_accounts(server, game)
     bob_color = 0 if color == "white" else 1
     assert accounts == {bob_color: bob_id, 1 - bob_color: alice_id}
 
@@ -452,10 +449,7 @@ def test_password_checks_and_sign_ups_are_limited_per_address(tmp_path: Path) ->
 
 
 def test_a_socket_join_by_invitation_and_a_rematch_keep_the_accounts(server: LiveServer) -> None:
-    white, black = Visitor(server.url), Visitor(server.url)
-    white_name, black_name = new_name(), new_name()
-    white_id = white.signup(white_name)["account"]["id"]
-    black_id = black.signup(black_name)["account"]["id"]
+    (white, black), (_, black_name), (white_id, black_id) = two_accounts(server.url)
     created = white.post("/api/games", {"opponent": "friend", "color": "white"}).json()
     game = created["game"]
     socket = socket_of(black)
@@ -480,13 +474,9 @@ def test_a_socket_join_by_invitation_and_a_rematch_keep_the_accounts(server: Liv
     act(created["seat"], {"action": "resign"})
     act(created["seat"], {"action": "offer", "kind": "rematch"})
     rematch = act(black_seat, {"action": "accept", "kind": "rematch"})["rematch"]
-    store = store_of(server)
-    try:
-        assert store.load_game(game).accounts == {0: white_id, 1: black_id}  # type: ignore[union-attr]
-        # Colours swap in the rematch, and the accounts with them.
-        assert store.load_game(rematch).accounts == {1: white_id, 0: black_id}  # type: ignore[union-attr]
-    finally:
-        store.close()
+    assert seat_accounts(server, game) == {0: white_id, 1: black_id}
+    # Colours swap in the rematch, and the accounts with them.
+    assert seat_accounts(server, rematch) == {1: white_id, 0: black_id}
 
 
 def test_passkey_ceremonies_refuse_what_they_did_not_start(server: LiveServer) -> None:
