@@ -90,6 +90,8 @@ class Accounts:
     def signup(self, name: object, password: object) -> SignedIn:
         username = parse_username(name)
         secret = passwords.check_password(password, username)
+        if self.store.user_by_key(name_key(username)) is not None:  # before nine hashes
+            raise RequestError("name_taken", f"the name {username!r} is taken")
         recovery = [codes.new_code() for _ in range(codes.CODES_PER_ACCOUNT)]
         hashed = [
             (code_id, passwords.hash_password(part))
