@@ -34,6 +34,7 @@ BENCHES = [
         "node change -> first engine line on screen (browser): 2 steps",
     ),
     ("preview.py", ["--rounds", "3"], "previews:"),
+    ("signin.py", ["--repeat", "2"], "HTTP sign-in, unknown name"),
     (
         "offload.py",
         [

@@ -8,18 +8,13 @@ on CI.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from deploy import cluster
 from server.games.play import MoveRecord
 from server.storage.interface import StoredChange, StoredGame
+from tests.support.postgres import module_postgres
 from tests.support.stored import HEADER
 
 pytestmark = [pytest.mark.cluster, pytest.mark.server]
@@ -34,22 +29,7 @@ CREATE INDEX games_active ON games(active) WHERE active;
 """
 
 
-@pytest.fixture(scope="module")
-def database() -> Iterator[str]:
-    needed = ("initdb", "pg_ctl", "Python package psycopg", "runuser")
-    if any(name.startswith(needed) for name in cluster.missing_programs()):
-        message = "needs PostgreSQL (apt-get install postgresql; pip install 'psycopg[binary]')"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    # Not under pytest's tmp_path: as root, PostgreSQL runs as `postgres`, who must reach it.
-    folder = Path(tempfile.mkdtemp(prefix="chess-store-"))
-    folder.chmod(0o755)
-    try:
-        yield cluster.start_postgres(folder, cluster.free_port())
-    finally:
-        cluster.stop_postgres(folder)
-        shutil.rmtree(folder, ignore_errors=True)
+database = module_postgres()
 
 
 def test_an_older_database_is_migrated_then_idle_games_are_found(database: str) -> None:

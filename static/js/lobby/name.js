@@ -34,8 +34,12 @@ export function saveName(name) {
   localStorage.setItem(KEY, name);
 }
 
-/** Wire the name field: shows the kept name, keeps a valid edit, says why an edit is refused. */
+/**
+ * Wire the name field: shows the kept name, keeps a valid edit, says why an edit is refused.
+ * A signed-in player's field holds the account's name, read-only: the server shows that name.
+ */
 export function wireNameField(input, errorLine) {
+  if (input.dataset.account !== undefined) return () => input.value;
   input.value = loadName();
   input.addEventListener('input', () => {
     const name = input.value;

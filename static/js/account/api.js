@@ -1,0 +1,121 @@
+/**
+ * The accounts' API as the pages call it (docs/protocol.md, "Accounts"): JSON posts from this
+ * site's own pages (the server refuses other sites'), and the claim of this browser's games,
+ * whose seats are the HttpOnly cookies the browser sends along; the ids come from
+ * localStorage (storage.js).
+ */
+
+import { listGames } from '../storage.js';
+
+/** POST `body` as JSON to `path`; the reply, or a failure naming what went wrong. */
+export async function post(path, body = {}) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+  } catch {
+    return { ok: false, error: 'the server could not be reached; try again' };
+  }
+  try {
+    return await response.json();
+  } catch {
+    return { ok: false, error: `the server answered ${response.status}` };
+  }
+}
+
+/** Show `reply`'s error in `element` (or clear it). */
+export function showError(element, reply) {
+  element.textContent = reply && !reply.ok ? reply.error : '';
+}
+
+/** The ids of the games this browser remembers playing. */
+export function browserGames() {
+  return listGames().map((game) => game.id);
+}
+
+/** Claim this browser's games for the signed-in account (once per account). */
+export function claimGames() {
+  return post('/api/account/claim', { seats: browserGames() });
+}
+
+/** Call `submit` with the form's values when it is sent; its button waits meanwhile. */
+export function onSubmit(form, submit) {
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const button = form.querySelector('button[type=submit]');
+    button.disabled = true;
+    try {
+      await submit();
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+/** Wire the claim button, text and status of a page (sign-up's last step, settings). */
+export function setUpClaim(ids) {
+  const games = browserGames();
+  const text = document.getElementById(ids.text);
+  const button = document.getElementById(ids.button);
+  const status = document.getElementById(ids.status);
+  const error = document.getElementById(ids.error);
+  if (games.length === 0) {
+    text.textContent = 'This browser has no games of yours to add.';
+    button.hidden = true;
+    return games.length;
+  }
+  const count = games.length === 1 ? 'one game' : `${games.length} games`;
+  text.textContent = `This browser played ${count} before you signed in. Add them to your account, so they are yours on any browser (once per account).`;
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    const reply = await claimGames();
+    showError(error, reply);
+    if (reply.ok) {
+      const added = reply.claimed.length;
+      status.textContent = added === 1 ? 'One game added.' : `${added} games added.`;
+      button.hidden = true;
+    } else {
+      button.disabled = false;
+    }
+  });
+  return games.length;
+}
+
+/**
+ * Whether this browser can use passkeys here: WebAuthn's JSON helpers, a secure context, and
+ * a host name (a passkey belongs to a site's name, never to a bare IP address).
+ */
+export function hasPasskeys() {
+  const named = !/^[0-9.]+$|^\[/.test(window.location.hostname);
+  return Boolean(window.PublicKeyCredential?.parseCreationOptionsFromJSON && window.isSecureContext && named);
+}
+
+/** Add a passkey to the signed-in account: the server's options, the authenticator, back. */
+export async function addPasskey() {
+  const start = await post('/api/account/passkeys/options');
+  if (!start.ok) return start;
+  try {
+    const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(start.options);
+    const credential = await navigator.credentials.create({ publicKey });
+    return post('/api/account/passkeys', { ticket: start.ticket, credential: credential.toJSON() });
+  } catch (error) {
+    return { ok: false, error: `no passkey was made (${error.name})` };
+  }
+}
+
+/** Sign in with one of this site's passkeys. */
+export async function signInWithPasskey() {
+  const start = await post('/api/account/passkey/options');
+  if (!start.ok) return start;
+  try {
+    const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(start.options);
+    const credential = await navigator.credentials.get({ publicKey });
+    return post('/api/account/passkey/login', { ticket: start.ticket, credential: credential.toJSON() });
+  } catch (error) {
+    return { ok: false, error: `no passkey was used (${error.name})` };
+  }
+}

@@ -1,0 +1,65 @@
+"""The accounts' rows in a real SQLite store (server.storage.accounts): sessions kept per user
+and ended, recovery codes spent once, claims made once, a deleted user's seats renamed.
+The same SQL serves PostgreSQL (tests/test_storage_migrations.py runs a part of it there)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server.storage.accounts import MAX_SESSIONS
+from server.storage.interface import NameTakenError, StoredGame
+from server.storage.sqlite import SqliteStore
+from tests.support.stored import HEADER
+
+SETTINGS = {"opponent": "friend", "creator": 0, "names": ["Alice", None]}
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SqliteStore]:
+    opened = SqliteStore(tmp_path / "games.sqlite3")
+    yield opened
+    opened.close()
+
+
+def test_a_user_keeps_its_newest_sessions_only(store: SqliteStore) -> None:
+    user = store.create_user(("Alice", "alice", "hash"), [])
+    for number in range(MAX_SESSIONS + 5):
+        store.add_session(f"session-{number}", user)
+    assert [store.session_user(f"session-{n}", 0.0) for n in range(5)] == [None] * 5
+    for number in range(5, MAX_SESSIONS + 5):
+        assert store.session_user(f"session-{number}", 0.0) is not None
+    assert store.session_user("session-9", 10**12) is None  # not seen since then: ended
+
+
+def test_a_name_key_is_taken_once(store: SqliteStore) -> None:
+    store.create_user(("Alice", "alice", "hash"), [])
+    with pytest.raises(NameTakenError):
+        store.create_user(("ALICE", "alice", "hash"), [])
+
+
+def test_a_recovery_code_is_spent_once_and_ends_the_sessions(store: SqliteStore) -> None:
+    user = store.create_user(("Alice", "alice", "old"), [("abcd", "code hash")])
+    store.add_session("phone", user)
+    assert store.recovery_code_hash(user, "abcd") == "code hash"
+    assert store.use_recovery_code(user, "abcd", "new") is True
+    assert store.use_recovery_code(user, "abcd", "newer") is False
+    assert store.user_by_id(user).password_hash == "new"  # type: ignore[union-attr]
+    assert store.session_user("phone", 0.0) is None
+
+
+def test_seats_are_claimed_once_and_a_deleted_users_renamed(store: SqliteStore) -> None:
+    user = store.create_user(("Alice", "alice", "hash"), [])
+    store.create_game(StoredGame("g1", SETTINGS, HEADER, 0, []), {0: "token-a", 1: "token-b"})
+    assert store.claim_seats(user, [("g1", "token-a"), ("g1", "no such")]) == ["g1"]
+    assert store.claim_seats(user, [("g1", "token-b")]) is None  # once per user
+    assert store.load_game("g1").accounts == {0: user}  # type: ignore[union-attr]
+    store.add_session("laptop", user)
+    store.delete_user(user)
+    assert store.session_user("laptop", 0.0) is None
+    assert store.account_by_name("alice") is None
+    assert store.account_seats(user) == [("g1", 0)]
+    store.rename_seat("g1", 0, "deleted player")
+    assert store.load_game("g1").settings["names"] == ["deleted player", None]  # type: ignore[union-attr]
