@@ -12,6 +12,7 @@ stored twice, and a commit is durable when it returns. The functions at the end 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -226,11 +227,20 @@ class GameStore(Protocol):
         returned), unless its address holds `per_address` already (`SeekLimitError`)."""
 
     def pair_or_wait(
-        self, wait: StoredSeek, per_address: int
+        self,
+        wait: StoredSeek,
+        per_address: int,
+        choose: Callable[[StoredSeek, list[StoredSeek]], StoredSeek | None] = ...,
     ) -> tuple[StoredSeek | None, list[str]]:
         """Drop the owner's earlier seeks and waits (their ids are returned second), then take
-        the oldest wait of another owner with the same control and return it; with none,
-        store `wait` (refused as `add_seek` refuses) and return None."""
+        the wait of another owner with the same control that `choose` picks among them (oldest
+        first; by default the oldest) and return it; with none, store `wait` (refused as
+        `add_seek` refuses) and return None."""
+
+    def take_due_pairs(
+        self, due: Callable[[list[StoredSeek]], list[tuple[StoredSeek, StoredSeek]]]
+    ) -> list[tuple[StoredSeek, StoredSeek]]:
+        """Remove and return the pairs of waits `due` picks among all of them."""
 
     def take_seek(self, seek_id: str, taker: str) -> StoredSeek | None:
         """Remove and return the seek, or None if it is gone; `OwnSeekError` if `taker` owns it."""

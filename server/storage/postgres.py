@@ -314,10 +314,14 @@ class PostgresStore(RowLoads):
             return seeks.add_seek(db, "%s", seek, per_address)
 
     def pair_or_wait(
-        self, wait: StoredSeek, per_address: int
+        self, wait: StoredSeek, per_address: int, choose: seeks.Chooser = seeks.oldest
     ) -> tuple[StoredSeek | None, list[str]]:
         with self._lobby() as db:
-            return seeks.pair_or_wait(db, "%s", wait, per_address)
+            return seeks.pair_or_wait(db, "%s", wait, per_address, choose)
+
+    def take_due_pairs(self, due: seeks.PairsDue) -> list[tuple[StoredSeek, StoredSeek]]:
+        with self._lobby() as db:
+            return seeks.take_due_pairs(db, "%s", due)
 
     def take_seek(self, seek_id: str, taker: str) -> StoredSeek | None:
         with self._lobby() as db:

@@ -258,10 +258,14 @@ class SqliteStore(RowLoads):
             return seeks.add_seek(self.db, "?", seek, per_address)
 
     def pair_or_wait(
-        self, wait: StoredSeek, per_address: int
+        self, wait: StoredSeek, per_address: int, choose: seeks.Chooser = seeks.oldest
     ) -> tuple[StoredSeek | None, list[str]]:
         with self.lock, self._transaction():
-            return seeks.pair_or_wait(self.db, "?", wait, per_address)
+            return seeks.pair_or_wait(self.db, "?", wait, per_address, choose)
+
+    def take_due_pairs(self, due: seeks.PairsDue) -> list[tuple[StoredSeek, StoredSeek]]:
+        with self.lock, self._transaction():
+            return seeks.take_due_pairs(self.db, "?", due)
 
     def take_seek(self, seek_id: str, taker: str) -> StoredSeek | None:
         with self.lock, self._transaction():
