@@ -23,13 +23,16 @@ from typing import Any
 
 import psycopg
 
+from chesscore.ratings import PlayerRating, Speed
 from server.games.play import Event
-from server.storage import reviews, seeks
+from server.storage import ratings, reviews, seeks
 from server.storage.interface import (
     ANALYSIS_TABLE,
     GAME_RECORD_TABLES,
+    HistoryPoint,
     IdleGame,
     OngoingGame,
+    RatedSide,
     StaleVersionError,
     StoredChange,
     StoredGame,
@@ -75,6 +78,8 @@ SCHEMA_LOCK = 0x43485353
 LOBBY_LOCK = 0x4C4F4242
 # Adding a review holds this one (server.storage.reviews): its limits count every process's.
 REVIEW_LOCK = 0x52455649
+# Rating a game holds this one (server.storage.ratings): one rating update at a time.
+RATINGS_LOCK = 0x52415445
 
 POOL_SIZE = 8
 
@@ -346,6 +351,30 @@ class PostgresStore(RowLoads):
     def clear_seeks(self) -> None:
         with self._lobby() as db:
             db.execute("DELETE FROM seeks")
+
+    # -- ratings (server.storage.ratings)
+
+    def ratings_of(self, account_id: int) -> dict[Speed, PlayerRating]:
+        with self._connection() as db:
+            return ratings.load_ratings(db, "%s", account_id)
+
+    def rating_history(self, account_id: int, limit: int) -> list[HistoryPoint]:
+        with self._connection() as db:
+            return ratings.history(db, "%s", account_id, limit)
+
+    def rated_sides(self, game_id: str) -> list[RatedSide]:
+        with self._connection() as db:
+            return ratings.rated_sides(db, "%s", game_id)
+
+    def rate_game(
+        self, game_id: str, speed: Speed, white_score: float, now: float
+    ) -> list[RatedSide]:
+        with self._connection() as db, db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (RATINGS_LOCK,))
+            accounts = ratings.seat_accounts(db, "%s", game_id)
+            if len(accounts) < 2:
+                return []
+            return ratings.rate(db, "%s", game_id, accounts, speed, white_score, now)
 
     def close(self) -> None:
         self.closed = True

@@ -15,11 +15,10 @@ starting rating. SQL is written with `?` and turned into the driver's placeholde
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from chesscore import BLACK, WHITE, Color
 from chesscore.ratings import PlayerRating, Speed, rate_game
 from chesscore.ratings.glicko2 import Glicko
+from server.storage.interface import HistoryPoint, RatedSide
 from server.storage.seeks import Database, sql
 
 # Both dialects: DOUBLE PRECISION is a REAL in SQLite. An account's rows go with it (a deleted
@@ -50,29 +49,6 @@ CREATE INDEX rating_history_account ON rating_history(account_id, speed, played)
 """
 
 COLUMNS = "rating, deviation, volatility, games, last_game"
-
-
-@dataclass(frozen=True)
-class RatedSide:
-    """One side's result of a rated game as stored: its rating after the game (with its
-    deviation) and the change shown (+8 / -8)."""
-
-    color: Color
-    account_id: int
-    rating: float
-    deviation: float
-    diff: int
-
-
-@dataclass(frozen=True)
-class HistoryPoint:
-    """A row of an account's rating history (the profile's graph)."""
-
-    game_id: str
-    speed: str
-    rating: float
-    diff: int
-    played: float
 
 
 def _player(row: tuple[float, float, float, int, float | None] | None) -> PlayerRating:

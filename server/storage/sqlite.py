@@ -20,13 +20,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+from chesscore.ratings import PlayerRating, Speed
 from server.games.play import Event
-from server.storage import reviews, seeks
+from server.storage import ratings, reviews, seeks
 from server.storage.interface import (
     ANALYSIS_TABLE,
     GAME_RECORD_TABLES,
+    HistoryPoint,
     IdleGame,
     OngoingGame,
+    RatedSide,
     StaleVersionError,
     StoredChange,
     StoredGame,
@@ -290,6 +293,29 @@ class SqliteStore(RowLoads):
     def clear_seeks(self) -> None:
         with self.lock, self._transaction():
             self.db.execute("DELETE FROM seeks")
+
+    # -- ratings (server.storage.ratings)
+
+    def ratings_of(self, account_id: int) -> dict[Speed, PlayerRating]:
+        with self.lock:
+            return ratings.load_ratings(self.db, "?", account_id)
+
+    def rating_history(self, account_id: int, limit: int) -> list[HistoryPoint]:
+        with self.lock:
+            return ratings.history(self.db, "?", account_id, limit)
+
+    def rated_sides(self, game_id: str) -> list[RatedSide]:
+        with self.lock:
+            return ratings.rated_sides(self.db, "?", game_id)
+
+    def rate_game(
+        self, game_id: str, speed: Speed, white_score: float, now: float
+    ) -> list[RatedSide]:
+        with self.lock, self._transaction():
+            accounts = ratings.seat_accounts(self.db, "?", game_id)
+            if len(accounts) < 2:
+                return []
+            return ratings.rate(self.db, "?", game_id, accounts, speed, white_score, now)
 
     def close(self) -> None:
         with self.lock:
