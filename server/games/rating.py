@@ -16,12 +16,13 @@ from dataclasses import replace
 
 from chesscore import WHITE, Outcome
 from chesscore.ratings import PlayerRating, Speed, is_provisional, live_deviation, speed_of
-from server.games.play import Change, Event, Game, GameSettings, ShownRating, color_name
+from server.games.clock import ClockSettings
+from server.games.play import Change, Event, Game, ShownRating, color_name
 from server.storage.interface import GameStore, RatedSide, shown_to_data
 
 
-def game_speed(settings: GameSettings) -> Speed:
-    clock = settings.clock
+def game_speed_of(clock: ClockSettings | None) -> Speed:
+    """The speed a game with that clock is rated in (no clock: correspondence)."""
     return speed_of(None) if clock is None else speed_of(clock.initial_ms, clock.increment_ms)
 
 
@@ -43,7 +44,7 @@ def rate_ended(store: GameStore, game: Game, now: float) -> Change | None:
     outcome = game.header.outcome
     if not game.settings.rated or outcome is None or game.header.rated is not None:
         return None
-    sides = store.rate_game(game.id, game_speed(game.settings), white_score(outcome), now)
+    sides = store.rate_game(game.id, game_speed_of(game.settings.clock), white_score(outcome), now)
     if len(sides) != 2:
         return None
     white, black = (_shown(side) for side in sides)

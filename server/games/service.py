@@ -244,9 +244,12 @@ class GameService:
         game, seats, invite = self._create_game(settings, (color,), client)
         return Created(game, color, seats[color], invite)
 
-    def create_paired(self, settings: GameSettings) -> tuple[Game, dict[Color, str]]:
-        """A game between two people, both seated from the start (the lobby pairs them); its
-        seat tokens by colour. The lobby admits it by its own limits (server.lobby.service)."""
+    def create_paired(
+        self, settings: GameSettings, accounts: Mapping[Color, int | None] | None = None
+    ) -> tuple[Game, dict[Color, str]]:
+        """A game between two people, both seated from the start (the lobby pairs them), each
+        seat taken by its account if it has one (`accounts` by colour); its seat tokens by
+        colour. The lobby admits it by its own limits (server.lobby.service)."""
         game, seats, _ = self._create_game(settings, (WHITE, BLACK), None)
         return game, seats
 

@@ -67,6 +67,10 @@ def seek_json(seek: Seek) -> dict[str, Any]:
         "control": seek.control,
         "color": "random" if seek.color is None else color_name(seek.color),
         "assisted": seek.assisted,
+        "rated": seek.rated,
+        "rating": None if seek.rating is None else seek.rating.rating,
+        "provisional": None if seek.rating is None else seek.rating.provisional,
+        "rating_range": None if seek.rating_range is None else list(seek.rating_range),
     }
 
 
