@@ -312,7 +312,7 @@ class LobbyService:
             rated=terms.rated,
             ratings=(sides[WHITE].rating, sides[BLACK].rating),
         )
-        accounts = {color: entry.account for color, entry in sides.items()}
+        accounts = {color: entry.account for color, entry in sides.items() if entry.account}
         game, seats = self.games.create_paired(settings, accounts)
         self.notifier.paired(
             waiting.owner, Seat(game.id, waiting_color, seats[waiting_color], taker.name)
