@@ -54,7 +54,7 @@ def test_a_rated_game_shows_both_rating_changes_at_its_end(
         names = {kind: sign_up(context, server) for kind, context in contexts.items()}
         pages = {kind: open_lobby(context, server) for kind, context in contexts.items()}
         for page in pages.values():
-            page.get_by_label("Rated (signed-in players, no threat overlays)").check()
+            page.locator("#pair-rated").check()
         pages["desktop"].get_by_role("button", name="Quick pairing 1 min + 0 s").click()
         expect(pages["desktop"].locator("#pair-status")).to_have_text(
             "Waiting for an opponent at 1+0 (rated)…"
@@ -99,7 +99,7 @@ def test_the_lobby_lists_a_rated_seek_with_its_rating_and_range(
         sign_up(phone_context, server)
         page = open_lobby(owner_context, server)
         phone = open_lobby(phone_context, server)
-        page.get_by_label("Rated", exact=True).check()
+        page.locator("#seek-rated").check()
         page.get_by_label("Opponent's rating").fill("1200")
         page.get_by_label("highest").fill("1800")
         page.get_by_role("button", name="Create challenge").click()
