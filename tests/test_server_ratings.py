@@ -215,3 +215,11 @@ def test_the_lobby_shows_the_rating_and_honours_the_range(players: Any, server: 
     assert taken["ok"] and taken["opponent"] == ann.name, taken
     bad = ann.lobby.call("seek", {"control": "5+3", "rating_range": [1800, 1200]})
     assert (bad["ok"], bad["code"]) == (False, "bad_request") and "rating_range" in bad["error"]
+
+
+def test_an_unknown_player_is_not_found(server: LiveServer) -> None:
+    for name in ("nobody_here", "x" * 300):
+        response = requests.get(f"{server.url}/api/users/{name}", timeout=WAIT_SECONDS)
+        body = response.json()
+        assert (response.status_code, body["ok"], body["code"]) == (404, False, "not_found")
+        assert "no player named" in body["error"]
