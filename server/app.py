@@ -59,6 +59,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         events,
         lobby_events,
         offload,
+        ratings_api,
         review_events,
         views,
     )
@@ -69,6 +70,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(credits.blueprint)
     app.register_blueprint(accounts_api.blueprint)
     account_pages.install(app)
+    app.register_blueprint(ratings_api.blueprint)
     app.after_request(add_security_headers)
     public_url(app.config)  # a malformed CHESS_PUBLIC_URL stops the start, naming it
     app.json = JsonProvider(app)

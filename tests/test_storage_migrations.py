@@ -64,7 +64,7 @@ def test_a_sqlite_file_of_main_before_versions_is_migrated(tmp_path: Path) -> No
     again = SqliteStore(path)  # opening again applies nothing and keeps everything
     try:
         versions = again.db.execute("SELECT version FROM schema_version").fetchall()
-        assert [version for (version,) in versions] == [1, 2, 3, 4]
+        assert [version for (version,) in versions] == [m[0] for m in migrations.MIGRATIONS]
         assert again.user_by_key("dana") is not None
     finally:
         again.close()
@@ -141,7 +141,9 @@ def test_a_postgres_database_of_main_before_versions_is_migrated(database: str) 
     try:
         with psycopg.connect(database, autocommit=True) as db:
             versions = db.execute("SELECT version FROM schema_version ORDER BY version")
-            assert [version for (version,) in versions.fetchall()] == [1, 2, 3, 4]
+            assert [version for (version,) in versions.fetchall()] == [
+                m[0] for m in migrations.MIGRATIONS
+            ]
         assert again.user_by_key("dana") is not None
     finally:
         again.close()

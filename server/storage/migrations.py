@@ -28,6 +28,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from server.storage.interface import ANALYSIS_TABLE, GAME_RECORD_TABLES
+from server.storage.ratings import RATING_TABLES
 from server.storage.reviews import REVIEW_TABLE
 from server.storage.seeks import SEEK_TABLES, Database, sql
 
@@ -141,12 +142,19 @@ CREATE INDEX passkeys_user ON passkeys(user_id);
     )
 
 
+def rating_tables(db: Database, dialect: Dialect) -> None:
+    """5: ratings per account and speed, and a row per account and rated game
+    (server.storage.ratings)."""
+    run(db, dialect, RATING_TABLES)
+
+
 # (version, what it does, the step): append only; a released step is never edited.
 MIGRATIONS: tuple[tuple[int, str, Callable[[Database, Dialect], None]], ...] = (
     (1, "the first releases' tables", base_schema),
     (2, "games.updated and its index", last_change_time),
     (3, "accounts: users, sessions, recovery codes, seats.account_id", accounts),
     (4, "passkeys", passkeys),
+    (5, "ratings and rating_history", rating_tables),
 )
 LATEST = MIGRATIONS[-1][0]
 
