@@ -120,8 +120,13 @@ class Header:
 
 @dataclass(frozen=True)
 class MoveRecord:
+    """A move as played and stored: UCI, SAN, and the mover's time left after it in
+    milliseconds when the game has a clock (None without one, and in games stored before
+    clocks were kept per move): the `[%clk]` of the PGN export."""
+
     uci: str
     san: str
+    clock_ms: int | None = None
 
 
 class Event(TypedDict, total=False):
@@ -335,7 +340,8 @@ def make_move(game: Game, color: Color, ply: int, move: Move, now: float) -> Cha
     if outcome is not None:
         header = finished_header(game, header, outcome, now)
     event = make_event("move", color, ply=ply, uci=move.uci(), san=san, outcome=outcome)
-    return Change(event, header, board, (MoveRecord(move.uci(), san),))
+    clock_ms = header.clock.stored_ms(color) if header.clock is not None else None
+    return Change(event, header, board, (MoveRecord(move.uci(), san, clock_ms),))
 
 
 def resign(game: Game, color: Color, now: float) -> Change:

@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS moves (
     ply INTEGER NOT NULL,
     uci TEXT NOT NULL,
     san TEXT NOT NULL,
+    clock_ms INTEGER,
     PRIMARY KEY (game_id, ply)
 );
 CREATE TABLE IF NOT EXISTS seats (
@@ -43,6 +44,10 @@ CREATE TABLE IF NOT EXISTS changes (
     PRIMARY KEY (game_id, version)
 );
 """
+
+# The moves of a database made before each move kept its clock (`MoveRecord.clock_ms`): the
+# column, empty for their moves. Both dialects; each back end runs it when the column is missing.
+MOVE_CLOCK_MIGRATION = "ALTER TABLE moves ADD COLUMN clock_ms INTEGER"
 
 # Shared analysis boards (server.analysis): the tree as PGN text under its short id.
 ANALYSIS_TABLE = """
@@ -153,6 +158,53 @@ class ReviewLimitError(Exception):
         self.count = count
 
 
+RESULTS = ("win", "draw", "loss")
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """A finished game from one player's side (server.storage.history): `account` played
+    `color` and got `result` ("win", "draw", "loss") against `opponent` (the name shown at the
+    end; `opponent_account` when signed in) at `ended` (milliseconds since the epoch); `speed`
+    as the ratings sort the time control; the opening (ECO code and name) of its last named
+    position; `plies` played."""
+
+    account: int
+    game_id: str
+    color: int
+    ended: int
+    speed: str
+    rated: bool
+    result: str
+    opponent: str
+    opponent_account: int | None
+    eco: str | None
+    opening: str | None
+    plies: int
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """A game of a player's list: its entry and the id of its finished review, if any."""
+
+    entry: HistoryEntry
+    review_id: str | None
+
+
+@dataclass(frozen=True)
+class GamesQuery:
+    """A page of a player's finished games, newest first: those that ended before `before`
+    (the (ended, game id) of the last game of the previous page: a cursor, never an offset),
+    at most `limit`, filtered by `rated`, `speed` and `result` when they are given."""
+
+    account: int
+    limit: int
+    before: tuple[int, str] | None = None
+    rated: bool | None = None
+    speed: str | None = None
+    result: str | None = None
+
+
 class GameStore(Protocol):
     # Whether other server processes may write the same store: then a cached game must be
     # checked against the stored version before each use (`load_if_changed`).
@@ -217,6 +269,18 @@ class GameStore(Protocol):
 
     def pending_reviews(self, queued_before: float, stale_before: float) -> list[str]:
         """Ids of reviews queued before `queued_before` or left running (see claim_review)."""
+
+    # -- players' game history (server.storage.history): a row per player of a finished game.
+
+    def add_history(self, entries: list[HistoryEntry]) -> None:
+        """Record finished games in their players' histories (one transaction); an entry
+        recorded already is left as it was, so two processes seeing one end record it once."""
+
+    def player_games(self, query: GamesQuery) -> list[HistoryRow]:
+        """A page of the player's finished games, newest first (`GamesQuery`)."""
+
+    def player_counts(self, account: int) -> dict[str, int]:
+        """How many games the player won, drew and lost (every key of RESULTS)."""
 
     # -- the lobby (server.lobby): open challenges and pairing waits, shared by every process.
     # Each call is one transaction, serialised against the other lobby calls.

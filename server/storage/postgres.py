@@ -24,10 +24,13 @@ from typing import Any
 import psycopg
 
 from server.games.play import Event
-from server.storage import reviews, seeks
+from server.storage import history, reviews, seeks
 from server.storage.interface import (
     ANALYSIS_TABLE,
     GAME_RECORD_TABLES,
+    GamesQuery,
+    HistoryEntry,
+    HistoryRow,
     IdleGame,
     OngoingGame,
     StaleVersionError,
@@ -54,15 +57,18 @@ CREATE TABLE IF NOT EXISTS games (
     + GAME_RECORD_TABLES
     + ANALYSIS_TABLE
     + reviews.REVIEW_TABLE
+    + history.HISTORY_TABLE
     + """CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active;
 """
 )
 
 # A database made by an earlier version gets the last-change time, counted from the upgrade
 # (the true last change is not known; counting from now never ends a game in play too soon),
-# then the index of active games by it, so abandoned ones are found without reading the rest.
+# then the index of active games by it, so abandoned ones are found without reading the rest;
+# and its moves get the column of the clock after each move (empty for theirs).
 MIGRATION = """
 ALTER TABLE games ADD COLUMN IF NOT EXISTS updated DOUBLE PRECISION NOT NULL DEFAULT 0;
+ALTER TABLE moves ADD COLUMN IF NOT EXISTS clock_ms INTEGER;
 UPDATE games SET updated = extract(epoch FROM now()) WHERE updated = 0;
 CREATE INDEX IF NOT EXISTS games_idle ON games(updated) WHERE active;
 """
@@ -88,10 +94,11 @@ WITH updated AS (
     WHERE id = %(game)s AND version = %(version)s - 1
     RETURNING id
 ), moved AS (
-    INSERT INTO moves (game_id, ply, uci, san)
-    SELECT id, added.ply, added.uci, added.san
-    FROM updated, unnest(%(plies)s::integer[], %(ucis)s::text[], %(sans)s::text[])
-        AS added(ply, uci, san)
+    INSERT INTO moves (game_id, ply, uci, san, clock_ms)
+    SELECT id, added.ply, added.uci, added.san, added.clock_ms
+    FROM updated, unnest(
+        %(plies)s::integer[], %(ucis)s::text[], %(sans)s::text[], %(clocks)s::integer[]
+    ) AS added(ply, uci, san, clock_ms)
 ), seated AS (
     INSERT INTO seats (game_id, color, token_hash)
     SELECT id, %(color)s::integer, %(token_hash)s::text
@@ -173,14 +180,15 @@ class PostgresStore(RowLoads):
             row = db.execute(
                 f"SELECT {GAME_COLUMNS},"
                 " ARRAY(SELECT uci FROM moves WHERE game_id = games.id ORDER BY ply),"
-                " ARRAY(SELECT san FROM moves WHERE game_id = games.id ORDER BY ply)"
+                " ARRAY(SELECT san FROM moves WHERE game_id = games.id ORDER BY ply),"
+                " ARRAY(SELECT clock_ms FROM moves WHERE game_id = games.id ORDER BY ply)"
                 " FROM games WHERE id = %s" + condition,
                 (game_id, *values),
             ).fetchone()
         if row is None:
             return None
-        ucis, sans = row[4], row[5]
-        return stored_from_rows(game_id, row[:4], zip(ucis, sans, strict=True))
+        ucis, sans, clocks = row[4], row[5], row[6]
+        return stored_from_rows(game_id, row[:4], zip(ucis, sans, clocks, strict=True))
 
     def commit(self, game_id: str, change: StoredChange) -> None:
         try:
@@ -217,6 +225,7 @@ class PostgresStore(RowLoads):
                 "plies": [ply for ply, _ in change.added],
                 "ucis": [record.uci for _, record in change.added],
                 "sans": [record.san for _, record in change.added],
+                "clocks": [record.clock_ms for _, record in change.added],
                 "color": color,
                 "token_hash": token_hash,
                 "event": json.dumps(change.event),
@@ -300,6 +309,20 @@ class PostgresStore(RowLoads):
     def pending_reviews(self, queued_before: float, stale_before: float) -> list[str]:
         with self._connection() as db:
             return reviews.pending_reviews(db, "%s", queued_before, stale_before)
+
+    # -- players' game history (server.storage.history)
+
+    def add_history(self, entries: list[HistoryEntry]) -> None:
+        with self._connection() as db, db.transaction():
+            history.add_history(db, "%s", entries)
+
+    def player_games(self, query: GamesQuery) -> list[HistoryRow]:
+        with self._connection() as db:
+            return history.player_games(db, "%s", query)
+
+    def player_counts(self, account: int) -> dict[str, int]:
+        with self._connection() as db:
+            return history.player_counts(db, "%s", account)
 
     # -- the lobby (server.storage.seeks), serialised across processes by LOBBY_LOCK
 

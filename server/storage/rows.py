@@ -40,12 +40,12 @@ class RowLoads:
 
 
 def stored_from_rows(
-    game_id: str, row: Sequence[Any], moves: Iterable[tuple[str, str]]
+    game_id: str, row: Sequence[Any], moves: Iterable[tuple[str, str, int | None]]
 ) -> StoredGame:
-    """The game from its `games` columns (GAME_COLUMNS) and its moves as (uci, san) in ply
-    order."""
+    """The game from its `games` columns (GAME_COLUMNS) and its moves as (uci, san, clock_ms)
+    in ply order."""
     settings, header, version, invite_hash = row
-    records = [MoveRecord(uci, san) for uci, san in moves]
+    records = [MoveRecord(uci, san, clock_ms) for uci, san, clock_ms in moves]
     return StoredGame(
         game_id, json.loads(settings), json.loads(header), version, records, invite_hash
     )

@@ -21,10 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from server.games.play import Event
-from server.storage import reviews, seeks
+from server.storage import history, reviews, seeks
 from server.storage.interface import (
     ANALYSIS_TABLE,
     GAME_RECORD_TABLES,
+    MOVE_CLOCK_MIGRATION,
+    GamesQuery,
+    HistoryEntry,
+    HistoryRow,
     IdleGame,
     OngoingGame,
     StaleVersionError,
@@ -51,6 +55,7 @@ CREATE TABLE IF NOT EXISTS games (
     + GAME_RECORD_TABLES
     + ANALYSIS_TABLE
     + reviews.REVIEW_TABLE
+    + history.HISTORY_TABLE
     + """CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active = 1;
 """
 )
@@ -89,7 +94,12 @@ class SqliteStore(RowLoads):
     def _migrate(self) -> None:
         """Bring a file made by an earlier version up to this schema. Games stored before the
         last-change time existed get the time of the upgrade: their true last change is not
-        known, and counting from now never ends a game in play too soon."""
+        known, and counting from now never ends a game in play too soon. Moves stored before
+        each kept its clock get the column, empty for them."""
+        move_columns = {row[1] for row in self.db.execute("PRAGMA table_info(moves)")}
+        if "clock_ms" not in move_columns:
+            with self.lock, self._transaction():
+                self.db.execute(MOVE_CLOCK_MIGRATION)
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
         if "updated" in columns:
             return
@@ -129,7 +139,7 @@ class SqliteStore(RowLoads):
             if row is None:
                 return None
             moves = self.db.execute(
-                "SELECT uci, san FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+                "SELECT uci, san, clock_ms FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
             ).fetchall()
         return stored_from_rows(game_id, row, moves)
 
@@ -161,8 +171,11 @@ class SqliteStore(RowLoads):
                     "DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, change.keep_plies)
                 )
             self.db.executemany(
-                "INSERT INTO moves (game_id, ply, uci, san) VALUES (?, ?, ?, ?)",
-                [(game_id, ply, record.uci, record.san) for ply, record in change.added],
+                "INSERT INTO moves (game_id, ply, uci, san, clock_ms) VALUES (?, ?, ?, ?, ?)",
+                [
+                    (game_id, ply, record.uci, record.san, record.clock_ms)
+                    for ply, record in change.added
+                ],
             )
             if change.seat is not None:
                 self.db.execute(
@@ -250,6 +263,20 @@ class SqliteStore(RowLoads):
     def pending_reviews(self, queued_before: float, stale_before: float) -> list[str]:
         with self.lock:
             return reviews.pending_reviews(self.db, "?", queued_before, stale_before)
+
+    # -- players' game history (server.storage.history)
+
+    def add_history(self, entries: list[HistoryEntry]) -> None:
+        with self.lock, self._transaction():
+            history.add_history(self.db, "?", entries)
+
+    def player_games(self, query: GamesQuery) -> list[HistoryRow]:
+        with self.lock:
+            return history.player_games(self.db, "?", query)
+
+    def player_counts(self, account: int) -> dict[str, int]:
+        with self.lock:
+            return history.player_counts(self.db, "?", account)
 
     # -- the lobby: each call one transaction under the store's lock (server.storage.seeks)
 
