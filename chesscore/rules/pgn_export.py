@@ -10,6 +10,9 @@ the move and the position after it (`chesscore.analysis.annotate.annotation_of_m
 threat annotations ``[%csl ...]``/``[%cal ...]``); rules know nothing of the analysis, so it is
 passed in.
 
+`make_line_pgn(game)` writes a main line from the SAN its nodes carry, without playing it:
+the export of many stored games, whose SAN was written when they were played.
+
 Variations are written by recursion, one level per variation inside a variation; callers that
 take trees from outside bound that nesting (`variation_depth`).
 """
@@ -20,7 +23,7 @@ from collections.abc import Callable
 
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
-from chesscore.rules.pgn import RESULTS, escape_tag, make_tags, wrap_tokens
+from chesscore.rules.pgn import RESULTS, START_FEN, escape_tag, make_tags, wrap_tokens
 from chesscore.rules.pgn_import import ImportedGame, Node
 from chesscore.rules.squares import WHITE
 
@@ -44,6 +47,46 @@ def make_tree_pgn(game: ImportedGame, annotate: Annotate | None = None) -> str:
     tokens = [f"{{ {_clean(game.comment)} }}"] if game.comment.strip() else []
     board = Board.from_fen(game.start_fen, allow_impossible_checks=True)
     _line_tokens(board, game.moves, tokens, annotate)
+    tokens.append(result)
+    return "\n".join([*lines, "", *wrap_tokens(tokens)]) + "\n"
+
+
+def make_line_pgn(game: ImportedGame) -> str:
+    """The PGN text of `game`'s main line written from its nodes' SAN as given, without
+    playing the moves: for games whose SAN chesscore wrote when they were played (the export
+    of many stored games, where replaying each would cost several times the writing).
+    Variations are not written; comments, NAGs, clocks and evaluations are, as by
+    `make_tree_pgn`, which gives the same text for such a game.
+
+    >>> from chesscore.rules.pgn_import import read_games
+    >>> text = '1. e4 { [%clk 0:03:00] } e5 { [%eval 0.3] } *'
+    >>> print(make_line_pgn(read_games(text)[0]).splitlines()[-1])
+    1. e4 { [%clk 0:03:00] } 1... e5 { [%eval 0.3] } *
+    """
+    result = game.result if game.result in RESULTS else "*"
+    headers = {name: value for name, value in game.headers.items() if name not in SET_UP}
+    tags = make_tags(headers, game.start_fen, result)
+    lines = [f'[{name} "{escape_tag(value)}"]' for name, value in tags.items()]
+    tokens = [f"{{ {_clean(game.comment)} }}"] if game.comment.strip() else []
+    start = Board() if game.start_fen == START_FEN else Board.from_fen(game.start_fen)
+    # Ply 0 is White's move when White starts; a move number before every White move, and
+    # "N..." before a Black move that opens the line or follows a comment.
+    first = 0 if start.turn == WHITE else 1
+    numbered = False
+    for index, node in enumerate(game.moves):
+        ply = first + index
+        number = start.fullmove_number + ply // 2
+        if ply % 2 == 0:
+            tokens.append(f"{number}.")
+        elif not numbered:
+            tokens.append(f"{number}...")
+        numbered = True
+        tokens.append(node.san)
+        tokens.extend(f"${nag}" for nag in node.nags)
+        comment = _comment(node, "")
+        if comment:
+            tokens.append(f"{{ {comment} }}")
+            numbered = False
     tokens.append(result)
     return "\n".join([*lines, "", *wrap_tokens(tokens)]) + "\n"
 
