@@ -40,6 +40,8 @@ CREATE INDEX IF NOT EXISTS player_games_speed
     ON player_games(account_id, speed, ended, game_id);
 CREATE INDEX IF NOT EXISTS player_games_result
     ON player_games(account_id, result, ended, game_id);
+CREATE INDEX IF NOT EXISTS player_games_rated
+    ON player_games(account_id, rated, ended, game_id);
 """
 
 COLUMNS = (

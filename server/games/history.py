@@ -1,0 +1,70 @@
+"""A finished game as its players' history rows (server.storage.history), made once at its end.
+
+`history_entries` gives one `HistoryEntry` per signed-in seat: the result from that side, the
+opponent's name as the game's record shows it, the speed of the time control, whether it was
+rated, the opening of its last named position and the plies. An aborted game has none (lichess
+keeps no aborted game either). The opening is worked out here, from the board the game already
+has, so the profile's list and the export never replay a game to name it.
+
+`speed_of` sorts a time control as lichess does, by the estimated duration, initial time plus 40
+increments: under 30 s ultrabullet, under 3 min bullet, under 8 min blitz, under 25 min rapid,
+classical beyond; a game without a clock is correspondence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from chesscore.openings import opening_of
+from server.games.clock import ClockSettings
+from server.games.play import Game, shown_names
+from server.storage.interface import HistoryEntry
+
+# (the estimated duration in seconds it stays under, the speed), fastest first.
+SPEED_BOUNDS = ((30, "ultrabullet"), (180, "bullet"), (480, "blitz"), (1500, "rapid"))
+SPEEDS = ("ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence")
+
+
+def speed_of(clock: ClockSettings | None) -> str:
+    if clock is None:
+        return "correspondence"
+    estimate = (clock.initial_ms + 40 * clock.increment_ms) / 1000
+    for bound, speed in SPEED_BOUNDS:
+        if estimate < bound:
+            return speed
+    return "classical"
+
+
+def history_entries(
+    game: Game, accounts: Mapping[int, int], ended: float, *, rated: bool = False
+) -> list[HistoryEntry]:
+    """The rows of `game`, which ended at `ended` (wall-clock seconds), for its signed-in
+    seats (`accounts`: colour -> account id); none when it was aborted or still goes on."""
+    outcome = game.header.outcome
+    if outcome is None:
+        return []
+    opening = opening_of(game.board)
+    names = shown_names(game.settings, game.header)
+    entries = []
+    for color, account in sorted(accounts.items()):
+        if outcome.winner is None:
+            result = "draw"
+        else:
+            result = "win" if outcome.winner == color else "loss"
+        entries.append(
+            HistoryEntry(
+                account=account,
+                game_id=game.id,
+                color=color,
+                ended=int(ended * 1000),
+                speed=speed_of(game.settings.clock),
+                rated=rated,
+                result=result,
+                opponent=names[1 - color],
+                opponent_account=accounts.get(1 - color),
+                eco=opening.eco if opening else None,
+                opening=opening.name if opening else None,
+                plies=game.ply,
+            )
+        )
+    return entries
