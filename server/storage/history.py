@@ -4,8 +4,9 @@ A row of `player_games` is one finished game seen from one signed-in player's si
 (`HistoryEntry`): written once when the game ends, so the profile's list, its filters and the
 PGN export read a player's games without opening any game's moves or JSON. The list is read
 newest first through the index (account, ended, game id), a page at a time from a cursor (the
-last row's (ended, game id)), never by OFFSET, which would read every earlier row again; the
-filters by speed and result have indexes of their own that lead with them. A game's finished
+last row's (ended, game id)), never by OFFSET, which would read every earlier row again; each
+filter (speed, result, rated) has an index of its own that leads with it, so a page of rare
+games is found without reading the others. A game's finished
 review is found through the reviews' unique `source`. Aborted games are not history, as on
 lichess. SQL is written with `?` and turned into the driver's placeholder by `sql`.
 """
