@@ -6,6 +6,7 @@ python-chess reads them."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 
@@ -14,8 +15,6 @@ import chess.pgn
 import pytest
 
 from chesscore.analysis.annotate import annotation_of_move
-import dataclasses
-
 from chesscore.rules.pgn_export import format_clock, make_line_pgn, make_tree_pgn, variation_depth
 from chesscore.rules.pgn_import import ImportedGame, Node, normalize_text, read_games, scan_games
 from tests.random_trees import count_nodes, random_game

@@ -47,10 +47,6 @@ def history_entries(
     names = shown_names(game.settings, game.header)
     entries = []
     for color, account in sorted(accounts.items()):
-        if outcome.winner is None:
-            result = "draw"
-        else:
-            result = "win" if outcome.winner == color else "loss"
         entries.append(
             HistoryEntry(
                 account=account,
@@ -59,7 +55,7 @@ def history_entries(
                 ended=int(ended * 1000),
                 speed=speed_of(game.settings.clock),
                 rated=rated,
-                result=result,
+                result=result_of(outcome.winner, color),
                 opponent=names[1 - color],
                 opponent_account=accounts.get(1 - color),
                 eco=opening.eco if opening else None,
@@ -68,3 +64,10 @@ def history_entries(
             )
         )
     return entries
+
+
+def result_of(winner: int | None, color: int) -> str:
+    """The result from `color`'s side of a game `winner` won (None: drawn)."""
+    if winner is None:
+        return "draw"
+    return "win" if winner == color else "loss"
