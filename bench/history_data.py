@@ -33,6 +33,7 @@ from server.games.clock import ClockSettings
 from server.games.history import history_entries
 from server.games.play import Game, GameSettings, Header, MoveRecord, make_event, restore_game
 from server.storage.interface import (
+    GameStore,
     HistoryEntry,
     StoredChange,
     StoredReview,
@@ -65,7 +66,7 @@ def template_games() -> list[Game]:
     return games
 
 
-def fill_store(store: SqliteStore, count: int, seed: int) -> int:
+def fill_store(store: GameStore, count: int, seed: int) -> int:
     """Write `count` finished games of PLAYER into `store`; the reviews written."""
     rng = random.Random(seed)
     templates = template_games()
@@ -125,7 +126,7 @@ def timed_moves(
     return timed
 
 
-def write_game(store: SqliteStore, game: Game) -> None:
+def write_game(store: GameStore, game: Game) -> None:
     started = replace(game, moves=[], header=Header(seated=frozenset({WHITE, BLACK})))
     store.create_game(stored_from_game(started, None), {})
     event = make_event("moves", outcome=game.header.outcome)

@@ -1,4 +1,5 @@
-"""The PostgreSQL store's last-change time: finding idle games, and migrating an older database.
+"""The PostgreSQL store's last-change time (finding idle games, migrating an older database),
+its moves' clocks and the players' history queries.
 
 Marked `cluster` like tests/test_cluster.py (run with `pytest -m cluster`): the module starts a
 PostgreSQL of its own through deploy/cluster.py, is skipped without one, and fails without one
@@ -13,13 +14,15 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from bench.history_data import PLAYER, fill_store
 from deploy import cluster
 from server.games.play import MoveRecord
-from server.storage.interface import StoredChange, StoredGame
+from server.storage.interface import GamesQuery, StoredChange, StoredGame
 from tests.support.stored import HEADER
 
 pytestmark = [pytest.mark.cluster, pytest.mark.server]
@@ -81,3 +84,65 @@ def test_an_older_database_is_migrated_then_idle_games_are_found(database: str) 
     assert [game.id for game in store.idle_games(time.time() + 1)] == ["old"]
     store.close()
     PostgresStore(database).close()  # opening again changes nothing
+
+
+def test_the_history_pages_filters_and_counts_alike(database: str) -> None:
+    """The history queries of server.storage.history in PostgreSQL's dialect."""
+    import psycopg
+
+    from server.storage.postgres import PostgresStore
+
+    with psycopg.connect(database, autocommit=True) as db:
+        db.execute("DROP TABLE IF EXISTS player_games")
+    store = PostgresStore(database)
+    fill_store(store, 25, seed=5)
+    whole = store.player_games(GamesQuery(PLAYER, 100))
+    assert len(whole) == 25 and [row.entry.ended for row in whole] == sorted(
+        (row.entry.ended for row in whole), reverse=True
+    )
+    paged, query = [], GamesQuery(PLAYER, 4)
+    while page := store.player_games(query):
+        paged.extend(page)
+        query = replace(query, before=(page[-1].entry.ended, page[-1].entry.game_id))
+    assert paged == whole
+    draws = store.player_games(GamesQuery(PLAYER, 100, result="draw", rated=False))
+    assert draws == [row for row in whole if row.entry.result == "draw"]
+    blitz = store.player_games(GamesQuery(PLAYER, 100, speed="blitz"))
+    assert blitz == [row for row in whole if row.entry.speed == "blitz"] and blitz
+    results = [row.entry.result for row in whole]
+    assert store.player_counts(PLAYER) == {r: results.count(r) for r in ("win", "draw", "loss")}
+    assert sum(row.review_id is not None for row in whole) == 3
+    store.add_history([replace(whole[0].entry, result="draw")])  # recorded once
+    assert store.player_games(GamesQuery(PLAYER, 1)) == whole[:1]
+    loaded = store.load_game(whole[0].entry.game_id)
+    assert loaded is not None and all(move.clock_ms is not None for move in loaded.moves)
+    store.close()
+
+
+def test_moves_stored_before_clocks_get_the_column(database: str) -> None:
+    import psycopg
+
+    from server.storage.postgres import PostgresStore
+
+    with psycopg.connect(database, autocommit=True) as db:
+        db.execute("DROP TABLE IF EXISTS player_games, reviews, changes, seats, moves, games")
+        db.execute(OLD_SCHEMA)
+        db.execute(
+            "CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id),"
+            " ply INTEGER NOT NULL, uci TEXT NOT NULL, san TEXT NOT NULL,"
+            " PRIMARY KEY (game_id, ply))"
+        )
+        db.execute(
+            "INSERT INTO games VALUES ('old', %s, %s, 1, NULL, TRUE, 1.0)",
+            (json.dumps({"opponent": "friend"}), json.dumps(HEADER)),
+        )
+        db.execute("INSERT INTO moves VALUES ('old', 0, 'e2e4', 'e4')")
+    store = PostgresStore(database)
+    assert store.load_game("old") == StoredGame(
+        "old", {"opponent": "friend"}, HEADER, 1, [MoveRecord("e2e4", "e4", None)]
+    )
+    timed = StoredChange(2, HEADER, {"version": 2}, True, [(1, MoveRecord("e7e5", "e5", 179_500))])
+    store.commit("old", timed)
+    loaded = store.load_game("old")
+    assert loaded is not None and [move.clock_ms for move in loaded.moves] == [None, 179_500]
+    store.close()
