@@ -1,0 +1,76 @@
+/**
+ * A player's rating graph on /@/<name>, as lichess draws its own: one line per speed, the rating
+ * after each rated game against its date. The points come from the page itself (the JSON in
+ * #rating-history, `{speed: [[time in ms, rating], ...]}`, written by the server), so the graph
+ * needs no request. Chart.js is served under /vendor/chart.js/ (the review's graph uses it too);
+ * a linear x axis of times with dates as tick labels spares a date adapter.
+ */
+import {
+  Chart,
+  LineController,
+  LineElement,
+  PointElement,
+  LinearScale,
+  Legend,
+  Tooltip,
+} from '/vendor/chart.js/chart.js';
+
+Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip);
+
+// One colour per speed, told apart in colour-blind vision (the Okabe-Ito palette).
+const SPEED_COLORS = {
+  ultrabullet: '#cc79a7',
+  bullet: '#d55e00',
+  blitz: '#0072b2',
+  rapid: '#009e73',
+  classical: '#e69f00',
+  correspondence: '#56b4e9',
+};
+
+function dateLabel(time) {
+  return new Date(time).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+function datasets(history) {
+  return Object.entries(history).map(([speed, points]) => ({
+    label: speed[0].toUpperCase() + speed.slice(1),
+    data: points.map(([time, rating]) => ({ x: time, y: rating })),
+    borderColor: SPEED_COLORS[speed] ?? '#444',
+    backgroundColor: SPEED_COLORS[speed] ?? '#444',
+    borderWidth: 2,
+    pointRadius: points.length > 60 ? 0 : 2,
+    tension: 0.2,
+  }));
+}
+
+function drawGraph(canvas, history) {
+  return new Chart(canvas, {
+    type: 'line',
+    data: { datasets: datasets(history) },
+    options: {
+      animation: false,
+      maintainAspectRatio: false,
+      parsing: false,
+      interaction: { mode: 'nearest', intersect: false },
+      scales: {
+        x: { type: 'linear', ticks: { callback: dateLabel, maxTicksLimit: 6 } },
+        y: { type: 'linear', ticks: { precision: 0 } },
+      },
+      plugins: {
+        legend: { position: 'bottom', labels: { boxWidth: 12 } },
+        tooltip: {
+          callbacks: {
+            title: (items) => dateLabel(items[0].parsed.x),
+            label: (item) => `${item.dataset.label}: ${item.parsed.y}`,
+          },
+        },
+      },
+    },
+  });
+}
+
+const source = document.getElementById('rating-history');
+const canvas = document.getElementById('rating-chart');
+if (source && canvas) {
+  window.ratingGraph = drawGraph(canvas, JSON.parse(source.textContent));
+}
