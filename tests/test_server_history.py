@@ -200,7 +200,7 @@ def test_history_entries_from_each_side_and_none_for_an_aborted_game() -> None:
     ("clock", "speed"),
     [
         (None, "correspondence"),
-        (ClockSettings(15_000, 0), "ultrabullet"),
+        (ClockSettings(15_000, 0), "ultraBullet"),
         (ClockSettings(60_000, 0), "bullet"),
         (ClockSettings(120_000, 1_000), "bullet"),  # 120 + 40 x 1 = 160 s
         (ClockSettings(180_000, 0), "blitz"),

@@ -21,8 +21,8 @@ from server.games.play import Game, shown_names
 from server.storage.interface import HistoryEntry
 
 # (the estimated duration in seconds it stays under, the speed), fastest first.
-SPEED_BOUNDS = ((30, "ultrabullet"), (180, "bullet"), (480, "blitz"), (1500, "rapid"))
-SPEEDS = ("ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence")
+SPEED_BOUNDS = ((30, "ultraBullet"), (180, "bullet"), (480, "blitz"), (1500, "rapid"))
+SPEEDS = ("ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence")
 
 
 def speed_of(clock: ClockSettings | None) -> str:

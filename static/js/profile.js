@@ -19,7 +19,7 @@ Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, T
 
 // One colour per speed, told apart in colour-blind vision (the Okabe-Ito palette).
 const SPEED_COLORS = {
-  ultrabullet: '#cc79a7',
+  ultraBullet: '#cc79a7',
   bullet: '#d55e00',
   blitz: '#0072b2',
   rapid: '#009e73',
