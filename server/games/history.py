@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from chesscore.openings import opening_of
-from server.games.clock import ClockSettings
+from server.games.clock import ClockSettings, control_name
 from server.games.play import Game, shown_names
 from server.storage.interface import HistoryEntry
 
@@ -54,6 +54,7 @@ def history_entries(
                 color=color,
                 ended=int(ended * 1000),
                 speed=speed_of(game.settings.clock),
+                control=control_name(game.settings.clock) or "-",
                 rated=rated,
                 result=result_of(outcome.winner, color),
                 opponent=names[1 - color],

@@ -27,6 +27,7 @@ CREATE TABLE IF NOT EXISTS player_games (
     color INTEGER NOT NULL,
     ended BIGINT NOT NULL,
     speed TEXT NOT NULL,
+    control TEXT NOT NULL,
     rated INTEGER NOT NULL,
     result TEXT NOT NULL,
     opponent TEXT NOT NULL,
@@ -46,7 +47,7 @@ CREATE INDEX IF NOT EXISTS player_games_rated
 """
 
 COLUMNS = (
-    "account_id, game_id, color, ended, speed, rated, result, opponent, opponent_account,"
+    "account_id, game_id, color, ended, speed, control, rated, result, opponent, opponent_account,"
     " eco, opening, plies"
 )
 SELECTED = ", ".join(f"p.{name.strip()}" for name in COLUMNS.split(","))
@@ -54,7 +55,7 @@ SELECTED = ", ".join(f"p.{name.strip()}" for name in COLUMNS.split(","))
 
 def add_history(db: Database, mark: str, entries: list[HistoryEntry]) -> None:
     insert = sql(
-        f"INSERT INTO player_games ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        f"INSERT INTO player_games ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT DO NOTHING",
         mark,
     )
@@ -69,6 +70,7 @@ def _values(entry: HistoryEntry) -> tuple[Any, ...]:
         entry.color,
         entry.ended,
         entry.speed,
+        entry.control,
         int(entry.rated),
         entry.result,
         entry.opponent,
@@ -113,13 +115,15 @@ def _conditions(query: GamesQuery) -> tuple[list[str], list[Any]]:
 
 
 def _entry(row: Any) -> HistoryEntry:
-    account, game_id, color, ended, speed, rated, result, opponent, other, eco, opening, plies = row
+    account, game_id, color, ended, speed, control, rated, result, opponent, *rest = row
+    other, eco, opening, plies = rest
     return HistoryEntry(
         int(account),
         game_id,
         int(color),
         int(ended),
         speed,
+        control,
         bool(rated),
         result,
         opponent,

@@ -166,7 +166,8 @@ class HistoryEntry:
     """A finished game from one player's side (server.storage.history): `account` played
     `color` and got `result` ("win", "draw", "loss") against `opponent` (the name shown at the
     end; `opponent_account` when signed in) at `ended` (milliseconds since the epoch); `speed`
-    as the ratings sort the time control; the opening (ECO code and name) of its last named
+    as the ratings sort the time control, `control` the control as the lobby names it ("5+3",
+    "-" without a clock); the opening (ECO code and name) of its last named
     position; `plies` played."""
 
     account: int
@@ -174,6 +175,7 @@ class HistoryEntry:
     color: int
     ended: int
     speed: str
+    control: str
     rated: bool
     result: str
     opponent: str
