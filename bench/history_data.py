@@ -3,16 +3,17 @@ export benchmarks (bench/profile.py).
 
 Usage: `python bench/history_data.py [--games N] [--out PATH] [--seed S]`
 
-The games are written through the store's own API, as the server writes them, only faster: each
-game is `create_game` then one `commit` of all its moves (each with the mover's clock after it)
-ending it, and its players' history rows are `history_entries` of the game service's end, added
-500 at a time. The moves are the 30 real games of bench/data/review_games.pgn (lichess blitz
-games), taken in turn, under one of six time controls, so every game is a legal game with a
-named opening; the clocks run down by a seeded random think time plus the increment. The games
-of the player (account 1) alternate colours, end a game every ten minutes back from now, and
-meet opponents with and without accounts (2 to 41, and anonymous players); every tenth game
-has a finished review (random evaluations), so the list and the export have review links and
-`[%eval]` to show. 10,000 games take a few seconds; the file is about 50 MB.
+The accounts and the games are written through the store's own API, as the server writes
+them, only faster: each game is `create_game` then one `commit` of all its moves (each with the
+mover's clock after it) ending it, and its players' history rows are `history_entries` of the
+game service's end, added 500 at a time. The moves are the 30 real games of
+bench/data/review_games.pgn (lichess blitz games), taken in turn, under one of six time
+controls, so every game is a legal game with a named opening; the clocks run down by a seeded
+random think time plus the increment. The games of the player (`bench_player`) alternate
+colours, end a game every ten minutes back from now, and meet opponents with accounts (40 of
+them) and without (every fifth game); every tenth game has a finished review (random
+evaluations), so the list and the export have review links and `[%eval]` to show. 10,000
+games take a few seconds; the file is about 50 MB.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chesscore import BLACK, WHITE, Board, Outcome, Termination
 from chesscore.rules.pgn_import import read_games
+from server.accounts.usernames import name_key
 from server.games.clock import ClockSettings
 from server.games.history import history_entries
 from server.games.play import Game, GameSettings, Header, MoveRecord, make_event, restore_game
@@ -43,9 +45,8 @@ from server.storage.interface import (
 from server.storage.sqlite import SqliteStore
 
 GAMES_FILE = Path(__file__).resolve().parent / "data" / "review_games.pgn"
-PLAYER = 1  # the account whose history it is
 PLAYER_NAME = "bench_player"
-OPPONENTS = 40  # accounts 2 .. 41; every fifth game's opponent has no account
+OPPONENTS = 40  # accounts of their own; every fifth game's opponent has none
 CONTROLS = ((60, 0), (180, 2), (300, 3), (600, 5), (900, 10), (1800, 20))
 REVIEW_EVERY = 10
 GAP_SECONDS = 600
@@ -66,30 +67,36 @@ def template_games() -> list[Game]:
     return games
 
 
+def add_account(store: GameStore, name: str) -> int:
+    """An account without a usable password (nobody signs in as a bench player)."""
+    return store.create_user((name, name_key(name), "!bench: no password"), [])
+
+
 def fill_store(store: GameStore, count: int, seed: int) -> int:
-    """Write `count` finished games of PLAYER into `store`; the reviews written."""
+    """Write `count` finished games of the account PLAYER_NAME (made here) into `store`; the
+    account's id."""
     rng = random.Random(seed)
     templates = template_games()
+    player = add_account(store, PLAYER_NAME)
+    opponents = [add_account(store, f"opponent_{index}") for index in range(OPPONENTS)]
     now = time.time()
     entries: list[HistoryEntry] = []
-    reviews = 0
     for index in range(count):
         game = make_game(rng, templates[index % len(templates)], index)
         ended = now - index * GAP_SECONDS
         write_game(store, game)
         color = WHITE if index % 2 == 0 else BLACK
-        accounts = {color: PLAYER}
+        accounts = {color: player}
         if index % 5:
-            accounts[1 - color] = 2 + index % OPPONENTS
+            accounts[1 - color] = opponents[index % OPPONENTS]
         entries.extend(history_entries(game, accounts, ended))
         if index % REVIEW_EVERY == 0:
             store.add_review(finished_review(rng, game, ended), None, 1 << 30)
-            reviews += 1
         if len(entries) >= BATCH:
             store.add_history(entries)
             entries = []
     store.add_history(entries)
-    return reviews
+    return player
 
 
 def make_game(rng: random.Random, template: Game, index: int) -> Game:
@@ -97,7 +104,8 @@ def make_game(rng: random.Random, template: Game, index: int) -> Game:
     initial, increment = CONTROLS[index % len(CONTROLS)]
     clock = ClockSettings(initial * 1000, increment * 1000)
     player_color = WHITE if index % 2 == 0 else BLACK
-    names = [f"opponent_{index % OPPONENTS}", f"opponent_{index % OPPONENTS}"]
+    opponent = f"opponent_{index % OPPONENTS}" if index % 5 else f"Anonymous-{index % 9000 + 1000}"
+    names = [opponent, opponent]
     names[player_color] = PLAYER_NAME
     settings = replace(template.settings, clock=clock, names=(names[0], names[1]))
     outcome = template.board.outcome() or rng.choice(
@@ -164,7 +172,7 @@ def finished_review(rng: random.Random, game: Game, ended: float) -> StoredRevie
 
 
 def make_history_store(path: Path, count: int = 10_000, seed: int = 1) -> SqliteStore:
-    """A fresh store at `path` holding `count` games of PLAYER."""
+    """A fresh store at `path` holding `count` games of PLAYER_NAME."""
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     store = SqliteStore(path, synchronous="OFF")
@@ -183,9 +191,7 @@ def main() -> None:
     store.close()
     seconds = time.perf_counter() - started
     size = args.out.stat().st_size / 1e6
-    print(
-        f"{args.games} games of account {PLAYER} in {args.out} ({size:.1f} MB) in {seconds:.1f} s"
-    )
+    print(f"{args.games} games of {PLAYER_NAME} in {args.out} ({size:.1f} MB) in {seconds:.1f} s")
 
 
 if __name__ == "__main__":

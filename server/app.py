@@ -16,6 +16,7 @@ from flask.sessions import SessionInterface, SessionMixin
 from flask_socketio import SocketIO
 
 from chesscore.openings import opening_table
+from server.accounts.service import Accounts
 from server.analysis.service import AnalysisService
 from server.config import ASYNC_MODES, DEFAULTS, FRONTEND, load_environment
 from server.games.service import GameService
@@ -26,6 +27,7 @@ from server.transport.edge import Edge, allowed_hosts
 from server.transport.guard import install as install_transport_guard
 from server.transport.headers import add_security_headers, public_url
 from server.transport.notifier import RoomNotifier
+from server.transport.origins import trusted_origins
 from server.transport.security import load_secret_key, socketio_options
 from server.transport.wire import JsonProvider, Packet
 
@@ -49,6 +51,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from server.training import http as training_http
     from server.transport import (
+        accounts_api,
         analysis_api,
         api,
         credits,
@@ -63,6 +66,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.blueprint)
     app.register_blueprint(analysis_api.blueprint)
     app.register_blueprint(credits.blueprint)
+    app.register_blueprint(accounts_api.blueprint)
     app.after_request(add_security_headers)
     public_url(app.config)  # a malformed CHESS_PUBLIC_URL stops the start, naming it
     app.json = JsonProvider(app)
@@ -76,11 +80,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     events.register(socketio)
     install_transport_guard(app, socketio.server)  # bad input answered, never hung
     # Outermost, so every request meets it: the Host allow-list, headers on /socket.io/ too.
-    app.wsgi_app = Edge(app.wsgi_app, allowed_hosts(app.config))  # type: ignore[method-assign]
+    # And the one cross-site check of every state-changing request (server.transport.origins).
+    app.wsgi_app = Edge(  # type: ignore[method-assign]
+        app.wsgi_app, allowed_hosts(app.config), trusted_origins(app.config)
+    )
     connections = Connections()
     app.extensions["chess_connections"] = connections
     app.extensions["chess"] = _make_service(app, connections)
     app.extensions["chess"].resume()
+    app.extensions["chess_accounts"] = Accounts(app.extensions["chess"].store, app.config)
     app.extensions["chess_analysis"] = AnalysisService(app.extensions["chess"].store)
     offload.install(app)  # the work pool of the analysis and review API (server.work)
     lobby_events.install(app, socketio)  # the lobby (server.lobby) over the game service

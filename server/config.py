@@ -107,6 +107,16 @@ DEFAULTS: dict[str, Any] = {
     # Proxies in front of the server that append the client's address to X-Forwarded-For
     # (deploy/'s nginx: 1); 0: the header is the client's own say and is ignored.
     "TRUSTED_PROXIES": 0,
+    # Accounts (server.accounts.limits): sign-ups an address may make at once, then one every
+    # SIGNUP_INTERVAL seconds; failed sign-ins free per address and per account, after which
+    # each failure doubles the wait before the next try, from SIGNIN_DELAY up to
+    # SIGNIN_MAX_DELAY seconds.
+    "SIGNUP_BURST": 5,
+    "SIGNUP_INTERVAL": 600.0,
+    "SIGNIN_FREE_ADDRESS": 20,
+    "SIGNIN_FREE_ACCOUNT": 5,
+    "SIGNIN_DELAY": 1.0,
+    "SIGNIN_MAX_DELAY": 300.0,
 }
 
 # Environment variable -> (setting, type).
@@ -142,6 +152,12 @@ ENVIRONMENT = {
     "CHESS_WORK_UNITS_PER_SECOND": ("WORK_UNITS_PER_SECOND", float),
     "CHESS_REVIEW_QUEUE_SECONDS": ("REVIEW_QUEUE_SECONDS", float),
     "CHESS_REVIEW_ADDRESS_SECONDS": ("REVIEW_ADDRESS_SECONDS", float),
+    "CHESS_SIGNUP_BURST": ("SIGNUP_BURST", int),
+    "CHESS_SIGNUP_INTERVAL": ("SIGNUP_INTERVAL", float),
+    "CHESS_SIGNIN_FREE_ADDRESS": ("SIGNIN_FREE_ADDRESS", int),
+    "CHESS_SIGNIN_FREE_ACCOUNT": ("SIGNIN_FREE_ACCOUNT", int),
+    "CHESS_SIGNIN_DELAY": ("SIGNIN_DELAY", float),
+    "CHESS_SIGNIN_MAX_DELAY": ("SIGNIN_MAX_DELAY", float),
     # The conventional names that hosting platforms set.
     "DATABASE_URL": ("DATABASE_URL", str),
     "REDIS_URL": ("REDIS_URL", str),

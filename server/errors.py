@@ -45,6 +45,15 @@ HTTP_STATUS = {
     # the work pool (server.work)
     "busy": 503,
     "too_slow": 422,
+    # accounts (server.accounts)
+    "bad_name": 400,
+    "weak_password": 400,
+    "name_taken": 409,
+    "bad_credentials": 401,
+    "not_signed_in": 401,
+    "too_many_attempts": 429,
+    # a state-changing request from another site (server.transport.origins)
+    "cross_site": 403,
 }
 
 

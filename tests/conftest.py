@@ -27,7 +27,8 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 # look hours long), all from 127.0.0.1: the servers they start (which inherit this environment)
 # lift those limits, unless a test sets them itself (tests/test_server_engine_pool.py,
 # test_server_lobby.py, test_server_offload.py, test_server_review.py and
-# test_server_review_queue.py do).
+# test_server_review_queue.py do); and sign-ups (CHESS_SIGNUP_BURST), one test account after
+# another.
 for _variable in (
     "CHESS_CREATE_BURST",
     "CHESS_MAX_COMPUTER_GAMES",
@@ -36,6 +37,7 @@ for _variable in (
     "CHESS_WORK_BURST",
     "CHESS_REVIEW_QUEUE_SECONDS",
     "CHESS_REVIEW_ADDRESS_SECONDS",
+    "CHESS_SIGNUP_BURST",
 ):
     os.environ.setdefault(_variable, "1000000")
 

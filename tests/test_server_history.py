@@ -16,17 +16,24 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
-from bench.history_data import PLAYER, fill_store
+from bench.history_data import PLAYER_NAME, add_account, fill_store
 from chesscore import BLACK, WHITE, Board, Move
 from server.games.clock import ClockSettings
 from server.games.history import history_entries, speed_of
 from server.games.play import Game, GameSettings, abort, make_move, new_game
-from server.storage.interface import GamesQuery, HistoryRow, StoredChange, StoredGame
+from server.storage.interface import GamesQuery, GameStore, HistoryRow, StoredChange, StoredGame
 from server.storage.sqlite import SqliteStore
 from server.transport.games_export import stream_games, write_pgns
 from tests.support.stored import HEADER
 
 GAMES = 60
+
+
+def player_of(store: GameStore) -> int:
+    """The id of the bench's player (bench.history_data.fill_store made it)."""
+    account = store.account_by_name(PLAYER_NAME)
+    assert account is not None
+    return account.id
 
 
 @pytest.fixture(scope="module")
@@ -37,12 +44,12 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> SqliteStore:
 
 
 def every_game(store: SqliteStore, **filters: object) -> list[HistoryRow]:
-    return store.player_games(GamesQuery(PLAYER, 10_000, **filters))  # type: ignore[arg-type]
+    return store.player_games(GamesQuery(player_of(store), 10_000, **filters))  # type: ignore[arg-type]
 
 
 def walk_pages(store: SqliteStore, size: int, **filters: object) -> list[HistoryRow]:
     rows: list[HistoryRow] = []
-    query = GamesQuery(PLAYER, size, **filters)  # type: ignore[arg-type]
+    query = GamesQuery(player_of(store), size, **filters)  # type: ignore[arg-type]
     while True:
         page = store.player_games(query)
         rows.extend(page)
@@ -57,17 +64,21 @@ def test_pages_by_cursor_give_every_game_once_newest_first(store: SqliteStore) -
     ended = [row.entry.ended for row in whole]
     assert ended == sorted(ended, reverse=True) and len(set(ended)) == GAMES
     assert walk_pages(store, 7) == whole
-    assert store.player_games(GamesQuery(PLAYER, 5)) == whole[:5]
+    assert store.player_games(GamesQuery(player_of(store), 5)) == whole[:5]
 
 
 def test_two_games_ending_in_the_same_millisecond_are_both_paged(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "games.sqlite3")
     fill_store(store, 4, seed=1)
     rows = every_game(store)
-    tied = [dataclasses.replace(row.entry, ended=rows[0].entry.ended + 1) for row in rows[:2]]
-    store.add_history([dataclasses.replace(entry, account=PLAYER + 99) for entry in tied])
+    other = add_account(store, "tied_player")
+    tied = [
+        dataclasses.replace(row.entry, account=other, ended=rows[0].entry.ended + 1)
+        for row in rows[:2]
+    ]
+    store.add_history(tied)
     tied_pages: list[HistoryRow] = []
-    query = GamesQuery(PLAYER + 99, 1)
+    query = GamesQuery(other, 1)
     while page := store.player_games(query):
         tied_pages.extend(page)
         query = dataclasses.replace(query, before=(page[-1].entry.ended, page[-1].entry.game_id))
@@ -97,7 +108,7 @@ def test_filters_select_exactly_their_games(store: SqliteStore, filters: dict[st
 
 def test_counts_are_the_list_s_results(store: SqliteStore) -> None:
     results = [row.entry.result for row in every_game(store)]
-    counts = store.player_counts(PLAYER)
+    counts = store.player_counts(player_of(store))
     assert counts == {result: results.count(result) for result in ("win", "draw", "loss")}
     assert store.player_counts(12345) == {"win": 0, "draw": 0, "loss": 0}
 
@@ -218,7 +229,10 @@ def test_the_export_reads_back_in_python_chess(store: SqliteStore) -> None:
     rows = every_game(store)
     text = "".join(
         stream_games(
-            store, GamesQuery(PLAYER, 1), "https://chess.test", lambda job, *args: job(*args)
+            store,
+            GamesQuery(player_of(store), 1),
+            "https://chess.test",
+            lambda job, *args: job(*args),
         )
     )
     handle = io.StringIO(text)
@@ -256,7 +270,7 @@ def test_the_export_reads_back_in_python_chess(store: SqliteStore) -> None:
 
 
 def test_the_export_follows_the_filters(store: SqliteStore) -> None:
-    query = GamesQuery(PLAYER, 1, result="draw")
+    query = GamesQuery(player_of(store), 1, result="draw")
     text = "".join(stream_games(store, query, "https://chess.test", lambda job, *args: job(*args)))
     draws = [row.entry.game_id for row in every_game(store, result="draw")]
     assert text.count("[Event ") == len(draws) and all(

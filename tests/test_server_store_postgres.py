@@ -19,11 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from bench.history_data import PLAYER, fill_store
+from bench.history_data import fill_store
 from deploy import cluster
 from server.games.play import MoveRecord
 from server.storage.interface import GamesQuery, StoredChange, StoredGame
 from tests.support.stored import HEADER
+from tests.test_server_history import player_of
 
 pytestmark = [pytest.mark.cluster, pytest.mark.server]
 
@@ -35,6 +36,11 @@ CREATE TABLE games (
 );
 CREATE INDEX games_active ON games(active) WHERE active;
 """
+
+
+# Every table gone: the next store migrates the database from nothing (or from what a test
+# writes first).
+EMPTY = "DROP SCHEMA public CASCADE; CREATE SCHEMA public"
 
 
 @pytest.fixture(scope="module")
@@ -93,27 +99,29 @@ def test_the_history_pages_filters_and_counts_alike(database: str) -> None:
     from server.storage.postgres import PostgresStore
 
     with psycopg.connect(database, autocommit=True) as db:
-        db.execute("DROP TABLE IF EXISTS player_games")
+        db.execute(EMPTY)
     store = PostgresStore(database)
     fill_store(store, 25, seed=5)
-    whole = store.player_games(GamesQuery(PLAYER, 100))
+    whole = store.player_games(GamesQuery(player_of(store), 100))
     assert len(whole) == 25 and [row.entry.ended for row in whole] == sorted(
         (row.entry.ended for row in whole), reverse=True
     )
-    paged, query = [], GamesQuery(PLAYER, 4)
+    paged, query = [], GamesQuery(player_of(store), 4)
     while page := store.player_games(query):
         paged.extend(page)
         query = replace(query, before=(page[-1].entry.ended, page[-1].entry.game_id))
     assert paged == whole
-    draws = store.player_games(GamesQuery(PLAYER, 100, result="draw", rated=False))
+    draws = store.player_games(GamesQuery(player_of(store), 100, result="draw", rated=False))
     assert draws == [row for row in whole if row.entry.result == "draw"]
-    blitz = store.player_games(GamesQuery(PLAYER, 100, speed="blitz"))
+    blitz = store.player_games(GamesQuery(player_of(store), 100, speed="blitz"))
     assert blitz == [row for row in whole if row.entry.speed == "blitz"] and blitz
     results = [row.entry.result for row in whole]
-    assert store.player_counts(PLAYER) == {r: results.count(r) for r in ("win", "draw", "loss")}
+    assert store.player_counts(player_of(store)) == {
+        r: results.count(r) for r in ("win", "draw", "loss")
+    }
     assert sum(row.review_id is not None for row in whole) == 3
     store.add_history([replace(whole[0].entry, result="draw")])  # recorded once
-    assert store.player_games(GamesQuery(PLAYER, 1)) == whole[:1]
+    assert store.player_games(GamesQuery(player_of(store), 1)) == whole[:1]
     loaded = store.load_game(whole[0].entry.game_id)
     assert loaded is not None and all(move.clock_ms is not None for move in loaded.moves)
     store.close()
@@ -125,7 +133,7 @@ def test_moves_stored_before_clocks_get_the_column(database: str) -> None:
     from server.storage.postgres import PostgresStore
 
     with psycopg.connect(database, autocommit=True) as db:
-        db.execute("DROP TABLE IF EXISTS player_games, reviews, changes, seats, moves, games")
+        db.execute(EMPTY)
         db.execute(OLD_SCHEMA)
         db.execute(
             "CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id),"

@@ -236,29 +236,45 @@ class GameService:
 
     # -- creating and seating -------------------------------------------------------------
 
-    def create(self, request: NewGame, client: str | None = None) -> Created:
-        """Create the game `client` (its address; None: no per-address limits) asked for."""
+    def create(
+        self, request: NewGame, client: str | None = None, account: int | None = None
+    ) -> Created:
+        """Create the game `client` (its address; None: no per-address limits) asked for,
+        its seat taken by `account` (a signed-in creator's id, server.accounts)."""
         color = secrets.randbelow(2) if request.color is None else request.color
         settings = request.settings(color, secrets.randbits(31))
-        game, seats, invite = self._create_game(settings, (color,), client)
+        accounts = {} if account is None else {color: account}
+        game, seats, invite = self._create_game(settings, (color,), client, accounts)
         return Created(game, color, seats[color], invite)
 
-    def create_paired(self, settings: GameSettings) -> tuple[Game, dict[Color, str]]:
+    def create_paired(
+        self, settings: GameSettings, accounts: dict[Color, int] | None = None
+    ) -> tuple[Game, dict[Color, str]]:
         """A game between two people, both seated from the start (the lobby pairs them); its
-        seat tokens by colour. The lobby admits it by its own limits (server.lobby.service)."""
-        game, seats, _ = self._create_game(settings, (WHITE, BLACK), None)
+        seat tokens by colour; `accounts` the signed-in players' ids by colour. The lobby
+        admits it by its own limits (server.lobby.service)."""
+        game, seats, _ = self._create_game(settings, (WHITE, BLACK), None, accounts or {})
         return game, seats
 
     def _create_game(
-        self, settings: GameSettings, colors: tuple[Color, ...], client: str | None
+        self,
+        settings: GameSettings,
+        colors: tuple[Color, ...],
+        client: str | None,
+        accounts: dict[Color, int],
     ) -> tuple[Game, dict[Color, str], str | None]:
-        """Create a game of `client` once admitted; seats for `colors`, an invitation if the
-        friend's seat is left open."""
+        """Create a game of `client` once admitted; seats for `colors` (taken by `accounts`,
+        colour -> account id, where signed in), an invitation if the friend's seat is left
+        open."""
         with self.admission.admitted(client, settings.computer is not None) as place:
-            return self._store_new_game(settings, colors, place)
+            return self._store_new_game(settings, colors, place, accounts)
 
     def _store_new_game(
-        self, settings: GameSettings, colors: tuple[Color, ...], place: str | None
+        self,
+        settings: GameSettings,
+        colors: tuple[Color, ...],
+        place: str | None,
+        accounts: dict[Color, int],
     ) -> tuple[Game, dict[Color, str], str | None]:
         game = play.new_game(new_game_id(), settings)
         seats = {color: new_token() for color in colors}
@@ -267,7 +283,7 @@ class GameService:
         hashes = {color: hash_token(token) for color, token in seats.items()}
         if len(colors) == 2:  # a rematch between friends: both seats are taken from the start
             game.header = replace(game.header, seated=frozenset(colors))
-        self.store.create_game(stored_from_game(game, invite_hash), hashes)
+        self.store.create_game(stored_from_game(game, invite_hash), hashes, accounts)
         # Before the computer's first reply, which queues by its owner.
         self.admission.confirm(place, game.id)
         with self._lock(game.id):
@@ -281,11 +297,16 @@ class GameService:
         color = self.store.seat_color(game_id, hash_token(token))
         return None if color is None else int(color)
 
-    def claim_invite(self, game_id: str, invite: str) -> tuple[Color, str] | None:
-        """Give the friend's seat to the invitation's holder; None once it was taken."""
-        return self._retrying(lambda: self._claim_invite(game_id, invite))
+    def claim_invite(
+        self, game_id: str, invite: str, account: int | None = None
+    ) -> tuple[Color, str] | None:
+        """Give the friend's seat to the invitation's holder (`account`: signed in as it);
+        None once it was taken."""
+        return self._retrying(lambda: self._claim_invite(game_id, invite, account))
 
-    def _claim_invite(self, game_id: str, invite: str) -> tuple[Color, str] | None:
+    def _claim_invite(
+        self, game_id: str, invite: str, account: int | None
+    ) -> tuple[Color, str] | None:
         with self.session(game_id) as game:
             if not hashes_match(invite, self.invite_hashes.get(game_id)):
                 raise RequestError("forbidden", "the invitation token is not this game's")
@@ -293,7 +314,8 @@ class GameService:
             if color in game.header.seated:
                 return None
             token = new_token()
-            self.commit(game, play.claim_seat(game, color), seat=(color, hash_token(token)))
+            seat = (color, hash_token(token))
+            self.commit(game, play.claim_seat(game, color), seat=seat, seat_account=account)
             return color, token
 
     def name_friend(self, game_id: str, color: Color, name: str) -> None:
@@ -407,11 +429,17 @@ class GameService:
         people = tuple(c for c in (WHITE, BLACK) if c != swapped.computer)
         # A rematch is a new game, admitted as any other (by whom: `rematch_client`).
         client = self.admission.rematch_client(game.id, client, swapped.computer is not None)
-        rematch, seats, _ = self._create_game(swapped, people, client)
+        rematch, seats, _ = self._create_game(swapped, people, client, self._swapped_accounts(game))
         event = self.commit(game, agree(game, color, now, rematch.id))
         self.notifier.rematch_made(game, rematch, seats)
         # The caller's seat in the new game is the other colour.
         return Done(game, event, {1 - color: seats[1 - color]})
+
+    def _swapped_accounts(self, game: Game) -> dict[Color, int]:
+        """The accounts of the game's seats, colours swapped: a rematch's."""
+        stored = self.store.load_game(game.id)
+        held = {} if stored is None else stored.accounts
+        return {1 - color: account for color, account in held.items()}
 
     def play_computer(self, game_id: str, version: int, move: Move) -> None:
         """Play the computer's reply found at `version`; one for an earlier position is dropped."""
@@ -435,9 +463,15 @@ class GameService:
 
     # -- committing ------------------------------------------------------------------------
 
-    def commit(self, game: Game, change: Change, seat: tuple[int, str] | None = None) -> Event:
+    def commit(
+        self,
+        game: Game,
+        change: Change,
+        seat: tuple[int, str] | None = None,
+        seat_account: int | None = None,
+    ) -> Event:
         """Store `change`, apply it, tell everyone; the caller holds the game's lock (a
-        `session`)."""
+        `session`). `seat`: a seat taken with it, by `seat_account` if signed in."""
         event: Event = {"version": game.version + 1, **change.event}
         first_ply = change.keep_plies if change.keep_plies is not None else game.ply
         stored = StoredChange(
@@ -448,6 +482,7 @@ class GameService:
             added=[(first_ply + index, record) for index, record in enumerate(change.added)],
             keep_plies=change.keep_plies,
             seat=seat,
+            seat_account=seat_account,
         )
         try:
             self.store.commit(game.id, stored)

@@ -110,12 +110,16 @@ class LobbyService:
 
     # -- seeks -----------------------------------------------------------------------------
 
-    def create_seek(self, owner: str, address: str, request: SeekRequest) -> tuple[Seek, list[str]]:
-        """List a new open challenge of `owner`; the ids of the entries it replaced."""
+    def create_seek(
+        self, owner: str, address: str, request: SeekRequest, account: int | None = None
+    ) -> tuple[Seek, list[str]]:
+        """List a new open challenge of `owner` (signed in as `account`, if given); the ids of
+        the entries it replaced."""
         self.requests.take(address, "lobby requests")
         stored = self._entry(
             SEEK, owner, address, request.control, request.name, request.color, request.assisted
         )
+        _hold_account(stored, account)
         replaced = self._limited(lambda: self.store.add_seek(stored, self.per_address))
         self.holders.add(owner)
         if replaced:
@@ -137,8 +141,11 @@ class LobbyService:
             self.holders.discard(owner)
             self.cancel(owner)
 
-    def accept(self, taker: str, address: str, seek_id: str, name: str | None) -> Seat:
-        """`taker` takes the open challenge `seek_id`: a new game; the taker's seat."""
+    def accept(
+        self, taker: str, address: str, seek_id: str, name: str | None, account: int | None = None
+    ) -> Seat:
+        """`taker` (signed in as `account`, if given) takes the open challenge `seek_id`: a
+        new game; the taker's seat."""
         self.requests.take(address, "lobby requests")
         try:
             stored = self.store.take_seek(seek_id, taker)
@@ -153,15 +160,19 @@ class LobbyService:
         seek = seek_from_stored(stored)
         owner_color, taker_color = draw_colors(seek.color, secrets.randbelow(2))
         taker_name = name or make_anonymous_name()
-        return self._start(stored, owner_color, taker_color, taker_name, seek.assisted)
+        return self._start(stored, owner_color, taker_color, taker_name, seek.assisted, account)
 
     # -- quick pairing ---------------------------------------------------------------------
 
-    def pair(self, owner: str, address: str, request: PairRequest) -> tuple[Seat | None, list[str]]:
-        """Pair `owner` with a visitor waiting for the same control (its seat), or make it
-        wait (None); second, the ids of the entries this replaced."""
+    def pair(
+        self, owner: str, address: str, request: PairRequest, account: int | None = None
+    ) -> tuple[Seat | None, list[str]]:
+        """Pair `owner` (signed in as `account`, if given) with a visitor waiting for the same
+        control (its seat), or make it wait (None); second, the ids of the entries this
+        replaced."""
         self.requests.take(address, "lobby requests")
         wait = self._entry(PAIR, owner, address, request.control, request.name)
+        _hold_account(wait, account)
         partner, replaced = self._limited(lambda: self.store.pair_or_wait(wait, self.per_address))
         if replaced:
             self.notifier.seeks_removed(replaced)
@@ -169,7 +180,8 @@ class LobbyService:
             self.holders.add(owner)
             return None, replaced
         partner_color, own_color = draw_colors(None, secrets.randbelow(2))
-        return self._start(partner, partner_color, own_color, wait.body["name"], True), replaced
+        seat = self._start(partner, partner_color, own_color, wait.body["name"], True, account)
+        return seat, replaced
 
     # -- making the game ------------------------------------------------------------------
 
@@ -220,6 +232,7 @@ class LobbyService:
         taker_color: Color,
         taker_name: str,
         assisted: bool,
+        taker_account: int | None = None,
     ) -> Seat:
         """The game between the waiting side (`waiting`'s owner) and the taker; the waiting
         side is told its seat privately, the taker's is returned."""
@@ -235,9 +248,17 @@ class LobbyService:
             assisted,
             (names[WHITE], names[BLACK]),
         )
-        game, seats = self.games.create_paired(settings)
+        held = {waiting_color: waiting.body.get("account"), taker_color: taker_account}
+        accounts = {color: int(account) for color, account in held.items() if account is not None}
+        game, seats = self.games.create_paired(settings, accounts)
         self.notifier.paired(
             waiting.owner, Seat(game.id, waiting_color, seats[waiting_color], taker_name)
         )
         self.notifier.games_changed()
         return Seat(game.id, taker_color, seats[taker_color], waiting_name)
+
+
+def _hold_account(entry: StoredSeek, account: int | None) -> None:
+    """Keep the signed-in owner's account id in the entry's body, for the seat it pairs into."""
+    if account is not None:
+        entry.body["account"] = account

@@ -19,10 +19,11 @@ from server.storage.interface import RESULTS, GamesQuery, HistoryEntry, HistoryR
 from server.storage.seeks import Database, sql
 
 # Both dialects: `rated` as 0 / 1 (an INTEGER in each), `ended` in milliseconds (BIGINT) so a
-# cursor compares exactly.
+# cursor compares exactly. Created by migration 5 (server.storage.migrations); an account's rows
+# stay when it is deleted (its games stay, under "deleted player").
 HISTORY_TABLE = """
-CREATE TABLE IF NOT EXISTS player_games (
-    account_id BIGINT NOT NULL,
+CREATE TABLE player_games (
+    account_id INTEGER NOT NULL REFERENCES users(id),
     game_id TEXT NOT NULL REFERENCES games(id),
     color INTEGER NOT NULL,
     ended BIGINT NOT NULL,
@@ -31,18 +32,18 @@ CREATE TABLE IF NOT EXISTS player_games (
     rated INTEGER NOT NULL,
     result TEXT NOT NULL,
     opponent TEXT NOT NULL,
-    opponent_account BIGINT,
+    opponent_account INTEGER REFERENCES users(id),
     eco TEXT,
     opening TEXT,
     plies INTEGER NOT NULL,
     PRIMARY KEY (account_id, game_id)
 );
-CREATE INDEX IF NOT EXISTS player_games_recent ON player_games(account_id, ended, game_id);
-CREATE INDEX IF NOT EXISTS player_games_speed
+CREATE INDEX player_games_recent ON player_games(account_id, ended, game_id);
+CREATE INDEX player_games_speed
     ON player_games(account_id, speed, ended, game_id);
-CREATE INDEX IF NOT EXISTS player_games_result
+CREATE INDEX player_games_result
     ON player_games(account_id, result, ended, game_id);
-CREATE INDEX IF NOT EXISTS player_games_rated
+CREATE INDEX player_games_rated
     ON player_games(account_id, rated, ended, game_id);
 """
 

@@ -12,11 +12,12 @@ stored twice, and a commit is durable when it returns. The functions at the end 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from chesscore import Outcome, Termination
+from server.accounts.identity import Account
 from server.games.clock import ClockSettings, ClockState
 from server.games.play import Event, Game, GameSettings, Header, MoveRecord, restore_game
 
@@ -28,7 +29,6 @@ CREATE TABLE IF NOT EXISTS moves (
     ply INTEGER NOT NULL,
     uci TEXT NOT NULL,
     san TEXT NOT NULL,
-    clock_ms INTEGER,
     PRIMARY KEY (game_id, ply)
 );
 CREATE TABLE IF NOT EXISTS seats (
@@ -44,10 +44,6 @@ CREATE TABLE IF NOT EXISTS changes (
     PRIMARY KEY (game_id, version)
 );
 """
-
-# The moves of a database made before each move kept its clock (`MoveRecord.clock_ms`): the
-# column, empty for their moves. Both dialects; each back end runs it when the column is missing.
-MOVE_CLOCK_MIGRATION = "ALTER TABLE moves ADD COLUMN clock_ms INTEGER"
 
 # Shared analysis boards (server.analysis): the tree as PGN text under its short id.
 ANALYSIS_TABLE = """
@@ -71,6 +67,9 @@ class StoredGame:
     version: int
     moves: list[MoveRecord]
     invite_hash: str | None = None
+    # The seats taken by signed-in players: colour -> account id (server.accounts); a seat of
+    # a visitor without an account is not in it.
+    accounts: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -84,6 +83,7 @@ class StoredChange:
     added: list[tuple[int, MoveRecord]]
     keep_plies: int | None = None
     seat: tuple[int, str] | None = None  # (colour, token hash) of a seat claimed
+    seat_account: int | None = None  # the account that claimed it, if signed in
 
 
 @dataclass(frozen=True)
@@ -207,13 +207,73 @@ class GamesQuery:
     result: str | None = None
 
 
-class GameStore(Protocol):
+@dataclass(frozen=True)
+class StoredUser:
+    """An account's row (server.storage.accounts)."""
+
+    id: int
+    name: str
+    password_hash: str
+    deleted: bool
+    claimed: bool
+
+
+class NameTakenError(Exception):
+    """An account of that name, or of one that reads like it, exists."""
+
+
+class AccountStore(Protocol):
+    """The accounts' part of the store (server.storage.accounts, server.accounts): each call
+    one transaction."""
+
+    def create_user(self, user: tuple[str, str, str], codes: list[tuple[str, str]]) -> int:
+        """Store a user (name, name key, password hash) with its recovery codes (code id,
+        hash); its id, or NameTakenError."""
+
+    def user_by_key(self, name_key: str) -> StoredUser | None: ...
+
+    def user_by_id(self, user_id: int) -> StoredUser | None: ...
+
+    def account_by_name(self, name: str) -> Account | None:
+        """The live account of that name (any case or look-alike spelling), None if none or
+        deleted."""
+
+    def add_session(self, id_hash: str, user_id: int) -> None: ...
+
+    def session_user(self, id_hash: str, seen_after: float) -> StoredUser | None:
+        """The user of a session seen after `seen_after` (wall-clock seconds), if live."""
+
+    def end_session(self, id_hash: str) -> None: ...
+
+    def set_password(self, user_id: int, password_hash: str) -> None:
+        """A new password hash; every session of the user ends."""
+
+    def recovery_code_hash(self, user_id: int, code_id: str) -> str | None: ...
+
+    def use_recovery_code(self, user_id: int, code_id: str, password_hash: str) -> bool:
+        """Spend the code and set the password (sessions end); False if spent already."""
+
+    def delete_user(self, user_id: int) -> None:
+        """Mark the user deleted (no password, sessions or codes; its games stay)."""
+
+    def claim_seats(self, user_id: int, seats: list[tuple[str, str]]) -> list[str] | None:
+        """Link the unclaimed seats (game id, token hash) to the user, once: the games, or
+        None when the user claimed before."""
+
+    def link_seat(self, game_id: str, color: int, user_id: int) -> None:
+        """The seat was taken by a signed-in user."""
+
+
+class GameStore(AccountStore, Protocol):
     # Whether other server processes may write the same store: then a cached game must be
     # checked against the stored version before each use (`load_if_changed`).
     shared: bool
 
-    def create_game(self, game: StoredGame, seats: dict[int, str]) -> None:
-        """Store a new game at version 0 with its seats (colour -> token hash)."""
+    def create_game(
+        self, game: StoredGame, seats: dict[int, str], accounts: dict[int, int] | None = None
+    ) -> None:
+        """Store a new game at version 0 with its seats (colour -> token hash) and the
+        accounts that took them (colour -> account id)."""
 
     def load_game(self, game_id: str) -> StoredGame | None: ...
 

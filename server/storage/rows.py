@@ -14,8 +14,9 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
+from server.accounts.identity import Account
 from server.games.play import MoveRecord
-from server.storage.interface import StoredGame
+from server.storage.interface import StoredGame, StoredUser
 
 # The columns of `games` every `_load` reads, in this order (`stored_from_rows` takes them so).
 GAME_COLUMNS = "settings, header, version, invite_hash"
@@ -40,12 +41,26 @@ class RowLoads:
 
 
 def stored_from_rows(
-    game_id: str, row: Sequence[Any], moves: Iterable[tuple[str, str, int | None]]
+    game_id: str,
+    row: Sequence[Any],
+    moves: Iterable[tuple[str, str, int | None]],
+    accounts: dict[int, int] | None = None,
 ) -> StoredGame:
-    """The game from its `games` columns (GAME_COLUMNS) and its moves as (uci, san, clock_ms)
-    in ply order."""
+    """The game from its `games` columns (GAME_COLUMNS), its moves as (uci, san, clock_ms) in
+    ply order and its seats' accounts (colour -> account id)."""
     settings, header, version, invite_hash = row
     records = [MoveRecord(uci, san, clock_ms) for uci, san, clock_ms in moves]
     return StoredGame(
-        game_id, json.loads(settings), json.loads(header), version, records, invite_hash
+        game_id,
+        json.loads(settings),
+        json.loads(header),
+        version,
+        records,
+        invite_hash,
+        accounts or {},
     )
+
+
+def account_of(user: StoredUser | None) -> Account | None:
+    """The live account of a user's row (None for none, or a deleted one)."""
+    return None if user is None or user.deleted else Account(user.id, user.name)

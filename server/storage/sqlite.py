@@ -7,8 +7,8 @@ One connection is shared under a lock: SQLite serialises writers anyway, and the
 Python's connection object safe across the server's threads.
 Every change is one `BEGIN IMMEDIATE` transaction whose header update is guarded by the version
 it was made for, and moves live in a table keyed by (game, ply), so a duplicate ply is refused
-by the database itself. The schema is created on open, and a file made by an earlier version
-is migrated then (`_migrate`).
+by the database itself. The schema is made and a file made by an earlier version brought up
+to date on open, by the versioned migrations (server.storage.migrations).
 """
 
 from __future__ import annotations
@@ -17,30 +17,32 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from server.accounts.identity import Account
+from server.accounts.usernames import name_key
 from server.games.play import Event
-from server.storage import history, reviews, seeks
+from server.storage import accounts, history, migrations, reviews, seeks
 from server.storage.interface import (
-    ANALYSIS_TABLE,
-    GAME_RECORD_TABLES,
-    MOVE_CLOCK_MIGRATION,
     GamesQuery,
     HistoryEntry,
     HistoryRow,
     IdleGame,
+    NameTakenError,
     OngoingGame,
     StaleVersionError,
     StoredChange,
     StoredGame,
     StoredReview,
     StoredSeek,
+    StoredUser,
 )
-from server.storage.rows import GAME_COLUMNS, RowLoads, stored_from_rows
+from server.storage.rows import GAME_COLUMNS, RowLoads, account_of, stored_from_rows
 
-SCHEMA = (
-    """
+GAMES_TABLE = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     settings TEXT NOT NULL,
@@ -52,16 +54,6 @@ CREATE TABLE IF NOT EXISTS games (
     updated REAL NOT NULL
 );
 """
-    + GAME_RECORD_TABLES
-    + ANALYSIS_TABLE
-    + reviews.REVIEW_TABLE
-    + history.HISTORY_TABLE
-    + """CREATE INDEX IF NOT EXISTS games_active ON games(active) WHERE active = 1;
-"""
-)
-# After the migration (an index on a column the old table lacks would fail): active games by
-# when they last changed, so the abandoned ones are found without reading the others.
-INDEXES = "CREATE INDEX IF NOT EXISTS games_idle ON games(active, updated) WHERE active = 1;"
 
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 
@@ -86,29 +78,30 @@ class SqliteStore(RowLoads):
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
-        self._migrate()
-        self.db.executescript(INDEXES)
-        self.db.executescript(seeks.SEEK_TABLES)
+        migrations.migrate(self.dialect())
 
-    def _migrate(self) -> None:
-        """Bring a file made by an earlier version up to this schema. Games stored before the
-        last-change time existed get the time of the upgrade: their true last change is not
-        known, and counting from now never ends a game in play too soon. Moves stored before
-        each kept its clock get the column, empty for them."""
-        move_columns = {row[1] for row in self.db.execute("PRAGMA table_info(moves)")}
-        if "clock_ms" not in move_columns:
-            with self.lock, self._transaction():
-                self.db.execute(MOVE_CLOCK_MIGRATION)
-        columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
-        if "updated" in columns:
-            return
+    def dialect(self) -> migrations.Dialect:
+        """SQLite's SQL as the migrations need it (server.storage.migrations)."""
+        return migrations.Dialect(
+            name="sqlite",
+            placeholder="?",
+            games_table=GAMES_TABLE,
+            active="active = 1",
+            serial_key="INTEGER PRIMARY KEY AUTOINCREMENT",
+            columns=lambda db, table: {row[1] for row in db.execute(f"PRAGMA table_info({table})")},
+            transaction=self._locked_transaction,
+        )
+
+    @contextmanager
+    def _locked_transaction(self) -> Iterator[sqlite3.Connection]:
         with self.lock, self._transaction():
-            self.db.execute("ALTER TABLE games ADD COLUMN updated REAL NOT NULL DEFAULT 0")
-            self.db.execute("UPDATE games SET updated = ?", (time.time(),))
+            yield self.db
 
-    def create_game(self, game: StoredGame, seats: dict[int, str]) -> None:
+    def create_game(
+        self, game: StoredGame, seats: dict[int, str], accounts: dict[int, int] | None = None
+    ) -> None:
         now = time.time()
+        accounts = accounts or {}
         with self.lock, self._transaction():
             self.db.execute(
                 "INSERT INTO games"
@@ -125,8 +118,11 @@ class SqliteStore(RowLoads):
                 ),
             )
             self.db.executemany(
-                "INSERT INTO seats (game_id, color, token_hash) VALUES (?, ?, ?)",
-                [(game.id, color, token_hash) for color, token_hash in seats.items()],
+                "INSERT INTO seats (game_id, color, token_hash, account_id) VALUES (?, ?, ?, ?)",
+                [
+                    (game.id, color, token_hash, accounts.get(color))
+                    for color, token_hash in seats.items()
+                ],
             )
 
     def _load(self, game_id: str, condition: str, *values: object) -> StoredGame | None:
@@ -141,7 +137,8 @@ class SqliteStore(RowLoads):
             moves = self.db.execute(
                 "SELECT uci, san, clock_ms FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
             ).fetchall()
-        return stored_from_rows(game_id, row, moves)
+            seat_accounts = accounts.seat_accounts(self.db, "?", game_id)
+        return stored_from_rows(game_id, row, moves, seat_accounts)
 
     def commit(self, game_id: str, change: StoredChange) -> None:
         try:
@@ -179,8 +176,9 @@ class SqliteStore(RowLoads):
             )
             if change.seat is not None:
                 self.db.execute(
-                    "INSERT INTO seats (game_id, color, token_hash) VALUES (?, ?, ?)",
-                    (game_id, *change.seat),
+                    "INSERT INTO seats (game_id, color, token_hash, account_id)"
+                    " VALUES (?, ?, ?, ?)",
+                    (game_id, *change.seat, change.seat_account),
                 )
             self.db.execute(
                 "INSERT INTO changes (game_id, version, body) VALUES (?, ?, ?)",
@@ -313,6 +311,62 @@ class SqliteStore(RowLoads):
     def clear_seeks(self) -> None:
         with self.lock, self._transaction():
             self.db.execute("DELETE FROM seeks")
+
+    # -- accounts (server.storage.accounts), each call one transaction under the lock
+
+    def create_user(self, user: tuple[str, str, str], codes: list[tuple[str, str]]) -> int:
+        try:
+            with self.lock, self._transaction():
+                return accounts.create_user(self.db, "?", user, time.time(), codes)
+        except sqlite3.IntegrityError as error:  # another process took the name meanwhile
+            raise NameTakenError(user[0]) from error
+
+    def user_by_key(self, name_key: str) -> StoredUser | None:
+        with self.lock:
+            return accounts.user_by_key(self.db, "?", name_key)
+
+    def user_by_id(self, user_id: int) -> StoredUser | None:
+        with self.lock:
+            return accounts.user_by_id(self.db, "?", user_id)
+
+    def account_by_name(self, name: str) -> Account | None:
+        return account_of(self.user_by_key(name_key(name)))
+
+    def add_session(self, id_hash: str, user_id: int) -> None:
+        with self.lock, self._transaction():
+            accounts.add_session(self.db, "?", id_hash, user_id, time.time())
+
+    def session_user(self, id_hash: str, seen_after: float) -> StoredUser | None:
+        with self.lock, self._transaction():
+            return accounts.session_user(self.db, "?", id_hash, time.time(), seen_after)
+
+    def end_session(self, id_hash: str) -> None:
+        with self.lock, self._transaction():
+            accounts.end_session(self.db, "?", id_hash)
+
+    def set_password(self, user_id: int, password_hash: str) -> None:
+        with self.lock, self._transaction():
+            accounts.set_password(self.db, "?", user_id, password_hash)
+
+    def recovery_code_hash(self, user_id: int, code_id: str) -> str | None:
+        with self.lock:
+            return accounts.recovery_code_hash(self.db, "?", user_id, code_id)
+
+    def use_recovery_code(self, user_id: int, code_id: str, password_hash: str) -> bool:
+        with self.lock, self._transaction():
+            return accounts.use_recovery_code(self.db, "?", user_id, code_id, password_hash)
+
+    def delete_user(self, user_id: int) -> None:
+        with self.lock, self._transaction():
+            accounts.delete_user(self.db, "?", user_id)
+
+    def claim_seats(self, user_id: int, seats: list[tuple[str, str]]) -> list[str] | None:
+        with self.lock, self._transaction():
+            return accounts.claim_seats(self.db, "?", user_id, seats)
+
+    def link_seat(self, game_id: str, color: int, user_id: int) -> None:
+        with self.lock, self._transaction():
+            accounts.link_seat(self.db, "?", game_id, color, user_id)
 
     def close(self) -> None:
         with self.lock:

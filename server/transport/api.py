@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import logging
+from dataclasses import replace
 from functools import partial
 from typing import Any, cast
 
@@ -23,6 +24,7 @@ from chesscore import BLACK, WHITE, Color
 from chesscore.analysis.annotate import make_annotated_pgn
 from chesscore.openings import Opening, opening_of
 from chesscore.rules.pgn import make_pgn
+from server.accounts.identity import current_account_id, shown_name
 from server.errors import RequestError
 from server.games.admission import RateLimited
 from server.games.lookups import board_at
@@ -132,7 +134,9 @@ def _state(game: Game, role: Color | None) -> State:
 
 @blueprint.post("/games")
 def create_game() -> Response:
-    created = _service().create(parse_create(json_body()), request_client())
+    asked = parse_create(json_body())
+    asked = replace(asked, name=shown_name(asked.name))
+    created = _service().create(asked, request_client(), current_account_id())
     game = created.game
     body = {
         "ok": True,
@@ -151,7 +155,8 @@ def create_game() -> Response:
 def join_game(game_id: str) -> Response:
     game_id = _game_id(game_id)
     invite, name = parse_invite(json_body())
-    claimed = _service().claim_invite(game_id, invite)
+    name = shown_name(name)
+    claimed = _service().claim_invite(game_id, invite, current_account_id())
     if claimed is None:
         raise RequestError("seat_taken", "the invitation was already used")
     color, token = claimed

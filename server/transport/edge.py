@@ -1,5 +1,6 @@
-"""What every request meets first, Socket.IO's included: the hosts the site answers to, and the
-security headers on every response.
+"""What every request meets first, Socket.IO's included: the hosts the site answers to, the
+cross-site check of state-changing requests (server.transport.origins), and the security
+headers on every response.
 
 Flask's `after_request` hook (server.transport.headers) only sees Flask's responses; Engine.IO's
 (`/socket.io/`, polling and the WebSocket upgrade) bypass Flask, so this WSGI middleware, the
@@ -21,6 +22,7 @@ from typing import Any
 
 from server.errors import error_reply
 from server.transport.headers import SECURITY_HEADERS, WILDCARD_HOSTS
+from server.transport.origins import is_cross_site
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -54,11 +56,18 @@ def allowed_hosts(config: dict[str, Any]) -> frozenset[str] | None:
 
 
 class Edge:
-    """WSGI middleware: refuse a Host the site is not, add the security headers."""
+    """WSGI middleware: refuse a Host the site is not and a state-changing request from
+    another site (server.transport.origins), add the security headers."""
 
-    def __init__(self, wsgi_app: WsgiApp, hosts: frozenset[str] | None) -> None:
+    def __init__(
+        self,
+        wsgi_app: WsgiApp,
+        hosts: frozenset[str] | None,
+        origins: frozenset[str] = frozenset(),
+    ) -> None:
         self.wsgi_app = wsgi_app
         self.hosts = hosts
+        self.origins = origins
 
     def allows(self, environ: dict[str, Any]) -> bool:
         """Whether the request names a host the site answers to."""
@@ -71,6 +80,8 @@ class Edge:
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         if not self.allows(environ):
             return self.refuse(self._host(environ), start_response)
+        if is_cross_site(environ, self.origins):
+            return self.refuse_cross_site(start_response)
 
         def with_headers(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
             present = {name.lower() for name, _ in headers}
@@ -84,12 +95,20 @@ class Edge:
 
     def refuse(self, host: str, start_response: StartResponse) -> list[bytes]:
         message = f"this server does not answer to the host {host[:60]!r}"
-        body = json.dumps(error_reply("bad_host", message)).encode()
+        return self._answer("400 BAD REQUEST", "bad_host", message, start_response)
+
+    def refuse_cross_site(self, start_response: StartResponse) -> list[bytes]:
+        message = "a request that changes anything must come from this site's own pages"
+        return self._answer("403 FORBIDDEN", "cross_site", message, start_response)
+
+    @staticmethod
+    def _answer(status: str, code: str, message: str, start_response: StartResponse) -> list[bytes]:
+        body = json.dumps(error_reply(code, message)).encode()
         headers = [
             ("Content-Type", "application/json"),
             ("Content-Length", str(len(body))),
             ("Connection", "close"),
             *SECURITY_HEADERS.items(),
         ]
-        start_response("400 BAD REQUEST", headers)
+        start_response(status, headers)
         return [body]

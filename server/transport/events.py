@@ -21,6 +21,9 @@ from flask import current_app, request
 from flask_socketio import SocketIO, disconnect, join_room, leave_room
 
 from chesscore import Color
+from server.accounts.identity import current_account_id, shown_name
+from server.accounts.service import Accounts
+from server.accounts.sessions import COOKIE as SESSION_COOKIE
 from server.errors import RequestError, error_reply
 from server.games.actions import ACTIONS
 from server.games.lookups import check_preview, describe_square_at
@@ -53,6 +56,10 @@ log = logging.getLogger(__name__)
 
 def _service() -> GameService:
     return cast(GameService, current_app.extensions["chess"])
+
+
+def _accounts() -> Accounts:
+    return cast(Accounts, current_app.extensions["chess_accounts"])
 
 
 def _connections() -> Connections:
@@ -114,7 +121,7 @@ def _resolve_role(
         if color is not None:
             return color, {}
     if invite is not None:
-        claimed = service.claim_invite(game_id, invite)
+        claimed = service.claim_invite(game_id, invite, current_account_id())
         if claimed is None:
             return None, {"notice": "the invitation was already used: you are watching"}
         color, token = claimed
@@ -129,8 +136,9 @@ def join(payload: Any) -> dict[str, Any]:
     if not service.exists(game_id):
         raise RequestError("not_found", f"no game with id {game_id!r}")
     role, extra = _resolve_role(service, game_id, join_request.seat, join_request.invite)
-    if role is not None and join_request.name is not None:
-        service.name_friend(game_id, role, join_request.name)  # before the state it shows in
+    name = shown_name(join_request.name)
+    if role is not None and name is not None:
+        service.name_friend(game_id, role, name)  # before the state it shows in
     sid = _sid()
     # Join the room under the game's lock, so no change falls between the snapshot and the room.
     with service.session(game_id) as game:
@@ -232,6 +240,9 @@ def register(socketio: SocketIO) -> None:
     def on_connect(auth: Any = None) -> dict[str, Any] | None:
         if not _connections().open(_sid()):
             return _refuse_reserved("connect")
+        # Who the connection is comes from its handshake's session cookie, once, never from
+        # an event (server.accounts.identity).
+        _accounts().connect(_sid(), request.cookies.get(SESSION_COOKIE))
         return None
 
     def on_disconnect(reason: Any = None) -> dict[str, Any] | None:
@@ -242,6 +253,7 @@ def register(socketio: SocketIO) -> None:
             _service().refresh(game_id)  # the seat's last connection here is gone
         stop_engine_for(_sid())
         lobby_disconnected(_sid())
+        _accounts().disconnect(_sid())
         return None
 
     socketio.on_event("connect", on_connect)

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, cast
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from flask_socketio import SocketIO, join_room, leave_room
 
 from chesscore import Color
+from server.accounts.identity import current_account_id, shown_name
 from server.games.clock import control_name
 from server.games.notifier import Notifier
 from server.games.play import Event, Game, color_name
@@ -177,7 +179,10 @@ def lobby_games(payload: Any) -> dict[str, Any]:
 
 def seek(payload: Any) -> dict[str, Any]:
     request_ = parse_seek(payload)
-    created, replaced = _lobby().create_seek(_sid(), request_client(), request_)
+    request_ = replace(request_, name=shown_name(request_.name))
+    created, replaced = _lobby().create_seek(
+        _sid(), request_client(), request_, current_account_id()
+    )
     return {"ok": True, "seek": seek_json(created), "replaced": replaced}
 
 
@@ -187,13 +192,16 @@ def seek_cancel(payload: Any) -> dict[str, Any]:
 
 def seek_accept(payload: Any) -> dict[str, Any]:
     request_ = parse_accept(payload)
-    seat = _lobby().accept(_sid(), request_client(), request_.seek, request_.name)
+    seat = _lobby().accept(
+        _sid(), request_client(), request_.seek, shown_name(request_.name), current_account_id()
+    )
     return {"ok": True, **seat_json(seat)}
 
 
 def pair(payload: Any) -> dict[str, Any]:
     request_ = parse_pair(payload)
-    seat, replaced = _lobby().pair(_sid(), request_client(), request_)
+    request_ = replace(request_, name=shown_name(request_.name))
+    seat, replaced = _lobby().pair(_sid(), request_client(), request_, current_account_id())
     if seat is None:
         return {"ok": True, "paired": False, "replaced": replaced}
     return {"ok": True, "paired": True, "replaced": replaced, **seat_json(seat)}

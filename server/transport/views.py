@@ -25,6 +25,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from werkzeug.security import safe_join
 
+from server.accounts.identity import current_account_id, shown_name
 from server.analysis.service import is_analysis_id
 from server.errors import RequestError
 from server.games.seats import is_game_id, is_token
@@ -109,11 +110,14 @@ def game_page(game_id: str) -> ResponseReturnValue:
         if not is_token(invite):
             abort(403)
         try:
-            claimed = service.claim_invite(game_id, invite)
+            claimed = service.claim_invite(game_id, invite, current_account_id())
         except RequestError:
             abort(403)
         if claimed is not None:
             set_seat_cookie(response, game_id, claimed[1])
+            name = shown_name(None)
+            if name is not None:  # a signed-in friend is shown by the account's name
+                service.name_friend(game_id, claimed[0], name)
     return response
 
 

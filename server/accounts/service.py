@@ -1,0 +1,211 @@
+"""Accounts over the store: sign up, sign in and out, change or recover the password, delete,
+claim earlier seats, and who a request or connection is.
+
+The transport parses (server.transport.accounts_api) and this decides. Every check of a
+secret runs through the limits first (server.accounts.limits) and costs one Argon2id
+verification whatever the outcome: an unknown name is verified against a dummy hash and
+answered `bad_credentials` like a wrong password. Sessions are looked up by their id's hash;
+a Socket.IO connection's account is taken from its handshake's cookie once, at `connect`, and
+kept here per connection id until it disconnects, signs out or its password changes.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from flask import request
+
+from server.accounts import codes, passwords
+from server.accounts.identity import Account
+from server.accounts.limits import Failures
+from server.accounts.sessions import (
+    COOKIE,
+    IDLE_SECONDS,
+    hash_session_id,
+    is_session_id,
+    new_session_id,
+)
+from server.accounts.usernames import name_key, parse_username
+from server.errors import RequestError
+from server.games.admission import AddressBuckets
+from server.games.seats import hash_token
+from server.storage.interface import GameStore, NameTakenError, StoredUser
+
+BAD_CREDENTIALS = "the name or the password is wrong"
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A new session: its account, its id (for the cookie), and recovery codes if new."""
+
+    account: Account
+    session_id: str
+    recovery_codes: tuple[str, ...] = ()
+
+
+class Accounts:
+    """The accounts of one server process (kept in `app.extensions["chess_accounts"]`)."""
+
+    def __init__(self, store: GameStore, config: dict[str, Any]) -> None:
+        self.store = store
+        self.signups = AddressBuckets(int(config["SIGNUP_BURST"]), float(config["SIGNUP_INTERVAL"]))
+        delay, cap = float(config["SIGNIN_DELAY"]), float(config["SIGNIN_MAX_DELAY"])
+        self.address_failures = Failures(int(config["SIGNIN_FREE_ADDRESS"]), delay, cap)
+        self.account_failures = Failures(int(config["SIGNIN_FREE_ACCOUNT"]), delay, cap)
+        # Socket.IO connection id -> (its account, its session's hash).
+        self.connections: dict[str, tuple[Account, str]] = {}
+        self.lock = threading.Lock()
+
+    # -- limits, checked by the transport before a body is read
+
+    def check_address(self, address: str) -> None:
+        self.address_failures.check(address, "from your address")
+
+    def check_signup(self, address: str) -> None:
+        self.signups.take(address, "sign-ups")
+
+    # -- signing up and in
+
+    def signup(self, name: object, password: object) -> SignedIn:
+        username = parse_username(name)
+        secret = passwords.check_password(password, username)
+        recovery = [codes.new_code() for _ in range(codes.CODES_PER_ACCOUNT)]
+        hashed = [
+            (code_id, passwords.hash_password(part))
+            for code_id, part in map(codes.split_code, recovery)
+        ]
+        password_hash = passwords.hash_password(secret)
+        try:
+            user_id = self.store.create_user((username, name_key(username), password_hash), hashed)
+        except NameTakenError:
+            raise RequestError("name_taken", f"the name {username!r} is taken") from None
+        account = Account(user_id, username)
+        return SignedIn(account, self._new_session(account), tuple(recovery))
+
+    def login(self, name: object, password: object, address: str) -> SignedIn:
+        user = self._verified(name, password, address)
+        account = Account(user.id, user.name)
+        return SignedIn(account, self._new_session(account))
+
+    def _verified(self, name: object, password: object, address: str) -> StoredUser:
+        """The user `name` whose password is `password`, or `bad_credentials` (an unknown
+        name costs and answers the same), within the limits."""
+        key = name_key(name) if isinstance(name, str) and len(name) <= 64 else ""
+        self.account_failures.check(key, "of this account")
+        user = self.store.user_by_key(key) if key else None
+        live = user is not None and not user.deleted
+        typed = password if isinstance(password, str) else ""
+        matched = passwords.verify_password(user.password_hash if live and user else None, typed)
+        if not matched or user is None:
+            self.address_failures.fail(address)
+            self.account_failures.fail(key)
+            raise RequestError("bad_credentials", BAD_CREDENTIALS)
+        self.address_failures.forget(address)
+        self.account_failures.forget(key)
+        return user
+
+    def _new_session(self, account: Account) -> str:
+        session_id = new_session_id()
+        self.store.add_session(hash_session_id(session_id), account.id)
+        return session_id
+
+    def logout(self, session_id: str | None) -> None:
+        if is_session_id(session_id):
+            id_hash = hash_session_id(str(session_id))
+            self.store.end_session(id_hash)
+            self._end_connections(lambda _, held: held == id_hash)
+
+    # -- the password
+
+    def change_password(
+        self, account: Account, current: object, new: object, address: str
+    ) -> SignedIn:
+        """Set a new password after checking the current one; every session ends, and the
+        caller's continues under a new id (returned)."""
+        secret = passwords.check_password(new, account.name)
+        self._verified(account.name, current, address)
+        self.store.set_password(account.id, passwords.hash_password(secret))
+        self._end_connections(lambda held, _: held.id == account.id)
+        return SignedIn(account, self._new_session(account))
+
+    def recover(self, name: object, code: object, password: object, address: str) -> SignedIn:
+        """Reset the password with a recovery code (spent by it); signed in anew."""
+        username = parse_username(name)
+        secret = passwords.check_password(password, username)
+        key = name_key(username)
+        self.account_failures.check(key, "of this account")
+        user = self.store.user_by_key(key)
+        typed = codes.parse_code(code)
+        code_id, part = codes.split_code(typed) if typed else ("", "")
+        stored = None
+        if user is not None and not user.deleted and typed is not None:
+            stored = self.store.recovery_code_hash(user.id, code_id)
+        matched = passwords.verify_password(stored, part)
+        if (
+            not matched
+            or user is None
+            or not self.store.use_recovery_code(user.id, code_id, passwords.hash_password(secret))
+        ):
+            self.address_failures.fail(address)
+            self.account_failures.fail(key)
+            raise RequestError("bad_credentials", "the name or the recovery code is wrong")
+        account = Account(user.id, user.name)
+        self._end_connections(lambda held, _: held.id == account.id)
+        return SignedIn(account, self._new_session(account))
+
+    def delete(self, account: Account, password: object, address: str) -> None:
+        """Delete the account once its password is confirmed: its games stay, its sessions,
+        codes and name's use end (the name is never given again)."""
+        self._verified(account.name, password, address)
+        self.store.delete_user(account.id)
+        self._end_connections(lambda held, _: held.id == account.id)
+
+    # -- seats
+
+    def claim(self, account: Account, seats: dict[str, str]) -> list[str]:
+        """Link the seats this browser holds (game id -> seat token) to the account, once."""
+        claimed = self.store.claim_seats(
+            account.id, [(game_id, hash_token(token)) for game_id, token in seats.items()]
+        )
+        if claimed is None:
+            raise RequestError("conflict", "this account has claimed its earlier games already")
+        return claimed
+
+    # -- who a request is (server.accounts.identity.AccountSource)
+
+    def session_account(self, session_id: str | None) -> Account | None:
+        if not is_session_id(session_id):
+            return None
+        user = self.store.session_user(hash_session_id(str(session_id)), time.time() - IDLE_SECONDS)
+        return None if user is None else Account(user.id, user.name)
+
+    def request_account(self) -> Account | None:
+        return self.session_account(request.cookies.get(COOKIE))
+
+    def connection_account(self, sid: str) -> Account | None:
+        held = self.connections.get(sid)
+        return None if held is None else held[0]
+
+    def is_account_name(self, name: str) -> bool:
+        return self.store.user_by_key(name_key(name)) is not None
+
+    def connect(self, sid: str, session_id: str | None) -> Account | None:
+        """A Socket.IO connection opened: its account from its handshake's cookie."""
+        account = self.session_account(session_id)
+        if account is not None:
+            with self.lock:
+                self.connections[sid] = (account, hash_session_id(str(session_id)))
+        return account
+
+    def disconnect(self, sid: str) -> None:
+        with self.lock:
+            self.connections.pop(sid, None)
+
+    def _end_connections(self, ended: Any) -> None:
+        """Connections whose (account, session hash) `ended` says ended become anonymous."""
+        with self.lock:
+            for sid in [sid for sid, held in self.connections.items() if ended(*held)]:
+                del self.connections[sid]

@@ -1,0 +1,413 @@
+"""Accounts over HTTP and Socket.IO against a real server: sign-up, sign-in, sessions and their
+cookie, password change and recovery, deletion, claiming earlier games, every refusal, and
+the seats a signed-in player takes.
+
+The server trusts one proxy, so each test speaks from an address of its own (X-Forwarded-For)
+and the per-address limits of one test never meet another's. Failed sign-ins are free three
+times per account and six times per address, then wait ten minutes (the tests never wait).
+"""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from server.storage.sqlite import SqliteStore
+from tests.support.game_client import WAIT_SECONDS, GameClient, invite_token
+from tests.support.http import refused
+from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
+
+pytestmark = pytest.mark.server
+
+server = module_server(
+    "accounts",
+    {
+        "CHESS_TRUSTED_PROXIES": "1",
+        "CHESS_SIGNIN_FREE_ACCOUNT": "3",
+        "CHESS_SIGNIN_FREE_ADDRESS": "6",
+        "CHESS_SIGNIN_DELAY": "600",
+        "CHESS_SIGNIN_MAX_DELAY": "3600",
+        "CHESS_SIGNUP_BURST": "1000000",
+    },
+)
+
+PASSWORD = "correct horse battery"
+_addresses = itertools.count(1)
+
+
+class Visitor:
+    """A browser's worth of HTTP: its own cookies and its own address."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.http = requests.Session()
+        self.http.headers["X-Forwarded-For"] = (
+            f"10.1.{next(_addresses) % 250}.{secrets.randbelow(250)}"
+        )
+
+    def post(self, path: str, body: Any = None, **headers: str) -> requests.Response:
+        return self.http.post(self.url + path, json=body, headers=headers, timeout=WAIT_SECONDS)
+
+    def get(self, path: str) -> requests.Response:
+        return self.http.get(self.url + path, timeout=WAIT_SECONDS)
+
+    def signup(self, name: str, password: str = PASSWORD) -> dict[str, Any]:
+        response = self.post("/api/account/signup", {"name": name, "password": password})
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+    def login(self, name: str, password: str = PASSWORD) -> requests.Response:
+        return self.post("/api/account/login", {"name": name, "password": password})
+
+    def account(self) -> dict[str, Any]:
+        return dict(self.get("/api/account").json())
+
+    @property
+    def session(self) -> str | None:
+        return self.http.cookies.get("session")
+
+
+def new_name() -> str:
+    return f"p{secrets.token_hex(6)}"
+
+
+def set_cookie(response: requests.Response) -> str:
+    return str(response.headers["Set-Cookie"])
+
+
+def test_sign_up_sets_a_session_cookie_and_gives_recovery_codes_once(server: LiveServer) -> None:
+    visitor = Visitor(server.url)
+    name = new_name()
+    response = visitor.post("/api/account/signup", {"name": name, "password": PASSWORD})
+    body = response.json()
+    assert response.status_code == 201, body
+    assert body["account"]["name"] == name and body["account"]["ratings"] == {}
+    codes = body["recovery_codes"]
+    assert len(codes) == 8 and len(set(codes)) == 8
+    cookie = set_cookie(response)
+    assert cookie.startswith("session=")
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/" in cookie
+    assert "Secure" not in cookie  # the site is not https here
+    assert visitor.account()["account"]["name"] == name
+    assert "recovery_codes" not in visitor.login(name).json()  # shown at sign-up only
+
+
+def test_a_session_rotates_at_sign_in_and_ends_at_sign_out(server: LiveServer) -> None:
+    visitor = Visitor(server.url)
+    name = new_name()
+    visitor.signup(name)
+    first = visitor.session
+    assert visitor.login(name.upper()).status_code == 200  # any case
+    second = visitor.session
+    assert first and second and first != second
+    stale = Visitor(server.url)
+    stale.http.cookies.set("session", first)
+    refused(stale.get("/api/account"), 401, "not_signed_in")  # the old id ended
+    assert visitor.post("/api/account/logout").json() == {"ok": True}
+    refused(visitor.get("/api/account"), 401, "not_signed_in")
+    kept = Visitor(server.url)
+    kept.http.cookies.set("session", second)
+    refused(kept.get("/api/account"), 401, "not_signed_in")
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("ab", "3 to 20"),
+        ("a" * 21, "3 to 20"),
+        ("bad name", "3 to 20"),
+        ("<b>x</b>", "3 to 20"),
+        ("\u0410lice", "3 to 20"),  # a Cyrillic A
+        ("Anonymous-1234", "reads like one the server gives"),
+        ("anonym0us-l234", "reads like one the server gives"),
+        ("deleted-player", "reads like one the server gives"),
+    ],
+)
+def test_bad_names_are_refused(server: LiveServer, name: str, words: str) -> None:
+    response = Visitor(server.url).post("/api/account/signup", {"name": name, "password": PASSWORD})
+    refused(response, 400, "bad_name", words)
+
+
+def test_a_name_taken_by_case_or_look_alike_is_refused(server: LiveServer) -> None:
+    name = f"Al1ce{secrets.token_hex(3)}"
+    Visitor(server.url).signup(name)
+    for other in (name.upper(), name.lower(), name.replace("1", "l"), name.replace("1", "L")):
+        response = Visitor(server.url).post(
+            "/api/account/signup", {"name": other, "password": PASSWORD}
+        )
+        refused(response, 409, "name_taken", other)
+
+
+@pytest.mark.parametrize(
+    ("password", "words"),
+    [
+        ("short1!", "shorter than 8"),
+        ("x" * 129, "longer than 128"),
+        ("password1", "commonly used"),
+        ("Iloveyou2", "commonly used"),
+        (12345678, "must be a string"),
+        (None, "must be a string"),
+    ],
+)
+def test_weak_passwords_are_refused(server: LiveServer, password: object, words: str) -> None:
+    name = new_name()
+    visitor = Visitor(server.url)
+    response = visitor.post("/api/account/signup", {"name": name, "password": password})
+    refused(response, 400, "weak_password", words)
+    visitor.signup(name)  # nothing was made: the name is still free
+
+
+def test_the_name_as_password_is_refused(server: LiveServer) -> None:
+    name = new_name()
+    response = Visitor(server.url).post("/api/account/signup", {"name": name, "password": name})
+    refused(response, 400, "weak_password", "the account's name")
+
+
+def test_an_unknown_name_is_answered_as_a_wrong_password(server: LiveServer) -> None:
+    name = new_name()
+    Visitor(server.url).signup(name)
+    wrong = Visitor(server.url).login(name, "not the password")
+    unknown = Visitor(server.url).login(new_name(), "not the password")
+    assert wrong.status_code == unknown.status_code == 401
+    assert wrong.json() == unknown.json()
+    assert wrong.json()["code"] == "bad_credentials"
+    assert "Set-Cookie" not in wrong.headers and "Set-Cookie" not in unknown.headers
+
+
+def test_malformed_bodies_are_refused_and_change_nothing(server: LiveServer) -> None:
+    visitor = Visitor(server.url)
+    for body in ([], "x", {"name": ["a"], "password": PASSWORD}, {"name": "a" * 5000}):
+        response = visitor.post("/api/account/login", body)
+        assert response.status_code in (400, 401, 413), response.text
+        assert response.json()["ok"] is False
+    response = visitor.http.post(
+        server.url + "/api/account/signup", data="{not json", timeout=WAIT_SECONDS,
+        headers={"Content-Type": "application/json"},
+    )  # fmt: skip
+    refused(response, 400, "bad_request")
+
+
+def test_too_many_attempts_on_one_account_from_many_addresses(server: LiveServer) -> None:
+    name = new_name()
+    Visitor(server.url).signup(name)
+    for _ in range(3):  # the free failures, each from another address
+        refused(Visitor(server.url).login(name, "wrong password"), 401, "bad_credentials")
+    response = Visitor(server.url).login(name)  # even the right password waits now
+    refused(response, 429, "too_many_attempts", "of this account")
+    assert int(response.headers["Retry-After"]) > 500
+    other = new_name()
+    Visitor(server.url).signup(other)
+    assert Visitor(server.url).login(other).status_code == 200  # other accounts are not held
+
+
+def test_too_many_attempts_from_one_address_over_many_accounts(server: LiveServer) -> None:
+    guesser = Visitor(server.url)
+    for _ in range(6):
+        refused(guesser.login(new_name(), "wrong password"), 401, "bad_credentials")
+    name = new_name()
+    Visitor(server.url).signup(name)
+    response = guesser.login(name)
+    refused(response, 429, "too_many_attempts", "from your address")
+    # Refused before the body is read: a malformed one is answered the same.
+    refused(guesser.post("/api/account/login", "{"), 429, "too_many_attempts")
+    assert Visitor(server.url).login(name).status_code == 200
+
+
+def test_cross_site_requests_are_refused(server: LiveServer) -> None:
+    visitor = Visitor(server.url)
+    name = new_name()
+    evil = {"Origin": "http://evil.example"}
+    body = {"name": name, "password": PASSWORD}
+    refused(visitor.post("/api/account/signup", body, **evil), 403, "cross_site")
+    refused(
+        visitor.post("/api/account/signup", body, **{"Sec-Fetch-Site": "cross-site"}),
+        403,
+        "cross_site",
+    )
+    # The existing API too: one check serves every state-changing request.
+    refused(visitor.post("/api/games", {"opponent": "friend"}, **evil), 403, "cross_site")
+    assert visitor.session is None
+    own = {"Origin": server.url}
+    assert visitor.post("/api/account/signup", body, **own).status_code == 201
+    refused(visitor.post("/api/account/logout", None, **evil), 403, "cross_site")
+    assert visitor.account()["ok"] is True  # still signed in
+
+
+def test_changing_the_password_ends_every_other_session(server: LiveServer) -> None:
+    name = new_name()
+    phone, laptop = Visitor(server.url), Visitor(server.url)
+    phone.signup(name)
+    assert laptop.login(name).status_code == 200
+    before = phone.session
+    change = {"current": "wrong password", "new": "a new long passphrase"}
+    refused(phone.post("/api/account/password", change), 401, "bad_credentials")
+    refused(
+        phone.post("/api/account/password", {"current": PASSWORD, "new": "password1"}),
+        400,
+        "weak_password",
+    )
+    change["current"] = PASSWORD
+    response = phone.post("/api/account/password", change)
+    assert response.status_code == 200, response.text
+    assert phone.session != before and phone.account()["ok"] is True
+    refused(laptop.get("/api/account"), 401, "not_signed_in")
+    refused(Visitor(server.url).login(name), 401, "bad_credentials")
+    assert Visitor(server.url).login(name, "a new long passphrase").status_code == 200
+
+
+def test_a_recovery_code_resets_the_password_once(server: LiveServer) -> None:
+    name = new_name()
+    owner = Visitor(server.url)
+    codes = owner.signup(name)["recovery_codes"]
+    stranger = Visitor(server.url)
+    body = {"name": name, "code": "aaaa-bbbb-cccc-dddd", "password": "brand new passphrase"}
+    refused(stranger.post("/api/account/recover", body), 401, "bad_credentials")
+    body["code"] = codes[2].upper().replace("-", " ")  # as typed back
+    response = stranger.post("/api/account/recover", body)
+    assert response.status_code == 200, response.text
+    assert stranger.account()["account"]["name"] == name
+    refused(owner.get("/api/account"), 401, "not_signed_in")  # its sessions ended
+    again = Visitor(server.url).post("/api/account/recover", {**body, "password": "another one!"})
+    refused(again, 401, "bad_credentials")  # the code is spent
+    assert Visitor(server.url).login(name, "brand new passphrase").status_code == 200
+
+
+def test_deleting_an_account_keeps_its_name_from_anyone_else(server: LiveServer) -> None:
+    name = new_name()
+    owner = Visitor(server.url)
+    owner.signup(name)
+    refused(
+        owner.post("/api/account/delete", {"password": "wrong password"}), 401, "bad_credentials"
+    )
+    response = owner.post("/api/account/delete", {"password": PASSWORD})
+    assert response.json() == {"ok": True}
+    refused(owner.get("/api/account"), 401, "not_signed_in")
+    refused(Visitor(server.url).login(name), 401, "bad_credentials")
+    response = Visitor(server.url).post("/api/account/signup", {"name": name, "password": PASSWORD})
+    refused(response, 409, "name_taken")
+
+
+def test_requests_needing_an_account_say_so(server: LiveServer) -> None:
+    visitor = Visitor(server.url)
+    refused(visitor.get("/api/account"), 401, "not_signed_in")
+    refused(visitor.post("/api/account/claim", {"seats": []}), 401, "not_signed_in")
+    refused(visitor.post("/api/account/delete", {"password": PASSWORD}), 401, "not_signed_in")
+    change = {"current": PASSWORD, "new": "whatever it is"}
+    refused(visitor.post("/api/account/password", change), 401, "not_signed_in")
+    forged = Visitor(server.url)
+    forged.http.cookies.set("session", "x" * 43)
+    refused(forged.get("/api/account"), 401, "not_signed_in")
+
+
+def store_of(server: LiveServer) -> SqliteStore:
+    return SqliteStore(Path(server.instance_path) / "games.sqlite3", shared=True)
+
+
+def test_the_games_of_this_browser_are_claimed_once(server: LiveServer) -> None:
+    visitor = Visitor(server.url)
+    first = visitor.post("/api/games", {"opponent": "friend", "color": "white"}).json()
+    second = visitor.post("/api/games", {"opponent": "friend", "color": "black"}).json()
+    someone = Visitor(server.url).post("/api/games", {"opponent": "friend"}).json()
+    name = new_name()
+    account_id = visitor.signup(name)["account"]["id"]
+    games = [first["game"], second["game"], someone["game"]]  # not this browser's third
+    response = visitor.post("/api/account/claim", {"seats": games})
+    assert response.status_code == 200, response.text
+    assert sorted(response.json()["claimed"]) == sorted(games[:2])
+    refused(visitor.post("/api/account/claim", {"seats": games}), 409, "conflict", "already")
+    refused(visitor.post("/api/account/claim", {"seats": ["../x"]}), 400, "bad_request")
+    store = store_of(server)
+    try:
+        assert store.load_game(first["game"]).accounts == {0: account_id}  # type: ignore[union-attr]
+        assert store.load_game(second["game"]).accounts == {1: account_id}  # type: ignore[union-attr]
+        assert store.load_game(someone["game"]).accounts == {}  # type: ignore[union-attr]
+    finally:
+        store.close()
+
+
+def test_a_signed_in_players_seats_and_name_are_the_accounts(server: LiveServer) -> None:
+    white, black = Visitor(server.url), Visitor(server.url)
+    white_name, black_name = new_name(), new_name()
+    white_id = white.signup(white_name)["account"]["id"]
+    black_id = black.signup(black_name)["account"]["id"]
+    created = white.post(
+        "/api/games", {"opponent": "friend", "color": "white", "name": "Someone Else"}
+    ).json()
+    game = created["game"]
+    joined = black.post(f"/api/games/{game}/join", {"invite": invite_token(created)})
+    assert joined.status_code == 200, joined.text
+    state = joined.json()["state"]
+    assert state["players"]["white"]["name"] == white_name
+    assert state["players"]["black"]["name"] == black_name
+    pgn = white.get(f"/api/games/{game}/pgn").text
+    assert f'[White "{white_name}"]' in pgn and f'[Black "{black_name}"]' in pgn
+    store = store_of(server)
+    try:
+        assert store.load_game(game).accounts == {0: white_id, 1: black_id}  # type: ignore[union-attr]
+    finally:
+        store.close()
+    anonymous = Visitor(server.url).post("/api/games", {"opponent": "friend", "name": white_name})
+    refused(anonymous, 400, "bad_request", "an account's")  # nobody else is shown by it
+
+
+def socket_of(visitor: Visitor) -> GameClient:
+    cookie = f"session={visitor.session}" if visitor.session else ""
+    return GameClient(visitor.url, headers={"Cookie": cookie})
+
+
+def test_a_socket_is_its_handshakes_account_never_an_events(server: LiveServer) -> None:
+    alice, bob = Visitor(server.url), Visitor(server.url)
+    alice_name, bob_name = new_name(), new_name()
+    alice.signup(alice_name)
+    bob_id = bob.signup(bob_name)["account"]["id"]
+    socket = socket_of(alice)
+    try:
+        # An event naming another account, by field or by name, does not make it that one.
+        forged = socket.call("seek", {"control": "5+3", "account": bob_id})
+        assert forged["ok"] is False and forged["code"] == "bad_request", forged
+        assert "account" in forged["error"]
+        seek = socket.call("seek", {"control": "5+3", "name": bob_name})
+        assert seek["ok"] is True and seek["seek"]["name"] == alice_name, seek
+        socket.call("seek_cancel", {})
+        # Signing out ends the connection's account too.
+        assert alice.post("/api/account/logout").json() == {"ok": True}
+        after = socket.call("seek", {"control": "5+3"})
+        assert after["ok"] is True and after["seek"]["name"] != alice_name, after
+        socket.call("seek_cancel", {})
+    finally:
+        socket.client.disconnect()
+    anonymous = GameClient(server.url)
+    try:
+        taken = anonymous.call("seek", {"control": "5+3", "name": bob_name.upper()})
+        assert taken["ok"] is False and taken["code"] == "bad_request", taken
+    finally:
+        anonymous.client.disconnect()
+
+
+def test_lobby_pairing_links_both_accounts(server: LiveServer) -> None:
+    alice, bob = Visitor(server.url), Visitor(server.url)
+    alice_id = alice.signup(new_name())["account"]["id"]
+    bob_id = bob.signup(new_name())["account"]["id"]
+    first, second = socket_of(alice), socket_of(bob)
+    try:
+        waiting = first.call("pair", {"control": "3+2"})
+        assert waiting["ok"] is True and waiting["paired"] is False, waiting
+        paired = second.call("pair", {"control": "3+2"})
+        assert paired["ok"] is True and paired["paired"] is True, paired
+        game, color = paired["game"], paired["color"]
+    finally:
+        first.client.disconnect()
+        second.client.disconnect()
+    store = store_of(server)
+    try:
+        accounts = store.load_game(game).accounts  # type: ignore[union-attr]
+    finally:
+        store.close()
+    bob_color = 0 if color == "white" else 1
+    assert accounts == {bob_color: bob_id, 1 - bob_color: alice_id}

@@ -1,0 +1,192 @@
+"""Versioned schema migrations (server.storage.migrations) on SQLite and PostgreSQL: an empty
+database and one made by main before versions existed (tests/data/schema_v0.*.sql, made by
+tests/data/make_schema_v0.py) both reach the latest version, keep their data, and gain the
+accounts' tables; opening again changes nothing; a failed migration leaves its version out.
+
+The PostgreSQL half is marked `cluster` (run with `pytest -m cluster`): it starts a PostgreSQL
+of its own through deploy/cluster.py, is skipped without one, and fails without one on CI.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.storage import migrations
+from server.storage.interface import GameStore
+from server.storage.sqlite import SqliteStore
+
+DATA = Path(__file__).resolve().parent / "data"
+GAME = "FPV_RUi-b2TK"  # the game in the frozen files: two seats, three moves, a review
+
+
+def check_kept_and_migrated(store: GameStore, db: Any) -> None:
+    """The frozen rows are all there and the new tables work."""
+    game_id = GAME
+    game = store.load_game(game_id)
+    assert game is not None
+    assert [move.san for move in game.moves] == ["e4", "e5", "Nf3"]
+    assert game.settings["names"][0] == "Alice" and game.header["friend_name"] == "Bob"
+    assert game.version == 5 and game.accounts == {}
+    assert len(store.changes_since(game_id, 0)) == 5
+    review = store.find_review(game_id)
+    assert review is not None and review.id == "rev12345" and review.status == "done"
+    seeks = store.list_seeks(10)
+    assert [(seek.id, seek.body["name"]) for seek in seeks] == [("seek1234", "Carol")]
+    row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    assert row[0] == migrations.LATEST
+    user_id = store.create_user(("Dana", "dana", "hash"), [("abcd", "code-hash")])
+    assert store.user_by_key("dana").name == "Dana"  # type: ignore[union-attr]
+    assert store.claim_seats(user_id, [(game_id, "no such token")]) == []
+    store.link_seat(game_id, 1, user_id)
+    assert store.load_game(game_id).accounts == {1: user_id}  # type: ignore[union-attr]
+
+
+def sqlite_from(script: str, folder: Path) -> Path:
+    path = folder / "games.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(script)
+    db.close()
+    return path
+
+
+def test_a_sqlite_file_of_main_before_versions_is_migrated(tmp_path: Path) -> None:
+    path = sqlite_from((DATA / "schema_v0.sqlite.sql").read_text(), tmp_path)
+    store = SqliteStore(path)
+    try:
+        check_kept_and_migrated(store, store.db)
+    finally:
+        store.close()
+    again = SqliteStore(path)  # opening again applies nothing and keeps everything
+    try:
+        versions = again.db.execute("SELECT version FROM schema_version").fetchall()
+        assert [version for (version,) in versions] == [v for v, _, _ in migrations.MIGRATIONS]
+        assert again.user_by_key("dana") is not None
+    finally:
+        again.close()
+
+
+def test_an_empty_sqlite_file_gets_every_migration(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "games.sqlite3")
+    try:
+        versions = store.db.execute("SELECT version FROM schema_version").fetchall()
+        assert [version for (version,) in versions] == [m[0] for m in migrations.MIGRATIONS]
+        tables = {row[0] for row in store.db.execute("SELECT name FROM sqlite_master")}
+        assert {"games", "seats", "users", "sessions", "recovery_codes"} <= tables
+    finally:
+        store.close()
+
+
+def test_a_sqlite_file_older_than_the_last_change_time_is_migrated(tmp_path: Path) -> None:
+    """The ad-hoc migration of before (games.updated) is migration 2 now."""
+    old = (DATA / "schema_v0.sqlite.sql").read_text()
+    old = old.replace(",\n    updated REAL NOT NULL\n", "\n").replace(
+        "CREATE INDEX games_idle ON games(active, updated) WHERE active = 1;\n", ""
+    )
+    lines = [
+        line.rsplit(",", 1)[0] + ");" if line.startswith('INSERT INTO "games"') else line
+        for line in old.splitlines()
+    ]
+    path = sqlite_from("\n".join(lines), tmp_path)
+    store = SqliteStore(path)
+    try:
+        assert store.idle_games(0.0) == []  # counted from the upgrade, not from 1970
+        check_kept_and_migrated(store, store.db)
+    finally:
+        store.close()
+
+
+def test_a_failed_migration_is_rolled_back_whole(tmp_path: Path) -> None:
+    """A database whose step 3 cannot apply (a `users` table of some other making) stays at
+    version 2 with nothing of step 3 written, and says why."""
+    path = tmp_path / "games.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE users (stranger TEXT)")
+    db.close()
+    with pytest.raises(sqlite3.OperationalError, match="users"):
+        SqliteStore(path)
+    db = sqlite3.connect(path)
+    try:
+        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 2
+        columns = {row[1] for row in db.execute("PRAGMA table_info(seats)")}
+        assert "account_id" not in columns
+    finally:
+        db.close()
+
+
+@pytest.fixture(scope="module")
+def database() -> Iterator[str]:
+    from deploy import cluster
+
+    needed = ("initdb", "pg_ctl", "Python package psycopg", "runuser")
+    if any(name.startswith(needed) for name in cluster.missing_programs()):
+        message = "needs PostgreSQL (apt-get install postgresql; pip install 'psycopg[binary]')"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    # Not under pytest's tmp_path: as root, PostgreSQL runs as `postgres`, who must reach it.
+    folder = Path(tempfile.mkdtemp(prefix="chess-migrate-"))
+    folder.chmod(0o755)
+    try:
+        yield cluster.start_postgres(folder, cluster.free_port())
+    finally:
+        cluster.stop_postgres(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.cluster
+@pytest.mark.server
+def test_a_postgres_database_of_main_before_versions_is_migrated(database: str) -> None:
+    import psycopg
+
+    from server.storage.postgres import PostgresStore
+
+    with psycopg.connect(database, autocommit=True) as db:
+        db.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+        db.execute((DATA / "schema_v0.postgres.sql").read_text())
+    store = PostgresStore(database)
+    try:
+        with psycopg.connect(database, autocommit=True) as db:
+            check_kept_and_migrated(store, db)
+    finally:
+        store.close()
+    again = PostgresStore(database)
+    try:
+        with psycopg.connect(database, autocommit=True) as db:
+            versions = db.execute("SELECT version FROM schema_version ORDER BY version")
+            assert [version for (version,) in versions.fetchall()] == [
+                v for v, _, _ in migrations.MIGRATIONS
+            ]
+        assert again.user_by_key("dana") is not None
+    finally:
+        again.close()
+
+
+@pytest.mark.cluster
+@pytest.mark.server
+def test_an_empty_postgres_database_gets_every_migration(database: str) -> None:
+    import psycopg
+
+    from server.storage.postgres import PostgresStore
+
+    with psycopg.connect(database, autocommit=True) as db:
+        db.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+    store = PostgresStore(database)
+    try:
+        user_id = store.create_user(("Erin", "erin", "hash"), [])
+        store.add_session("id-hash", user_id)
+        assert store.session_user("id-hash", 0.0).name == "Erin"  # type: ignore[union-attr]
+        store.set_password(user_id, "new hash")
+        assert store.session_user("id-hash", 0.0) is None  # a new password ends sessions
+        assert store.account_by_name("ERIN").id == user_id  # type: ignore[union-attr]
+        store.delete_user(user_id)
+        assert store.account_by_name("erin") is None
+    finally:
+        store.close()
