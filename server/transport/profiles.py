@@ -14,6 +14,7 @@ written in the work pool a batch at a time (server.transport.games_export).
 from __future__ import annotations
 
 import datetime
+import itertools
 import logging
 import time
 from collections.abc import Iterator
@@ -234,10 +235,12 @@ def export_games(name: str) -> Response:
         query = parse_games_filter(request.args).query(account.id, 0)
         pool = cast(WorkPool, current_app.extensions["chess_work"])
         chunks = stream_games(_store(), query, public_url(current_app.config), pool.run)
+        # The first batch before the answer starts: a pool that refuses it (busy, too slow)
+        # is answered with its error and status, not with an empty file.
+        first = next(chunks, "")
         release = held.pop_all()  # the admission is held until the last byte is out
-    response = Response(
-        stream_with_context(_released(chunks, release)), mimetype="text/x-chess-pgn"
-    )
+    stream = _released(itertools.chain([first], chunks), release)
+    response = Response(stream_with_context(stream), mimetype="text/x-chess-pgn")
     response.headers["Content-Disposition"] = f'attachment; filename="{account.name}.pgn"'
     return response
 
