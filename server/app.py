@@ -59,6 +59,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         lobby_events,
         offload,
         profiles,
+        ratings_api,
         review_events,
         views,
     )
@@ -68,6 +69,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(analysis_api.blueprint)
     app.register_blueprint(credits.blueprint)
     app.register_blueprint(accounts_api.blueprint)
+    app.register_blueprint(ratings_api.blueprint)
     app.after_request(add_security_headers)
     public_url(app.config)  # a malformed CHESS_PUBLIC_URL stops the start, naming it
     app.json = JsonProvider(app)

@@ -31,6 +31,7 @@ HTTP_STATUS = {
     "rate_limited": 429,
     "too_many_games": 429,
     "too_many_seeks": 429,
+    "out_of_range": 409,  # a seek's rating range (server.lobby.service)
     "unknown_event": 400,
     "reserved_event": 400,
     "internal": 500,

@@ -87,7 +87,9 @@ def test_sign_up_sets_a_session_cookie_and_gives_recovery_codes_once(server: Liv
     response = visitor.post("/api/account/signup", {"name": name, "password": PASSWORD})
     body = response.json()
     assert response.status_code == 201, body
-    assert body["account"]["name"] == name and body["account"]["ratings"] == {}
+    assert body["account"]["name"] == name
+    new = {"rating": 1500, "deviation": 500, "provisional": True, "games": 0}  # docs/ratings.md
+    assert body["account"]["ratings"]["blitz"] == new
     codes = body["recovery_codes"]
     assert len(codes) == 8 and len(set(codes)) == 8
     cookie = set_cookie(response)

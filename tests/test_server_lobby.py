@@ -75,6 +75,10 @@ def test_a_seek_appears_is_taken_and_vanishes(visitor: Visitors) -> None:
         "control": "5+3",
         "color": "white",
         "assisted": True,
+        "rated": False,
+        "rating": None,  # a visitor without an account has none
+        "provisional": None,
+        "rating_range": None,
     }
     assert onlooker.wait_message("seek_added")["seek"] == seek
     assert [listed["id"] for listed in visitor().enter()["seeks"]] == [seek["id"]]

@@ -67,7 +67,7 @@ def test_a_sqlite_file_of_main_before_versions_is_migrated(tmp_path: Path) -> No
     again = SqliteStore(path)  # opening again applies nothing and keeps everything
     try:
         versions = again.db.execute("SELECT version FROM schema_version").fetchall()
-        assert [version for (version,) in versions] == [v for v, _, _ in migrations.MIGRATIONS]
+        assert [version for (version,) in versions] == [m[0] for m in migrations.MIGRATIONS]
         assert again.user_by_key("dana") is not None
     finally:
         again.close()
@@ -162,7 +162,7 @@ def test_a_postgres_database_of_main_before_versions_is_migrated(database: str) 
         with psycopg.connect(database, autocommit=True) as db:
             versions = db.execute("SELECT version FROM schema_version ORDER BY version")
             assert [version for (version,) in versions.fetchall()] == [
-                v for v, _, _ in migrations.MIGRATIONS
+                m[0] for m in migrations.MIGRATIONS
             ]
         assert again.user_by_key("dana") is not None
     finally:

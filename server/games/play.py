@@ -44,6 +44,16 @@ def color_name(color: Color) -> str:
 
 
 @dataclass(frozen=True)
+class ShownRating:
+    """A player's rating as a game shows it beside the name: the whole rating, whether it is
+    provisional ("1500?"), and once a rated game ended the change it made (+8 / -8)."""
+
+    rating: int
+    provisional: bool
+    diff: int | None = None
+
+
+@dataclass(frozen=True)
 class GameSettings:
     """What a game was created with; never changes."""
 
@@ -57,6 +67,10 @@ class GameSettings:
     # The players' display names by colour (server.lobby.names; None: no name given).
     names: tuple[str | None, str | None] = (None, None)
     review: bool = False  # a game against the computer reviewed when it ends (issue 18)
+    # A rated game (issue 27, server.games.rating): between two accounts, never assisted; the
+    # players' ratings in its speed as it started, by colour.
+    rated: bool = False
+    ratings: tuple[ShownRating | None, ShownRating | None] = (None, None)
 
     @property
     def computer(self) -> Color | None:
@@ -107,6 +121,8 @@ class Header:
     # The invited friend's display name, given once the seat is taken (the creator's is in
     # the settings, given at creation): `Game.names` has both.
     friend_name: str | None = None
+    # The ratings after a rated game ended, with the change it made, by colour.
+    rated: tuple[ShownRating, ShownRating] | None = None
 
     def offer_by(self, kind: str) -> Color | None:
         return dict(self.offers).get(kind)
@@ -145,6 +161,7 @@ class Event(TypedDict, total=False):
     rematch: str  # the id of the rematch an accepted offer made
     name: str  # the display name the invited friend gave
     outcome: dict[str, Any]
+    ratings: dict[str, Any]  # a rated game's new ratings and changes, by colour name
 
 
 @dataclass(frozen=True)

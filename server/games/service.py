@@ -44,6 +44,7 @@ from server.games.computer import ComputerMover
 from server.games.notifier import Notifier
 from server.games.play import Change, Event, Game, GameSettings, NewGame
 from server.games.premoves import Premoves, premove_change
+from server.games.rating import rate_ended
 from server.games.scheduler import Scheduler
 from server.games.seats import hash_token, hashes_match, new_game_id, new_token
 from server.storage.interface import (
@@ -501,6 +502,7 @@ class GameService:
         self._after_change(game)
         if was_playing and not game.is_playing:
             self._ended(game)
+            self._rate(game)
         return event
 
     def _ended(self, game: Game) -> None:
@@ -509,6 +511,18 @@ class GameService:
                 listener(game)
             except Exception:
                 log.exception("a listener of game %s's end failed", game.id)
+
+    def _rate(self, game: Game) -> None:
+        """Rate a rated game that just ended (server.games.rating) and show the new ratings
+        in its state. The ratings are stored once by the store whatever happens here; should
+        the change that shows them lose a race to another process, the game is not shown its
+        ratings (logged), which only that game's page misses."""
+        try:
+            change = rate_ended(self.store, game, self.clock())
+            if change is not None:
+                self.commit(game, change)
+        except Exception:
+            log.exception("game %s: rating its end failed", game.id)
 
     def _settle_time(self, game: Game) -> bool:
         """Commit the flag of a clock that ran out; whether there was one."""

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from chesscore import BLACK, WHITE, Color
 from server.games.clock import ClockSettings
+from server.games.play import ShownRating
 from server.storage.interface import StoredSeek
 
 # The quick-pairing buttons, and the time controls a seek may have ("M+I": minutes, then the
@@ -34,6 +35,16 @@ SEEK = "seek"
 PAIR = "pair"
 
 
+class Member(Protocol):
+    """A signed-in player as the lobby needs one (server.accounts.identity.Account is one)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+
 @dataclass(frozen=True)
 class SeekRequest:
     """An open challenge as its creator asks for it (`control` None: no clock)."""
@@ -42,6 +53,8 @@ class SeekRequest:
     color: Color | None  # the creator's colour; None: random
     assisted: bool
     name: str | None
+    rated: bool = False
+    rating_range: tuple[int, int] | None = None  # the taker's rating, lowest and highest
 
 
 @dataclass(frozen=True)
@@ -50,6 +63,7 @@ class PairRequest:
 
     control: str
     name: str | None
+    rated: bool = False
 
 
 @dataclass(frozen=True)
@@ -62,6 +76,9 @@ class Seek:
     color: Color | None
     assisted: bool
     created: float
+    rated: bool = False
+    rating: ShownRating | None = None  # its owner's, in the speed of the control
+    rating_range: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -83,19 +100,61 @@ def clock_of(control: str | None) -> ClockSettings | None:
     return None if not control else QUICK_CONTROLS[control]
 
 
-def seek_to_body(name: str, color: Color | None, assisted: bool) -> dict[str, Any]:
-    return {"name": name, "color": color, "assisted": assisted}
+@dataclass(frozen=True)
+class Entry:
+    """What a seek or wait says of its owner and terms, as stored in its body."""
+
+    name: str
+    color: Color | None = None
+    assisted: bool = True
+    rated: bool = False
+    account: int | None = None  # the owner's account id (never listed)
+    rating: ShownRating | None = None
+    rating_range: tuple[int, int] | None = None
+
+
+def seek_to_body(entry: Entry) -> dict[str, Any]:
+    rating = entry.rating
+    return {
+        "name": entry.name,
+        "color": entry.color,
+        "assisted": entry.assisted,
+        "rated": entry.rated,
+        "account": entry.account,
+        "rating": None if rating is None else rating.rating,
+        "provisional": None if rating is None else rating.provisional,
+        "range": None if entry.rating_range is None else list(entry.rating_range),
+    }
+
+
+def entry_from_body(body: dict[str, Any]) -> Entry:
+    """The entry of a stored body (one stored before ratings has none of theirs)."""
+    rating = body.get("rating")
+    shown = None if rating is None else ShownRating(int(rating), bool(body.get("provisional")))
+    low_high = body.get("range")
+    return Entry(
+        str(body["name"]),
+        body["color"],
+        bool(body["assisted"]),
+        bool(body.get("rated", False)),
+        body.get("account"),
+        shown,
+        None if low_high is None else (int(low_high[0]), int(low_high[1])),
+    )
 
 
 def seek_from_stored(stored: StoredSeek) -> Seek:
-    body = stored.body
+    entry = entry_from_body(stored.body)
     return Seek(
         stored.id,
-        str(body["name"]),
+        entry.name,
         stored.control or None,
-        body["color"],
-        bool(body["assisted"]),
+        entry.color,
+        entry.assisted,
         stored.created,
+        entry.rated,
+        entry.rating,
+        entry.rating_range,
     )
 
 

@@ -21,25 +21,32 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from chesscore import BLACK, WHITE, Board, Color
+from chesscore.ratings import PlayerRating
 from server.errors import RequestError
 from server.games.admission import AddressBuckets
 from server.games.play import GameSettings
+from server.games.rating import game_speed_of, shown_rating
 from server.games.service import GameService
 from server.lobby.names import is_look_alike, make_anonymous_name
 from server.lobby.notifier import LobbyNotifier
+from server.lobby.pairing import choose_partner, pairs_due
 from server.lobby.seeks import (
     PAIR,
     SEEK,
     UNTIMED,
+    Entry,
+    Member,
     PairRequest,
     Seat,
     Seek,
     SeekRequest,
     clock_of,
     draw_colors,
+    entry_from_body,
     new_seek_id,
     seek_from_stored,
     seek_to_body,
@@ -96,6 +103,7 @@ class LobbyService:
             sleep(BEAT_SECONDS)
             try:
                 self.beat()
+                self.pair_waiting()
             except Exception:
                 log.exception("the lobby's heartbeat failed; trying again")
 
@@ -111,15 +119,21 @@ class LobbyService:
     # -- seeks -----------------------------------------------------------------------------
 
     def create_seek(
-        self, owner: str, address: str, request: SeekRequest, account: int | None = None
+        self, owner: str, address: str, request: SeekRequest, member: Member | None = None
     ) -> tuple[Seek, list[str]]:
-        """List a new open challenge of `owner` (signed in as `account`, if given); the ids of
+        """List a new open challenge of `owner` (signed in as `member`, if at all); the ids of
         the entries it replaced."""
         self.requests.take(address, "lobby requests")
-        stored = self._entry(
-            SEEK, owner, address, request.control, request.name, request.color, request.assisted
+        if request.rating_range is not None and member is None:
+            raise RequestError("not_signed_in", "sign in to give a seek a rating range")
+        entry = self._terms(request.control, request.name, request.rated, member)
+        entry = replace(
+            entry,
+            color=request.color,
+            assisted=request.assisted and not request.rated,
+            rating_range=request.rating_range,
         )
-        _hold_account(stored, account)
+        stored = self._entry(SEEK, owner, address, request.control, entry)
         replaced = self._limited(lambda: self.store.add_seek(stored, self.per_address))
         self.holders.add(owner)
         if replaced:
@@ -142,11 +156,19 @@ class LobbyService:
             self.cancel(owner)
 
     def accept(
-        self, taker: str, address: str, seek_id: str, name: str | None, account: int | None = None
+        self,
+        taker: str,
+        address: str,
+        seek_id: str,
+        name: str | None,
+        member: Member | None = None,
     ) -> Seat:
-        """`taker` (signed in as `account`, if given) takes the open challenge `seek_id`: a
+        """`taker` (signed in as `member`, if at all) takes the open challenge `seek_id`: a
         new game; the taker's seat."""
         self.requests.take(address, "lobby requests")
+        # The terms are checked before the seek is taken, so a refusal leaves it listed.
+        listed = [seek for seek in self.store.list_seeks(MAX_LISTED) if seek.id == seek_id]
+        taker_entry = self._taker_terms(listed[0], name, member) if listed else None
         try:
             stored = self.store.take_seek(seek_id, taker)
         except OwnSeekError:
@@ -158,46 +180,91 @@ class LobbyService:
         replaced = [seek.id for seek in self.store.remove_seeks(taker)]
         self.notifier.seeks_removed([stored.id, *replaced])
         seek = seek_from_stored(stored)
+        if taker_entry is None:  # stored past the MAX_LISTED shown: checked once taken
+            taker_entry = self._taker_terms(stored, name, member)
         owner_color, taker_color = draw_colors(seek.color, secrets.randbelow(2))
-        taker_name = name or make_anonymous_name()
-        return self._start(stored, owner_color, taker_color, taker_name, seek.assisted, account)
+        return self._start(stored, owner_color, taker_color, taker_entry)
+
+    def _taker_terms(self, stored: StoredSeek, name: str | None, member: Member | None) -> Entry:
+        """The taker's entry for the seek `stored`, or the refusal: a rated seek takes a
+        signed-in player of another account, a range a rating inside it."""
+        seek = entry_from_body(stored.body)
+        if seek.rated and member is None:
+            raise RequestError("not_signed_in", "sign in to play a rated game")
+        if member is not None and member.id == seek.account:
+            raise RequestError("not_allowed", "this is your own seek: wait for someone to take it")
+        entry = self._terms(stored.control or None, name, seek.rated, member)
+        if seek.rating_range is not None:
+            low, high = seek.rating_range
+            if entry.rating is None or not low <= entry.rating.rating <= high:
+                raise RequestError(
+                    "out_of_range",
+                    f"this seek is for ratings {low} to {high}"
+                    + ("" if entry.rating is None else f"; yours is {entry.rating.rating}"),
+                )
+        return entry
 
     # -- quick pairing ---------------------------------------------------------------------
 
     def pair(
-        self, owner: str, address: str, request: PairRequest, account: int | None = None
+        self, owner: str, address: str, request: PairRequest, member: Member | None = None
     ) -> tuple[Seat | None, list[str]]:
-        """Pair `owner` (signed in as `account`, if given) with a visitor waiting for the same
-        control (its seat), or make it wait (None); second, the ids of the entries this
-        replaced."""
+        """Pair `owner` (signed in as `member`, if at all) with a visitor waiting for the same
+        control and terms, the nearest rating first (server.lobby.pairing), and return its
+        seat; or make it wait (None). Second, the ids of the entries this replaced."""
         self.requests.take(address, "lobby requests")
-        wait = self._entry(PAIR, owner, address, request.control, request.name)
-        _hold_account(wait, account)
-        partner, replaced = self._limited(lambda: self.store.pair_or_wait(wait, self.per_address))
+        entry = self._terms(request.control, request.name, request.rated, member)
+        # A casual quick game is assisted, as it always was; a rated one never is.
+        entry = replace(entry, assisted=not request.rated)
+        wait = self._entry(PAIR, owner, address, request.control, entry)
+
+        def choose(new: StoredSeek, waiting: list[StoredSeek]) -> StoredSeek | None:
+            return choose_partner(new, waiting, self.clock())
+
+        partner, replaced = self._limited(
+            lambda: self.store.pair_or_wait(wait, self.per_address, choose)
+        )
         if replaced:
             self.notifier.seeks_removed(replaced)
         if partner is None:
             self.holders.add(owner)
             return None, replaced
         partner_color, own_color = draw_colors(None, secrets.randbelow(2))
-        seat = self._start(partner, partner_color, own_color, wait.body["name"], True, account)
-        return seat, replaced
+        return self._start(partner, partner_color, own_color, entry_from_body(wait.body)), replaced
+
+    def pair_waiting(self) -> None:
+        """Pair the waits whose windows have widened enough since they came (each heartbeat):
+        without it two players far apart would wait until someone else came."""
+        now = self.clock()
+        for waiting, other in self.store.take_due_pairs(lambda waits: pairs_due(waits, now)):
+            waiting_color, other_color = draw_colors(None, secrets.randbelow(2))
+            seat = self._start(waiting, waiting_color, other_color, entry_from_body(other.body))
+            self.notifier.paired(other.owner, seat)
 
     # -- making the game ------------------------------------------------------------------
 
+    def _terms(
+        self, control: str | None, name: str | None, rated: bool, member: Member | None
+    ) -> Entry:
+        """Who enters, as the lobby shows them: a signed-in player by the account's name and
+        rating in the control's speed; a visitor by the name given (or one made up). Rated
+        play takes an account."""
+        if member is None:
+            if rated:
+                raise RequestError("not_signed_in", "sign in to play rated games")
+            return Entry(name or make_anonymous_name())
+        speed = game_speed_of(clock_of(control))
+        player = self.store.ratings_of(member.id).get(speed, PlayerRating())
+        return Entry(
+            member.name, rated=rated, account=member.id, rating=shown_rating(player, self.clock())
+        )
+
     def _entry(
-        self,
-        kind: str,
-        owner: str,
-        address: str,
-        control: str | None,
-        name: str | None,
-        color: Color | None = None,
-        assisted: bool = True,
+        self, kind: str, owner: str, address: str, control: str | None, entry: Entry
     ) -> StoredSeek:
-        if name is not None:
-            self._check_not_look_alike(owner, name)
-        body = seek_to_body(name or make_anonymous_name(), color, assisted)
+        if entry.account is None:
+            self._check_not_look_alike(owner, entry.name)
+        body = seek_to_body(entry)
         return StoredSeek(
             new_seek_id(), kind, owner, address, control or UNTIMED, body, self.clock(), self.host
         )
@@ -226,18 +293,13 @@ class LobbyService:
             ) from None
 
     def _start(
-        self,
-        waiting: StoredSeek,
-        waiting_color: Color,
-        taker_color: Color,
-        taker_name: str,
-        assisted: bool,
-        taker_account: int | None = None,
+        self, waiting: StoredSeek, waiting_color: Color, taker_color: Color, taker: Entry
     ) -> Seat:
-        """The game between the waiting side (`waiting`'s owner) and the taker; the waiting
-        side is told its seat privately, the taker's is returned."""
-        waiting_name = str(waiting.body["name"])
-        names = {waiting_color: waiting_name, taker_color: taker_name}
+        """The game between the waiting side (`waiting`'s owner) and the taker, on the
+        waiting side's terms (assisted, rated); the waiting side is told its seat privately,
+        the taker's is returned."""
+        terms = entry_from_body(waiting.body)
+        sides = {waiting_color: terms, taker_color: taker}
         settings = GameSettings(
             "friend",
             waiting_color,
@@ -245,20 +307,15 @@ class LobbyService:
             clock_of(waiting.control),
             None,
             secrets.randbits(31),
-            assisted,
-            (names[WHITE], names[BLACK]),
+            terms.assisted and not terms.rated,
+            (sides[WHITE].name, sides[BLACK].name),
+            rated=terms.rated,
+            ratings=(sides[WHITE].rating, sides[BLACK].rating),
         )
-        held = {waiting_color: waiting.body.get("account"), taker_color: taker_account}
-        accounts = {color: int(account) for color, account in held.items() if account is not None}
+        accounts = {color: entry.account for color, entry in sides.items() if entry.account}
         game, seats = self.games.create_paired(settings, accounts)
         self.notifier.paired(
-            waiting.owner, Seat(game.id, waiting_color, seats[waiting_color], taker_name)
+            waiting.owner, Seat(game.id, waiting_color, seats[waiting_color], taker.name)
         )
         self.notifier.games_changed()
-        return Seat(game.id, taker_color, seats[taker_color], waiting_name)
-
-
-def _hold_account(entry: StoredSeek, account: int | None) -> None:
-    """Keep the signed-in owner's account id in the entry's body, for the seat it pairs into."""
-    if account is not None:
-        entry.body["account"] = account
+        return Seat(game.id, taker_color, seats[taker_color], terms.name)

@@ -12,14 +12,24 @@ stored twice, and a commit is durable when it returns. The functions at the end 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from chesscore import Outcome, Termination
+from chesscore import Color, Outcome, Termination
+from chesscore.ratings import PlayerRating, Speed
 from server.accounts.identity import Account
 from server.games.clock import ClockSettings, ClockState
-from server.games.play import Event, Game, GameSettings, Header, MoveRecord, restore_game
+from server.games.play import (
+    Event,
+    Game,
+    GameSettings,
+    Header,
+    MoveRecord,
+    ShownRating,
+    restore_game,
+)
 
 # The tables every SQL backend shares word for word (the `games` table differs by dialect and
 # comes first in each backend's schema, since these refer to it).
@@ -147,6 +157,29 @@ class StoredReview:
     host: str | None
     created: float
     updated: float
+
+
+@dataclass(frozen=True)
+class RatedSide:
+    """One side's result of a rated game as stored: its rating after the game (with its
+    deviation) and the change shown (+8 / -8)."""
+
+    color: Color
+    account_id: int
+    rating: float
+    deviation: float
+    diff: int
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    """A row of an account's rating history (the profile's graph)."""
+
+    game_id: str
+    speed: str
+    rating: float
+    diff: int
+    played: float
 
 
 class ReviewLimitError(Exception):
@@ -352,11 +385,20 @@ class GameStore(AccountStore, Protocol):
         returned), unless its address holds `per_address` already (`SeekLimitError`)."""
 
     def pair_or_wait(
-        self, wait: StoredSeek, per_address: int
+        self,
+        wait: StoredSeek,
+        per_address: int,
+        choose: Callable[[StoredSeek, list[StoredSeek]], StoredSeek | None] = ...,
     ) -> tuple[StoredSeek | None, list[str]]:
         """Drop the owner's earlier seeks and waits (their ids are returned second), then take
-        the oldest wait of another owner with the same control and return it; with none,
-        store `wait` (refused as `add_seek` refuses) and return None."""
+        the wait of another owner with the same control that `choose` picks among them (oldest
+        first; by default the oldest) and return it; with none, store `wait` (refused as
+        `add_seek` refuses) and return None."""
+
+    def take_due_pairs(
+        self, due: Callable[[list[StoredSeek]], list[tuple[StoredSeek, StoredSeek]]]
+    ) -> list[tuple[StoredSeek, StoredSeek]]:
+        """Remove and return the pairs of waits `due` picks among all of them."""
 
     def take_seek(self, seek_id: str, taker: str) -> StoredSeek | None:
         """Remove and return the seek, or None if it is gone; `OwnSeekError` if `taker` owns it."""
@@ -377,6 +419,23 @@ class GameStore(AccountStore, Protocol):
         """Record that the process `host` is alive at `now`; forget the processes not heard
         from since `alive_after` and remove their seeks and waits (their ids are returned):
         their connections are gone with them."""
+
+    # -- ratings (server.storage.ratings): each call one transaction.
+
+    def ratings_of(self, account_id: int) -> dict[Speed, PlayerRating]:
+        """The account's ratings in the speeds it has played."""
+
+    def rating_history(self, account_id: int, limit: int) -> list[HistoryPoint]:
+        """The account's last `limit` rated games' ratings, oldest first."""
+
+    def rated_sides(self, game_id: str) -> list[RatedSide]:
+        """The stored results of a rated game, white first (none: not rated, or not yet)."""
+
+    def rate_game(
+        self, game_id: str, speed: Speed, white_score: float, now: float
+    ) -> list[RatedSide]:
+        """Rate the finished game between its seats' accounts, once however often it is
+        called (by any process); its results, white first (none: a seat has no account)."""
 
     def close(self) -> None: ...
 
@@ -405,6 +464,8 @@ def settings_to_data(settings: GameSettings) -> dict[str, Any]:
         "assisted": settings.assisted,
         "names": list(settings.names),
         "review": settings.review,
+        "rated": settings.rated,
+        "ratings": [None if shown is None else shown_to_data(shown) for shown in settings.ratings],
     }
 
 
@@ -420,7 +481,26 @@ def settings_from_data(data: dict[str, Any]) -> GameSettings:
         data.get("assisted", True),  # games stored before the setting existed were assisted
         _names_from_data(data.get("names")),  # none before display names existed
         data.get("review", False),  # none before reviews existed
+        data.get("rated", False),  # none before ratings existed
+        _ratings_from_data(data.get("ratings")),
     )
+
+
+def shown_to_data(shown: ShownRating) -> dict[str, Any]:
+    return {"rating": shown.rating, "provisional": shown.provisional, "diff": shown.diff}
+
+
+def shown_from_data(data: dict[str, Any]) -> ShownRating:
+    return ShownRating(int(data["rating"]), bool(data["provisional"]), data.get("diff"))
+
+
+def _ratings_from_data(
+    data: list[dict[str, Any] | None] | None,
+) -> tuple[ShownRating | None, ShownRating | None]:
+    if data is None:
+        return None, None
+    white, black = (None if side is None else shown_from_data(side) for side in data)
+    return white, black
 
 
 def _names_from_data(data: list[str | None] | None) -> tuple[str | None, str | None]:
@@ -439,6 +519,7 @@ def header_to_data(header: Header) -> dict[str, Any]:
         "seated": sorted(header.seated),
         "rematch": header.rematch,
         "friend_name": header.friend_name,
+        "rated": None if header.rated is None else [shown_to_data(s) for s in header.rated],
     }
 
 
@@ -454,7 +535,14 @@ def header_from_data(data: dict[str, Any]) -> Header:
         seated=frozenset(data["seated"]),
         rematch=data["rematch"],
         friend_name=data.get("friend_name"),  # none before the friend's name was kept
+        rated=_rated_from_data(data.get("rated")),  # none before ratings existed
     )
+
+
+def _rated_from_data(data: list[dict[str, Any]] | None) -> tuple[ShownRating, ShownRating] | None:
+    if data is None:
+        return None
+    return shown_from_data(data[0]), shown_from_data(data[1])
 
 
 def game_from_stored(stored: StoredGame) -> Game:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from server.storage.history import HISTORY_TABLE
 from server.storage.interface import ANALYSIS_TABLE, GAME_RECORD_TABLES
+from server.storage.ratings import RATING_TABLES
 from server.storage.reviews import REVIEW_TABLE
 from server.storage.seeks import SEEK_TABLES, Database, sql
 
@@ -122,6 +123,12 @@ CREATE INDEX seats_account ON seats(account_id) WHERE account_id IS NOT NULL;
     )
 
 
+def rating_tables(db: Database, dialect: Dialect) -> None:
+    """4: ratings per account and speed, and a row per account and rated game
+    (server.storage.ratings)."""
+    run(db, dialect, RATING_TABLES)
+
+
 def game_history(db: Database, dialect: Dialect) -> None:
     """5: the mover's clock after each move (`MoveRecord.clock_ms`, the export's `[%clk]`;
     empty for the moves stored before) and the players' game history (server.storage.history).
@@ -131,12 +138,12 @@ def game_history(db: Database, dialect: Dialect) -> None:
     run(db, dialect, HISTORY_TABLE)
 
 
-# (version, what it does, the step): append only; a released step is never edited. 4 is the
-# ratings' tables (server.storage.ratings), written on a branch of their own.
+# (version, what it does, the step): append only; a released step is never edited.
 MIGRATIONS: tuple[tuple[int, str, Callable[[Database, Dialect], None]], ...] = (
     (1, "the first releases' tables", base_schema),
     (2, "games.updated and its index", last_change_time),
     (3, "accounts: users, sessions, recovery codes, seats.account_id", accounts),
+    (4, "ratings and rating_history", rating_tables),
     (5, "moves.clock_ms and the players' game history", game_history),
 )
 LATEST = MIGRATIONS[-1][0]

@@ -10,6 +10,7 @@ same partner. SQL is written with `?` and turned into the driver's placeholder b
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from server.storage.interface import OngoingGame, OwnSeekError, SeekLimitError, StoredSeek
@@ -87,24 +88,49 @@ def add_seek(db: Database, mark: str, seek: StoredSeek, per_address: int) -> lis
     return replaced
 
 
+# Picks the partner of a new wait among the waits for its control (oldest first), or None.
+Chooser = Callable[[StoredSeek, list[StoredSeek]], StoredSeek | None]
+# Picks the waits to pair among all waits (without a newcomer: windows widened with time).
+PairsDue = Callable[[list[StoredSeek]], list[tuple[StoredSeek, StoredSeek]]]
+# Waits read to choose among: far more than ever wait for one control at once.
+MAX_WAITING = 500
+
+
+def oldest(wait: StoredSeek, waiting: list[StoredSeek]) -> StoredSeek | None:
+    return waiting[0] if waiting else None
+
+
 def pair_or_wait(
-    db: Database, mark: str, wait: StoredSeek, per_address: int
+    db: Database, mark: str, wait: StoredSeek, per_address: int, choose: Chooser = oldest
 ) -> tuple[StoredSeek | None, list[str]]:
     replaced = _drop_owner(db, mark, wait.owner)
-    row = db.execute(
+    rows = db.execute(
         sql(
             f"SELECT {COLUMNS} FROM seeks WHERE kind = 'pair' AND control = ? AND owner <> ?"
-            " ORDER BY created, id LIMIT 1",
+            " ORDER BY created, id LIMIT ?",
             mark,
         ),
-        (wait.control, wait.owner),
-    ).fetchone()
-    if row is None:
+        (wait.control, wait.owner, MAX_WAITING),
+    ).fetchall()
+    partner = choose(wait, [_seek(row) for row in rows])
+    if partner is None:
         _insert(db, mark, wait, per_address)
         return None, replaced
-    partner = _seek(row)
     db.execute(sql("DELETE FROM seeks WHERE id = ?", mark), (partner.id,))
     return partner, replaced
+
+
+def take_due_pairs(db: Database, mark: str, due: PairsDue) -> list[tuple[StoredSeek, StoredSeek]]:
+    """Remove and return the pairs `due` picks among every wait."""
+    rows = db.execute(
+        sql(f"SELECT {COLUMNS} FROM seeks WHERE kind = 'pair' ORDER BY created, id LIMIT ?", mark),
+        (MAX_WAITING,),
+    ).fetchall()
+    pairs = due([_seek(row) for row in rows])
+    for pair in pairs:
+        for seek in pair:
+            db.execute(sql("DELETE FROM seeks WHERE id = ?", mark), (seek.id,))
+    return pairs
 
 
 def take_seek(db: Database, mark: str, seek_id: str, taker: str) -> StoredSeek | None:

@@ -22,17 +22,20 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from chesscore.ratings import PlayerRating, Speed
 from server.accounts.identity import Account
 from server.accounts.usernames import name_key
 from server.games.play import Event
-from server.storage import accounts, history, migrations, reviews, seeks
+from server.storage import accounts, history, migrations, ratings, reviews, seeks
 from server.storage.interface import (
     GamesQuery,
     HistoryEntry,
+    HistoryPoint,
     HistoryRow,
     IdleGame,
     NameTakenError,
     OngoingGame,
+    RatedSide,
     StaleVersionError,
     StoredChange,
     StoredGame,
@@ -283,10 +286,14 @@ class SqliteStore(RowLoads):
             return seeks.add_seek(self.db, "?", seek, per_address)
 
     def pair_or_wait(
-        self, wait: StoredSeek, per_address: int
+        self, wait: StoredSeek, per_address: int, choose: seeks.Chooser = seeks.oldest
     ) -> tuple[StoredSeek | None, list[str]]:
         with self.lock, self._transaction():
-            return seeks.pair_or_wait(self.db, "?", wait, per_address)
+            return seeks.pair_or_wait(self.db, "?", wait, per_address, choose)
+
+    def take_due_pairs(self, due: seeks.PairsDue) -> list[tuple[StoredSeek, StoredSeek]]:
+        with self.lock, self._transaction():
+            return seeks.take_due_pairs(self.db, "?", due)
 
     def take_seek(self, seek_id: str, taker: str) -> StoredSeek | None:
         with self.lock, self._transaction():
@@ -311,6 +318,29 @@ class SqliteStore(RowLoads):
     def clear_seeks(self) -> None:
         with self.lock, self._transaction():
             self.db.execute("DELETE FROM seeks")
+
+    # -- ratings (server.storage.ratings)
+
+    def ratings_of(self, account_id: int) -> dict[Speed, PlayerRating]:
+        with self.lock:
+            return ratings.load_ratings(self.db, "?", account_id)
+
+    def rating_history(self, account_id: int, limit: int) -> list[HistoryPoint]:
+        with self.lock:
+            return ratings.history(self.db, "?", account_id, limit)
+
+    def rated_sides(self, game_id: str) -> list[RatedSide]:
+        with self.lock:
+            return ratings.rated_sides(self.db, "?", game_id)
+
+    def rate_game(
+        self, game_id: str, speed: Speed, white_score: float, now: float
+    ) -> list[RatedSide]:
+        with self.lock, self._transaction():
+            accounts = ratings.seat_accounts(self.db, "?", game_id)
+            if len(accounts) < 2:
+                return []
+            return ratings.rate(self.db, "?", game_id, accounts, speed, white_score, now)
 
     # -- accounts (server.storage.accounts), each call one transaction under the lock
 

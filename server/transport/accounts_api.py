@@ -26,6 +26,7 @@ from server.errors import RequestError
 from server.games.seats import cookie_name, is_game_id, is_token
 from server.transport.api import answer_errors_as_json, json_body
 from server.transport.clients import request_client
+from server.transport.ratings_api import account_ratings
 
 blueprint = answer_errors_as_json(Blueprint("accounts_api", __name__, url_prefix="/api/account"))
 # Game ids one claim may name (the browser remembers 30 games: static/js/storage.js).
@@ -37,8 +38,8 @@ def _accounts() -> Accounts:
 
 
 def account_json(account: Account) -> dict[str, Any]:
-    """The account as the API shows it; `ratings` per speed (none yet: the ratings fill it)."""
-    return {"id": account.id, "name": account.name, "ratings": {}}
+    """The account as the API shows it; `ratings` per speed (server.transport.ratings_api)."""
+    return {"id": account.id, "name": account.name, "ratings": account_ratings(account.id)}
 
 
 def _fields(*names: str) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from flask_socketio import SocketIO, join_room, leave_room
 
 from chesscore import Color
-from server.accounts.identity import current_account_id, shown_name
+from server.accounts.identity import current_account, shown_name
 from server.games.clock import control_name
 from server.games.notifier import Notifier
 from server.games.play import Event, Game, color_name
@@ -62,6 +62,10 @@ def seek_json(seek: Seek) -> dict[str, Any]:
         "control": seek.control,
         "color": "random" if seek.color is None else color_name(seek.color),
         "assisted": seek.assisted,
+        "rated": seek.rated,
+        "rating": None if seek.rating is None else seek.rating.rating,
+        "provisional": None if seek.rating is None else seek.rating.provisional,
+        "rating_range": None if seek.rating_range is None else list(seek.rating_range),
     }
 
 
@@ -180,9 +184,7 @@ def lobby_games(payload: Any) -> dict[str, Any]:
 def seek(payload: Any) -> dict[str, Any]:
     request_ = parse_seek(payload)
     request_ = replace(request_, name=shown_name(request_.name))
-    created, replaced = _lobby().create_seek(
-        _sid(), request_client(), request_, current_account_id()
-    )
+    created, replaced = _lobby().create_seek(_sid(), request_client(), request_, current_account())
     return {"ok": True, "seek": seek_json(created), "replaced": replaced}
 
 
@@ -193,7 +195,7 @@ def seek_cancel(payload: Any) -> dict[str, Any]:
 def seek_accept(payload: Any) -> dict[str, Any]:
     request_ = parse_accept(payload)
     seat = _lobby().accept(
-        _sid(), request_client(), request_.seek, shown_name(request_.name), current_account_id()
+        _sid(), request_client(), request_.seek, shown_name(request_.name), current_account()
     )
     return {"ok": True, **seat_json(seat)}
 
@@ -201,7 +203,7 @@ def seek_accept(payload: Any) -> dict[str, Any]:
 def pair(payload: Any) -> dict[str, Any]:
     request_ = parse_pair(payload)
     request_ = replace(request_, name=shown_name(request_.name))
-    seat, replaced = _lobby().pair(_sid(), request_client(), request_, current_account_id())
+    seat, replaced = _lobby().pair(_sid(), request_client(), request_, current_account())
     if seat is None:
         return {"ok": True, "paired": False, "replaced": replaced}
     return {"ok": True, "paired": True, "replaced": replaced, **seat_json(seat)}

@@ -12,12 +12,18 @@ from typing import Any
 from server.lobby.seeks import QUICK_CONTROLS, PairRequest, SeekRequest
 from server.transport.requests import (
     COLORS,
+    _bad,
     _fields,
     _optional_string,
     _parse_assisted,
     _string,
     parse_name,
+    shorten,
 )
+
+# The ratings a seek's range may name (lichess's floor, and a ceiling no player reaches).
+MIN_RATING = 400
+MAX_RATING = 4000
 
 CONTROLS_WHAT = f"one of {', '.join(repr(control) for control in QUICK_CONTROLS)}"
 
@@ -44,7 +50,7 @@ def parse_nothing(payload: Any) -> None:
 
 
 def parse_seek(payload: Any) -> SeekRequest:
-    fields = _fields(payload, (), ("control", "color", "assisted", "name"))
+    fields = _fields(payload, (), ("control", "color", "assisted", "name", "rated", "rating_range"))
     control = _optional_string(
         fields, "control", lambda text: text in QUICK_CONTROLS, CONTROLS_WHAT
     )
@@ -53,13 +59,43 @@ def parse_seek(payload: Any) -> SeekRequest:
         if fields.get("color") is None
         else _string(fields, "color", lambda t: t in COLORS, "'white', 'black' or 'random'")
     )
-    return SeekRequest(control, COLORS[color], _parse_assisted(fields), parse_name(fields))
+    return SeekRequest(
+        control,
+        COLORS[color],
+        _parse_assisted(fields),
+        parse_name(fields),
+        _parse_rated(fields),
+        _parse_rating_range(fields),
+    )
 
 
 def parse_pair(payload: Any) -> PairRequest:
-    fields = _fields(payload, ("control",), ("name",))
+    fields = _fields(payload, ("control",), ("name", "rated"))
     control = _string(fields, "control", lambda text: text in QUICK_CONTROLS, CONTROLS_WHAT)
-    return PairRequest(control, parse_name(fields))
+    return PairRequest(control, parse_name(fields), _parse_rated(fields))
+
+
+def _parse_rated(fields: dict[str, Any]) -> bool:
+    value = fields.get("rated", False)
+    if not isinstance(value, bool):
+        raise _bad(f"field 'rated' must be true or false, got {shorten(value)}")
+    return value
+
+
+def _parse_rating_range(fields: dict[str, Any]) -> tuple[int, int] | None:
+    """[lowest, highest] rating of whoever may take the seek, each 400..4000; null: anyone."""
+    value = fields.get("rating_range")
+    if value is None:
+        return None
+    what = f"[lowest, highest] with {MIN_RATING} <= lowest <= highest <= {MAX_RATING}"
+    if not (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(type(bound) is int for bound in value)
+        and MIN_RATING <= value[0] <= value[1] <= MAX_RATING
+    ):
+        raise _bad(f"field 'rating_range' must be {what}, got {shorten(value)}")
+    return value[0], value[1]
 
 
 def parse_accept(payload: Any) -> AcceptRequest:

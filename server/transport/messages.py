@@ -19,6 +19,7 @@ from typing import Any, TypedDict
 from chesscore import BLACK, WHITE, Board, Color
 from chesscore.openings import opening_of
 from server.games.play import Game, color_name
+from server.storage.interface import shown_to_data
 from server.transport.facts_cache import position_facts
 from server.transport.wire import JsonText
 
@@ -56,6 +57,7 @@ class State(Destinations):
     offers: dict[str, str | None]
     rematch: str | None
     assisted: bool
+    rated: bool
     threats: JsonText | None
     insight: JsonText | None
     safety: JsonText | None
@@ -93,6 +95,7 @@ def make_public_state(game: Game, now: float, connected: frozenset[Color] = froz
         },
         "rematch": header.rematch,
         "assisted": game.settings.assisted,
+        "rated": game.settings.rated,
         "threats": facts.threats,
         "insight": facts.insight,
         "dests": None,
@@ -153,9 +156,18 @@ def _make_players(game: Game, connected: frozenset[Color]) -> dict[str, Any]:
             "seated": color in game.header.seated,
             "name": game.names[color],
             "connected": color == computer or color in connected,
+            "rating": _rating_json(game, color),
         }
         for color in (WHITE, BLACK)
     }
+
+
+def _rating_json(game: Game, color: Color) -> dict[str, Any] | None:
+    """The player's rating in a rated game: as the game started, then once it was rated the
+    new rating with the change (`diff`)."""
+    rated = game.header.rated
+    shown = rated[color] if rated is not None else game.settings.ratings[color]
+    return None if shown is None else shown_to_data(shown)
 
 
 def _make_clock(game: Game, now: float) -> dict[str, Any] | None:

@@ -68,13 +68,14 @@ function showWaiting(control) {
   for (const button of document.querySelectorAll('.quick-pair')) {
     button.setAttribute('aria-pressed', String(button.dataset.control === control));
   }
-  $('#pair-status').textContent = control ? `Waiting for an opponent at ${control}…` : '';
+  const mode = $('#pair-rated').checked ? 'rated' : 'casual';
+  $('#pair-status').textContent = control ? `Waiting for an opponent at ${control} (${mode})…` : '';
   $('#pair-cancel').hidden = control === null;
 }
 
 async function quickPair(control) {
   if (waitingFor === control) return cancelWait();
-  const reply = await lobby.request('pair', { control, name: currentName() });
+  const reply = await lobby.request('pair', { control, name: currentName(), rated: $('#pair-rated').checked });
   showError('#pair-error', reply);
   if (!reply.ok) return;
   if (reply.replaced.includes(seekList.ownId)) $('#seek-status').textContent = '';

@@ -1,7 +1,9 @@
 /**
  * Open challenges: the list everyone in the lobby sees, kept by id from the server's
  * `seek_added` / `seeks_removed` messages, and the form that creates one. Every name is put
- * on the page as text (textContent), never as markup.
+ * on the page as text (textContent), never as markup. A signed-in player's seek shows the
+ * rating in the control's speed (`1500?` while provisional), and whether it is rated and for
+ * which ratings (`Rated · 1400–1800`).
  */
 
 const $ = (selector) => document.querySelector(selector);
@@ -22,13 +24,20 @@ export function makeSeekList({ onJoin, onCancel }) {
     const row = document.createElement('tr');
     row.dataset.seek = seek.id;
     const own = seek.id === ownId;
-    const cells = [seek.name, seek.control ?? 'No clock', SIDES[seek.color] + (seek.assisted ? '' : ' · unassisted')];
+    const cells = [
+      seek.name,
+      formatRating(seek),
+      seek.control ?? 'No clock',
+      formatMode(seek),
+      SIDES[seek.color] + (seek.assisted ? '' : ' · unassisted'),
+    ];
     for (const text of cells) {
       const cell = document.createElement('td');
       cell.textContent = text;
       row.append(cell);
     }
     row.cells[0].className = 'seek-name';
+    row.cells[1].className = 'seek-rating';
     const action = document.createElement('td');
     const button = document.createElement('button');
     button.type = 'button';
@@ -66,13 +75,27 @@ export function makeSeekList({ onJoin, onCancel }) {
   };
 }
 
-/** The seek request the form describes. */
+export function formatRating(seek) {
+  return seek.rating === null || seek.rating === undefined ? '' : `${seek.rating}${seek.provisional ? '?' : ''}`;
+}
+
+function formatMode(seek) {
+  const mode = seek.rated ? 'Rated' : 'Casual';
+  return seek.rating_range ? `${mode} · ${seek.rating_range[0]}–${seek.rating_range[1]}` : mode;
+}
+
+/** The seek request the form describes (a range with one end left empty is open there). */
 export function readSeekForm(name) {
   const control = $('#seek-control').value;
-  return {
+  const request = {
     control: control || null,
     color: $('#seek-color').value,
-    assisted: $('#seek-assisted').checked,
+    assisted: $('#seek-assisted').checked && !$('#seek-rated').checked,
     name,
+    rated: $('#seek-rated').checked,
   };
+  const low = $('#seek-range-low').value;
+  const high = $('#seek-range-high').value;
+  if (low || high) request.rating_range = [Number(low || 400), Number(high || 4000)];
+  return request;
 }

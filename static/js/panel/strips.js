@@ -4,6 +4,9 @@
  * is connected, the material difference (the pieces one side has taken more of, and +N) and
  * the clock (drawn by panel/clock.js into the strip's clock element).
  *
+ * In a rated game the name is followed by the rating (`1500?` while provisional) and, once
+ * the game has been rated, the change it made (`+8` / `-8`), from `state.players.<colour>.rating`.
+ *
  * Names are `state.players.<colour>.name` when the server sends one (set as text, never as
  * markup), else "White"/"Black", "Computer (level N)" for the computer, or "Waiting for a
  * player…" while the seat is free. The material count
@@ -43,6 +46,7 @@ export function playerName(state, color) {
 function fillStrip(strip, state, color, role, material) {
   const player = state.players[color];
   strip.querySelector('.player-name').textContent = playerName(state, color);
+  fillRating(strip.querySelector('.player-rating'), player.rating);
   strip.querySelector('.you').hidden = role !== color;
   const dot = strip.querySelector('.presence');
   const present = player.kind === 'computer' || Boolean(player.connected);
@@ -53,6 +57,24 @@ function fillStrip(strip, state, color, role, material) {
   dot.setAttribute('aria-label', dot.title);
   strip.classList.toggle('to-move', state.status === 'playing' && state.turn === color);
   fillMaterial(strip.querySelector('.material'), material, color);
+}
+
+/** "1500?" and, once rated, the change: "1741? +241" (the change coloured by its sign). */
+function fillRating(box, rating) {
+  box.hidden = !rating;
+  if (!rating) return box.replaceChildren();
+  const value = document.createElement('span');
+  value.className = 'rating-value';
+  value.textContent = `${rating.rating}${rating.provisional ? '?' : ''}`;
+  const parts = [value];
+  if (rating.diff !== null && rating.diff !== undefined) {
+    const diff = document.createElement('span');
+    diff.className = 'rating-diff';
+    diff.dataset.sign = rating.diff > 0 ? 'up' : rating.diff < 0 ? 'down' : 'same';
+    diff.textContent = rating.diff > 0 ? `+${rating.diff}` : rating.diff < 0 ? `−${-rating.diff}` : '±0';
+    parts.push(diff);
+  }
+  box.replaceChildren(...parts);
 }
 
 /** Pieces on the board per colour and role, read from the FEN's placement. */

@@ -1,0 +1,76 @@
+"""The end of a rated game: both players' ratings updated once, and the change shown to both.
+
+A rated game (`GameSettings.rated`, made by the lobby between two accounts) that finishes with
+a result is rated in the speed of its time control (chesscore.ratings): a win scores 1, a draw
+0.5, whatever ended it (checkmate, resignation, agreement, a flag, a flag against a side that
+cannot mate, which is a draw), as lichess counts it. A game that ends without a result (aborted
+before both sides moved, or abandoned without a running clock) changes nothing. The store rates
+the game once however many processes see its end (`GameStore.rate_game`); the service then
+commits a "rated" change that puts the new ratings and the changes in the game's header, so
+both players (and anyone watching) see them in the game's state. Times are wall-clock seconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from chesscore import WHITE, Outcome
+from chesscore.ratings import PlayerRating, Speed, is_provisional, live_deviation, speed_of
+from server.games.clock import ClockSettings
+from server.games.play import Change, Event, Game, ShownRating, color_name
+from server.storage.interface import GameStore, RatedSide, shown_to_data
+
+
+def game_speed_of(clock: ClockSettings | None) -> Speed:
+    """The speed a game with that clock is rated in (no clock: correspondence)."""
+    return speed_of(None) if clock is None else speed_of(clock.initial_ms, clock.increment_ms)
+
+
+def white_score(outcome: Outcome) -> float:
+    if outcome.winner is None:
+        return 0.5
+    return 1.0 if outcome.winner == WHITE else 0.0
+
+
+def shown_rating(player: PlayerRating, now: float) -> ShownRating:
+    """The rating as a player is shown at `now` ("?" by the deviation grown since the last
+    game, as lichess shows it)."""
+    return ShownRating(player.shown, is_provisional(live_deviation(player, now)))
+
+
+def rate_ended(store: GameStore, game: Game, now: float) -> Change | None:
+    """Rate `game` if it is a rated game that just finished with a result: the change that
+    shows the new ratings, or None (nothing to rate, or a seat without an account)."""
+    outcome = game.header.outcome
+    if not game.settings.rated or outcome is None or game.header.rated is not None:
+        return None
+    sides = store.rate_game(game.id, game_speed_of(game.settings.clock), white_score(outcome), now)
+    if len(sides) != 2:
+        return None
+    white, black = (_shown(side) for side in sides)
+    ratings = {color_name(side.color): shown_to_data(_shown(side)) for side in sides}
+    event = Event(type="rated", ratings=ratings)
+    header = replace(game.header, rated=(white, black))
+    return Change(event, header)
+
+
+def _shown(side: RatedSide) -> ShownRating:
+    return ShownRating(int(side.rating), is_provisional(side.deviation), side.diff)
+
+
+def ratings_json(ratings: dict[Speed, PlayerRating], now: float) -> dict[str, dict[str, Any]]:
+    """An account's ratings per speed as the API gives them (docs/protocol.md, "Accounts"):
+    every speed, the initial rating where it has not played; the deviation as it stands now
+    (grown by the time since the last game), all rounded as lichess's API rounds them."""
+    shown = {}
+    for speed in Speed:
+        player = ratings.get(speed, PlayerRating())
+        deviation = live_deviation(player, now)
+        shown[speed.value] = {
+            "rating": player.shown,
+            "deviation": round(deviation),
+            "provisional": is_provisional(deviation),
+            "games": player.games,
+        }
+    return shown
