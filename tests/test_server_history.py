@@ -246,7 +246,8 @@ def test_the_export_reads_back_in_python_chess(store: SqliteStore) -> None:
         assert stored is not None
         assert game.headers["Site"] == f"https://chess.test/game/{row.entry.game_id}"
         assert game.headers["Opening"] == row.entry.opening and game.headers["ECO"] == row.entry.eco
-        assert game.headers["Event"] == f"Casual {row.entry.speed} game"
+        mode = "Rated" if row.entry.rated else "Casual"
+        assert game.headers["Event"] == f"{mode} {row.entry.speed} game"
         nodes = list(game.mainline())
         assert [node.move.uci() for node in nodes] == [move.uci for move in stored.moves]
         assert [node.clock() for node in nodes] == [

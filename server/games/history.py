@@ -6,9 +6,8 @@ rated, the opening of its last named position and the plies. An aborted game has
 keeps no aborted game either). The opening is worked out here, from the board the game already
 has, so the profile's list and the export never replay a game to name it.
 
-`speed_of` sorts a time control as lichess does, by the estimated duration, initial time plus 40
-increments: under 30 s ultrabullet, under 3 min bullet, under 8 min blitz, under 25 min rapid,
-classical beyond; a game without a clock is correspondence.
+The speed is the ratings' (chesscore.ratings.speed: lichess's sorting by the estimated
+duration), so a game is listed under the speed it is rated in.
 """
 
 from __future__ import annotations
@@ -16,28 +15,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from chesscore.openings import opening_of
+from chesscore.ratings.speed import Speed
+from chesscore.ratings.speed import speed_of as rated_speed
 from server.games.clock import ClockSettings, control_name
 from server.games.play import Game, shown_names
 from server.storage.interface import HistoryEntry
 
-# (the estimated duration in seconds it stays under, the speed), fastest first.
-SPEED_BOUNDS = ((30, "ultraBullet"), (180, "bullet"), (480, "blitz"), (1500, "rapid"))
-SPEEDS = ("ultraBullet", "bullet", "blitz", "rapid", "classical", "correspondence")
+SPEEDS = tuple(speed.value for speed in Speed)
 
 
 def speed_of(clock: ClockSettings | None) -> str:
+    """The speed of a game with that clock (None: correspondence), as the ratings name it."""
     if clock is None:
-        return "correspondence"
-    estimate = (clock.initial_ms + 40 * clock.increment_ms) / 1000
-    for bound, speed in SPEED_BOUNDS:
-        if estimate < bound:
-            return speed
-    return "classical"
+        return rated_speed(None).value
+    return rated_speed(clock.initial_ms, clock.increment_ms).value
 
 
-def history_entries(
-    game: Game, accounts: Mapping[int, int], ended: float, *, rated: bool = False
-) -> list[HistoryEntry]:
+def history_entries(game: Game, accounts: Mapping[int, int], ended: float) -> list[HistoryEntry]:
     """The rows of `game`, which ended at `ended` (wall-clock seconds), for its signed-in
     seats (`accounts`: colour -> account id); none when it was aborted or still goes on."""
     outcome = game.header.outcome
@@ -55,7 +49,7 @@ def history_entries(
                 ended=int(ended * 1000),
                 speed=speed_of(game.settings.clock),
                 control=control_name(game.settings.clock) or "-",
-                rated=rated,
+                rated=game.settings.rated,
                 result=result_of(outcome.winner, color),
                 opponent=names[1 - color],
                 opponent_account=accounts.get(1 - color),

@@ -35,9 +35,11 @@ from flask import (
 )
 
 from server.accounts.identity import Account
+from server.accounts.usernames import DELETED_NAME
 from server.errors import RequestError
 from server.games.history import SPEEDS, history_entries
 from server.games.play import Game, color_name
+from server.games.rating import ratings_json
 from server.games.service import GameService
 from server.storage.interface import GameStore, HistoryRow
 from server.transport.api import answer_errors_as_json
@@ -58,7 +60,8 @@ API_MAX_LIMIT = 100  # games on a page of the JSON list, at most
 # What an export costs of its address's bucket (server.work.admission): as a 1 MB request.
 EXPORT_UNITS = 16
 RESULT_WORDS = {"win": "Won", "draw": "Draw", "loss": "Lost"}
-DELETED_PLAYER = "deleted player"
+
+GRAPH_GAMES = 1000  # rated games on the rating graph, the latest
 
 
 def install(app: Flask) -> None:
@@ -73,8 +76,7 @@ def record_history(store: GameStore, game: Game) -> None:
     stored = store.load_game(game.id)
     if stored is None or not stored.accounts:
         return
-    rated = bool(getattr(game.settings, "rated", False))
-    store.add_history(history_entries(game, stored.accounts, time.time(), rated=rated))
+    store.add_history(history_entries(game, stored.accounts, time.time()))
 
 
 def _store() -> GameStore:
@@ -165,7 +167,7 @@ def game_view(row: HistoryRow) -> dict[str, Any]:
     ended = datetime.datetime.fromtimestamp(entry.ended / 1000, datetime.UTC)
     live = entry.opponent_account is not None and _store().user_by_id(entry.opponent_account)
     deleted = live is not None and live is not False and live.deleted
-    opponent = DELETED_PLAYER if deleted else entry.opponent
+    opponent = DELETED_NAME if deleted else entry.opponent
     return {
         "id": entry.game_id,
         "color": color_name(entry.color),
@@ -187,13 +189,21 @@ def game_view(row: HistoryRow) -> dict[str, Any]:
 
 
 def rating_cards(store: GameStore, account: Account) -> list[dict[str, Any]]:
-    """The ratings per speed the page lists (server.storage.ratings, when it is there)."""
-    return []
+    """The ratings the page lists: the speeds the player has rated games in (server.games.rating
+    shows them as the API does, provisional while the deviation is high), the most played
+    first, as lichess lists them."""
+    shown = ratings_json(store.ratings_of(account.id), time.time())
+    played = [{"speed": speed, **rating} for speed, rating in shown.items() if rating["games"]]
+    return sorted(played, key=lambda card: -int(card["games"]))
 
 
-def rating_graph(store: GameStore, account: Account) -> dict[str, list[list[float]]] | None:
-    """The rating after each rated game by speed, `{speed: [[ms, rating], ...]}`, or None."""
-    return None
+def rating_graph(store: GameStore, account: Account) -> dict[str, list[list[int]]] | None:
+    """The rating after each of the last GRAPH_GAMES rated games by speed, `{speed: [[ms,
+    rating], ...]}` oldest first, or None before the first."""
+    graph: dict[str, list[list[int]]] = {}
+    for point in store.rating_history(account.id, GRAPH_GAMES):
+        graph.setdefault(point.speed, []).append([int(point.played * 1000), round(point.rating)])
+    return graph or None
 
 
 # -- the API ----------------------------------------------------------------------------------
