@@ -176,6 +176,7 @@ def game_view(row: HistoryRow) -> dict[str, Any]:
         "opponent": opponent,
         "opponent_href": f"/@/{opponent}" if live and not deleted else None,
         "speed": entry.speed,
+        "speed_name": entry.speed[0].upper() + entry.speed[1:],
         "control": entry.control,
         "rated": entry.rated,
         "eco": entry.eco,
@@ -183,7 +184,7 @@ def game_view(row: HistoryRow) -> dict[str, Any]:
         "moves": (entry.plies + 1) // 2,
         "ended": entry.ended,
         "ended_iso": ended.isoformat(timespec="seconds"),
-        "ended_text": ended.strftime("%d %b %Y, %H:%M UTC"),
+        "ended_text": ended.strftime("%-d %b %Y, %H:%M UTC"),
         "review": row.review_id,
     }
 

@@ -1,6 +1,7 @@
 /**
- * A player's rating graph on /@/<name>, as lichess draws its own: one line per speed, the rating
- * after each rated game against its date. The points come from the page itself (the JSON in
+ * A player's page, /@/<name>: the games' end times in the visitor's time zone, and the rating
+ * graph, as lichess draws its own: one line per speed, the rating after each rated game against
+ * its date. The points come from the page itself (the JSON in
  * #rating-history, `{speed: [[time in ms, rating], ...]}`, written by the server), so the graph
  * needs no request. Chart.js is served under /vendor/chart.js/ (the review's graph uses it too);
  * a linear x axis of times with dates as tick labels spares a date adapter.
@@ -69,6 +70,16 @@ function drawGraph(canvas, history) {
   });
 }
 
+/** The games' end times in the visitor's own time zone (the server writes them in UTC). */
+function localTimes() {
+  const format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  for (const time of document.querySelectorAll('.game-meta time[datetime]')) {
+    time.title = time.textContent;
+    time.textContent = format.format(new Date(time.dateTime));
+  }
+}
+
+localTimes();
 const source = document.getElementById('rating-history');
 const canvas = document.getElementById('rating-chart');
 if (source && canvas) {
