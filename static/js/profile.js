@@ -44,7 +44,25 @@ function datasets(history) {
   }));
 }
 
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The x axis's bounds: the games' span, at least a day either side of a single day's games
+ * (Chart.js would otherwise spread one point over years). */
+function timeBounds(history) {
+  const times = Object.values(history).flatMap((points) => points.map(([time]) => time));
+  const first = Math.min(...times);
+  const last = Math.max(...times);
+  return last - first < 2 * DAY_MS ? { min: first - DAY_MS, max: last + DAY_MS } : { min: first, max: last };
+}
+
+/** Ticks a day apart over a short span (each its own date), else at most six. */
+function timeTicks(bounds) {
+  const short = bounds.max - bounds.min <= 10 * DAY_MS;
+  return { callback: dateLabel, maxTicksLimit: short ? 11 : 6, ...(short ? { stepSize: DAY_MS } : {}) };
+}
+
 function drawGraph(canvas, history) {
+  const bounds = timeBounds(history);
   return new Chart(canvas, {
     type: 'line',
     data: { datasets: datasets(history) },
@@ -54,7 +72,7 @@ function drawGraph(canvas, history) {
       parsing: false,
       interaction: { mode: 'nearest', intersect: false },
       scales: {
-        x: { type: 'linear', ticks: { callback: dateLabel, maxTicksLimit: 6 } },
+        x: { type: 'linear', ...bounds, ticks: timeTicks(bounds) },
         y: { type: 'linear', ticks: { precision: 0 } },
       },
       plugins: {
