@@ -23,6 +23,7 @@ import argparse
 import json
 import random
 import sys
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -53,6 +54,7 @@ CONTROLS = ((60, 0), (180, 2), (300, 3), (600, 5), (900, 10), (1800, 20))
 REVIEW_EVERY = 10
 GAP_SECONDS = 600
 BATCH = 500
+DEFAULT_OUT = Path(tempfile.gettempdir()) / "chess-history-bench" / "games.sqlite3"
 
 
 def template_games() -> list[Game]:
@@ -205,7 +207,7 @@ def make_history_store(path: Path, count: int = 10_000, seed: int = 1) -> Sqlite
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--out", type=Path, default=Path("/tmp/chess-history-bench/games.sqlite3"))
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     started = time.perf_counter()

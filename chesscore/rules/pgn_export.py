@@ -10,7 +10,7 @@ the move and the position after it (`chesscore.analysis.annotate.annotation_of_m
 threat annotations ``[%csl ...]``/``[%cal ...]``); rules know nothing of the analysis, so it is
 passed in.
 
-`make_line_pgn(game)` writes a main line from the SAN its nodes carry, without playing it:
+`make_line_pgn` writes a main line from the SAN of its moves (`LineMove`), without playing it:
 the export of many stored games, whose SAN was written when they were played.
 
 Variations are written by recursion, one level per variation inside a variation; callers that
@@ -19,11 +19,12 @@ take trees from outside bound that nesting (`variation_depth`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
-from chesscore.rules.pgn import RESULTS, START_FEN, escape_tag, make_tags, wrap_tokens
+from chesscore.rules.pgn import RESULTS, escape_tag, make_tags, wrap_tokens
 from chesscore.rules.pgn_import import ImportedGame, Node
 from chesscore.rules.squares import WHITE
 
@@ -51,39 +52,49 @@ def make_tree_pgn(game: ImportedGame, annotate: Annotate | None = None) -> str:
     return "\n".join([*lines, "", *wrap_tokens(tokens)]) + "\n"
 
 
-def make_line_pgn(game: ImportedGame) -> str:
-    """The PGN text of `game`'s main line written from its nodes' SAN as given, without
-    playing the moves: for games whose SAN chesscore wrote when they were played (the export
-    of many stored games, where replaying each would cost several times the writing).
-    Variations are not written; comments, NAGs, clocks and evaluations are, as by
-    `make_tree_pgn`, which gives the same text for such a game.
+@dataclass(frozen=True, slots=True)
+class LineMove:
+    """A move of a main line as stored: its SAN, the clock after it in seconds and the
+    evaluation after it as ``[%eval]`` writes it (None: none)."""
 
-    >>> from chesscore.rules.pgn_import import read_games
-    >>> text = '1. e4 { [%clk 0:03:00] } e5 { [%eval 0.3] } *'
-    >>> print(make_line_pgn(read_games(text)[0]).splitlines()[-1])
-    1. e4 { [%clk 0:03:00] } 1... e5 { [%eval 0.3] } *
+    san: str
+    clock: float | None = None
+    evaluation: str | None = None
+
+
+def make_line_pgn(
+    headers: dict[str, str], start_fen: str, moves: Sequence[LineMove], result: str
+) -> str:
+    """The PGN text of a main line written from its moves' SAN as given, without playing them:
+    for games whose SAN chesscore wrote when they were played (the export of many stored
+    games, where replaying each would cost several times the writing). Clocks and evaluations
+    are written as `make_tree_pgn` writes them, which gives the same text for the same game.
+
+    >>> from chesscore.rules.pgn import START_FEN
+    >>> text = make_line_pgn({}, START_FEN, [LineMove("e4", 180.0), LineMove("e5")], "*")
+    >>> text.splitlines()[-1]
+    '1. e4 { [%clk 0:03:00] } 1... e5 *'
     """
-    result = game.result if game.result in RESULTS else "*"
-    headers = {name: value for name, value in game.headers.items() if name not in SET_UP}
-    tags = make_tags(headers, game.start_fen, result)
+    result = result if result in RESULTS else "*"
+    plain = {name: value for name, value in headers.items() if name not in SET_UP}
+    tags = make_tags(plain, start_fen, result)
     lines = [f'[{name} "{escape_tag(value)}"]' for name, value in tags.items()]
-    tokens = [f"{{ {_clean(game.comment)} }}"] if game.comment.strip() else []
-    start = Board() if game.start_fen == START_FEN else Board.from_fen(game.start_fen)
-    # Ply 0 is White's move when White starts; a move number before every White move, and
-    # "N..." before a Black move that opens the line or follows a comment.
-    first = 0 if start.turn == WHITE else 1
+    tokens: list[str] = []
+    # The FEN's side to move and move number (written by chesscore, so well formed), without
+    # building a board for them.
+    fields = start_fen.split()
+    first = 0 if fields[1] == "w" else 1
+    fullmove = int(fields[5]) if len(fields) > 5 else 1
     numbered = False
-    for index, node in enumerate(game.moves):
+    for index, move in enumerate(moves):
         ply = first + index
-        number = start.fullmove_number + ply // 2
         if ply % 2 == 0:
-            tokens.append(f"{number}.")
+            tokens.append(f"{fullmove + ply // 2}.")
         elif not numbered:
-            tokens.append(f"{number}...")
+            tokens.append(f"{fullmove + ply // 2}...")
         numbered = True
-        tokens.append(node.san)
-        tokens.extend(f"${nag}" for nag in node.nags)
-        comment = _comment(node, "")
+        tokens.append(move.san)
+        comment = _comment_text("", move.evaluation, move.clock, "")
         if comment:
             tokens.append(f"{{ {comment} }}")
             numbered = False
@@ -150,11 +161,18 @@ def _line_tokens(
 
 
 def _comment(node: Node, annotation: str) -> str:
-    parts = [_clean(node.comment)] if node.comment.strip() else []
-    if node.evaluation is not None:
-        parts.append(f"[%eval {node.evaluation}]")
-    if node.clock is not None:
-        parts.append(f"[%clk {format_clock(node.clock)}]")
+    return _comment_text(node.comment, node.evaluation, node.clock, annotation)
+
+
+def _comment_text(
+    comment: str, evaluation: str | None, clock: float | None, annotation: str
+) -> str:
+    """A move's comment: its text, then ``[%eval]``, ``[%clk]`` and the annotation."""
+    parts = [_clean(comment)] if comment.strip() else []
+    if evaluation is not None:
+        parts.append(f"[%eval {evaluation}]")
+    if clock is not None:
+        parts.append(f"[%clk {format_clock(clock)}]")
     if annotation:
         parts.append(annotation)
     return " ".join(parts)

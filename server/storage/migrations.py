@@ -131,11 +131,14 @@ def rating_tables(db: Database, dialect: Dialect) -> None:
 
 def game_history(db: Database, dialect: Dialect) -> None:
     """5: the mover's clock after each move (`MoveRecord.clock_ms`, the export's `[%clk]`;
-    empty for the moves stored before) and the players' game history (server.storage.history).
-    """
+    empty for the moves stored before), the players' game history (server.storage.history)
+    and an index of the rating history by time for the profile's graph."""
     if "clock_ms" not in dialect.columns(db, "moves"):
         db.execute("ALTER TABLE moves ADD COLUMN clock_ms INTEGER")
     run(db, dialect, HISTORY_TABLE)
+    # The profile's rating graph reads an account's latest rated games of every speed
+    # (server.storage.ratings.history): without it, all of them are sorted for each page.
+    db.execute("CREATE INDEX rating_history_played ON rating_history(account_id, played)")
 
 
 # (version, what it does, the step): append only; a released step is never edited.
@@ -144,7 +147,7 @@ MIGRATIONS: tuple[tuple[int, str, Callable[[Database, Dialect], None]], ...] = (
     (2, "games.updated and its index", last_change_time),
     (3, "accounts: users, sessions, recovery codes, seats.account_id", accounts),
     (4, "ratings and rating_history", rating_tables),
-    (5, "moves.clock_ms and the players' game history", game_history),
+    (5, "moves.clock_ms, the players' game history, rating_history by time", game_history),
 )
 LATEST = MIGRATIONS[-1][0]
 

@@ -25,16 +25,13 @@ from typing import Any
 from chesscore.analysis.judgement import Evaluation
 from chesscore.openings import Opening
 from chesscore.review.pgn import eval_text
-from chesscore.rules.move import Move
-from chesscore.rules.pgn_export import make_line_pgn
-from chesscore.rules.pgn_import import ImportedGame, Node
+from chesscore.rules.pgn_export import LineMove, make_line_pgn
 from server.games.clock import ClockSettings
 from server.storage.interface import (
     GamesQuery,
     GameStore,
     HistoryEntry,
     HistoryRow,
-    StoredGame,
     header_from_data,
     settings_from_data,
 )
@@ -49,11 +46,16 @@ Run = Callable[..., str]
 
 @dataclass(frozen=True)
 class ExportGame:
-    """What a game's PGN is written from: its history row, its stored game, and the
-    evaluations of its finished review (the review's JSON text of them), if any."""
+    """What a game's PGN is written from, in plain values (a batch is pickled to the work pool,
+    where a list of records would cost more than the writing): its history row, its id,
+    settings and header as stored, its moves as (SAN, clock in ms), and the evaluations of
+    its finished review (the review's JSON text of them), if any."""
 
     entry: HistoryEntry
-    stored: StoredGame
+    game_id: str
+    settings: dict[str, Any]
+    header: dict[str, Any]
+    moves: list[tuple[str, int | None]]
     evals: str | None
 
 
@@ -77,7 +79,9 @@ def read_game(store: GameStore, row: HistoryRow) -> ExportGame | None:
     if stored is None:
         return None  # games are never deleted; a row without its game is left out, not fatal
     review = store.load_review(row.review_id) if row.review_id is not None else None
-    return ExportGame(row.entry, stored, review.evals if review is not None else None)
+    moves = [(record.san, record.clock_ms) for record in stored.moves]
+    evals = review.evals if review is not None else None
+    return ExportGame(row.entry, stored.id, stored.settings, stored.header, moves, evals)
 
 
 def write_pgns(games: list[ExportGame], site: str) -> str:
@@ -86,28 +90,23 @@ def write_pgns(games: list[ExportGame], site: str) -> str:
 
 
 def game_pgn(game: ExportGame, site: str) -> str:
-    entry, stored = game.entry, game.stored
-    settings = settings_from_data(stored.settings)
-    header = header_from_data(stored.header)
+    entry = game.entry
+    settings = settings_from_data(game.settings)
+    header = header_from_data(game.header)
     ended = datetime.datetime.fromtimestamp(entry.ended / 1000, datetime.UTC)
     opening = Opening(entry.eco, entry.opening) if entry.eco and entry.opening else None
-    headers = stored_pgn_headers(stored.id, settings, header, site, ended.date(), opening)
+    headers = stored_pgn_headers(game.game_id, settings, header, site, ended.date(), opening)
     headers["Event"] = f"{'Rated' if entry.rated else 'Casual'} {entry.speed} game"
     headers["UTCDate"] = ended.strftime("%Y.%m.%d")
     headers["UTCTime"] = ended.strftime("%H:%M:%S")
     headers["TimeControl"] = time_control(settings.clock)
     evals = eval_texts(game.evals) if game.evals is not None else {}
-    nodes = tuple(
-        Node(
-            Move.from_uci(record.uci),
-            record.san,
-            clock=None if record.clock_ms is None else record.clock_ms / 1000,
-            evaluation=evals.get(ply + 1),  # position k is the one after ply k
-        )
-        for ply, record in enumerate(stored.moves)
-    )
-    result = header_result(header)
-    return make_line_pgn(ImportedGame(headers, settings.start_fen, nodes, "", result, 1))
+    moves = [
+        # Position k is the one after ply k.
+        LineMove(san, None if clock_ms is None else clock_ms / 1000, evals.get(ply + 1))
+        for ply, (san, clock_ms) in enumerate(game.moves)
+    ]
+    return make_line_pgn(headers, settings.start_fen, moves, header_result(header))
 
 
 def time_control(clock: ClockSettings | None) -> str:
