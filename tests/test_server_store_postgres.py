@@ -112,7 +112,9 @@ def test_the_history_pages_filters_and_counts_alike(database: str) -> None:
         query = replace(query, before=(page[-1].entry.ended, page[-1].entry.game_id))
     assert paged == whole
     draws = store.player_games(GamesQuery(player_of(store), 100, result="draw", rated=False))
-    assert draws == [row for row in whole if row.entry.result == "draw"]
+    assert draws == [row for row in whole if (row.entry.result, row.entry.rated) == ("draw", False)]
+    rated = store.player_games(GamesQuery(player_of(store), 100, rated=True))
+    assert rated == [row for row in whole if row.entry.rated] and rated
     blitz = store.player_games(GamesQuery(player_of(store), 100, speed="blitz"))
     assert blitz == [row for row in whole if row.entry.speed == "blitz"] and blitz
     results = [row.entry.result for row in whole]
