@@ -13,9 +13,10 @@ lichess. SQL is written with `?` and turned into the driver's placeholder by `sq
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from server.storage.interface import RESULTS, GamesQuery, HistoryEntry, HistoryRow
+from server.storage.interface import RESULTS, GamesQuery, HistoryEntry, HistoryRow, OngoingGame
 from server.storage.seeks import Database, sql
 
 # Both dialects: `rated` as 0 / 1 (an INTEGER in each), `ended` in milliseconds (BIGINT) so a
@@ -143,3 +144,29 @@ def player_counts(db: Database, mark: str, account: int) -> dict[str, int]:
     counts = dict.fromkeys(RESULTS, 0)
     counts.update({result: int(count) for result, count in rows})
     return counts
+
+
+def playing_games(
+    db: Database, mark: str, active: str, account: int, limit: int
+) -> list[tuple[int, OngoingGame]]:
+    """The games in play whose seat `account` took, with its colour, the latest changed first;
+    `active` the dialect's test of an active game (`g.active = 1`, `g.active`)."""
+    rows = db.execute(
+        sql(
+            "SELECT g.id, g.settings, g.header, g.updated, s.color,"
+            " (SELECT COUNT(*) FROM moves WHERE moves.game_id = g.id)"
+            " FROM seats s JOIN games g ON g.id = s.game_id"
+            f" WHERE s.account_id = ? AND {active} ORDER BY g.updated DESC LIMIT ?",
+            mark,
+        ),
+        (account, limit),
+    )
+    return [
+        (
+            int(color),
+            OngoingGame(
+                game_id, json.loads(settings), json.loads(header), int(plies), float(updated)
+            ),
+        )
+        for game_id, settings, header, updated, color, plies in rows.fetchall()
+    ]

@@ -377,6 +377,10 @@ class GameStore(AccountStore, Protocol):
     def player_counts(self, account: int) -> dict[str, int]:
         """How many games the player won, drew and lost (every key of RESULTS)."""
 
+    def playing_games(self, account: int, limit: int) -> list[tuple[int, OngoingGame]]:
+        """The games in play whose seat the account took (with its colour), the latest
+        changed first, at most `limit`: a signed-in player's games on any browser."""
+
     # -- the lobby (server.lobby): open challenges and pairing waits, shared by every process.
     # Each call is one transaction, serialised against the other lobby calls.
 

@@ -339,6 +339,10 @@ class PostgresStore(RowLoads):
         with self._connection() as db:
             return history.player_counts(db, "%s", account)
 
+    def playing_games(self, account: int, limit: int) -> list[tuple[int, OngoingGame]]:
+        with self._connection() as db:
+            return history.playing_games(db, "%s", "g.active", account, limit)
+
     # -- the lobby (server.storage.seeks), serialised across processes by LOBBY_LOCK
 
     @contextmanager

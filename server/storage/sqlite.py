@@ -279,6 +279,10 @@ class SqliteStore(RowLoads):
         with self.lock:
             return history.player_counts(self.db, "?", account)
 
+    def playing_games(self, account: int, limit: int) -> list[tuple[int, OngoingGame]]:
+        with self.lock:
+            return history.playing_games(self.db, "?", "g.active = 1", account, limit)
+
     # -- the lobby: each call one transaction under the store's lock (server.storage.seeks)
 
     def add_seek(self, seek: StoredSeek, per_address: int) -> list[str]:

@@ -34,14 +34,22 @@ from flask import (
     stream_with_context,
 )
 
-from server.accounts.identity import Account
+from server.accounts.identity import Account, current_account
 from server.accounts.usernames import DELETED_NAME
 from server.errors import RequestError
+from server.games.clock import control_name
 from server.games.history import SPEEDS, history_entries
-from server.games.play import Game, color_name
+from server.games.play import Game, color_name, shown_names
 from server.games.rating import ratings_json
 from server.games.service import GameService
-from server.storage.interface import GameStore, HistoryRow
+from server.storage.interface import (
+    GamesQuery,
+    GameStore,
+    HistoryRow,
+    OngoingGame,
+    header_from_data,
+    settings_from_data,
+)
 from server.transport.api import answer_errors_as_json
 from server.transport.clients import request_client
 from server.transport.games_export import stream_games
@@ -62,6 +70,7 @@ EXPORT_UNITS = 16
 RESULT_WORDS = {"win": "Won", "draw": "Draw", "loss": "Lost"}
 
 GRAPH_GAMES = 1000  # rated games on the rating graph, the latest
+RECENT_GAMES = 5  # finished games beside those in play in "Your games"
 
 
 def install(app: Flask) -> None:
@@ -232,6 +241,41 @@ def _game_json(view: dict[str, Any]) -> dict[str, Any]:
         "moves": view["moves"],
         "ended": view["ended"],
         "review": view["review"],
+    }
+
+
+@api_blueprint.get("/account/games")
+def my_games() -> Response:
+    """The signed-in player's games on any browser: those in play (its seats, wherever they
+    were taken) and the latest finished ones; the lobby's "Your games" lists them."""
+    account = current_account()
+    if account is None:
+        raise RequestError("not_signed_in", "sign in to see your games on any browser")
+    store = _store()
+    playing = [_playing_json(color, game) for color, game in store.playing_games(account.id, 30)]
+    finished = store.player_games(GamesQuery(account.id, RECENT_GAMES))
+    return jsonify(
+        {
+            "ok": True,
+            "name": account.name,
+            "profile": f"/@/{account.name}",
+            "playing": playing,
+            "finished": [_game_json(game_view(row)) for row in finished],
+        }
+    )
+
+
+def _playing_json(color: int, game: OngoingGame) -> dict[str, Any]:
+    settings = settings_from_data(game.settings)
+    names = shown_names(settings, header_from_data(game.header))
+    return {
+        "id": game.id,
+        "color": color_name(color),
+        "opponent": names[1 - color],
+        "control": control_name(settings.clock),
+        "rated": settings.rated,
+        "plies": game.plies,
+        "updated": round(game.updated * 1000),
     }
 
 
