@@ -73,7 +73,10 @@ def history(server: LiveServer) -> Iterator[dict[str, Any]]:
         resigned = loser.lobby.call("resign", {"game": casual["game"]})
         assert resigned["ok"], resigned
         winner = casual["seats"]["white"][0]
+        playing = paired(white, black, rated=False, control="5+3")  # left in play
         yield {
+            "playing": playing["game"],
+            "playing_color": "white" if playing["seats"]["white"][0] is white else "black",
             "white": white,
             "black": black,
             "mate": mate["game"],
@@ -149,3 +152,32 @@ def test_the_profile_on_a_phone(
     assert sideways <= 0, f"the phone's page scrolls {sideways} px sideways"
     page.screenshot(path=screenshot_path(request, "-phone"), full_page=True)
     assert errors == []
+
+
+def test_a_signed_in_player_finds_its_games_in_the_lobby_of_another_browser(
+    server: LiveServer, browser: Browser, history: dict[str, Any], request: pytest.FixtureRequest
+) -> None:
+    """'Your games' on a browser that never played them: the account's game in play, opened in
+    the account's seat, its finished games and the link to its page."""
+    white: Player = history["white"]
+    context = browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
+    host = server.url.split("//", 1)[1].split(":", 1)[0]
+    cookie = white.http.cookies["session"]
+    context.add_cookies([{"name": "session", "value": cookie, "domain": host, "path": "/"}])
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(server.url + "/")
+    game = page.locator(f"#my-games a[href='/game/{history['playing']}']")
+    expect(game).to_contain_text(f"{history['playing_color']} against {history['black'].name}")
+    expect(page.locator("#no-games")).to_be_hidden()
+    expect(page.locator("#account-finished li")).to_have_count(2)
+    expect(page.locator("#account-finished li").nth(1)).to_contain_text("reviewed")
+    expect(page.locator("#my-profile")).to_have_attribute("href", f"/@/{white.name}")
+    page.locator(".my-games").scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_path(request, "-lobby"))
+    game.click()
+    expect(page.locator("#role")).to_have_text(
+        f"You play {history['playing_color']}", timeout=WAIT_MS
+    )
+    assert errors == []
+    context.close()
