@@ -35,6 +35,20 @@ BENCHES = [
     ),
     ("preview.py", ["--rounds", "3"], "previews:"),
     (
+        "profile.py",
+        [
+            "--games",
+            "30",
+            "--rounds",
+            "1",
+            "--exports",
+            "1",
+            "--data",
+            "/tmp/chess-smoke-history.db",
+        ],
+        "first (worker starting)",
+    ),
+    (
         "offload.py",
         [
             "--tree-moves",
