@@ -21,7 +21,7 @@ from tests.support.game_client import invite_token
 from tests.support.http import refused
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
-from tests.test_server_accounts import Visitor, new_name
+from tests.test_server_accounts import PASSWORD, Visitor, new_name
 
 pytestmark = pytest.mark.server
 
@@ -214,3 +214,22 @@ def test_the_export_is_admitted_per_address_before_any_work(server: LiveServer) 
     answer = visitor.get("/api/games/user/nobody_here")
     refused(answer, 429, "rate_limited")
     assert int(answer.headers["Retry-After"]) >= 1
+
+
+def test_a_deleted_opponent_is_a_deleted_player_and_has_no_list(server: LiveServer) -> None:
+    stays, leaves = Visitor(server.url), Visitor(server.url)
+    names = new_name(), new_name()
+    stays.signup(names[0])
+    leaves.signup(names[1])
+    game, _ = play_game(stays, leaves, FOOLS_MATE)
+    before = games_of(stays, names[0])["games"]
+    assert [(g["id"], g["opponent"]) for g in before] == [(game, names[1])]
+    gone = leaves.post("/api/account/delete", {"password": PASSWORD})
+    assert gone.status_code == 200, gone.text
+    after = games_of(stays, names[0])["games"]
+    assert [(g["id"], g["opponent"], g["result"]) for g in after] == [
+        (game, "deleted player", "loss")
+    ]
+    refused(stays.get(f"/api/users/{names[1]}/games"), 404, "not_found")
+    page = stays.get(f"/@/{names[0]}")
+    assert "deleted player" in page.text and f"/@/{names[1]}" not in page.text

@@ -68,6 +68,7 @@ API_MAX_LIMIT = 100  # games on a page of the JSON list, at most
 # What an export costs of its address's bucket (server.work.admission): as a 1 MB request.
 EXPORT_UNITS = 16
 RESULT_WORDS = {"win": "Won", "draw": "Draw", "loss": "Lost"}
+_TABS = (("win", "Wins"), ("draw", "Draws"), ("loss", "Losses"))  # the filters by result
 
 GRAPH_GAMES = 1000  # rated games on the rating graph, the latest
 RECENT_GAMES = 5  # finished games beside those in play in "Your games"
@@ -146,9 +147,6 @@ def _result_tabs(filters: GamesFilter, path: str) -> list[dict[str, Any]]:
     ]
 
 
-_TABS = (("win", "Wins"), ("draw", "Draws"), ("loss", "Losses"))
-
-
 def _speed_tabs(filters: GamesFilter, path: str) -> list[dict[str, Any]]:
     speeds: list[tuple[str, str | None]] = [("All speeds", None)]
     speeds.extend((speed[0].upper() + speed[1:], speed) for speed in SPEEDS)
@@ -174,16 +172,16 @@ def game_view(row: HistoryRow) -> dict[str, Any]:
     """A game of the list as the page and the JSON show it."""
     entry = row.entry
     ended = datetime.datetime.fromtimestamp(entry.ended / 1000, datetime.UTC)
-    live = entry.opponent_account is not None and _store().user_by_id(entry.opponent_account)
-    deleted = live is not None and live is not False and live.deleted
-    opponent = DELETED_NAME if deleted else entry.opponent
+    other = entry.opponent_account
+    user = None if other is None else _store().user_by_id(other)
+    deleted = user is not None and user.deleted
     return {
         "id": entry.game_id,
         "color": color_name(entry.color),
         "result": entry.result,
         "result_text": RESULT_WORDS[entry.result],
-        "opponent": opponent,
-        "opponent_href": f"/@/{opponent}" if live and not deleted else None,
+        "opponent": DELETED_NAME if deleted else entry.opponent,
+        "opponent_href": f"/@/{user.name}" if user is not None and not deleted else None,
         "speed": entry.speed,
         "speed_name": entry.speed[0].upper() + entry.speed[1:],
         "control": entry.control,
