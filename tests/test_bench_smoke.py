@@ -34,6 +34,7 @@ BENCHES = [
         "node change -> first engine line on screen (browser): 2 steps",
     ),
     ("preview.py", ["--rounds", "3"], "previews:"),
+    ("ratings.py", ["--games", "20"], "SQLite store rate_game (one transaction)"),
     (
         "profile.py",
         [

@@ -46,8 +46,20 @@ def test_the_public_state_names_the_position_and_the_moves() -> None:
     assert state["last_move"] == {"uci": "e7e5", "san": "e5"}
     assert state["fen"] == game_after("e2e4", "e7e5").board.fen()
     assert state["players"] == {
-        "white": {"kind": "human", "seated": True, "name": None, "connected": False},
-        "black": {"kind": "human", "seated": False, "name": None, "connected": False},
+        "white": {
+            "kind": "human",
+            "seated": True,
+            "name": None,
+            "connected": False,
+            "rating": None,
+        },
+        "black": {
+            "kind": "human",
+            "seated": False,
+            "name": None,
+            "connected": False,
+            "rating": None,
+        },
     }
 
 

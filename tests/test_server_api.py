@@ -58,8 +58,20 @@ def test_create_a_game_against_a_friend(server: LiveServer) -> None:
         "running": None,
     }
     assert state["players"] == {
-        "white": {"kind": "human", "seated": False, "name": None, "connected": False},
-        "black": {"kind": "human", "seated": True, "name": None, "connected": False},
+        "white": {
+            "kind": "human",
+            "seated": False,
+            "name": None,
+            "connected": False,
+            "rating": None,
+        },
+        "black": {
+            "kind": "human",
+            "seated": True,
+            "name": None,
+            "connected": False,
+            "rating": None,
+        },
     }
     assert state["dests"] is None  # black created it; white is to move
 

@@ -128,6 +128,14 @@ def test_a_rated_game_moves_both_ratings_as_glicko2_says(players: Any) -> None:
         public = requests.get(f"{player.url}/api/users/{player.name}", timeout=WAIT_SECONDS)
         assert public.json()["user"]["ratings"]["bullet"] == bullet
         assert player.ratings()["blitz"]["games"] == 0  # other speeds untouched
+    # A rematch is rated too, colours swapped, showing the ratings as they stand now.
+    assert white.lobby.call("offer", {"game": game["game"], "kind": "rematch"})["ok"]
+    assert black.lobby.call("accept", {"game": game["game"], "kind": "rematch"})["ok"]
+    rematch = white.lobby.wait_rematch()
+    state = white.lobby.join(rematch["rematch"], seat=rematch["seat"])["state"]
+    assert rematch["color"] == "black" and state["rated"] is True
+    assert state["players"]["black"]["rating"] == {**shown(expected_white, 0), "diff": None}
+    assert state["players"]["white"]["rating"] == {**shown(expected_black, 0), "diff": None}
 
 
 def test_the_players_of_a_rated_game_get_no_overlays_while_it_is_played(players: Any) -> None:
@@ -207,3 +215,11 @@ def test_the_lobby_shows_the_rating_and_honours_the_range(players: Any, server: 
     assert taken["ok"] and taken["opponent"] == ann.name, taken
     bad = ann.lobby.call("seek", {"control": "5+3", "rating_range": [1800, 1200]})
     assert (bad["ok"], bad["code"]) == (False, "bad_request") and "rating_range" in bad["error"]
+
+
+def test_an_unknown_player_is_not_found(server: LiveServer) -> None:
+    for name in ("nobody_here", "x" * 300):
+        response = requests.get(f"{server.url}/api/users/{name}", timeout=WAIT_SECONDS)
+        body = response.json()
+        assert (response.status_code, body["ok"], body["code"]) == (404, False, "not_found")
+        assert "no player named" in body["error"]

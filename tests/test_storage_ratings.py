@@ -131,3 +131,14 @@ def test_a_game_with_a_visitors_seat_is_not_rated(open_store: OpenStore) -> None
     assert store.rate_game("game-visitor", Speed.BULLET, 1.0, 1000.0) == []
     assert store.ratings_of(white) == {}
     assert store.rated_sides("game-visitor") == []
+
+
+def test_a_deleted_accounts_ratings_and_history_go(open_store: OpenStore) -> None:
+    store = open_store()
+    gone, stays = new_user(store, "Gone"), new_user(store, "Stays")
+    new_game(store, "game-deleted", {0: gone, 1: stays})
+    store.rate_game("game-deleted", Speed.CLASSICAL, 1.0, 1000.0)
+    store.delete_user(gone)
+    assert store.ratings_of(gone) == {} and store.rating_history(gone, 10) == []
+    assert store.ratings_of(stays)[Speed.CLASSICAL].games == 1  # the opponent keeps theirs
+    assert [side.account_id for side in store.rated_sides("game-deleted")] == [stays]

@@ -12,10 +12,11 @@ both players (and anyone watching) see them in the game's state. Times are wall-
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from chesscore import WHITE, Outcome
+from chesscore import BLACK, WHITE, Color, Outcome
 from chesscore.ratings import PlayerRating, Speed, is_provisional, live_deviation, speed_of
 from server.games.clock import ClockSettings
 from server.games.play import Change, Event, Game, ShownRating, color_name
@@ -37,6 +38,22 @@ def shown_rating(player: PlayerRating, now: float) -> ShownRating:
     """The rating as a player is shown at `now` ("?" by the deviation grown since the last
     game, as lichess shows it)."""
     return ShownRating(player.shown, is_provisional(live_deviation(player, now)))
+
+
+def current_ratings(
+    store: GameStore, accounts: Mapping[Color, int], clock: ClockSettings | None, now: float
+) -> tuple[ShownRating | None, ShownRating | None]:
+    """The ratings of the seats' accounts (by colour; None: no account) in the speed of that
+    clock, as a new game between them shows them (a rematch)."""
+    speed = game_speed_of(clock)
+
+    def shown(color: Color) -> ShownRating | None:
+        account = accounts.get(color)
+        if account is None:
+            return None
+        return shown_rating(store.ratings_of(account).get(speed, PlayerRating()), now)
+
+    return shown(WHITE), shown(BLACK)
 
 
 def rate_ended(store: GameStore, game: Game, now: float) -> Change | None:

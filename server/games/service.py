@@ -44,7 +44,7 @@ from server.games.computer import ComputerMover
 from server.games.notifier import Notifier
 from server.games.play import Change, Event, Game, GameSettings, NewGame
 from server.games.premoves import Premoves, premove_change
-from server.games.rating import rate_ended
+from server.games.rating import current_ratings, rate_ended
 from server.games.scheduler import Scheduler
 from server.games.seats import hash_token, hashes_match, new_game_id, new_token
 from server.storage.interface import (
@@ -426,11 +426,20 @@ class GameService:
             return Done(game, self.commit(game, change))
         creator, seed = 1 - game.settings.creator, secrets.randbits(31)
         white_name, black_name = game.names  # the players swap colours, names follow
-        swapped = replace(game.settings, creator=creator, seed=seed, names=(black_name, white_name))
+        accounts = self._swapped_accounts(game)
+        # The players' ratings as they stand now (after this game, if it was rated).
+        ratings = current_ratings(self.store, accounts, game.settings.clock, now)
+        swapped = replace(
+            game.settings,
+            creator=creator,
+            seed=seed,
+            names=(black_name, white_name),
+            ratings=ratings if any(ratings) else game.settings.ratings[::-1],
+        )
         people = tuple(c for c in (WHITE, BLACK) if c != swapped.computer)
         # A rematch is a new game, admitted as any other (by whom: `rematch_client`).
         client = self.admission.rematch_client(game.id, client, swapped.computer is not None)
-        rematch, seats, _ = self._create_game(swapped, people, client, self._swapped_accounts(game))
+        rematch, seats, _ = self._create_game(swapped, people, client, accounts)
         event = self.commit(game, agree(game, color, now, rematch.id))
         self.notifier.rematch_made(game, rematch, seats)
         # The caller's seat in the new game is the other colour.

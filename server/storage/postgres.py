@@ -459,7 +459,9 @@ class PostgresStore(RowLoads):
 
     def delete_user(self, user_id: int) -> None:
         with self._connection() as db, db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (RATINGS_LOCK,))  # none rated now
             accounts.delete_user(db, "%s", user_id)
+            ratings.forget_account(db, "%s", user_id)
 
     def claim_seats(self, user_id: int, seats: list[tuple[str, str]]) -> list[str] | None:
         with self._connection() as db, db.transaction():

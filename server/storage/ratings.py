@@ -174,3 +174,9 @@ def history(db: Database, mark: str, account_id: int, limit: int) -> list[Histor
     ).fetchall()
     points = [HistoryPoint(g, s, float(r), int(d), float(p)) for g, s, r, d, p in rows]
     return points[::-1]
+
+
+def forget_account(db: Database, mark: str, account_id: int) -> None:
+    """A deleted account's ratings and their history go (its games stay, issue 27)."""
+    db.execute(sql("DELETE FROM rating_history WHERE account_id = ?", mark), (account_id,))
+    db.execute(sql("DELETE FROM ratings WHERE account_id = ?", mark), (account_id,))

@@ -393,6 +393,7 @@ class SqliteStore(RowLoads):
     def delete_user(self, user_id: int) -> None:
         with self.lock, self._transaction():
             accounts.delete_user(self.db, "?", user_id)
+            ratings.forget_account(self.db, "?", user_id)
 
     def claim_seats(self, user_id: int, seats: list[tuple[str, str]]) -> list[str] | None:
         with self.lock, self._transaction():

@@ -352,11 +352,16 @@ async function fetchEarlier(ply) {
   }
 }
 
-/** Whether the game is assisted, for everyone; an unassisted game's players get no overlays. */
+/** Whether the game is assisted (or rated, never assisted), for everyone; an unassisted game's
+ * players get no overlays. */
 function renderAssisted(state, role) {
-  $('#assisted').textContent = state.assisted
-    ? 'Assisted game: threat overlays are allowed for the players.'
-    : 'Unassisted game: no threat overlays for the players.';
+  if (state.rated) {
+    $('#assisted').textContent = 'Rated game: no threat overlays for the players.';
+  } else {
+    $('#assisted').textContent = state.assisted
+      ? 'Assisted game: threat overlays are allowed for the players.'
+      : 'Unassisted game: no threat overlays for the players.';
+  }
   root.dataset.assisted = String(state.assisted);
   const player = role === 'white' || role === 'black';
   overlayControl.disable(

@@ -70,8 +70,8 @@ function showWaiting(control) {
   for (const button of document.querySelectorAll('.quick-pair')) {
     button.setAttribute('aria-pressed', String(button.dataset.control === control));
   }
-  const mode = $('#pair-rated').checked ? 'rated' : 'casual';
-  $('#pair-status').textContent = control ? `Waiting for an opponent at ${control} (${mode})…` : '';
+  const mode = $('#pair-rated').checked ? ' (rated)' : '';
+  $('#pair-status').textContent = control ? `Waiting for an opponent at ${control}${mode}…` : '';
   $('#pair-cancel').hidden = control === null;
 }
 
@@ -123,6 +123,12 @@ async function joinSeek(seek, button) {
 }
 
 $('#create-seek').addEventListener('click', createSeek);
+// A rated game is never assisted: the overlay box says so while "Rated" is ticked.
+$('#seek-rated').addEventListener('change', () => {
+  const rated = $('#seek-rated').checked;
+  $('#seek-assisted').disabled = rated;
+  if (rated) $('#seek-assisted').checked = false;
+});
 
 // -- this browser's games ------------------------------------------------------------------
 

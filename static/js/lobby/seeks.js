@@ -26,10 +26,9 @@ export function makeSeekList({ onJoin, onCancel }) {
     const own = seek.id === ownId;
     const cells = [
       seek.name,
-      formatRating(seek),
       seek.control ?? 'No clock',
       formatMode(seek),
-      SIDES[seek.color] + (seek.assisted ? '' : ' · unassisted'),
+      SIDES[seek.color] + (seek.assisted || seek.rated ? '' : ' · unassisted'),
     ];
     for (const text of cells) {
       const cell = document.createElement('td');
@@ -37,7 +36,13 @@ export function makeSeekList({ onJoin, onCancel }) {
       row.append(cell);
     }
     row.cells[0].className = 'seek-name';
-    row.cells[1].className = 'seek-rating';
+    const rating = formatRating(seek);
+    if (rating) {
+      const shown = document.createElement('span');
+      shown.className = 'seek-rating';
+      shown.textContent = rating;
+      row.cells[0].append(' ', shown);
+    }
     const action = document.createElement('td');
     const button = document.createElement('button');
     button.type = 'button';
