@@ -282,3 +282,43 @@ def test_the_export_follows_the_filters(store: SqliteStore) -> None:
 
 def test_an_empty_history_exports_nothing(store: SqliteStore) -> None:
     assert list(stream_games(store, GamesQuery(999, 1), "x", write_pgns)) == []
+
+
+def test_a_stockfish_review_is_linked_before_our_engine_s(tmp_path: Path) -> None:
+    from server.review.engines import STOCKFISH_KEY
+    from server.storage.history import STOCKFISH_REVIEW
+
+    assert STOCKFISH_REVIEW == STOCKFISH_KEY  # the key the reviews store Stockfish's under
+    store = SqliteStore(tmp_path / "games.sqlite3")
+    fill_store(store, 3, seed=4)
+    rows = every_game(store)
+    unreviewed = [row for row in rows if row.review_id is None]
+    assert len(unreviewed) == 2
+    first, second = unreviewed
+    (reviewed,) = [row for row in rows if row.review_id is not None]
+    ours = store.load_review(reviewed.review_id or "")
+    assert ours is not None
+    store.add_review(
+        dataclasses.replace(ours, id="sf000001", source=first.entry.game_id + "@stockfish"),
+        None,
+        100,
+    )
+    store.add_review(
+        dataclasses.replace(ours, id="ow000002", source=second.entry.game_id), None, 100
+    )
+    store.add_review(
+        dataclasses.replace(ours, id="sf000002", source=second.entry.game_id + "@stockfish"),
+        None,
+        100,
+    )
+    store.add_review(
+        dataclasses.replace(
+            ours, id="sf000003", source=reviewed.entry.game_id + "@stockfish", status="running"
+        ),
+        None,
+        100,
+    )
+    linked = {row.entry.game_id: row.review_id for row in every_game(store)}
+    assert linked[first.entry.game_id] == "sf000001"
+    assert linked[second.entry.game_id] == "sf000002"
+    assert linked[reviewed.entry.game_id] == ours.id  # Stockfish's is not done yet

@@ -6,8 +6,8 @@ PGN export read a player's games without opening any game's moves or JSON. The l
 newest first through the index (account, ended, game id), a page at a time from a cursor (the
 last row's (ended, game id)), never by OFFSET, which would read every earlier row again; each
 filter (speed, result, rated) has an index of its own that leads with it, so a page of rare
-games is found without reading the others. A game's finished
-review is found through the reviews' unique `source`. Aborted games are not history, as on
+games is found without reading the others. A game's finished review is found through the
+reviews' unique `source`. Aborted games are not history, as on
 lichess. SQL is written with `?` and turned into the driver's placeholder by `sql`.
 """
 
@@ -53,6 +53,13 @@ COLUMNS = (
     " eco, opening, plies"
 )
 SELECTED = ", ".join(f"p.{name.strip()}" for name in COLUMNS.split(","))
+# A game's review is stored under its id (our engine) or its id and this (Stockfish:
+# server.review.engines.STOCKFISH_KEY); the list links the finished one, Stockfish's first.
+STOCKFISH_REVIEW = "@stockfish"
+REVIEW = (
+    "SELECT r.id FROM reviews r WHERE r.source IN (p.game_id, p.game_id || ?)"
+    " AND r.status = 'done' ORDER BY r.source DESC LIMIT 1"
+)
 
 
 def add_history(db: Database, mark: str, entries: list[HistoryEntry]) -> None:
@@ -87,13 +94,12 @@ def player_games(db: Database, mark: str, query: GamesQuery) -> list[HistoryRow]
     conditions, values = _conditions(query)
     rows = db.execute(
         sql(
-            f"SELECT {SELECTED}, r.id FROM player_games p"
-            " LEFT JOIN reviews r ON r.source = p.game_id AND r.status = 'done'"
+            f"SELECT {SELECTED}, ({REVIEW}) FROM player_games p"
             f" WHERE {' AND '.join(conditions)}"
             " ORDER BY p.ended DESC, p.game_id DESC LIMIT ?",
             mark,
         ),
-        (*values, query.limit),
+        (STOCKFISH_REVIEW, *values, query.limit),
     ).fetchall()
     return [HistoryRow(_entry(row[:-1]), row[-1]) for row in rows]
 
