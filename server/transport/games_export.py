@@ -5,7 +5,8 @@
 `BATCH` games at a time, newest first; for each batch it reads the games' stored rows and their
 finished reviews' evaluations, and hands the batch to `run` (the work pool's, server.work: the
 serving loop never writes thousands of PGNs itself), whose `write_pgns` returns the batch's
-PGN text, which the stream yields. So memory holds one batch whatever the player's count.
+PGN text, which the stream yields; the next batch is read while one is written. So memory holds
+two batches whatever the player's count.
 
 Each game is written from what is stored, never replayed: its headers by the single game's
 `stored_pgn_headers` (server.transport.api) with lichess's `Event`, `UTCDate`, `UTCTime` and
@@ -19,6 +20,7 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -61,13 +63,34 @@ class ExportGame:
 
 def stream_games(store: GameStore, query: GamesQuery, site: str, run: Run) -> Iterator[str]:
     """The PGN text of every game `query` selects (its `limit` ignored, its cursor followed),
-    newest first, a batch at a time; each game is followed by a blank line."""
+    newest first, a batch at a time; each game is followed by a blank line.
+
+    A batch is read while the one before is being written: `run` is called from a thread of
+    its own (a greenlet under gevent), one batch at a time, so the export holds one job of the
+    pool and the reading and the writing overlap. Closing the stream early (the client went
+    away) drops the batches not started and waits for the one being written."""
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="export")
+    pending: Future[str] | None = None
+    try:
+        for games in _batches(store, query):
+            ahead = writer.submit(run, write_pgns, games, site)
+            if pending is not None:
+                yield pending.result()
+            pending = ahead
+        if pending is not None:
+            yield pending.result()
+    finally:
+        writer.shutdown(wait=True, cancel_futures=True)
+
+
+def _batches(store: GameStore, query: GamesQuery) -> Iterator[list[ExportGame]]:
+    """The games `query` selects, BATCH at a time, read from the store by its cursor."""
     page = replace(query, limit=BATCH)
     while True:
         rows = store.player_games(page)
         games = [game for row in rows if (game := read_game(store, row)) is not None]
         if games:
-            yield run(write_pgns, games, site)
+            yield games
         if len(rows) < BATCH:
             return
         last = rows[-1].entry
