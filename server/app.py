@@ -59,6 +59,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         events,
         lobby_events,
         offload,
+        profiles,
         ratings_api,
         review_events,
         views,
@@ -100,6 +101,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     lobby_events.install(app, socketio)  # the lobby (server.lobby) over the game service
     review_events.install(app, socketio)  # game reviews (server.review), after the analysis
     training_http.install(app)  # the threat trainer at /train (server.training)
+    profiles.install(app)  # players' pages, game lists and PGN exports (server.transport.profiles)
     # The opening names take about a second to read (chesscore.openings): at start, not on the
     # first state that carries one.
     socketio.start_background_task(opening_table)

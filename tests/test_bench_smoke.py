@@ -37,6 +37,20 @@ BENCHES = [
     ("signin.py", ["--repeat", "2"], "HTTP sign-in, unknown name"),
     ("ratings.py", ["--games", "20"], "SQLite store rate_game (one transaction)"),
     (
+        "profile.py",
+        [
+            "--games",
+            "30",
+            "--rounds",
+            "1",
+            "--exports",
+            "1",
+            "--data",
+            "/tmp/chess-smoke-history.db",
+        ],
+        "first (worker starting)",
+    ),
+    (
         "offload.py",
         [
             "--tree-moves",

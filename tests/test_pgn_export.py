@@ -6,6 +6,7 @@ python-chess reads them."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 
@@ -14,7 +15,13 @@ import chess.pgn
 import pytest
 
 from chesscore.analysis.annotate import annotation_of_move
-from chesscore.rules.pgn_export import format_clock, make_tree_pgn, variation_depth
+from chesscore.rules.pgn_export import (
+    LineMove,
+    format_clock,
+    make_line_pgn,
+    make_tree_pgn,
+    variation_depth,
+)
 from chesscore.rules.pgn_import import ImportedGame, Node, normalize_text, read_games, scan_games
 from tests.random_trees import count_nodes, random_game
 from tests.test_pgn_import import CHESSBASE, CHESSCOM, LICHESS, oracle_tree, our_tree
@@ -70,6 +77,51 @@ def test_a_random_tree_from_a_set_up_position() -> None:
     assert '[FEN "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 3 20"]' in text and '[SetUp "1"]' in text
     assert "20..." in text
     assert_same_game(read_games(text)[0], game)
+
+
+def line_moves(game: ImportedGame) -> list[LineMove]:
+    return [LineMove(node.san, node.clock, node.evaluation) for node in game.moves]
+
+
+def main_line(game: ImportedGame) -> ImportedGame:
+    """`game` without its variations."""
+    line = tuple(dataclasses.replace(node, variations=()) for node in game.moves)
+    return dataclasses.replace(game, moves=line)
+
+
+@pytest.mark.parametrize(
+    ("seed", "fen"),
+    [(seed, None) for seed in range(8)]
+    + [(7, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 3 20"), (3, "4k3/8/8/8/8/8/8/4K2R w K - 0 1")],
+)
+def test_a_main_line_written_from_its_san_is_the_tree_writer_s_text(
+    seed: int, fen: str | None
+) -> None:
+    game = main_line(random_game(seed, fen=fen))
+    game = dataclasses.replace(game, comment="")  # a main line as stored has no comments
+    plain = tuple(dataclasses.replace(node, comment="", nags=()) for node in game.moves)
+    game = dataclasses.replace(game, moves=plain)
+    assert make_line_pgn(
+        game.headers, game.start_fen, line_moves(game), game.result
+    ) == make_tree_pgn(game)
+
+
+def test_a_main_line_with_clocks_and_evaluations_reads_back_in_python_chess() -> None:
+    game = main_line(random_game(2))
+    timed = tuple(
+        dataclasses.replace(node, clock=180 - index * 1.5, evaluation=f"{index / 10:.2f}")
+        for index, node in enumerate(game.moves)
+    )
+    timed_game = dataclasses.replace(game, moves=timed)
+    text = make_line_pgn(game.headers, game.start_fen, line_moves(timed_game), game.result)
+    oracle = chess.pgn.read_game(io.StringIO(text))
+    assert oracle is not None and not oracle.errors
+    nodes = list(oracle.mainline())
+    assert [node.move.uci() for node in nodes] == [node.move.uci() for node in timed]
+    assert [node.clock() for node in nodes] == [node.clock for node in timed]
+    assert [node.eval().white().score() for node in nodes] == [
+        index * 10 for index in range(len(timed))
+    ]
 
 
 def test_a_comment_with_a_closing_brace_cannot_end_itself_early() -> None:

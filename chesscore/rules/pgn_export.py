@@ -10,13 +10,17 @@ the move and the position after it (`chesscore.analysis.annotate.annotation_of_m
 threat annotations ``[%csl ...]``/``[%cal ...]``); rules know nothing of the analysis, so it is
 passed in.
 
+`make_line_pgn` writes a main line from the SAN of its moves (`LineMove`), without playing it:
+the export of many stored games, whose SAN was written when they were played.
+
 Variations are written by recursion, one level per variation inside a variation; callers that
 take trees from outside bound that nesting (`variation_depth`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
@@ -44,6 +48,56 @@ def make_tree_pgn(game: ImportedGame, annotate: Annotate | None = None) -> str:
     tokens = [f"{{ {_clean(game.comment)} }}"] if game.comment.strip() else []
     board = Board.from_fen(game.start_fen, allow_impossible_checks=True)
     _line_tokens(board, game.moves, tokens, annotate)
+    tokens.append(result)
+    return "\n".join([*lines, "", *wrap_tokens(tokens)]) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class LineMove:
+    """A move of a main line as stored: its SAN, the clock after it in seconds and the
+    evaluation after it as ``[%eval]`` writes it (None: none)."""
+
+    san: str
+    clock: float | None = None
+    evaluation: str | None = None
+
+
+def make_line_pgn(
+    headers: dict[str, str], start_fen: str, moves: Sequence[LineMove], result: str
+) -> str:
+    """The PGN text of a main line written from its moves' SAN as given, without playing them:
+    for games whose SAN chesscore wrote when they were played (the export of many stored
+    games, where replaying each would cost several times the writing). Clocks and evaluations
+    are written as `make_tree_pgn` writes them, which gives the same text for the same game.
+
+    >>> from chesscore.rules.pgn import START_FEN
+    >>> text = make_line_pgn({}, START_FEN, [LineMove("e4", 180.0), LineMove("e5")], "*")
+    >>> text.splitlines()[-1]
+    '1. e4 { [%clk 0:03:00] } 1... e5 *'
+    """
+    result = result if result in RESULTS else "*"
+    plain = {name: value for name, value in headers.items() if name not in SET_UP}
+    tags = make_tags(plain, start_fen, result)
+    lines = [f'[{name} "{escape_tag(value)}"]' for name, value in tags.items()]
+    tokens: list[str] = []
+    # The FEN's side to move and move number (written by chesscore, so well formed), without
+    # building a board for them.
+    fields = start_fen.split()
+    first = 0 if fields[1] == "w" else 1
+    fullmove = int(fields[5]) if len(fields) > 5 else 1
+    numbered = False
+    for index, move in enumerate(moves):
+        ply = first + index
+        if ply % 2 == 0:
+            tokens.append(f"{fullmove + ply // 2}.")
+        elif not numbered:
+            tokens.append(f"{fullmove + ply // 2}...")
+        numbered = True
+        tokens.append(move.san)
+        comment = _comment_text("", move.evaluation, move.clock, "")
+        if comment:
+            tokens.append(f"{{ {comment} }}")
+            numbered = False
     tokens.append(result)
     return "\n".join([*lines, "", *wrap_tokens(tokens)]) + "\n"
 
@@ -107,11 +161,18 @@ def _line_tokens(
 
 
 def _comment(node: Node, annotation: str) -> str:
-    parts = [_clean(node.comment)] if node.comment.strip() else []
-    if node.evaluation is not None:
-        parts.append(f"[%eval {node.evaluation}]")
-    if node.clock is not None:
-        parts.append(f"[%clk {format_clock(node.clock)}]")
+    return _comment_text(node.comment, node.evaluation, node.clock, annotation)
+
+
+def _comment_text(
+    comment: str, evaluation: str | None, clock: float | None, annotation: str
+) -> str:
+    """A move's comment: its text, then ``[%eval]``, ``[%clk]`` and the annotation."""
+    parts = [_clean(comment)] if comment.strip() else []
+    if evaluation is not None:
+        parts.append(f"[%eval {evaluation}]")
+    if clock is not None:
+        parts.append(f"[%clk {format_clock(clock)}]")
     if annotation:
         parts.append(annotation)
     return " ".join(parts)

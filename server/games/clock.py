@@ -108,3 +108,10 @@ class ClockState:
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> ClockState:
         return cls(int(data["white_ms"]), int(data["black_ms"]), data["running"], data["since"])
+
+
+def control_name(clock: ClockSettings | None) -> str | None:
+    """ "5+3" (minutes + increment seconds), or None without a clock."""
+    if clock is None:
+        return None
+    return f"{clock.initial_ms / 60_000:g}+{clock.increment_ms / 1000:g}"

@@ -136,8 +136,13 @@ class Header:
 
 @dataclass(frozen=True)
 class MoveRecord:
+    """A move as played and stored: UCI, SAN, and the mover's time left after it in
+    milliseconds when the game has a clock (None without one, and in games stored before
+    clocks were kept per move): the `[%clk]` of the PGN export."""
+
     uci: str
     san: str
+    clock_ms: int | None = None
 
 
 class Event(TypedDict, total=False):
@@ -192,12 +197,7 @@ class Game:
     @property
     def names(self) -> tuple[str | None, str | None]:
         """The players' display names by colour (None: no name given)."""
-        if self.header.friend_name is None:
-            return self.settings.names
-        white, black = self.settings.names
-        if self.settings.creator == WHITE:
-            return white, self.header.friend_name
-        return self.header.friend_name, black
+        return display_names(self.settings, self.header)
 
     def apply(self, change: Change) -> None:
         """Make a stored change part of the game."""
@@ -208,6 +208,33 @@ class Game:
             self.board = change.board
         self.header = change.header
         self.version += 1
+
+
+def display_names(settings: GameSettings, header: Header) -> tuple[str | None, str | None]:
+    """The players' display names by colour (None: no name given): the settings' and, in
+    the invited friend's seat, the name the friend gave."""
+    if header.friend_name is None:
+        return settings.names
+    white, black = settings.names
+    if settings.creator == WHITE:
+        return white, header.friend_name
+    return header.friend_name, black
+
+
+def shown_names(settings: GameSettings, header: Header) -> tuple[str, str]:
+    """The players' names as a game's record shows them (PGN headers, the history): the
+    display name, "Computer" for the computer's seat, else the colour ("White", "Black")."""
+    names = display_names(settings, header)
+    return (
+        _shown_name(settings, WHITE, names[WHITE]),
+        _shown_name(settings, BLACK, names[BLACK]),
+    )
+
+
+def _shown_name(settings: GameSettings, color: Color, name: str | None) -> str:
+    if color == settings.computer:
+        return "Computer"
+    return name or color_name(color).title()
 
 
 def new_game(game_id: str, settings: GameSettings) -> Game:
@@ -352,7 +379,8 @@ def make_move(game: Game, color: Color, ply: int, move: Move, now: float) -> Cha
     if outcome is not None:
         header = finished_header(game, header, outcome, now)
     event = make_event("move", color, ply=ply, uci=move.uci(), san=san, outcome=outcome)
-    return Change(event, header, board, (MoveRecord(move.uci(), san),))
+    clock_ms = header.clock.stored_ms(color) if header.clock is not None else None
+    return Change(event, header, board, (MoveRecord(move.uci(), san, clock_ms),))
 
 
 def resign(game: Game, color: Color, now: float) -> Change:

@@ -194,6 +194,55 @@ class ReviewLimitError(Exception):
         self.count = count
 
 
+RESULTS = ("win", "draw", "loss")
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """A finished game from one player's side (server.storage.history): `account` played
+    `color` and got `result` ("win", "draw", "loss") against `opponent` (the name shown at the
+    end; `opponent_account` when signed in) at `ended` (milliseconds since the epoch); `speed`
+    as the ratings sort the time control, `control` the control as the lobby names it ("5+3",
+    "-" without a clock); the opening (ECO code and name) of its last named
+    position; `plies` played."""
+
+    account: int
+    game_id: str
+    color: int
+    ended: int
+    speed: str
+    control: str
+    rated: bool
+    result: str
+    opponent: str
+    opponent_account: int | None
+    eco: str | None
+    opening: str | None
+    plies: int
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """A game of a player's list: its entry and the id of its finished review, if any."""
+
+    entry: HistoryEntry
+    review_id: str | None
+
+
+@dataclass(frozen=True)
+class GamesQuery:
+    """A page of a player's finished games, newest first: those that ended before `before`
+    (the (ended, game id) of the last game of the previous page: a cursor, never an offset),
+    at most `limit`, filtered by `rated`, `speed` and `result` when they are given."""
+
+    account: int
+    limit: int
+    before: tuple[int, str] | None = None
+    rated: bool | None = None
+    speed: str | None = None
+    result: str | None = None
+
+
 @dataclass(frozen=True)
 class StoredUser:
     """An account's row (server.storage.accounts)."""
@@ -336,6 +385,22 @@ class GameStore(AccountStore, Protocol):
 
     def pending_reviews(self, queued_before: float, stale_before: float) -> list[str]:
         """Ids of reviews queued before `queued_before` or left running (see claim_review)."""
+
+    # -- players' game history (server.storage.history): a row per player of a finished game.
+
+    def add_history(self, entries: list[HistoryEntry]) -> None:
+        """Record finished games in their players' histories (one transaction); an entry
+        recorded already is left as it was, so two processes seeing one end record it once."""
+
+    def player_games(self, query: GamesQuery) -> list[HistoryRow]:
+        """A page of the player's finished games, newest first (`GamesQuery`)."""
+
+    def player_counts(self, account: int) -> dict[str, int]:
+        """How many games the player won, drew and lost (every key of RESULTS)."""
+
+    def playing_games(self, account: int, limit: int) -> list[tuple[int, OngoingGame]]:
+        """The games in play whose seat the account took (with its colour), the latest
+        changed first, at most `limit`: a signed-in player's games on any browser."""
 
     # -- the lobby (server.lobby): open challenges and pairing waits, shared by every process.
     # Each call is one transaction, serialised against the other lobby calls.

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
+from server.storage.history import HISTORY_TABLE
 from server.storage.interface import ANALYSIS_TABLE, GAME_RECORD_TABLES
 from server.storage.ratings import RATING_TABLES
 from server.storage.reviews import REVIEW_TABLE
@@ -148,6 +149,18 @@ def rating_tables(db: Database, dialect: Dialect) -> None:
     run(db, dialect, RATING_TABLES)
 
 
+def game_history(db: Database, dialect: Dialect) -> None:
+    """6: the mover's clock after each move (`MoveRecord.clock_ms`, the export's `[%clk]`;
+    empty for the moves stored before), the players' game history (server.storage.history)
+    and an index of the rating history by time for the profile's graph."""
+    if "clock_ms" not in dialect.columns(db, "moves"):
+        db.execute("ALTER TABLE moves ADD COLUMN clock_ms INTEGER")
+    run(db, dialect, HISTORY_TABLE)
+    # The profile's rating graph reads an account's latest rated games of every speed
+    # (server.storage.ratings.history): without it, all of them are sorted for each page.
+    db.execute("CREATE INDEX rating_history_played ON rating_history(account_id, played)")
+
+
 # (version, what it does, the step): append only; a released step is never edited.
 MIGRATIONS: tuple[tuple[int, str, Callable[[Database, Dialect], None]], ...] = (
     (1, "the first releases' tables", base_schema),
@@ -155,6 +168,7 @@ MIGRATIONS: tuple[tuple[int, str, Callable[[Database, Dialect], None]], ...] = (
     (3, "accounts: users, sessions, recovery codes, seats.account_id", accounts),
     (4, "passkeys", passkeys),
     (5, "ratings and rating_history", rating_tables),
+    (6, "moves.clock_ms, the players' game history, rating_history by time", game_history),
 )
 LATEST = MIGRATIONS[-1][0]
 

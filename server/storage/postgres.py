@@ -27,9 +27,12 @@ from chesscore.ratings import PlayerRating, Speed
 from server.accounts.identity import Account
 from server.accounts.usernames import name_key
 from server.games.play import Event
-from server.storage import accounts, migrations, ratings, reviews, seeks
+from server.storage import accounts, history, migrations, ratings, reviews, seeks
 from server.storage.interface import (
+    GamesQuery,
+    HistoryEntry,
     HistoryPoint,
+    HistoryRow,
     IdleGame,
     NameTakenError,
     OngoingGame,
@@ -80,10 +83,11 @@ WITH updated AS (
     WHERE id = %(game)s AND version = %(version)s - 1
     RETURNING id
 ), moved AS (
-    INSERT INTO moves (game_id, ply, uci, san)
-    SELECT id, added.ply, added.uci, added.san
-    FROM updated, unnest(%(plies)s::integer[], %(ucis)s::text[], %(sans)s::text[])
-        AS added(ply, uci, san)
+    INSERT INTO moves (game_id, ply, uci, san, clock_ms)
+    SELECT id, added.ply, added.uci, added.san, added.clock_ms
+    FROM updated, unnest(
+        %(plies)s::integer[], %(ucis)s::text[], %(sans)s::text[], %(clocks)s::integer[]
+    ) AS added(ply, uci, san, clock_ms)
 ), seated AS (
     INSERT INTO seats (game_id, color, token_hash, account_id)
     SELECT id, %(color)s::integer, %(token_hash)s::text, %(account)s::integer
@@ -187,6 +191,7 @@ class PostgresStore(RowLoads):
                 f"SELECT {GAME_COLUMNS},"
                 " ARRAY(SELECT uci FROM moves WHERE game_id = games.id ORDER BY ply),"
                 " ARRAY(SELECT san FROM moves WHERE game_id = games.id ORDER BY ply),"
+                " ARRAY(SELECT clock_ms FROM moves WHERE game_id = games.id ORDER BY ply),"
                 " ARRAY(SELECT ARRAY[color, account_id] FROM seats"
                 "  WHERE game_id = games.id AND account_id IS NOT NULL)"
                 " FROM games WHERE id = %s" + condition,
@@ -194,9 +199,10 @@ class PostgresStore(RowLoads):
             ).fetchone()
         if row is None:
             return None
-        ucis, sans, seated = row[4], row[5], row[6]
+        ucis, sans, clocks, seated = row[4], row[5], row[6], row[7]
         held = {int(color): int(account) for color, account in seated}
-        return stored_from_rows(game_id, row[:4], zip(ucis, sans, strict=True), held)
+        moves = zip(ucis, sans, clocks, strict=True)
+        return stored_from_rows(game_id, row[:4], moves, held)
 
     def commit(self, game_id: str, change: StoredChange) -> None:
         try:
@@ -233,6 +239,7 @@ class PostgresStore(RowLoads):
                 "plies": [ply for ply, _ in change.added],
                 "ucis": [record.uci for _, record in change.added],
                 "sans": [record.san for _, record in change.added],
+                "clocks": [record.clock_ms for _, record in change.added],
                 "color": color,
                 "token_hash": token_hash,
                 "account": change.seat_account,
@@ -317,6 +324,24 @@ class PostgresStore(RowLoads):
     def pending_reviews(self, queued_before: float, stale_before: float) -> list[str]:
         with self._connection() as db:
             return reviews.pending_reviews(db, "%s", queued_before, stale_before)
+
+    # -- players' game history (server.storage.history)
+
+    def add_history(self, entries: list[HistoryEntry]) -> None:
+        with self._connection() as db, db.transaction():
+            history.add_history(db, "%s", entries)
+
+    def player_games(self, query: GamesQuery) -> list[HistoryRow]:
+        with self._connection() as db:
+            return history.player_games(db, "%s", query)
+
+    def player_counts(self, account: int) -> dict[str, int]:
+        with self._connection() as db:
+            return history.player_counts(db, "%s", account)
+
+    def playing_games(self, account: int, limit: int) -> list[tuple[int, OngoingGame]]:
+        with self._connection() as db:
+            return history.playing_games(db, "%s", "g.active", account, limit)
 
     # -- the lobby (server.storage.seeks), serialised across processes by LOBBY_LOCK
 

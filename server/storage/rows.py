@@ -43,13 +43,13 @@ class RowLoads:
 def stored_from_rows(
     game_id: str,
     row: Sequence[Any],
-    moves: Iterable[tuple[str, str]],
+    moves: Iterable[tuple[str, str, int | None]],
     accounts: dict[int, int] | None = None,
 ) -> StoredGame:
-    """The game from its `games` columns (GAME_COLUMNS), its moves as (uci, san) in ply
-    order and its seats' accounts (colour -> account id)."""
+    """The game from its `games` columns (GAME_COLUMNS), its moves as (uci, san, clock_ms) in
+    ply order and its seats' accounts (colour -> account id)."""
     settings, header, version, invite_hash = row
-    records = [MoveRecord(uci, san) for uci, san in moves]
+    records = [MoveRecord(uci, san, clock_ms) for uci, san, clock_ms in moves]
     return StoredGame(
         game_id,
         json.loads(settings),

@@ -26,9 +26,12 @@ from chesscore.ratings import PlayerRating, Speed
 from server.accounts.identity import Account
 from server.accounts.usernames import name_key
 from server.games.play import Event
-from server.storage import accounts, migrations, ratings, reviews, seeks
+from server.storage import accounts, history, migrations, ratings, reviews, seeks
 from server.storage.interface import (
+    GamesQuery,
+    HistoryEntry,
     HistoryPoint,
+    HistoryRow,
     IdleGame,
     NameTakenError,
     OngoingGame,
@@ -135,7 +138,7 @@ class SqliteStore(RowLoads):
             if row is None:
                 return None
             moves = self.db.execute(
-                "SELECT uci, san FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+                "SELECT uci, san, clock_ms FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
             ).fetchall()
             seat_accounts = accounts.seat_accounts(self.db, "?", game_id)
         return stored_from_rows(game_id, row, moves, seat_accounts)
@@ -168,8 +171,11 @@ class SqliteStore(RowLoads):
                     "DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, change.keep_plies)
                 )
             self.db.executemany(
-                "INSERT INTO moves (game_id, ply, uci, san) VALUES (?, ?, ?, ?)",
-                [(game_id, ply, record.uci, record.san) for ply, record in change.added],
+                "INSERT INTO moves (game_id, ply, uci, san, clock_ms) VALUES (?, ?, ?, ?, ?)",
+                [
+                    (game_id, ply, record.uci, record.san, record.clock_ms)
+                    for ply, record in change.added
+                ],
             )
             if change.seat is not None:
                 self.db.execute(
@@ -258,6 +264,24 @@ class SqliteStore(RowLoads):
     def pending_reviews(self, queued_before: float, stale_before: float) -> list[str]:
         with self.lock:
             return reviews.pending_reviews(self.db, "?", queued_before, stale_before)
+
+    # -- players' game history (server.storage.history)
+
+    def add_history(self, entries: list[HistoryEntry]) -> None:
+        with self.lock, self._transaction():
+            history.add_history(self.db, "?", entries)
+
+    def player_games(self, query: GamesQuery) -> list[HistoryRow]:
+        with self.lock:
+            return history.player_games(self.db, "?", query)
+
+    def player_counts(self, account: int) -> dict[str, int]:
+        with self.lock:
+            return history.player_counts(self.db, "?", account)
+
+    def playing_games(self, account: int, limit: int) -> list[tuple[int, OngoingGame]]:
+        with self.lock:
+            return history.playing_games(self.db, "?", "g.active = 1", account, limit)
 
     # -- the lobby: each call one transaction under the store's lock (server.storage.seeks)
 

@@ -22,13 +22,13 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from chesscore import BLACK, WHITE, Color
 from chesscore.analysis.annotate import make_annotated_pgn
-from chesscore.openings import opening_of
+from chesscore.openings import Opening, opening_of
 from chesscore.rules.pgn import make_pgn
 from server.accounts.identity import current_account_id, shown_name
 from server.errors import RequestError
 from server.games.admission import RateLimited
 from server.games.lookups import board_at
-from server.games.play import Game, color_name
+from server.games.play import Game, GameSettings, Header, color_name, shown_names
 from server.games.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
 from server.games.service import GameService
 from server.transport.clients import request_client
@@ -247,30 +247,47 @@ def game_pgn(game_id: str) -> Response:
 
 
 def pgn_headers(game: Game) -> dict[str, str]:
-    computer = game.settings.computer
-    names = {
-        color: ("Computer" if color == computer else game.names[color] or color_name(color).title())
-        for color in (WHITE, BLACK)
-    }
+    site = public_url(current_app.config)
+    today = datetime.date.today()
+    return stored_pgn_headers(
+        game.id, game.settings, game.header, site, today, opening_of(game.board)
+    )
+
+
+def stored_pgn_headers(
+    game_id: str,
+    settings: GameSettings,
+    header: Header,
+    site: str,
+    played: datetime.date,
+    opening: Opening | None,
+) -> dict[str, str]:
+    """A game's PGN headers from what is stored of it, without its board: the export of a
+    player's games (server.transport.games_export) writes thousands of them."""
+    names = shown_names(settings, header)
     headers = {
         "Event": "Casual game",
-        "Site": f"{public_url(current_app.config)}/game/{game.id}",
-        "Date": datetime.date.today().strftime("%Y.%m.%d"),
+        "Site": f"{site}/game/{game_id}",
+        "Date": played.strftime("%Y.%m.%d"),
         "White": names[WHITE],
         "Black": names[BLACK],
     }
-    opening = opening_of(game.board)
     if opening is not None:
         headers["ECO"], headers["Opening"] = opening.eco, opening.name
-    if game.header.outcome is not None:
-        headers["Termination"] = game.header.outcome.termination.value
-    elif game.header.status == "aborted":
+    if header.outcome is not None:
+        headers["Termination"] = header.outcome.termination.value
+    elif header.status == "aborted":
         headers["Termination"] = "aborted"
     return headers
 
 
 def pgn_result(game: Game) -> str:
-    return game.header.outcome.result() if game.header.outcome else "*"
+    return header_result(game.header)
+
+
+def header_result(header: Header) -> str:
+    """The PGN result token of a game with this header ("*" while it goes on or aborted)."""
+    return header.outcome.result() if header.outcome else "*"
 
 
 @blueprint.post("/games/<game_id>/moves")

@@ -120,6 +120,9 @@ def _resolve_role(
         color = service.seat_of(game_id, cookie)
         if color is not None:
             return color, {}
+    color = _account_seat(service, game_id)
+    if color is not None:
+        return color, {}
     if invite is not None:
         claimed = service.claim_invite(game_id, invite, current_account_id())
         if claimed is None:
@@ -127,6 +130,18 @@ def _resolve_role(
         color, token = claimed
         return color, {"seat": token}
     return None, {}
+
+
+def _account_seat(service: GameService, game_id: str) -> Color | None:
+    """The seat the connection's account took in the game, if any: a signed-in player plays
+    its games from any browser ("My games"), the account read from the handshake's session,
+    never from the event."""
+    account = current_account_id()
+    if account is None:
+        return None
+    stored = service.store.load_game(game_id)
+    seats = {} if stored is None else stored.accounts
+    return next((color for color, holder in seats.items() if holder == account), None)
 
 
 def join(payload: Any) -> dict[str, Any]:

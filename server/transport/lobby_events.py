@@ -21,7 +21,7 @@ from flask_socketio import SocketIO, join_room, leave_room
 
 from chesscore import Color
 from server.accounts.identity import current_account, shown_name
-from server.games.clock import ClockSettings
+from server.games.clock import control_name
 from server.games.notifier import Notifier
 from server.games.play import Event, Game, color_name
 from server.games.service import GameService
@@ -53,13 +53,6 @@ def _sid() -> str:
 
 
 # -- the wire form ---------------------------------------------------------------------------
-
-
-def control_name(clock: ClockSettings | None) -> str | None:
-    """ "5+3" (minutes + increment seconds), or None without a clock."""
-    if clock is None:
-        return None
-    return f"{clock.initial_ms / 60_000:g}+{clock.increment_ms / 1000:g}"
 
 
 def seek_json(seek: Seek) -> dict[str, Any]:

@@ -24,7 +24,11 @@ T = TypeVar("T")
 # A game here costs about what its PGN would (server.work.admission costs requests by size).
 PGN_BYTES_PER_MOVE = 16
 # What the workers run (imported before their first job: imports are no job's time).
-JOB_MODULES = ("server.transport.offload_jobs", "server.review.sources")
+JOB_MODULES = (
+    "server.transport.offload_jobs",
+    "server.review.sources",
+    "server.transport.games_export",
+)
 
 
 def install(app: Flask) -> None:

@@ -2,8 +2,9 @@
  * The lobby at `/`: find a stranger to play (quick pairing by time control, or open
  * challenges that anyone joins with one click), watch the games in play with the most active
  * one live on TV, or start a game against a friend or the computer; and the games this
- * browser plays, to come back to. Modules by concern under lobby/: the connection, the name,
- * the challenges, the TV, the friend/computer form.
+ * browser plays, to come back to (and a signed-in player's from any browser). Modules by
+ * concern under lobby/: the connection, the name, the challenges, the TV, the friend/computer
+ * form, the account's games.
  *
  * A game the lobby makes arrives as a seat (game, colour, seat token: in the reply to the
  * one who completed the pairing, in a private `paired` message to the one who waited); the
@@ -16,6 +17,7 @@ import { wireNameField } from './lobby/name.js';
 import { makeSeekList, readSeekForm } from './lobby/seeks.js';
 import { makeTv } from './lobby/tv.js';
 import { wireNewGameForm } from './lobby/new-game.js';
+import { listAccountGames } from './lobby/my-games.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -145,3 +147,12 @@ function listMyGames() {
 }
 
 listMyGames();
+// A signed-in player's games from any browser join this browser's own.
+listAccountGames(
+  $('#my-games'),
+  $('.my-games'),
+  new Set(listGames().map((game) => game.id)),
+  (count) => {
+    $('#no-games').hidden = count > 0;
+  },
+);

@@ -1,0 +1,61 @@
+/**
+ * "Your games" for a signed-in player, on any browser: the games in play whose seats the
+ * account took (from GET /api/account/games; opening one joins it in that seat, the server
+ * knows the account from the session cookie), added to those this browser remembers, and the
+ * latest finished games with a link to the player's page, where all of them are. A visitor
+ * without an account (401) sees the list as before.
+ */
+
+function gameItem(href, text, detail) {
+  const item = document.createElement('li');
+  const link = document.createElement('a');
+  link.href = href;
+  link.textContent = text;
+  item.append(link, detail);
+  return item;
+}
+
+function describePlaying(game) {
+  const control = game.control ?? 'no clock';
+  return ` · ${control}${game.rated ? ' · rated' : ''} · ${Math.ceil(game.plies / 2)} moves`;
+}
+
+const RESULTS = { win: 'won', draw: 'drawn', loss: 'lost' };
+
+/**
+ * Fill `list` (the <ul> of this browser's games, whose ids are `listed`) and `section` with the
+ * account's games; `onShown(count)` with how many games the list now has.
+ */
+export async function listAccountGames(list, section, listed, onShown) {
+  let reply;
+  try {
+    const answer = await fetch('/api/account/games', { credentials: 'same-origin' });
+    if (!answer.ok) return;
+    reply = await answer.json();
+  } catch {
+    return; // offline or no server: this browser's games are still listed
+  }
+  for (const game of reply.playing.filter((game) => !listed.has(game.id))) {
+    list.append(gameItem(`/game/${game.id}`, `${game.color} against ${game.opponent}`, describePlaying(game)));
+  }
+  onShown(list.children.length);
+  const finished = document.createElement('div');
+  finished.className = 'account-games';
+  const heading = document.createElement('h3');
+  heading.textContent = 'Finished';
+  const recent = document.createElement('ul');
+  recent.id = 'account-finished';
+  for (const game of reply.finished) {
+    const review = game.review ? ' · reviewed' : '';
+    recent.append(gameItem(`/game/${game.id}`, `${RESULTS[game.result]} against ${game.opponent}`, ` · ${game.control} · ${game.speed}${review}`));
+  }
+  const all = document.createElement('p');
+  const profile = document.createElement('a');
+  profile.id = 'my-profile';
+  profile.href = reply.profile;
+  profile.textContent = `All your games and ratings (${reply.name})`;
+  all.append(profile);
+  if (reply.finished.length) finished.append(heading, recent);
+  finished.append(all);
+  section.append(finished);
+}

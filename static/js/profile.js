@@ -1,0 +1,105 @@
+/**
+ * A player's page, /@/<name>: the games' end times in the visitor's time zone, and the rating
+ * graph, as lichess draws its own: one line per speed, the rating after each rated game against
+ * its date. The points come from the page itself (the JSON in
+ * #rating-history, `{speed: [[time in ms, rating], ...]}`, written by the server), so the graph
+ * needs no request. Chart.js is served under /vendor/chart.js/ (the review's graph uses it too);
+ * a linear x axis of times with dates as tick labels spares a date adapter.
+ */
+import {
+  Chart,
+  LineController,
+  LineElement,
+  PointElement,
+  LinearScale,
+  Legend,
+  Tooltip,
+} from '/vendor/chart.js/chart.js';
+
+Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip);
+
+// One colour per speed, told apart in colour-blind vision (the Okabe-Ito palette).
+const SPEED_COLORS = {
+  ultraBullet: '#cc79a7',
+  bullet: '#d55e00',
+  blitz: '#0072b2',
+  rapid: '#009e73',
+  classical: '#e69f00',
+  correspondence: '#56b4e9',
+};
+
+function dateLabel(time) {
+  return new Date(time).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+function datasets(history) {
+  return Object.entries(history).map(([speed, points]) => ({
+    label: speed[0].toUpperCase() + speed.slice(1),
+    data: points.map(([time, rating]) => ({ x: time, y: rating })),
+    borderColor: SPEED_COLORS[speed] ?? '#444',
+    backgroundColor: SPEED_COLORS[speed] ?? '#444',
+    borderWidth: 2,
+    pointRadius: points.length > 60 ? 0 : 2,
+    tension: 0.2,
+  }));
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The x axis's bounds: the games' span, at least a day either side of a single day's games
+ * (Chart.js would otherwise spread one point over years). */
+function timeBounds(history) {
+  const times = Object.values(history).flatMap((points) => points.map(([time]) => time));
+  const first = Math.min(...times);
+  const last = Math.max(...times);
+  return last - first < 2 * DAY_MS ? { min: first - DAY_MS, max: last + DAY_MS } : { min: first, max: last };
+}
+
+/** Ticks a day apart over a short span (each its own date), else at most six. */
+function timeTicks(bounds) {
+  const short = bounds.max - bounds.min <= 10 * DAY_MS;
+  return { callback: dateLabel, maxTicksLimit: short ? 11 : 6, ...(short ? { stepSize: DAY_MS } : {}) };
+}
+
+function drawGraph(canvas, history) {
+  const bounds = timeBounds(history);
+  return new Chart(canvas, {
+    type: 'line',
+    data: { datasets: datasets(history) },
+    options: {
+      animation: false,
+      maintainAspectRatio: false,
+      parsing: false,
+      interaction: { mode: 'nearest', intersect: false },
+      scales: {
+        x: { type: 'linear', ...bounds, ticks: timeTicks(bounds) },
+        y: { type: 'linear', ticks: { precision: 0 } },
+      },
+      plugins: {
+        legend: { position: 'bottom', labels: { boxWidth: 12 } },
+        tooltip: {
+          callbacks: {
+            title: (items) => dateLabel(items[0].parsed.x),
+            label: (item) => `${item.dataset.label}: ${item.parsed.y}`,
+          },
+        },
+      },
+    },
+  });
+}
+
+/** The games' end times in the visitor's own time zone (the server writes them in UTC). */
+function localTimes() {
+  const format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  for (const time of document.querySelectorAll('.game-meta time[datetime]')) {
+    time.title = time.textContent;
+    time.textContent = format.format(new Date(time.dateTime));
+  }
+}
+
+localTimes();
+const source = document.getElementById('rating-history');
+const canvas = document.getElementById('rating-chart');
+if (source && canvas) {
+  window.ratingGraph = drawGraph(canvas, JSON.parse(source.textContent));
+}
