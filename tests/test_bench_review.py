@@ -21,7 +21,7 @@ def run_bench(*arguments: str) -> subprocess.CompletedProcess[str]:
         [sys.executable, str(ROOT / "bench" / "review.py"), *arguments],
         capture_output=True,
         text=True,
-        timeout=240,
+        timeout=540,  # against hanging only: Stockfish in a niced worker crawls at load 15
         cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr[-2000:]

@@ -79,6 +79,7 @@ def submit(page: Any) -> None:
 
 def answer_hanging_right(page: Any, drill: dict[str, Any]) -> list[str]:
     truth = oracle_hanging(chess.Board(drill["fen"]))
+    wait_for_board_at_rest(page)  # the new drill's pieces drawn where the clicks go
     for square in truth:
         click_square(page, square)
     page.wait_for_function(

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.server
 
 server = module_server("hostile_text", {"CHESS_REVIEW_DEPTH": "1", "CHESS_ENGINE_WORKERS": "1"})
 
-TIMEOUT = 15
+TIMEOUT = 60  # against hanging only: a request that times out leaves its address's slot taken
 PGN = '[Event "E"]\n[White "W"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 1-0\n'
 # JSON text that spells a lone surrogate, in a PGN header, a tree comment and a name.
 SURROGATE = "\\ud800"

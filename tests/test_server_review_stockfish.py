@@ -163,9 +163,10 @@ def test_our_engines_review_is_reviewed_again_by_stockfish(tmp_path: Path) -> No
 def test_a_live_games_move_preempts_a_stockfish_review(tmp_path: Path) -> None:
     """One worker: the computer's reply can only be searched when the review's Stockfish is
     stopped and gives its lane up; the review then resumes and ends complete."""
-    # 300,000 nodes a position (the default): about 11 s for 17 positions at 450k nps, long
-    # enough for two computer moves; about a minute on a machine four times as loaded.
-    env = {**STOCKFISH, "CHESS_ENGINE_WORKERS": "1", "CHESS_REVIEW_NODES": "300000"}
+    # 150,000 nodes a position: about 6 s for 17 positions at 450k nps, long enough for two
+    # computer moves of level 3 (0.2 s each, a time bound that no load stretches, while the
+    # review's nodes slow with the load: minutes at load 15, where 300,000 ran past 400 s).
+    env = {**STOCKFISH, "CHESS_ENGINE_WORKERS": "1", "CHESS_REVIEW_NODES": "150000"}
     live = LiveServer(tmp_path / "instance", env=env)
     live.start(START_SECONDS)
     player: GameClient | None = None
