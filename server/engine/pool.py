@@ -44,29 +44,31 @@ from __future__ import annotations
 
 import itertools
 import logging
-import multiprocessing
 import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from ctypes import c_byte
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from chesscore.engine.levels import SEARCH_LEVELS
 from server.engine.analysis import AnalysisJob, AnalysisUpdate
-from server.engine.worker import (
-    PoolJob,
-    PoolUpdate,
-    run_job_in_worker,
-    search_in_worker,
-    start_worker,
-)
+from server.engine.lanes import WorkerLanes
+from server.engine.watchdog import GRACE_SECONDS, Watchdog
+from server.engine.worker import PoolJob, PoolUpdate, run_job_in_worker, search_in_worker
 
-__all__ = ["AnalysisJob", "AnalysisUpdate", "EnginePool", "PoolJob", "Search", "default_size"]
+__all__ = [
+    "AnalysisJob",
+    "AnalysisUpdate",
+    "EnginePool",
+    "JobOverran",
+    "PoolJob",
+    "Search",
+    "default_size",
+]
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +77,9 @@ READER_POLL_SECONDS = 0.5
 # A low-priority job (a review) holds its lane against other jobs this long at least: a review
 # makes progress however often the analysis board asks for the lane (games still come first).
 LOW_PRIORITY_SHARE_SECONDS = 5.0
+# What the owner of a job the watchdog ended is told, and of a job whose worker died.
+OVERRUN_ERROR = "the engine ran past its time bound and was stopped"
+FAILED_ERROR = "the engine failed"
 
 UpdateCallback = Callable[[Any], None]
 
@@ -84,6 +89,16 @@ def default_size(cores: int | None = None) -> int:
     workers are niced, so the server process keeps its share, and a client's games hold one
     worker at most, so a second core serves a second player at once (README, "Performance")."""
     return max(1, cores if cores is not None else os.cpu_count() or 1)
+
+
+class JobOverran(RuntimeError):
+    """A search the watchdog ended: it ran past its level's time and the grace."""
+
+
+def search_seconds(level: int) -> float:
+    """The longest a search of `level` thinks (the watchdog's bound for it)."""
+    limits = SEARCH_LEVELS.get(level)
+    return limits.movetime if limits else max(x.movetime for x in SEARCH_LEVELS.values())
 
 
 @dataclass(frozen=True)
@@ -105,6 +120,7 @@ class Ticket:
     search: Search
     lane: int | None = None
     cancelled: bool = False
+    overran: bool = False  # ended by the watchdog
     granted: threading.Event = field(default_factory=threading.Event)
 
 
@@ -124,20 +140,23 @@ class AnalysisRun:
     stopping: bool = False  # asked to stop (replaced, stopped, pre-empted)
     preempted: bool = False  # stopped for a game's search, or a job above a low-priority one
     finished: bool = False  # its `done` update is due: nothing else goes to its owner
+    overran: bool = False  # ended by the watchdog
     last: Any = None
     delivery: threading.Lock = field(default_factory=threading.Lock)  # one update at a time
     done_sent: bool = False
 
 
 class EnginePool:
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, grace: float = GRACE_SECONDS) -> None:
+        """`size` workers; a job silent past its bound and `grace` seconds is ended."""
         if size < 1:
             raise ValueError(f"an engine pool needs at least one worker, got {size}")
         self.size = size
         self.lock = threading.Lock()
-        self.flags = multiprocessing.get_context("spawn").RawArray(c_byte, size)
+        self.lanes = WorkerLanes(size, self._start_reader)
+        self.flags = self.lanes.flags
+        self.watchdog = Watchdog(self._end_overdue, grace)
         self.free_lanes = list(range(size))
-        self.executor: ProcessPoolExecutor | None = None
         # client key -> its games' pending tickets, oldest first.
         self.queues: dict[str, OrderedDict[str, Ticket]] = {}
         # Clients with pending tickets and no search in flight, in turn order: a client goes to
@@ -155,8 +174,6 @@ class EnginePool:
         self.analysis_lanes: dict[int, AnalysisRun] = {}  # serial -> job holding a lane
         self.listeners: dict[int, AnalysisRun] = {}  # serial -> job whose updates still go out
         self.recheck: threading.Timer | None = None  # when a review's share of its lane is over
-        # The lanes' update pipes (reader, writer), made with the first workers.
-        self.channels: list[tuple[Connection, Connection]] = []
         self.closed = False
 
     def enqueue(self, game_id: str, client: str, search: Search) -> Ticket:
@@ -187,23 +204,24 @@ class EnginePool:
             try:
                 uci = self._search(ticket.search, ticket.lane)
             except BrokenProcessPool:
-                # A worker died (killed, out of memory) and took every search in flight with
-                # it, other clients' too: each is searched once more on fresh workers, so no
-                # game is left waiting for a reply nobody will ask for again.
+                if ticket.overran:
+                    raise JobOverran(f"{OVERRUN_ERROR}: {ticket.search}") from None
+                # Its worker died (out of memory, killed by hand): searched once more on a
+                # fresh one, so no game is left waiting for a reply nobody will ask for again.
                 uci = self._search(ticket.search, ticket.lane)
             return None if ticket.cancelled else uci
         finally:
             self._release(ticket)
 
     def _search(self, search: Search, lane: int) -> str:
-        executor = self._executor()
+        executor = self.lanes.executor(lane)
         try:
             future = executor.submit(
                 search_in_worker, search.start_fen, search.moves, search.level, search.seed, lane
             )
             return future.result()
         except BrokenProcessPool:
-            self._forget(executor)
+            self.lanes.forget(lane, executor)
             raise
 
     def cancel(self, game_id: str) -> None:
@@ -240,6 +258,7 @@ class EnginePool:
             lane = self.free_lanes.pop()
             self.flags[lane] = 0
             ticket.lane = lane
+            self.watchdog.watch(lane, ticket, search_seconds(ticket.search.level))
             self.running[ticket.game_id] = ticket
             self.busy_clients.add(client)
             ticket.granted.set()
@@ -254,6 +273,7 @@ class EnginePool:
             if ticket.client in self.queues:
                 self.turns[ticket.client] = None
             assert ticket.lane is not None
+            self.watchdog.forget(ticket.lane, ticket)
             self.free_lanes.append(ticket.lane)
             started = self._grant()
         self._launch(started)
@@ -344,6 +364,7 @@ class EnginePool:
             self.flags[lane] = 0
             run.lane = lane
             run.granted_at = time.monotonic()
+            self.watchdog.watch(lane, run, run.job.bound_seconds)
             self.analysis_lanes[run.serial] = run
             busy.add(run.client)
             started.append(run)
@@ -424,36 +445,57 @@ class EnginePool:
 
     def _run_analysis(self, run: AnalysisRun) -> None:
         """Run a job on its lane's worker until it returns (its updates come down the pipe)."""
-        assert run.lane is not None
-        failed = True
+        lane = run.lane
+        assert lane is not None
+        error: str | None = FAILED_ERROR
         try:
-            executor = self._executor()
+            executor = self.lanes.executor(lane)
             try:
-                executor.submit(run_job_in_worker, run.serial, run.lane, run.job).result()
-                failed = False
+                executor.submit(run_job_in_worker, run.serial, lane, run.job).result()
+                error = None
             except BrokenProcessPool:
-                self._forget(executor)
+                self.lanes.forget(lane, executor)
+                if run.overran:
+                    error = OVERRUN_ERROR
         except Exception:
             log.exception("analysis job %s of %s failed", run.serial, run.owner)
         finally:
-            self._release_analysis(run, failed)
+            self._release_analysis(run, error)
 
-    def _release_analysis(self, run: AnalysisRun, failed: bool) -> None:
+    def _release_analysis(self, run: AnalysisRun, error: str | None) -> None:
         """The job's worker returned: its lane goes to the next (games first). A job that
-        failed sent no `done`, so its owner gets one here, with the last lines."""
+        failed (`error`) sent no `done`, so its owner gets one here, with the last lines and
+        the error."""
         with self.lock:
             del self.analysis_lanes[run.serial]
             assert run.lane is not None
+            self.watchdog.forget(run.lane, run)
             self.free_lanes.append(run.lane)
             self._forget_run(run)
-            final = failed and not run.finished
+            final = error is not None and not run.finished
             if final:
                 run.finished = True
                 self.listeners.pop(run.serial, None)
             started = self._grant()
         self._launch(started)
         if final:
-            self._deliver(run, run.job.final(run.last, False))
+            self._deliver(run, run.job.final(run.last, False, error))
+
+    def _end_overdue(self, lane: int, token: object) -> None:
+        """The watchdog's report: `token` (a ticket or a job) has been silent on `lane` past
+        its bound and grace. If it still holds the lane, its worker is killed (under the lock,
+        so no other job can have taken the lane meanwhile): its waiter answers with an error
+        and gives the lane back."""
+        with self.lock:
+            held = (isinstance(token, Ticket) and self.running.get(token.game_id) is token) or (
+                isinstance(token, AnalysisRun) and self.analysis_lanes.get(token.serial) is token
+            )
+            if not held or self.closed:
+                return
+            assert isinstance(token, Ticket | AnalysisRun)
+            token.overran = True
+            log.error("lane %d ran past its bound and grace; its worker is ended: %r", lane, token)
+            self.lanes.kill(lane)
 
     def _deliver_final(self, runs: list[AnalysisRun]) -> None:
         """The last update of stopped jobs, each on a task of its own: the caller may hold its
@@ -474,9 +516,13 @@ class EnginePool:
             except Exception:
                 log.exception("the update callback of analysis job %s failed", run.serial)
 
-    def _read_updates(self) -> None:
+    def _start_reader(self, readers: list[Connection]) -> None:
+        threading.Thread(
+            target=self._read_updates, args=(readers,), name="analysis-updates", daemon=True
+        ).start()
+
+    def _read_updates(self, readers: list[Connection]) -> None:
         """The one reader of the lanes' pipes: each update to its job's owner, in order."""
-        readers = [reader for reader, _ in self.channels]
         while not self.closed:
             for reader in wait(readers, timeout=READER_POLL_SECONDS):
                 assert isinstance(reader, Connection)
@@ -493,6 +539,8 @@ class EnginePool:
             if run is None or run.finished:
                 return  # a job already ended (stopped, replaced, pre-empted, or failed)
             run.last = update
+            if run.lane is not None:
+                self.watchdog.touch(run.lane, run)
             if update.done:
                 run.finished = True
                 del self.listeners[serial]
@@ -500,52 +548,16 @@ class EnginePool:
 
     def warm(self) -> None:
         """Start the workers now, not on the first search: a worker takes a second or more to
-        start, which the analysis board's first lines should not wait for. Each worker gets a
-        task that does nothing, so all of them are started; nothing waits for them here."""
-        if self.executor is not None:
-            return
-        executor = self._executor()
-        for _ in range(self.size):
-            executor.submit(os.getpid)
-
-    def _executor(self) -> ProcessPoolExecutor:
-        with self.lock:
-            if self.executor is None:
-                # spawn: forking a process that runs threads could copy a held lock. The flags
-                # reach the workers as an initializer argument: shared memory is handed over
-                # when a process starts, never inside a task.
-                context = multiprocessing.get_context("spawn")
-                if not self.channels:
-                    self.channels = [context.Pipe(duplex=False) for _ in range(self.size)]
-                    threading.Thread(
-                        target=self._read_updates, name="analysis-updates", daemon=True
-                    ).start()
-                writers = [writer for _, writer in self.channels]
-                self.executor = ProcessPoolExecutor(
-                    max_workers=self.size,
-                    mp_context=context,
-                    initializer=start_worker,
-                    initargs=(os.getpid(), self.flags, writers),
-                )
-            return self.executor
-
-    def _forget(self, broken: ProcessPoolExecutor) -> None:
-        """A worker died (killed, out of memory): the next search starts fresh workers."""
-        with self.lock:
-            if self.executor is not broken:
-                return  # another search has already replaced it
-            self.executor = None
-        log.error("an engine worker died; the searches in flight go to new workers")
-        broken.shutdown(wait=False, cancel_futures=True)
+        start, which the analysis board's first lines should not wait for."""
+        self.lanes.warm()
 
     def close(self) -> None:
         with self.lock:
-            executor, self.executor = self.executor, None
             self.closed = True  # the update reader leaves within READER_POLL_SECONDS
             if self.recheck is not None:
                 self.recheck.cancel()
             for run in self.analysis_lanes.values():
                 if run.lane is not None:  # an analysis would otherwise run out its budget
                     self.flags[run.lane] = 1
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+        self.watchdog.close()
+        self.lanes.close()

@@ -44,17 +44,22 @@ class PoolJob(Protocol):
     `check` raises ValueError for a job that cannot run and says whether it needs a worker at
     all (False: its answer is its `final` update, at once); `run` works in the worker, sending
     updates and ending with a `done` one; `final` is the `done` update the server sends in its
-    place when the job is stopped (replaced, pre-empted) or its worker failed, from the last
-    update it sent. A `low_priority` job gives its lane to any other job that waits for one."""
+    place when the job is stopped (replaced, pre-empted) or its worker failed (`error` says
+    how), from the last update it sent. A `low_priority` job gives its lane to any other job
+    that waits for one. `bound_seconds` is the longest it goes between two updates when its
+    worker is well: the pool's watchdog ends a job silent past it (server.engine.watchdog)."""
 
     @property
     def low_priority(self) -> bool: ...
+
+    @property
+    def bound_seconds(self) -> float: ...
 
     def check(self) -> bool: ...
 
     def run(self, cancel: StopSignal, send: Callable[[Any], None]) -> None: ...
 
-    def final(self, last: Any, preempted: bool) -> PoolUpdate: ...
+    def final(self, last: Any, preempted: bool, error: str | None = None) -> PoolUpdate: ...
 
 
 def exit_with_parent(parent: int) -> None:
