@@ -38,6 +38,13 @@ waits meanwhile is looked at again when that share is over), one that has waited
 for a lane takes the next free one in its turn with the analysis jobs, and a job replacing one still
 stopping on its lane waits for that lane rather than taking a review's (a game's search stops
 a review at once, as before).
+
+Each lane is a worker process of its own (server.engine.lanes), and each lane in use is
+watched (server.engine.watchdog): a search or job silent past its bound (a level's thinking
+time; a job's `bound_seconds` between two updates) and a grace has its worker killed, under the
+lock, so no other job can have taken the lane. Its waiter then answers: a game's search raises
+`JobOverran`, a job's owner gets its last update with `OVERRUN_ERROR`, and the lane is given
+back as after any search or job; only that lane's worker is started afresh.
 """
 
 from __future__ import annotations
@@ -48,15 +55,19 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from typing import Any
 
-from chesscore.engine.levels import SEARCH_LEVELS
 from server.engine.analysis import AnalysisJob, AnalysisUpdate
 from server.engine.lanes import WorkerLanes
+from server.engine.pool_items import (
+    AnalysisRun,
+    JobOverran,
+    Search,
+    Ticket,
+    UpdateCallback,
+    search_seconds,
+)
 from server.engine.watchdog import GRACE_SECONDS, Watchdog
 from server.engine.worker import PoolJob, PoolUpdate, run_job_in_worker, search_in_worker
 
@@ -81,69 +92,12 @@ LOW_PRIORITY_SHARE_SECONDS = 5.0
 OVERRUN_ERROR = "the engine ran past its time bound and was stopped"
 FAILED_ERROR = "the engine failed"
 
-UpdateCallback = Callable[[Any], None]
-
 
 def default_size(cores: int | None = None) -> int:
     """Workers for a machine with `cores` (os.cpu_count() when None): one per core. The
     workers are niced, so the server process keeps its share, and a client's games hold one
     worker at most, so a second core serves a second player at once (README, "Performance")."""
     return max(1, cores if cores is not None else os.cpu_count() or 1)
-
-
-class JobOverran(RuntimeError):
-    """A search the watchdog ended: it ran past its level's time and the grace."""
-
-
-def search_seconds(level: int) -> float:
-    """The longest a search of `level` thinks (the watchdog's bound for it)."""
-    limits = SEARCH_LEVELS.get(level)
-    return limits.movetime if limits else max(x.movetime for x in SEARCH_LEVELS.values())
-
-
-@dataclass(frozen=True)
-class Search:
-    """What to search: the position (start FEN and UCI moves), the level and the seed."""
-
-    start_fen: str
-    moves: list[str]
-    level: int
-    seed: int
-
-
-@dataclass(eq=False)
-class Ticket:
-    """One search's place in the queue; `granted` is set once it holds a lane or is dropped."""
-
-    game_id: str
-    client: str
-    search: Search
-    lane: int | None = None
-    cancelled: bool = False
-    overran: bool = False  # ended by the watchdog
-    granted: threading.Event = field(default_factory=threading.Event)
-
-
-@dataclass(eq=False)
-class AnalysisRun:
-    """One job of an owner (analysis, review): queued, then on a lane until its worker
-    returns."""
-
-    serial: int
-    owner: str
-    client: str
-    job: PoolJob
-    on_update: UpdateCallback
-    lane: int | None = None
-    queued_at: float = field(default_factory=time.monotonic)
-    granted_at: float = 0.0  # time.monotonic() when it got its lane
-    stopping: bool = False  # asked to stop (replaced, stopped, pre-empted)
-    preempted: bool = False  # stopped for a game's search, or a job above a low-priority one
-    finished: bool = False  # its `done` update is due: nothing else goes to its owner
-    overran: bool = False  # ended by the watchdog
-    last: Any = None
-    delivery: threading.Lock = field(default_factory=threading.Lock)  # one update at a time
-    done_sent: bool = False
 
 
 class EnginePool:
