@@ -69,7 +69,13 @@ from server.engine.pool_items import (
     search_seconds,
 )
 from server.engine.watchdog import GRACE_SECONDS, Watchdog
-from server.engine.worker import PoolJob, PoolUpdate, run_job_in_worker, search_in_worker
+from server.engine.worker import (
+    JobStarted,
+    PoolJob,
+    PoolUpdate,
+    run_job_in_worker,
+    search_in_worker,
+)
 
 __all__ = [
     "AnalysisJob",
@@ -492,9 +498,11 @@ class EnginePool:
             run = self.listeners.get(serial)
             if run is None or run.finished:
                 return  # a job already ended (stopped, replaced, pre-empted, or failed)
-            run.last = update
             if run.lane is not None:
                 self.watchdog.touch(run.lane, run)
+            if isinstance(update, JobStarted):
+                return  # for the watchdog only
+            run.last = update
             if update.done:
                 run.finished = True
                 del self.listeners[serial]

@@ -7,10 +7,13 @@ that never returns holds its lane for ever, and a review that cannot finish bloc
 queue. So each lane in use is watched: a job says how long it may go without a sign of life
 (`bound` seconds: a game's search its level's thinking time, an analysis its budget, a review
 one position's search), each update it sends counts as one, and a lane silent for its bound
-plus `GRACE_SECONDS` (room for a worker starting, or a niced one on a loaded machine) is
-reported to `on_overrun`, once, which ends the worker (server.engine.lanes). The check runs
-every `POLL_SECONDS` on a thread of its own (a greenlet under gevent), started with the first
-watch.
+plus `GRACE_SECONDS` (room for a niced worker on a loaded machine) is reported to
+`on_overrun`, once, which ends the worker (server.engine.lanes). Until a job's first sign (the
+worker says it has started it) its lane also gets `START_SECONDS`: a worker process spawned for
+it (the first, or one replacing a killed one) imports the engine first, which a loaded machine
+can make take seconds. A game's search sends no sign: its whole bound includes that room. The
+check runs every `POLL_SECONDS` on a thread of its own (a greenlet under gevent), started with
+the first watch.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from dataclasses import dataclass
 log = logging.getLogger(__name__)
 
 GRACE_SECONDS = 20.0
+START_SECONDS = 60.0
 POLL_SECONDS = 0.5
 
 Overrun = Callable[[int, object], None]
@@ -47,6 +51,7 @@ class Watchdog:
     ) -> None:
         self.on_overrun = on_overrun
         self.grace = grace
+        self.start = START_SECONDS
         self.poll = poll
         self.lock = threading.Lock()
         self.watches: dict[int, Watch] = {}
@@ -54,9 +59,10 @@ class Watchdog:
         self.closed = False
 
     def watch(self, lane: int, token: object, bound: float) -> None:
-        """`token` holds `lane` from now, for `bound` seconds between signs of life."""
+        """`token` holds `lane` from now, for `bound` seconds between signs of life (and
+        START_SECONDS more until the first)."""
         with self.lock:
-            deadline = time.monotonic() + bound + self.grace
+            deadline = time.monotonic() + self.start + bound + self.grace
             self.watches[lane] = Watch(token, bound, deadline)
             if self.thread is None and not self.closed:
                 self.thread = threading.Thread(target=self._run, name="watchdog", daemon=True)

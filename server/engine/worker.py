@@ -15,6 +15,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
@@ -101,11 +102,22 @@ def search_in_worker(start_fen: str, moves: list[str], level: int, seed: int, la
     return choose_move_uci(start_fen, moves, level, seed, cancel=LaneSignal(lane))
 
 
+@dataclass(frozen=True)
+class JobStarted:
+    """The first thing a job sends, before its own updates: its worker is up and runs it (the
+    pool's watchdog counts its bound from here, not from a worker process still starting)."""
+
+    done: bool = False
+
+
 def run_job_in_worker(serial: int, lane: int, job: PoolJob) -> None:
-    """A job in a worker: each update goes down the lane's pipe, tagged `serial`."""
+    """A job in a worker: `JobStarted`, then each update down the lane's pipe, tagged
+    `serial`."""
     channel = worker_channels[lane]
 
     def send(update: Any) -> None:
         channel.send((serial, update))
+
+    send(JobStarted())
 
     job.run(LaneSignal(lane), send)
