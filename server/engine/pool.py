@@ -454,7 +454,12 @@ class EnginePool:
                 return
             assert isinstance(token, Ticket | AnalysisRun)
             token.overran = True
-            log.error("lane %d ran past its bound and grace; its worker is ended: %r", lane, token)
+            what = (
+                f"the search of game {token.game_id} (level {token.search.level})"
+                if isinstance(token, Ticket)
+                else f"job {token.serial} of {token.owner} ({type(token.job).__name__})"
+            )
+            log.error("%s ran past its bound and grace on lane %d: its worker is ended", what, lane)
             self.lanes.kill(lane)
 
     def _deliver_final(self, runs: list[AnalysisRun]) -> None:
