@@ -1,19 +1,24 @@
-"""A victim's waits beside a hostile visitor (issue 26): the attacks of points 1, 2, 4, 5 and 8
-in bounded form, against one real server on 127.0.0.1.
+"""A victim's waits beside a hostile visitor (issue 26): the attacks of points 1, 2, 4, 5, 7
+and 8 in bounded form, against one real server on 127.0.0.1.
 
 Usage:
   python bench/hostile.py                 # 12 computer replies and one review per phase
   python bench/hostile.py --replies 20 --attack-seconds 60
   python bench/hostile.py --skip engine   # every attack but the engine's
+  python bench/hostile.py --only analysis --review-plies 30   # point 7 alone
+  python bench/hostile.py --async-mode threading              # Werkzeug's server
 
-The server is started as a user starts it (`python -m server`, gevent, its default limits).
-The victim, from 127.0.0.2, plays a level-3 computer game over Socket.IO (each wait: from its
-move sent to the state with the computer's reply) and asks for a review of a short game (from
-its post to `done`). It does this three times: alone (baseline), while the attacker runs, and
-alone again after. The attacker runs, all at once, from other loopback addresses:
+The server is started as a user starts it (`python -m server`, gevent unless --async-mode says
+otherwise, its default limits). The victim, from 127.0.0.2, plays a level-3 computer game over
+Socket.IO (each wait: from its move sent to the state with the computer's reply) and asks for a
+review of a random game of --review-plies plies (from its post to `done`). It does this three
+times: alone (baseline), while the attacker runs, and alone again after. The attacker runs, all
+at once, from other loopback addresses:
 
 - frames: WebSocket frame headers announcing 16 MiB and 1 GiB, and a 16 MiB frame streamed;
 - engine: `engine_start` on nine queens a side (127 legal moves), again every 3 s;
+- analysis: `engine_start` on an ordinary middlegame, again every 3 s (point 7: the review
+  must still get its share of a lane);
 - sockets: up to 2,000 idle connections from one address, and 40 slow-loris connections
   sending a byte every second;
 - text: JSON with lone surrogates, names with bidi and invisible letters, a spoofed Result.
@@ -50,10 +55,10 @@ from tests.support.raw_websocket import frame_header, masked, open_websocket
 from tests.test_search_bounds import NINE_QUEENS
 
 VICTIM = "127.0.0.2"
-# Seconds the victim waits for its review before it counts as not done: a review is low
-# priority in the engine pool, and an analysis restarted every few seconds keeps it waiting
-# (issue 26, point 7, not addressed here).
+# Seconds the victim waits for its review before it counts as not done (a review is low
+# priority in the engine pool, with a guaranteed share of a lane: server.engine.pool).
 REVIEW_BOUND = 150.0
+MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8"
 LEVEL = 3
 MIB = 1 << 20
 
@@ -78,8 +83,9 @@ def random_pgn(rng: random.Random, plies: int) -> str:
 class Victim:
     """A visitor from VICTIM: a computer game over Socket.IO, reviews over HTTP."""
 
-    def __init__(self, url: str, seed: int) -> None:
+    def __init__(self, url: str, seed: int, review_plies: int = 12) -> None:
         self.url = url
+        self.review_plies = review_plies
         self.rng = random.Random(seed)
         self.http = requests.Session()
         self.http.mount("http://", SourceAddress(VICTIM))
@@ -123,12 +129,11 @@ class Victim:
             client.close()
         return waits
 
-    def review(self, plies: int = 12) -> float | None:
+    def review(self) -> float | None:
         """Seconds from posting a review of a random game to its `done`; None if it failed."""
         started = time.monotonic()
-        posted = self.http.post(
-            self.url + "/api/reviews", json={"pgn": random_pgn(self.rng, plies)}, timeout=30
-        )
+        pgn = random_pgn(self.rng, self.review_plies)
+        posted = self.http.post(self.url + "/api/reviews", json={"pgn": pgn}, timeout=30)
         if posted.status_code != 201:
             self.failures.append(f"review: {posted.status_code} {posted.text[:80]}")
             return None
@@ -145,9 +150,9 @@ class Victim:
 class Attacker:
     """The attacks, each in its own thread until `stop` is set; `counts` says what happened."""
 
-    def __init__(self, server: LiveServer, skip: frozenset[str] = frozenset()) -> None:
+    def __init__(self, server: LiveServer, attacks: frozenset[str]) -> None:
         self.server = server
-        self.skip = skip
+        self.attacks = attacks
         self.stop = threading.Event()
         self.counts: dict[str, int] = {}
         self.lock = threading.Lock()
@@ -158,8 +163,8 @@ class Attacker:
             self.counts[what] = self.counts.get(what, 0) + 1
 
     def start(self) -> None:
-        for attack in (self.frames, self.engine, self.sockets, self.slow_loris, self.text):
-            if attack.__name__ in self.skip:
+        for attack in self.every_attack():
+            if attack.__name__ not in self.attacks:
                 continue
             thread = threading.Thread(target=self._guarded(attack), daemon=True)
             thread.start()
@@ -173,6 +178,9 @@ class Attacker:
                 self.count(f"{attack.__name__} failed: {type(error).__name__}")
 
         return run
+
+    def every_attack(self) -> list[Callable[[], None]]:
+        return [self.frames, self.engine, self.analysis, self.sockets, self.slow_loris, self.text]
 
     def end(self) -> None:
         self.stop.set()
@@ -210,11 +218,17 @@ class Attacker:
         sock.close()
 
     def engine(self) -> None:
+        self._restart_analysis(NINE_QUEENS, "engine_start (nine queens)")
+
+    def analysis(self) -> None:
+        self._restart_analysis(MIDDLEGAME, "engine_start (middlegame)")
+
+    def _restart_analysis(self, fen: str, what: str) -> None:
         client = GameClient(self.server.url)
         try:
             while not self.stop.is_set():
-                reply = client.call("engine_start", {"fen": NINE_QUEENS, "multipv": 3})
-                self.count("engine_start ok" if reply.get("ok") else f"engine_start {reply}")
+                reply = client.call("engine_start", {"fen": fen, "multipv": 3})
+                self.count(f"{what} ok" if reply.get("ok") else f"{what} {reply}")
                 self.stop.wait(3)
         finally:
             client.close()
@@ -279,6 +293,9 @@ class Attacker:
             self.stop.wait(0.5)
 
 
+ATTACKS = ("frames", "engine", "analysis", "sockets", "slow_loris", "text")
+
+
 def percentiles(waits: list[float]) -> str:
     if not waits:
         return "no samples"
@@ -306,11 +323,18 @@ def main() -> None:
     parser.add_argument(
         "--skip",
         default="",
-        help="attacks left out, comma separated: frames, engine, sockets, slow_loris, text",
+        help=f"attacks left out, comma separated: {', '.join(ATTACKS)}",
     )
+    parser.add_argument("--only", default="", help="the attacks run (default: all)")
+    parser.add_argument("--review-plies", type=int, default=12)
+    parser.add_argument("--async-mode", choices=("gevent", "threading"), default="gevent")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as instance:
-        env = {"CHESS_COMPUTER_DELAY": "0", "CHESS_ENGINE_WORKERS": "2"}
+        env = {
+            "CHESS_COMPUTER_DELAY": "0",
+            "CHESS_ENGINE_WORKERS": "2",
+            "CHESS_ASYNC_MODE": args.async_mode,
+        }
         server = LiveServer(Path(instance), env=env).start(timeout=60)
         assert server.process is not None
         pid = server.process.pid
@@ -321,12 +345,14 @@ def main() -> None:
 
 
 def run(server: LiveServer, pid: int, args: argparse.Namespace) -> None:
-    victim = Victim(server.url, args.seed)
+    victim = Victim(server.url, args.seed, args.review_plies)
     report: dict[str, Any] = {}
     victim.replies(2)  # the engine worker started, the openings read
     memory = {"before": resident_memory(pid)}
     phase("alone", victim, args.replies, report)
-    attacker = Attacker(server, frozenset(filter(None, args.skip.split(","))))
+    chosen = set(filter(None, args.only.split(","))) or set(ATTACKS)
+    attacker = Attacker(server, frozenset(chosen - set(args.skip.split(","))))
+    print(f"attacks: {', '.join(sorted(attacker.attacks))}", flush=True)
     highest = [resident_memory(pid)]
     sampling = threading.Event()
 

@@ -17,7 +17,7 @@ if configured_async_mode() == "gevent":
 
     monkey.patch_all()
 
-from server.app import create_app, socketio  # after the patch, on purpose
+from server.app import create_app  # after the patch, on purpose
 from server.engine.stockfish import describe
 
 # With the collector's default thresholds a server under load ran a full collection every few
@@ -43,28 +43,28 @@ def main(argv: list[str] | None = None) -> None:
     app = create_app({"HOST": args.host, "PORT": args.port})
     tune_collector()
     print(f"Game reviews: {describe(app.extensions['chess_reviews'].engine.stockfish)}", flush=True)
-    # gevent's WSGI server with gevent-websocket (with an idle timeout and a throttled error
-    # log: server.transport.http_server), or Werkzeug's with simple-websocket in threading
-    # mode; both carry real WebSockets.
+    # gevent's WSGI server with gevent-websocket, or Werkzeug's with simple-websocket in
+    # threading mode; both carry real WebSockets, and both are bounded alike (connections per
+    # address, a request's time, a frame's size: server.transport.http_server and
+    # threaded_server, sharing server.transport.connection_limits).
+    idle, per_address = float(app.config["IDLE_TIMEOUT"]), int(app.config["MAX_CONNECTIONS"])
+    if int(app.config["TRUSTED_PROXIES"]):
+        # Behind a proxy every connection comes from the proxy: limiting them per address
+        # here would limit the whole site; the proxy's own limits apply (nginx: limit_conn).
+        per_address = 0
     if app.config["ASYNC_MODE"] == "gevent":
         from server.transport.http_server import make_server
 
-        idle, per_address = float(app.config["IDLE_TIMEOUT"]), int(app.config["MAX_CONNECTIONS"])
-        if int(app.config["TRUSTED_PROXIES"]):
-            # Behind a proxy every connection comes from the proxy: limiting them per address
-            # here would limit the whole site; the proxy's own limits apply (nginx: limit_conn).
-            per_address = 0
         server = make_server(app, args.host, args.port, idle, per_address)
-        # Bound and listening before the line is printed: whoever waits for it (a user, the
-        # tests' LiveServer) may connect at once; a taken port fails here, before the line.
         server.start()
-        announce(args.host, args.port)
-        server.serve_forever()
     else:
-        # Werkzeug binds inside `run`; this line comes just before it, so a client waiting
-        # for it must still retry its first connection (the tests wait for an answer too).
-        announce(args.host, args.port)
-        socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True)
+        from server.transport.threaded_server import make_threaded_server
+
+        server = make_threaded_server(app, args.host, args.port, idle, per_address)
+    # Bound and listening before the line is printed: whoever waits for it (a user, the
+    # tests' LiveServer) may connect at once; a taken port fails before the line.
+    announce(args.host, args.port)
+    server.serve_forever()
 
 
 def announce(host: str, port: int) -> None:

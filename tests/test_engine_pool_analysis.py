@@ -220,7 +220,7 @@ def test_a_mated_position_answers_at_once_with_no_lines(pool: EnginePool) -> Non
     pool.start_analysis("sid-1", "10.0.0.1", job(mated), updates)
     updates.wait_done()
     assert updates.updates == [AnalysisUpdate(0, 0, 0.0, True, [])]
-    assert pool.executor is None  # no worker was needed
+    assert pool.lanes.executors == [None, None]  # no worker was needed
 
 
 @pytest.mark.parametrize(

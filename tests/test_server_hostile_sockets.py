@@ -1,6 +1,7 @@
-"""Sockets without bound (issue 26, point 4), against the real server on 127.0.0.1 in gevent
-mode: one address holds at most CHESS_MAX_CONNECTIONS connections, the ones past it are
-refused (and logged once) while another address is still served, and a connection that sends
+"""Sockets without bound (issue 26, point 4), against the real server on 127.0.0.1 in both
+async modes (gevent's server, Werkzeug's in threading mode): one address holds at most
+CHESS_MAX_CONNECTIONS connections, the ones past it are refused (and logged once) while another
+address is still served, and a connection that sends
 its request a byte at a time, each byte well within the idle timeout, is closed once the idle
 timeout has passed in all, whether it trickles its headers or its body. Bounded loops, other
 addresses of 127.0.0.0/8 as other visitors; the order of events is asserted, not durations."""
@@ -25,10 +26,17 @@ TRICKLE_BYTES = 60  # a minute of trickling: fifteen times the idle timeout
 ATTACKER = "127.0.0.3"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    env = {"CHESS_MAX_CONNECTIONS": str(LIMIT), "CHESS_IDLE_TIMEOUT": str(IDLE)}
-    live = LiveServer(tmp_path_factory.mktemp("sockets"), env=env).start(timeout=90)
+@pytest.fixture(scope="module", params=["gevent", "threading"])
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    mode = request.param
+    env = {
+        "CHESS_ASYNC_MODE": mode,
+        "CHESS_MAX_CONNECTIONS": str(LIMIT),
+        "CHESS_IDLE_TIMEOUT": str(IDLE),
+    }
+    live = LiveServer(tmp_path_factory.mktemp(f"sockets-{mode}"), env=env).start(timeout=90)
     yield live
     live.stop()
 

@@ -128,6 +128,22 @@ def test_a_look_alike_of_a_name_in_the_lobby_is_refused(server: LiveServer) -> N
     assert is_look_alike("M\u0430gnus", {"Magnus"}) and not is_look_alike("Magnus", {"Magnus"})
 
 
+def test_a_look_alike_of_a_player_in_a_game_in_play_is_refused(server: LiveServer) -> None:
+    """Not only the lobby's seeks: a name seated in a game in play is in use too."""
+    created = requests.post(
+        server.url + "/api/games", json={"opponent": "computer", "name": "Fabiano"}, timeout=TIMEOUT
+    )
+    assert created.status_code == 201, created.text
+    visitor = GameClient(server.url)
+    try:
+        reply = visitor.call("seek", {"control": "5+3", "name": "fabiano"})
+        assert not reply["ok"] and reply["code"] == "bad_request", reply
+        assert "reads like" in reply["error"]
+        assert visitor.call("seek", {"control": "5+3", "name": "Fabiano"})["ok"]  # the same
+    finally:
+        visitor.close()
+
+
 def test_review_headers_are_shown_without_bidi_and_with_a_real_result(server: LiveServer) -> None:
     pgn = (
         '[Event "\u202eevil title"]\n[White "An\u0007na"]\n[Black "Ben"]\n'

@@ -42,15 +42,22 @@ class AnalysisJob:
     def run(self, cancel: StopSignal, send: Callable[[AnalysisUpdate], None]) -> None:
         run_analysis(self, cancel, send)
 
-    def final(self, last: AnalysisUpdate | None, preempted: bool) -> AnalysisUpdate:
-        return final_update(last, preempted)
+    @property
+    def bound_seconds(self) -> float:
+        return self.seconds  # every depth, the first too, within the budget
+
+    def final(
+        self, last: AnalysisUpdate | None, preempted: bool, error: str | None = None
+    ) -> AnalysisUpdate:
+        return final_update(last, preempted, error)
 
 
 @dataclass(frozen=True)
 class AnalysisUpdate:
     """The lines of the deepest finished depth: `[{"rank": 1, "score": {"cp": 34} or
     {"mate": -2}, "uci": [...], "san": [...]}, ...]`; `done` on the last update of a job,
-    `preempted` too when a live game's search took its worker (the page may ask again)."""
+    `preempted` too when a live game's search took its worker (the page may ask again), `error`
+    when the job failed (its worker died, or ran past its bound and was ended)."""
 
     depth: int
     nodes: int
@@ -58,6 +65,7 @@ class AnalysisUpdate:
     done: bool
     lines: list[dict[str, Any]]
     preempted: bool = False
+    error: str | None = None
 
 
 def make_board(job: AnalysisJob) -> Board:
@@ -119,8 +127,10 @@ def make_wire_line(board: Board, line: Line) -> dict[str, Any]:
     return {"rank": line.rank, "score": score, "uci": [m.uci() for m in line.moves], "san": san}
 
 
-def final_update(last: AnalysisUpdate | None, preempted: bool = False) -> AnalysisUpdate:
+def final_update(
+    last: AnalysisUpdate | None, preempted: bool = False, error: str | None = None
+) -> AnalysisUpdate:
     """The `done` update of a job that ended without sending one: its last lines, if any."""
     if last is None:
-        return AnalysisUpdate(0, 0, 0.0, True, [], preempted)
-    return AnalysisUpdate(last.depth, last.nodes, last.seconds, True, last.lines, preempted)
+        return AnalysisUpdate(0, 0, 0.0, True, [], preempted, error)
+    return AnalysisUpdate(last.depth, last.nodes, last.seconds, True, last.lines, preempted, error)

@@ -38,35 +38,54 @@ waits meanwhile is looked at again when that share is over), one that has waited
 for a lane takes the next free one in its turn with the analysis jobs, and a job replacing one still
 stopping on its lane waits for that lane rather than taking a review's (a game's search stops
 a review at once, as before).
+
+Each lane is a worker process of its own (server.engine.lanes), and each lane in use is
+watched (server.engine.watchdog): a search or job silent past its bound (a level's thinking
+time; a job's `bound_seconds` between two updates) and a grace has its worker killed, under the
+lock, so no other job can have taken the lane. Its waiter then answers: a game's search raises
+`JobOverran`, a job's owner gets its last update with `OVERRUN_ERROR`, and the lane is given
+back as after any search or job; only that lane's worker is started afresh.
 """
 
 from __future__ import annotations
 
 import itertools
 import logging
-import multiprocessing
 import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from ctypes import c_byte
-from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from typing import Any
 
 from server.engine.analysis import AnalysisJob, AnalysisUpdate
+from server.engine.lanes import WorkerLanes
+from server.engine.pool_items import (
+    AnalysisRun,
+    JobOverran,
+    Search,
+    Ticket,
+    UpdateCallback,
+    search_seconds,
+)
+from server.engine.watchdog import GRACE_SECONDS, Watchdog
 from server.engine.worker import (
+    JobStarted,
     PoolJob,
     PoolUpdate,
     run_job_in_worker,
     search_in_worker,
-    start_worker,
 )
 
-__all__ = ["AnalysisJob", "AnalysisUpdate", "EnginePool", "PoolJob", "Search", "default_size"]
+__all__ = [
+    "AnalysisJob",
+    "AnalysisUpdate",
+    "EnginePool",
+    "JobOverran",
+    "PoolJob",
+    "Search",
+    "default_size",
+]
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +94,9 @@ READER_POLL_SECONDS = 0.5
 # A low-priority job (a review) holds its lane against other jobs this long at least: a review
 # makes progress however often the analysis board asks for the lane (games still come first).
 LOW_PRIORITY_SHARE_SECONDS = 5.0
-
-UpdateCallback = Callable[[Any], None]
+# What the owner of a job the watchdog ended is told, and of a job whose worker died.
+OVERRUN_ERROR = "the engine ran past its time bound and was stopped"
+FAILED_ERROR = "the engine failed"
 
 
 def default_size(cores: int | None = None) -> int:
@@ -86,58 +106,17 @@ def default_size(cores: int | None = None) -> int:
     return max(1, cores if cores is not None else os.cpu_count() or 1)
 
 
-@dataclass(frozen=True)
-class Search:
-    """What to search: the position (start FEN and UCI moves), the level and the seed."""
-
-    start_fen: str
-    moves: list[str]
-    level: int
-    seed: int
-
-
-@dataclass(eq=False)
-class Ticket:
-    """One search's place in the queue; `granted` is set once it holds a lane or is dropped."""
-
-    game_id: str
-    client: str
-    search: Search
-    lane: int | None = None
-    cancelled: bool = False
-    granted: threading.Event = field(default_factory=threading.Event)
-
-
-@dataclass(eq=False)
-class AnalysisRun:
-    """One job of an owner (analysis, review): queued, then on a lane until its worker
-    returns."""
-
-    serial: int
-    owner: str
-    client: str
-    job: PoolJob
-    on_update: UpdateCallback
-    lane: int | None = None
-    queued_at: float = field(default_factory=time.monotonic)
-    granted_at: float = 0.0  # time.monotonic() when it got its lane
-    stopping: bool = False  # asked to stop (replaced, stopped, pre-empted)
-    preempted: bool = False  # stopped for a game's search, or a job above a low-priority one
-    finished: bool = False  # its `done` update is due: nothing else goes to its owner
-    last: Any = None
-    delivery: threading.Lock = field(default_factory=threading.Lock)  # one update at a time
-    done_sent: bool = False
-
-
 class EnginePool:
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, grace: float = GRACE_SECONDS) -> None:
+        """`size` workers; a job silent past its bound and `grace` seconds is ended."""
         if size < 1:
             raise ValueError(f"an engine pool needs at least one worker, got {size}")
         self.size = size
         self.lock = threading.Lock()
-        self.flags = multiprocessing.get_context("spawn").RawArray(c_byte, size)
+        self.lanes = WorkerLanes(size, self._start_reader)
+        self.flags = self.lanes.flags
+        self.watchdog = Watchdog(self._end_overdue, grace)
         self.free_lanes = list(range(size))
-        self.executor: ProcessPoolExecutor | None = None
         # client key -> its games' pending tickets, oldest first.
         self.queues: dict[str, OrderedDict[str, Ticket]] = {}
         # Clients with pending tickets and no search in flight, in turn order: a client goes to
@@ -155,8 +134,6 @@ class EnginePool:
         self.analysis_lanes: dict[int, AnalysisRun] = {}  # serial -> job holding a lane
         self.listeners: dict[int, AnalysisRun] = {}  # serial -> job whose updates still go out
         self.recheck: threading.Timer | None = None  # when a review's share of its lane is over
-        # The lanes' update pipes (reader, writer), made with the first workers.
-        self.channels: list[tuple[Connection, Connection]] = []
         self.closed = False
 
     def enqueue(self, game_id: str, client: str, search: Search) -> Ticket:
@@ -187,23 +164,24 @@ class EnginePool:
             try:
                 uci = self._search(ticket.search, ticket.lane)
             except BrokenProcessPool:
-                # A worker died (killed, out of memory) and took every search in flight with
-                # it, other clients' too: each is searched once more on fresh workers, so no
-                # game is left waiting for a reply nobody will ask for again.
+                if ticket.overran:
+                    raise JobOverran(f"{OVERRUN_ERROR}: {ticket.search}") from None
+                # Its worker died (out of memory, killed by hand): searched once more on a
+                # fresh one, so no game is left waiting for a reply nobody will ask for again.
                 uci = self._search(ticket.search, ticket.lane)
             return None if ticket.cancelled else uci
         finally:
             self._release(ticket)
 
     def _search(self, search: Search, lane: int) -> str:
-        executor = self._executor()
+        executor = self.lanes.executor(lane)
         try:
             future = executor.submit(
                 search_in_worker, search.start_fen, search.moves, search.level, search.seed, lane
             )
             return future.result()
         except BrokenProcessPool:
-            self._forget(executor)
+            self.lanes.forget(lane, executor)
             raise
 
     def cancel(self, game_id: str) -> None:
@@ -240,6 +218,7 @@ class EnginePool:
             lane = self.free_lanes.pop()
             self.flags[lane] = 0
             ticket.lane = lane
+            self.watchdog.watch(lane, ticket, search_seconds(ticket.search.level))
             self.running[ticket.game_id] = ticket
             self.busy_clients.add(client)
             ticket.granted.set()
@@ -254,6 +233,7 @@ class EnginePool:
             if ticket.client in self.queues:
                 self.turns[ticket.client] = None
             assert ticket.lane is not None
+            self.watchdog.forget(ticket.lane, ticket)
             self.free_lanes.append(ticket.lane)
             started = self._grant()
         self._launch(started)
@@ -344,6 +324,7 @@ class EnginePool:
             self.flags[lane] = 0
             run.lane = lane
             run.granted_at = time.monotonic()
+            self.watchdog.watch(lane, run, run.job.bound_seconds)
             self.analysis_lanes[run.serial] = run
             busy.add(run.client)
             started.append(run)
@@ -424,36 +405,62 @@ class EnginePool:
 
     def _run_analysis(self, run: AnalysisRun) -> None:
         """Run a job on its lane's worker until it returns (its updates come down the pipe)."""
-        assert run.lane is not None
-        failed = True
+        lane = run.lane
+        assert lane is not None
+        error: str | None = FAILED_ERROR
         try:
-            executor = self._executor()
+            executor = self.lanes.executor(lane)
             try:
-                executor.submit(run_job_in_worker, run.serial, run.lane, run.job).result()
-                failed = False
+                executor.submit(run_job_in_worker, run.serial, lane, run.job).result()
+                error = None
             except BrokenProcessPool:
-                self._forget(executor)
+                self.lanes.forget(lane, executor)
+                if run.overran:
+                    error = OVERRUN_ERROR
         except Exception:
             log.exception("analysis job %s of %s failed", run.serial, run.owner)
         finally:
-            self._release_analysis(run, failed)
+            self._release_analysis(run, error)
 
-    def _release_analysis(self, run: AnalysisRun, failed: bool) -> None:
+    def _release_analysis(self, run: AnalysisRun, error: str | None) -> None:
         """The job's worker returned: its lane goes to the next (games first). A job that
-        failed sent no `done`, so its owner gets one here, with the last lines."""
+        failed (`error`) sent no `done`, so its owner gets one here, with the last lines and
+        the error."""
         with self.lock:
             del self.analysis_lanes[run.serial]
             assert run.lane is not None
+            self.watchdog.forget(run.lane, run)
             self.free_lanes.append(run.lane)
             self._forget_run(run)
-            final = failed and not run.finished
+            final = error is not None and not run.finished
             if final:
                 run.finished = True
                 self.listeners.pop(run.serial, None)
             started = self._grant()
         self._launch(started)
         if final:
-            self._deliver(run, run.job.final(run.last, False))
+            self._deliver(run, run.job.final(run.last, False, error))
+
+    def _end_overdue(self, lane: int, token: object) -> None:
+        """The watchdog's report: `token` (a ticket or a job) has been silent on `lane` past
+        its bound and grace. If it still holds the lane, its worker is killed (under the lock,
+        so no other job can have taken the lane meanwhile): its waiter answers with an error
+        and gives the lane back."""
+        with self.lock:
+            held = (isinstance(token, Ticket) and self.running.get(token.game_id) is token) or (
+                isinstance(token, AnalysisRun) and self.analysis_lanes.get(token.serial) is token
+            )
+            if not held or self.closed:
+                return
+            assert isinstance(token, Ticket | AnalysisRun)
+            token.overran = True
+            what = (
+                f"the search of game {token.game_id} (level {token.search.level})"
+                if isinstance(token, Ticket)
+                else f"job {token.serial} of {token.owner} ({type(token.job).__name__})"
+            )
+            log.error("%s ran past its bound and grace on lane %d: its worker is ended", what, lane)
+            self.lanes.kill(lane)
 
     def _deliver_final(self, runs: list[AnalysisRun]) -> None:
         """The last update of stopped jobs, each on a task of its own: the caller may hold its
@@ -474,9 +481,13 @@ class EnginePool:
             except Exception:
                 log.exception("the update callback of analysis job %s failed", run.serial)
 
-    def _read_updates(self) -> None:
+    def _start_reader(self, readers: list[Connection]) -> None:
+        threading.Thread(
+            target=self._read_updates, args=(readers,), name="analysis-updates", daemon=True
+        ).start()
+
+    def _read_updates(self, readers: list[Connection]) -> None:
         """The one reader of the lanes' pipes: each update to its job's owner, in order."""
-        readers = [reader for reader, _ in self.channels]
         while not self.closed:
             for reader in wait(readers, timeout=READER_POLL_SECONDS):
                 assert isinstance(reader, Connection)
@@ -492,6 +503,10 @@ class EnginePool:
             run = self.listeners.get(serial)
             if run is None or run.finished:
                 return  # a job already ended (stopped, replaced, pre-empted, or failed)
+            if run.lane is not None:
+                self.watchdog.touch(run.lane, run)
+            if isinstance(update, JobStarted):
+                return  # for the watchdog only
             run.last = update
             if update.done:
                 run.finished = True
@@ -500,52 +515,16 @@ class EnginePool:
 
     def warm(self) -> None:
         """Start the workers now, not on the first search: a worker takes a second or more to
-        start, which the analysis board's first lines should not wait for. Each worker gets a
-        task that does nothing, so all of them are started; nothing waits for them here."""
-        if self.executor is not None:
-            return
-        executor = self._executor()
-        for _ in range(self.size):
-            executor.submit(os.getpid)
-
-    def _executor(self) -> ProcessPoolExecutor:
-        with self.lock:
-            if self.executor is None:
-                # spawn: forking a process that runs threads could copy a held lock. The flags
-                # reach the workers as an initializer argument: shared memory is handed over
-                # when a process starts, never inside a task.
-                context = multiprocessing.get_context("spawn")
-                if not self.channels:
-                    self.channels = [context.Pipe(duplex=False) for _ in range(self.size)]
-                    threading.Thread(
-                        target=self._read_updates, name="analysis-updates", daemon=True
-                    ).start()
-                writers = [writer for _, writer in self.channels]
-                self.executor = ProcessPoolExecutor(
-                    max_workers=self.size,
-                    mp_context=context,
-                    initializer=start_worker,
-                    initargs=(os.getpid(), self.flags, writers),
-                )
-            return self.executor
-
-    def _forget(self, broken: ProcessPoolExecutor) -> None:
-        """A worker died (killed, out of memory): the next search starts fresh workers."""
-        with self.lock:
-            if self.executor is not broken:
-                return  # another search has already replaced it
-            self.executor = None
-        log.error("an engine worker died; the searches in flight go to new workers")
-        broken.shutdown(wait=False, cancel_futures=True)
+        start, which the analysis board's first lines should not wait for."""
+        self.lanes.warm()
 
     def close(self) -> None:
         with self.lock:
-            executor, self.executor = self.executor, None
             self.closed = True  # the update reader leaves within READER_POLL_SECONDS
             if self.recheck is not None:
                 self.recheck.cancel()
             for run in self.analysis_lanes.values():
                 if run.lane is not None:  # an analysis would otherwise run out its budget
                     self.flags[run.lane] = 1
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+        self.watchdog.close()
+        self.lanes.close()

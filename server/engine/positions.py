@@ -29,7 +29,7 @@ from chesscore.rules.move import Move
 from chesscore.rules.squares import WHITE
 from server.engine.analysis import AnalysisUpdate, final_update, replay
 from server.engine.stockfish import StockfishSpec, worker_engine
-from server.engine.uci import EngineError, UciEngine
+from server.engine.uci import START_SECONDS, EngineError, UciEngine
 
 # A search's bound: this long, plus its nodes at this slow a speed (a niced engine on a busy
 # machine); past it the engine is killed and the job fails (server.engine.uci).
@@ -118,5 +118,11 @@ class StockfishEvalJob:
         seconds = round(time.monotonic() - began, 3)
         send(AnalysisUpdate(found.depth, found.nodes, seconds, True, [line]))
 
-    def final(self, last: AnalysisUpdate | None, preempted: bool) -> AnalysisUpdate:
-        return final_update(last, preempted)
+    @property
+    def bound_seconds(self) -> float:
+        return START_SECONDS + search_bound(self.nodes)  # one update, at the end
+
+    def final(
+        self, last: AnalysisUpdate | None, preempted: bool, error: str | None = None
+    ) -> AnalysisUpdate:
+        return final_update(last, preempted, error)

@@ -15,6 +15,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
@@ -44,17 +45,22 @@ class PoolJob(Protocol):
     `check` raises ValueError for a job that cannot run and says whether it needs a worker at
     all (False: its answer is its `final` update, at once); `run` works in the worker, sending
     updates and ending with a `done` one; `final` is the `done` update the server sends in its
-    place when the job is stopped (replaced, pre-empted) or its worker failed, from the last
-    update it sent. A `low_priority` job gives its lane to any other job that waits for one."""
+    place when the job is stopped (replaced, pre-empted) or its worker failed (`error` says
+    how), from the last update it sent. A `low_priority` job gives its lane to any other job
+    that waits for one. `bound_seconds` is the longest it goes between two updates when its
+    worker is well: the pool's watchdog ends a job silent past it (server.engine.watchdog)."""
 
     @property
     def low_priority(self) -> bool: ...
+
+    @property
+    def bound_seconds(self) -> float: ...
 
     def check(self) -> bool: ...
 
     def run(self, cancel: StopSignal, send: Callable[[Any], None]) -> None: ...
 
-    def final(self, last: Any, preempted: bool) -> PoolUpdate: ...
+    def final(self, last: Any, preempted: bool, error: str | None = None) -> PoolUpdate: ...
 
 
 def exit_with_parent(parent: int) -> None:
@@ -96,11 +102,22 @@ def search_in_worker(start_fen: str, moves: list[str], level: int, seed: int, la
     return choose_move_uci(start_fen, moves, level, seed, cancel=LaneSignal(lane))
 
 
+@dataclass(frozen=True)
+class JobStarted:
+    """The first thing a job sends, before its own updates: its worker is up and runs it (the
+    pool's watchdog counts its bound from here, not from a worker process still starting)."""
+
+    done: bool = False
+
+
 def run_job_in_worker(serial: int, lane: int, job: PoolJob) -> None:
-    """A job in a worker: each update goes down the lane's pipe, tagged `serial`."""
+    """A job in a worker: `JobStarted`, then each update down the lane's pipe, tagged
+    `serial`."""
     channel = worker_channels[lane]
 
     def send(update: Any) -> None:
         channel.send((serial, update))
+
+    send(JobStarted())
 
     job.run(LaneSignal(lane), send)

@@ -51,7 +51,7 @@ from server.lobby.seeks import (
     seek_from_stored,
     seek_to_body,
 )
-from server.lobby.watch import SCANNED, WatchedGame, make_watch_list
+from server.lobby.watch import SCANNED, WatchedGame, make_watch_list, names_in_play
 from server.storage.interface import GameStore, OwnSeekError, SeekLimitError, StoredSeek
 
 log = logging.getLogger(__name__)
@@ -62,6 +62,11 @@ WATCHED = 30
 # A process's heartbeat in the store, and how long it may miss before its seeks are removed.
 BEAT_SECONDS = 10.0
 LEASE_SECONDS = 30.0
+
+
+def no_reserved_names(name: str) -> bool:
+    """No account holds a name (until accounts exist): `LobbyService.reserved_names`."""
+    return False
 
 
 class LobbyService:
@@ -86,6 +91,10 @@ class LobbyService:
         # for in the store when a connection closes (most never enter the lobby). A seek taken
         # meanwhile leaves its owner here until it leaves: one needless delete, no harm.
         self.holders: set[str] = set()
+        # The accounts' hook (issue 27 builds server/accounts/): whether a display name reads
+        # like an account's name, its `skeleton` (server.lobby.names) looked up in the accounts'
+        # store. No accounts yet: no name is reserved.
+        self.reserved_names: Callable[[str], bool] = no_reserved_names
         self.beat()
 
     # -- this process's lease -------------------------------------------------------------
@@ -270,16 +279,18 @@ class LobbyService:
         )
 
     def _check_not_look_alike(self, owner: str, name: str) -> None:
-        """Refuse a name that reads like the name of another visitor's seek or pairing wait
-        (server.lobby.names) without being it: the lobby is where one is taken for another."""
+        """Refuse a name that reads like a name in use (server.lobby.names) without being it:
+        that of another visitor's seek or pairing wait, of a player seated in a game in play
+        (the lobby lists those games), or of an account (`reserved_names`)."""
         in_use = {
             str(stored.body["name"])
             for stored in self.store.list_seeks(MAX_LISTED)
             if stored.owner != owner
         }
-        if is_look_alike(name, in_use):
+        in_use |= names_in_play(self.store.ongoing_games(SCANNED))
+        if is_look_alike(name, in_use) or self.reserved_names(name):
             raise RequestError(
-                "bad_request", f"the name {name!r} reads like a name in the lobby: choose another"
+                "bad_request", f"the name {name!r} reads like a name in use: choose another"
             )
 
     def _limited(self, work: Callable[[], Any]) -> Any:

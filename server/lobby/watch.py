@@ -43,6 +43,18 @@ def names_of(settings: dict[str, Any], header: dict[str, Any]) -> tuple[str | No
     return names[WHITE], names[BLACK]
 
 
+def names_in_play(rows: list[OngoingGame]) -> set[str]:
+    """The names of the players seated in the games in play among `rows` (the computer and a
+    player who chose none have no name)."""
+    names: set[str] = set()
+    for row in rows:
+        if row.header["status"] != "playing":
+            continue
+        by_color = names_of(row.settings, row.header)
+        names.update(name for color in row.header["seated"] if (name := by_color[color]))
+    return names
+
+
 def make_watch_list(
     rows: list[OngoingGame], limit: int, now: float, quiet_after: float
 ) -> list[WatchedGame]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from chesscore.engine.search import StopSignal
-from chesscore.review.evaluate import PositionEval, ReviewSetting
+from chesscore.review.evaluate import VERIFY_FACTOR, PositionEval, ReviewSetting
 from chesscore.review.judge import (
     count_judgements,
     initial_to_json,
@@ -107,7 +107,14 @@ class ReviewJob:
         summary = summarise(start, moves, evals, dict(self.headers))
         send(ReviewUpdate(done=True, summary=summary))
 
-    def final(self, last: ReviewUpdate | None, preempted: bool) -> ReviewUpdate:
+    @property
+    def bound_seconds(self) -> float:
+        return self.setting.seconds * VERIFY_FACTOR  # one position, of the second look too
+
+    def final(
+        self, last: ReviewUpdate | None, preempted: bool, error: str | None = None
+    ) -> ReviewUpdate:
+        """Neither a summary nor `preempted`: the review failed (the runner says so)."""
         return ReviewUpdate(done=True, preempted=preempted)
 
 

@@ -12,10 +12,14 @@ are replaced by anyone's analysis board: our own engine's review is one job
 a time per process keeps reviews from waiting on each other's. What the worker
 sends is applied to the review's `ReviewProgress` as it comes and, at most about once a
 second and at the end, written to the store and then pushed to the review's watchers (write
-first: a watcher that joins and reads the store then misses no push). A review stopped for a
-live game's search (or another job) starts again from the positions left after
-`PAUSE_SECONDS`; one whose jobs fail `MAX_FAILURES` times without progress ends `failed` (an
-engine that hangs is killed within its search's bound, server.engine.positions), and the queue
+first: a watcher that joins and reads the store then misses no push). When one of a review's jobs
+ends while the others hold more positions than there are jobs, they are stopped and the
+positions left split again, so no lane waits for the slowest job (or for a lane another
+visitor's analysis keeps). A review stopped for a live game's search (or another job) starts
+again from the positions left at once, or after `PAUSE_SECONDS` when its run made no progress;
+one whose jobs fail `MAX_FAILURES` times without progress ends `failed` (an
+engine that hangs is killed within its search's bound, server.engine.positions, a worker stuck in
+Python by the pool's watchdog, server.engine.watchdog), and the queue
 goes on.
 """
 
@@ -160,7 +164,7 @@ class ReviewRunner:
             if failures >= MAX_FAILURES:
                 progress.set_status("failed", "the engine could not review this game")
                 break
-            if update.preempted or stuck:
+            if stuck:  # a review that moved on is queued again at once
                 self.sleep(PAUSE_SECONDS)
         self._push(progress, write=True)
 
@@ -193,9 +197,18 @@ class ReviewRunner:
                 self.pool.stop_analysis(owner)
             progress.set_status("failed", f"the game cannot be reviewed: {error}")
             return ReviewUpdate(done=True)
+        split_again = False
         while len(ended) < len(jobs):
             arrived.wait(PUSH_SECONDS)
             arrived.clear()
+            if ended and not split_again and self._left(progress) > len(jobs):
+                # One job has ended (its positions done, or pre-empted) while the others still
+                # hold many: they are stopped and what is left split again, so the lane that
+                # came free, or the one still held, shares the rest instead of waiting for the
+                # slowest job or for a lane another job keeps (each stop wastes one position).
+                split_again = True
+                for owner in owners:
+                    self.pool.stop_analysis(owner)
             if len(ended) == len(jobs):
                 break
             early = progress.pushed_at + PUSH_SECONDS - time.monotonic()
@@ -206,6 +219,11 @@ class ReviewRunner:
                     self.pool.stop_analysis(owner)
                 return None
         return ReviewUpdate(done=True, preempted=any(update.preempted for update in ended))
+
+    @staticmethod
+    def _left(progress: ReviewProgress) -> int:
+        """The positions of the review not yet evaluated."""
+        return progress.total - len(progress.evals)
 
     def _push(self, progress: ReviewProgress, write: bool = False) -> bool:
         """Write what changed (or touch the row now and then), then push it to the watchers;

@@ -25,8 +25,9 @@ from chesscore.review.evaluate import PositionEval
 from chesscore.review.judge import initial_to_json, review_ply
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
-from server.engine.positions import check_nodes, evaluate_position
+from server.engine.positions import check_nodes, evaluate_position, search_bound
 from server.engine.stockfish import StockfishSpec, worker_engine
+from server.engine.uci import START_SECONDS
 from server.review.job import ReviewUpdate, summarise
 
 
@@ -138,5 +139,11 @@ class StockfishReviewJob:
         judged = review_ply(before, moves[ply - 1], evals[ply - 1], evals[ply], ply)
         return judged.to_json()
 
-    def final(self, last: ReviewUpdate | None, preempted: bool) -> ReviewUpdate:
+    @property
+    def bound_seconds(self) -> float:
+        return START_SECONDS + search_bound(self.nodes)  # the engine started, one position
+
+    def final(
+        self, last: ReviewUpdate | None, preempted: bool, error: str | None = None
+    ) -> ReviewUpdate:
         return ReviewUpdate(done=True, preempted=preempted)

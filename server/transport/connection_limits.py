@@ -9,18 +9,27 @@ per address, 64 by default) leaves room for a household behind one address while
 can no longer take the server. The total is kept `RESERVED_DESCRIPTORS` below the process's
 descriptor limit (raised to its hard limit at start), so the store, the engine workers' pipes
 and the log always have descriptors of their own. A refused connection is answered with a 503
-and closed, and logged once per address per minute.
+and closed, and logged once per address per minute. `ConnectionGate` is this module's one entry
+for both servers, gevent's (server.transport.http_server) and Werkzeug's in threading mode
+(server.transport.threaded_server); `Deadline` is their one bound on a request's time.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import resource
+import socket
+import threading
 import time
 from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
+# Seconds a connection may stay silent, and a request's head (or body) may take in all.
+IDLE_SECONDS = 60.0
+# Seconds accepting pauses when the process has no descriptor left.
+ACCEPT_PAUSE = 0.5
 # Descriptors kept for the server's own use: the database, engine workers, logs, imports.
 RESERVED_DESCRIPTORS = 256
 REFUSAL_LOG_SECONDS = 60.0
@@ -113,3 +122,75 @@ def refusal_response(why: str) -> bytes:
 def total_connections(limit: int) -> int:
     """The connections a process with `limit` descriptors may hold, RESERVED_DESCRIPTORS kept."""
     return max(16, limit - RESERVED_DESCRIPTORS)
+
+
+class ConnectionGate:
+    """The connections a server holds (a `ConnectionCounter` behind a lock, for servers that
+    accept on one thread and close on others), the refused ones answered and logged."""
+
+    def __init__(self, per_address: int, total: int) -> None:
+        self.counter = ConnectionCounter(per_address, total)
+        self.refusals = RefusalLog()
+        self.lock = threading.Lock()
+
+    def admit(self, peer: str, sock: socket.socket) -> bool:
+        """Whether the new connection `sock` from `peer` is held; if not, it was answered 503
+        and closed."""
+        with self.lock:
+            why = self.counter.admit(peer)
+            if why is not None:
+                self.refusals.refused(peer, why)
+        if why is None:
+            return True
+        with contextlib.suppress(OSError):
+            sock.sendall(refusal_response(why))
+        sock.close()
+        return False
+
+    def release(self, peer: str) -> None:
+        """A connection `admit` held has closed."""
+        with self.lock:
+            self.counter.release(peer)
+
+    def out_of_descriptors(self, error: OSError) -> None:
+        """Accepting failed for want of descriptors (logged once a minute)."""
+        with self.lock:
+            self.refusals.refused("*", f"no file descriptor left to accept with ({error})")
+
+
+def make_gate(per_address: int) -> ConnectionGate:
+    """The gate of a server holding `per_address` connections per address (0: no limit per
+    address), as many as the process's descriptors allow in all (raised to the hard limit)."""
+    total = total_connections(raise_descriptor_limit())
+    return ConnectionGate(per_address or total, total)
+
+
+def peer_of(address: object) -> str:
+    """The address part of a socket's peer (`("1.2.3.4", 5678)`), or "?"."""
+    return str(address[0]) if isinstance(address, tuple) and address else "?"
+
+
+class Deadline:
+    """A bound on a request's time in all (a socket timeout restarts with every byte: one byte
+    every 30 s held a connection for ever). `start` begins it; `left` is the time left, and
+    raises TimeoutError once none is."""
+
+    def __init__(self, seconds: float, what: str) -> None:
+        self.seconds = seconds
+        self.what = what
+        self.ends: float | None = None
+
+    def start(self) -> None:
+        self.ends = time.monotonic() + self.seconds
+
+    def stop(self) -> None:
+        self.ends = None
+
+    def left(self) -> float:
+        if self.ends is None:
+            self.start()
+        assert self.ends is not None
+        left = self.ends - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"{self.what} did not arrive within {self.seconds:g} s")
+        return left

@@ -92,6 +92,7 @@ def lines_message(job: int, fen: str, update: AnalysisUpdate) -> dict[str, Any]:
         "seconds": round(update.seconds, 3),
         "done": update.done,
         "preempted": update.preempted,
+        "error": update.error,
         "lines": update.lines,
     }
 

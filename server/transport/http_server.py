@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import struct
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -37,19 +36,17 @@ from geventwebsocket.handler import WebSocketHandler
 from geventwebsocket.websocket import Stream, WebSocket
 
 from server.transport.connection_limits import (
-    ConnectionCounter,
-    RefusalLog,
-    raise_descriptor_limit,
-    refusal_response,
-    total_connections,
+    ACCEPT_PAUSE,
+    IDLE_SECONDS,
+    ConnectionGate,
+    Deadline,
+    make_gate,
+    peer_of,
 )
 from server.transport.edge import Edge
 from server.transport.guard import LogThrottle
 from server.transport.security import MAX_FRAME_BYTES
 
-IDLE_SECONDS = 60.0
-# Seconds accepting pauses when the process has no descriptor left.
-ACCEPT_PAUSE = 0.5
 # A close frame's payload: RFC 6455's status 1009, "message too big", and a reason.
 TOO_BIG_CLOSE_FRAME = struct.pack("!H", 1009) + b"message too big"
 # One for the whole process: a flood of oversized frames is a few lines, not one per frame.
@@ -187,17 +184,10 @@ class DeadlineInput:
 
     def __init__(self, body: Any, seconds: float) -> None:
         self.body = body
-        self.seconds = seconds
-        self.deadline: float | None = None
+        self.deadline = Deadline(seconds, "the request body")
 
     def _within(self, read: Callable[..., Any], *args: Any) -> Any:
-        now = time.monotonic()
-        if self.deadline is None:
-            self.deadline = now + self.seconds
-        left = self.deadline - now
-        if left <= 0:
-            raise TimeoutError(f"the request body did not arrive within {self.seconds:g} s")
-        with gevent.Timeout(left, TimeoutError):
+        with gevent.Timeout(self.deadline.left(), TimeoutError):
             return read(*args)
 
     def read(self, *args: Any) -> bytes:
@@ -232,29 +222,23 @@ class ThrottledErrorLog:
 
 
 class LimitedServer(pywsgi.WSGIServer):  # type: ignore[misc]
-    """gevent's WSGI server holding at most `counter`'s connections (per address and in all,
+    """gevent's WSGI server holding at most `gate`'s connections (per address and in all,
     server.transport.connection_limits); one past them is answered 503 and closed. Should
     descriptors run out all the same, accepting pauses for `ACCEPT_PAUSE` seconds, logged once
     a minute, instead of a traceback on every attempt."""
 
-    def __init__(self, *args: Any, counter: ConnectionCounter, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, gate: ConnectionGate, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.counter = counter
-        self.refusals = RefusalLog()
+        self.gate = gate
 
     def handle(self, sock: Any, address: Any) -> None:
-        peer = str(address[0]) if isinstance(address, tuple) and address else "?"
-        why = self.counter.admit(peer)
-        if why is not None:
-            self.refusals.refused(peer, why)
-            with contextlib.suppress(OSError):
-                sock.sendall(refusal_response(why))
-            sock.close()
+        peer = peer_of(address)
+        if not self.gate.admit(peer, sock):
             return
         try:
             super().handle(sock, address)
         finally:
-            self.counter.release(peer)
+            self.gate.release(peer)
 
     def do_read(self) -> Any:
         try:
@@ -262,7 +246,7 @@ class LimitedServer(pywsgi.WSGIServer):  # type: ignore[misc]
         except OSError as error:
             if error.errno not in (errno.EMFILE, errno.ENFILE):
                 raise
-            self.refusals.refused("*", f"no file descriptor left to accept with ({error})")
+            self.gate.out_of_descriptors(error)
             self.stop_accepting()
             gevent.spawn_later(ACCEPT_PAUSE, self.start_accepting)
             return None
@@ -274,13 +258,11 @@ def make_server(
     """The gevent server for `app` on `host`:`port` (call its `serve_forever`); `per_address`
     0: no limit per address, only in all."""
     handler = type("Handler", (TimedHandler,), {"idle": idle})
-    total = total_connections(raise_descriptor_limit())
-    counter = ConnectionCounter(per_address or total, total)
     return LimitedServer(
         (host, port),
         app,
         handler_class=handler,
         log=None,
         error_log=ThrottledErrorLog(),
-        counter=counter,
+        gate=make_gate(per_address),
     )
