@@ -30,7 +30,7 @@ from chesscore import Board, ChessError, Move
 from chesscore.engine.levels import CAREFUL_LEVEL, choose_move_uci
 from chesscore.engine.levels import LEVELS as ENGINE_LEVELS
 from chesscore.engine.players import make_player
-from server.engine.pool import EnginePool, Search, default_size
+from server.engine.pool import EnginePool, JobOverran, Search, default_size
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +128,15 @@ class ComputerMover:
             if self.requests.get(game_id) != serial:
                 return None
             ticket = self.pool.enqueue(game_id, client, search)
-        return self.pool.run(ticket)
+        try:
+            return self.pool.run(ticket)
+        except JobOverran:
+            # Its worker was killed past the search's bound (server.engine.watchdog): the game
+            # still gets a reply, the cheap careful level's, rather than waiting for ever.
+            log.warning("game %s: the search ran past its bound; a level-2 move instead", game_id)
+            if not self._is_current(game_id, serial):
+                return None
+            return choose_in_process(search.start_fen, search.moves, CAREFUL_LEVEL, search.seed)
 
     def _is_current(self, game_id: str, serial: int) -> bool:
         with self.lock:
