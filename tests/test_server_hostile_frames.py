@@ -17,7 +17,13 @@ import pytest
 
 from tests.support.game_client import GameClient
 from tests.support.live_server import LiveServer
-from tests.support.raw_websocket import frame_header, masked, open_websocket, read_close_code
+from tests.support.raw_websocket import (
+    frame_header,
+    masked,
+    open_websocket,
+    read_close_code,
+    upgrade,
+)
 
 pytestmark = pytest.mark.server
 
@@ -70,6 +76,19 @@ def test_a_huge_frame_header_is_refused_before_its_payload(
     assert read_close_code(attacker) == MESSAGE_TOO_BIG
     attacker.close()
     round_trip(victim)
+
+
+def test_no_compression_is_agreed(server: LiveServer) -> None:
+    """A compressed frame's header gives its compressed length: a small frame could inflate to
+    megabytes before the message limit saw it. Neither mode agrees to permessage-deflate
+    (gevent-websocket knows no extensions; threading mode drops the client's offer)."""
+    sock, head = upgrade(
+        server.port,
+        timeout=120,
+        extra_headers="Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n",
+    )
+    sock.close()
+    assert b"sec-websocket-extensions" not in head.lower(), head
 
 
 def test_the_header_alone_is_refused(server: LiveServer) -> None:

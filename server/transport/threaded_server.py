@@ -82,6 +82,10 @@ class TimedRequestHandler(WSGIRequestHandler):
         self.reader.deadline = Deadline(self.idle, "the request body")
         self.connection.settimeout(self.idle)
         environ = super().make_environ()
+        # No permessage-deflate: a compressed frame's header gives its compressed length, so a
+        # small frame could inflate to megabytes before the message limit saw it (simple-
+        # websocket agrees to the extension whenever a client offers it; gevent's never does).
+        environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
         peer = peer_of(self.client_address)
         environ["werkzeug.socket"] = MeteredSocket(self.connection, MAX_FRAME_BYTES, peer)
         return environ

@@ -20,6 +20,19 @@ def open_websocket(
     port: int, timeout: float = 15.0, source: str = "127.0.0.1", host: str = "127.0.0.1"
 ) -> socket.socket:
     """A socket upgraded to an Engine.IO WebSocket on the server at `port`, open packet read."""
+    sock, _ = upgrade(port, timeout, source, host)
+    return sock
+
+
+def upgrade(
+    port: int,
+    timeout: float = 15.0,
+    source: str = "127.0.0.1",
+    host: str = "127.0.0.1",
+    extra_headers: str = "",
+) -> tuple[socket.socket, bytes]:
+    """`open_websocket`'s socket and the head of the server's 101 answer, the request carrying
+    `extra_headers` ("Name: value\r\n" lines) besides the handshake's own."""
     sock = socket.create_connection(
         ("127.0.0.1", port), timeout=timeout, source_address=(source, 0)
     )
@@ -28,7 +41,7 @@ def open_websocket(
         (
             "GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\n"
             f"Host: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{extra_headers}\r\n"
         ).encode()
     )
     head = b""
@@ -43,7 +56,7 @@ def open_websocket(
     opcode, payload = read_frame(sock, rest)
     if opcode != OPCODE_TEXT or not payload.startswith(b"0"):
         raise ConnectionError(f"no Engine.IO open packet: {payload[:200]!r}")
-    return sock
+    return sock, status
 
 
 def frame_header(length: int, opcode: int = OPCODE_TEXT, fin: bool = True) -> bytes:
