@@ -116,8 +116,9 @@ def test_sign_out_in_change_the_password_and_recover(
         sign_in(page, server, name, PASSWORD)
         page.wait_for_url(server.url + "/")
         expect(page.locator("#nav-account")).to_have_text(name)
+        expect(page.locator("#nav-account")).to_have_attribute("href", f"/@/{name}")  # profile
 
-        page.locator("#nav-account").click()
+        page.locator("#nav-settings").click()
         page.wait_for_url(server.url + "/account")
         expect(page.get_by_role("heading", name=name)).to_be_visible()
         page.screenshot(path=screenshot_path(request, "-settings"), full_page=True)

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tests.conftest import screenshot_path
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
-from tests.test_browser_support import wait_connected
+from tests.test_browser_support import collect_errors, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -61,9 +61,11 @@ def test_friend_game_in_two_clicks_with_invitation(
         assert guest.locator("#role").inner_text() == "You play black"
         expect(invite_row).to_be_hidden()  # the friend's seat is taken
 
+        errors = collect_errors(page)
         page.get_by_role("link", name="Chess").click()
         expect(page.locator("#my-games a")).to_have_count(1)
         assert page.locator("#my-games a").get_attribute("href") == f"/game/{game}"
+        assert errors == []  # a visitor's lobby asks for no account's games (no 401 logged)
         page.screenshot(path=screenshot_path(request))
     finally:
         creator.close()

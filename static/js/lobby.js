@@ -147,8 +147,9 @@ function listMyGames() {
 }
 
 listMyGames();
-// A signed-in player's games from any browser join this browser's own.
-listAccountGames(
+// A signed-in player's games from any browser join this browser's own (a visitor has none to
+// ask for: the page says who is signed in).
+if (document.body.dataset.account) listAccountGames(
   $('#my-games'),
   $('.my-games'),
   new Set(listGames().map((game) => game.id)),

@@ -2,8 +2,9 @@
  * "Your games" for a signed-in player, on any browser: the games in play whose seats the
  * account took (from GET /api/account/games; opening one joins it in that seat, the server
  * knows the account from the session cookie), added to those this browser remembers, and the
- * latest finished games with a link to the player's page, where all of them are. A visitor
- * without an account (401) sees the list as before.
+ * latest finished games with a link to the player's page, where all of them are. Asked only
+ * when the page says someone is signed in; a session ended meanwhile (401) leaves the list as
+ * it was.
  */
 
 function gameItem(href, text, detail) {
