@@ -355,6 +355,33 @@ def test_the_games_of_this_browser_are_claimed_once(server: LiveServer) -> None:
     assert seat_accounts(server, someone["game"]) == {}
 
 
+def test_a_finished_game_claimed_joins_the_players_history(server: LiveServer) -> None:
+    """Played before signing up (Fool's mate as White, lost), claimed after: it is in the
+    player's games as a loss, dated by its end, not by the claim."""
+    visitor, guest = Visitor(server.url), Visitor(server.url)
+    created = visitor.post("/api/games", {"opponent": "friend", "color": "white"}).json()
+    game = created["game"]
+    joined = guest.post(f"/api/games/{game}/join", {"invite": invite_token(created)}).json()
+    seats = (created["seat"], joined["seat"])
+    for ply, uci in enumerate(("f2f3", "e7e5", "g2g4", "d8h4")):
+        moved = (visitor, guest)[ply % 2].post(
+            f"/api/games/{game}/moves",
+            {"ply": ply, "uci": uci},
+            Authorization=f"Bearer {seats[ply % 2]}",
+        )
+        assert moved.status_code == 200, moved.text
+    name = new_name()
+    visitor.signup(name)
+    signed_up = time.time()
+    assert visitor.post("/api/account/claim", {"seats": [game]}).json()["claimed"] == [game]
+    listed = visitor.get(f"/api/users/{name}/games").json()
+    assert [(g["id"], g["result"], g["color"]) for g in listed["games"]] == [
+        (game, "loss", "white")
+    ]
+    assert listed["games"][0]["ended"] / 1000 < signed_up  # its end, before the account was
+    assert visitor.get("/api/account/games").json()["finished"][0]["id"] == game
+
+
 def test_a_signed_in_players_seats_and_name_are_the_accounts(server: LiveServer) -> None:
     (white, black), (white_name, black_name), (white_id, black_id) = two_accounts(server.url)
     created = white.post(

@@ -352,6 +352,10 @@ class GameStore(AccountStore, Protocol):
         most `limit`: the threat trainer's positions (server.training)."""
         ...
 
+    def last_change(self, game_id: str) -> float | None:
+        """When the game last changed (wall-clock seconds; its end, once it is over), None
+        when there is no such game."""
+
     def idle_games(self, before: float) -> list[IdleGame]:
         """Active games whose last change (or creation) came before `before`, in wall-clock
         seconds: found through an index of last-change times and read without their moves,

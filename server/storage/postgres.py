@@ -283,6 +283,11 @@ class PostgresStore(RowLoads):
             ).fetchall()
         return [IdleGame(game_id, json.loads(header), version) for game_id, header, version in rows]
 
+    def last_change(self, game_id: str) -> float | None:
+        with self._connection() as db:
+            row = db.execute("SELECT updated FROM games WHERE id = %s", (game_id,)).fetchone()
+        return None if row is None else float(row[0])
+
     def save_analysis(self, analysis_id: str, pgn: str) -> None:
         with self._connection() as db:
             db.execute(

@@ -26,8 +26,10 @@ from server.accounts.sessions import (
 )
 from server.errors import RequestError
 from server.games.seats import cookie_name, is_game_id, is_token
+from server.games.service import GameService
 from server.transport.api import answer_errors_as_json, json_body
 from server.transport.clients import request_client
+from server.transport.profiles import record_claimed
 from server.transport.ratings_api import account_ratings
 
 blueprint = answer_errors_as_json(Blueprint("accounts_api", __name__, url_prefix="/api/account"))
@@ -149,6 +151,7 @@ def claim() -> Response:
         if token is not None and is_token(token):
             held[game_id] = token  # the seat this browser holds proves it played there
     claimed = _accounts().claim(account, held)
+    record_claimed(cast(GameService, current_app.extensions["chess"]), claimed)
     return jsonify({"ok": True, "claimed": claimed})
 
 

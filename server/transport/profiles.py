@@ -81,12 +81,23 @@ def install(app: Flask) -> None:
     service.end_listeners.append(partial(record_history, service.store))
 
 
-def record_history(store: GameStore, game: Game) -> None:
-    """The game service's end listener: the game into its signed-in players' histories."""
+def record_history(store: GameStore, game: Game, ended: float | None = None) -> None:
+    """The game service's end listener: the game into its signed-in players' histories (a row
+    already there stays as it is), dated `ended` (now, when it has just ended)."""
     stored = store.load_game(game.id)
     if stored is None or not stored.accounts:
         return
-    store.add_history(history_entries(game, stored.accounts, time.time()))
+    store.add_history(history_entries(game, stored.accounts, ended or time.time()))
+
+
+def record_claimed(service: GameService, game_ids: list[str]) -> None:
+    """Games an account has just claimed: those already over join its history, dated by their
+    last change (their end), as they would have had it been signed in then."""
+    for game_id in game_ids:
+        ended = service.store.last_change(game_id)
+        with service.session(game_id) as game:
+            if game.header.outcome is not None and ended is not None:
+                record_history(service.store, game, ended)
 
 
 def _store() -> GameStore:
