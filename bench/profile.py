@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -43,14 +44,18 @@ DEEP_PAGES = 250
 def ensure_data(path: Path, games: int) -> None:
     """bench/history_data.py's store at `path`, with `games` games (made when it differs)."""
     if path.exists():
-        store = SqliteStore(path)
         try:
-            account = store.account_by_name(PLAYER_NAME)
-            held = sum(store.player_counts(account.id).values()) if account else 0
-        finally:
-            store.close()
-        if held == games:
-            return
+            store = SqliteStore(path)
+        except sqlite3.Error as error:  # made by another version of the schema: made again
+            print(f"{path} cannot be used ({error})", flush=True)
+        else:
+            try:
+                account = store.account_by_name(PLAYER_NAME)
+                held = sum(store.player_counts(account.id).values()) if account else 0
+            finally:
+                store.close()
+            if held == games:
+                return
     print(f"making {games} games in {path} ...", flush=True)
     make_history_store(path, games).close()
 
