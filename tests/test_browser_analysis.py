@@ -49,7 +49,7 @@ PGN = """[Event "Analysis test"]
 1. e4 e5 (1... c5 2. Nf3 d6) 2. Nf3 $1 {the natural move} Nc6 3. Bb5 a6 *
 """
 
-TWO_GAMES = """[Event "First"]
+SEVERAL_GAMES = """[Event "First"]
 [White "Ann"]
 [Black "Ben"]
 [Result "1-0"]
@@ -62,6 +62,11 @@ TWO_GAMES = """[Event "First"]
 [Result "0-1"]
 
 1. f3 e5 2. g4 Qh4# 0-1
+
+[White "Eve"]
+[Black "Fay"]
+
+1. e4 *
 """
 
 # White's king on e1 checked by the knights on d3 and f3 at once: no move could give both
@@ -560,7 +565,7 @@ def test_a_file_of_several_games_offers_a_list_and_a_bad_one_names_the_line(
     browser: Any, server: LiveServer, request: pytest.FixtureRequest, tmp_path: Any
 ) -> None:
     games = tmp_path / "games.pgn"
-    games.write_text(TWO_GAMES)
+    games.write_text(SEVERAL_GAMES)
     context = browser.new_context(viewport=DESKTOP)
     try:
         page = open_analysis(context, server.url + "/analysis")
@@ -568,8 +573,9 @@ def test_a_file_of_several_games_offers_a_list_and_a_bad_one_names_the_line(
         page.set_input_files("#source-file", str(games))
         page.wait_for_selector("#source-list .choose-game")
         choices = page.locator("#source-list .choose-game").all_inner_texts()
-        assert len(choices) == 2
-        assert f"Ann {DASH} Ben" in choices[0] and f"Cid {DASH} Dee" in choices[1]
+        assert len(choices) == 3
+        assert f"Ann {DASH} Ben 1-0" in choices[0] and f"Cid {DASH} Dee 0-1" in choices[1]
+        assert choices[2] == f"Eve {DASH} Fay, 1 ply"  # no result known: no "*" shown
         page.screenshot(path=screenshot_path(request, "-list"))
         page.locator("#source-list .choose-game").nth(1).click()
         page.wait_for_function("document.querySelectorAll('#tree .tree-move').length === 4")

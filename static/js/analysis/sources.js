@@ -60,9 +60,10 @@ export function createSources(elements, onTree) {
       const who = `${game.white ?? '?'} – ${game.black ?? '?'}`;
       const known = (text) => text && !/^[?.]*$/.test(text); // PGN writes unknowns as ? and ?.??
       const when = [game.event, game.date].filter(known).join(', ');
-      button.textContent = `${who} ${game.result ?? ''}${when ? ` (${when})` : ''}, ${
-        game.plies
-      } plies`;
+      const result = game.result === '*' ? '' : game.result; // '*': no result known
+      const title = [who, result].filter(Boolean).join(' ');
+      const plies = `${game.plies} ${game.plies === 1 ? 'ply' : 'plies'}`;
+      button.textContent = `${title}${when ? ` (${when})` : ''}, ${plies}`;
       button.addEventListener('click', () => post({ ...pending, game: game.index }));
       item.append(button);
       list.append(item);
