@@ -126,6 +126,10 @@ def test_a_look_alike_of_a_name_in_the_lobby_is_refused(server: LiveServer) -> N
         owner.close()
         other.close()
     assert is_look_alike("M\u0430gnus", {"Magnus"}) and not is_look_alike("Magnus", {"Magnus"})
+    # A sans-serif capital I is a small l; "rn" reads as "m", "vv" as "w".
+    assert is_look_alike("Ilya", {"llya"}) and is_look_alike("1lya", {"Ilya"})
+    assert is_look_alike("rnagnus", {"Magnus"}) and is_look_alike("Vvesley", {"Wesley"})
+    assert not is_look_alike("Ivan", {"Iwan"})
 
 
 def test_a_look_alike_of_a_player_in_a_game_in_play_is_refused(server: LiveServer) -> None:

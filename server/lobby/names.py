@@ -10,9 +10,10 @@ that draw nothing, and "Anonymous-1234" spelt with Cyrillic A and o reads as an 
 name's letters are of one script (Japanese may mix its kana and kanji), its digits ASCII or of
 that script, no letter is one that draws nothing, and the name is in Unicode's compatibility
 normal form (NFKC: no fullwidth or mathematical look-alikes of plain letters). A name whose
-`skeleton` (case and the common Cyrillic and Greek look-alikes of Latin letters folded away) is
-that of an anonymous name is refused unless it is exactly one ("Anonymous-" and four digits, as
-the browser makes them); `is_look_alike` compares a name with the names in use.
+`skeleton` (case, the common Cyrillic and Greek look-alikes of Latin letters, i / l / 1,
+"rn" / "m" and "vv" / "w" folded away) is that of an anonymous name is refused unless it is
+exactly one ("Anonymous-" and four digits, as the browser makes them); `is_look_alike`
+compares a name with the names in use.
 """
 
 from __future__ import annotations
@@ -33,11 +34,14 @@ INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 # Scripts (the first word of a character's Unicode name) that one writing system mixes.
 SCRIPT_FAMILIES = {"HIRAGANA": "JAPANESE", "KATAKANA": "JAPANESE", "CJK": "JAPANESE"}
 # Cyrillic and Greek letters drawn like Latin ones, and digits like letters: folded for
-# `skeleton`. A few dozen that fonts draw alike, not Unicode's whole confusables table.
+# `skeleton`. A few dozen that fonts draw alike, not Unicode's whole confusables table. i, l,
+# 1 and the dotless and Cyrillic and Greek i's are one letter (a sans-serif capital I is drawn
+# as a small l: "Ilya" and "llya" read alike), and so are "rn" and "m", "vv" and "w".
 LOOK_ALIKES = str.maketrans(
-    "аеорсухіјѕԁһԛԝкмнтвпѵ" + "αβεικνορτυχζ" + "01",
-    "aeopcyxijsdhqwkmhtbnv" + "abeiknoptuxz" + "ol",
+    "аеорсухіјѕԁһԛԝкмнтвпѵ" + "αβεικνορτυχζ" + "01" + "i\u0131",
+    "aeopcyxljsdhqwkmhtbnv" + "abelknoptuxz" + "ol" + "ll",
 )
+LOOK_ALIKE_PAIRS = (("rn", "m"), ("vv", "w"))
 ANONYMOUS = re.compile(r"Anonymous-[0-9]{4}")
 ANONYMOUS_SKELETON = re.compile(r"an[ol]nym[ol]us-?[0-9ol]{4}")
 
@@ -76,7 +80,10 @@ def skeleton(name: str) -> str:
     """`name` with case, spaces, `_` and the common look-alikes folded away: two names of one
     skeleton read alike."""
     folded = unicodedata.normalize("NFKC", name).casefold().translate(LOOK_ALIKES)
-    return "".join(char for char in folded if char not in " _")
+    shape = "".join(char for char in folded if char not in " _")
+    for pair, letter in LOOK_ALIKE_PAIRS:
+        shape = shape.replace(pair, letter)
+    return shape
 
 
 def is_look_alike(name: str, names_in_use: set[str]) -> bool:
