@@ -2,7 +2,9 @@
 the end over real Socket.IO clients holding their session cookies, and both ratings move as
 Glicko-2 says (expected values from tests/support/glicko_oracle.py, the paper written again);
 an aborted rated game and a casual game change nothing; a rated game sends its players no
-overlays; the lobby shows the rating and honours a seek's rating range."""
+overlays; the lobby shows the rating and honours a seek's rating range; a rated seek needs a
+clock (leaving a rated game must lose it); a game whose player deleted the account while it was
+played ends as usual, unrated."""
 
 from __future__ import annotations
 
@@ -215,6 +217,47 @@ def test_the_lobby_shows_the_rating_and_honours_the_range(players: Any, server: 
     assert taken["ok"] and taken["opponent"] == ann.name, taken
     bad = ann.lobby.call("seek", {"control": "5+3", "rating_range": [1800, 1200]})
     assert (bad["ok"], bad["code"]) == (False, "bad_request") and "rating_range" in bad["error"]
+
+
+def test_a_rated_seek_needs_a_clock(players: Any, server: LiveServer) -> None:
+    ann = players()
+    refused = ann.lobby.call("seek", {"rated": True})
+    assert (refused["ok"], refused["code"]) == (False, "bad_request"), refused
+    assert "'control'" in refused["error"] and "needs a clock" in refused["error"]
+    untimed = ann.lobby.call("seek", {"rated": False})  # a casual game may go without one
+    assert untimed["ok"] and untimed["seek"]["rated"] is False, untimed
+    visitor = LobbyClient(server.url)
+    try:
+        mine = [s for s in visitor.enter()["seeks"] if s["name"] == ann.name]
+        assert [s["id"] for s in mine] == [untimed["seek"]["id"]]  # the refused one left nothing
+    finally:
+        visitor.close()
+
+
+def test_a_game_whose_player_deleted_the_account_is_not_rated(players: Any) -> None:
+    ann, ben = players(), players()
+    game = paired(ann, ben, rated=True, control="3+2")
+    play(game, FOOLS_MATE[:2])
+    white, _ = game["seats"]["white"]
+    black, _ = game["seats"]["black"]
+    gone = white.http.post(
+        f"{white.url}/api/account/delete", json={"password": PASSWORD}, timeout=WAIT_SECONDS
+    )
+    assert gone.status_code == 200, gone.text
+    reply = black.lobby.call("resign", {"game": game["game"]})
+    assert reply["ok"], reply
+    ended = black.lobby.wait_for(lambda s: s["status"] == "finished")
+    assert ended["outcome"]["winner"] == "white"  # the game ends as usual
+    assert ended["players"]["black"]["rating"]["diff"] is None
+    # A game is rated before the answer to the move that ended it: nothing was.
+    assert black.ratings()["blitz"] == {
+        "rating": 1500,
+        "deviation": 500,
+        "provisional": True,
+        "games": 0,
+    }
+    ann_public = requests.get(f"{ann.url}/api/users/{ann.name}", timeout=WAIT_SECONDS)
+    assert ann_public.status_code == 404, ann_public.text  # no ratings written back for Ann
 
 
 def test_an_unknown_player_is_not_found(server: LiveServer) -> None:
