@@ -3,8 +3,8 @@ the end over real Socket.IO clients holding their session cookies, and both rati
 Glicko-2 says (expected values from tests/support/glicko_oracle.py, the paper written again);
 an aborted rated game and a casual game change nothing; a rated game sends its players no
 overlays; the lobby shows the rating and honours a seek's rating range; a rated seek needs a
-clock (leaving a rated game must lose it); a game whose player deleted the account while it was
-played ends as usual, unrated."""
+clock, and walking away from a rated game loses it on time, rated; a game whose player deleted
+the account while it was played ends as usual, unrated."""
 
 from __future__ import annotations
 
@@ -234,6 +234,35 @@ def test_a_rated_seek_needs_a_clock(players: Any, server: LiveServer) -> None:
         visitor.close()
 
 
+def test_walking_away_from_a_rated_game_loses_it_on_time_and_is_rated(players: Any) -> None:
+    ann, ben = players(), players()
+    game = paired(ann, ben, rated=True, control="1+0")
+    play(game, FOOLS_MATE[:2])
+    leaver, _ = game["seats"]["white"]  # to move, with a minute on the clock
+    stayer, _ = game["seats"]["black"]
+    leaver.lobby.close()  # the tab is closed: nobody will move for white again
+
+    def rated(state: dict[str, Any]) -> bool:
+        return state["players"]["black"]["rating"]["diff"] is not None
+
+    for _ in range(3):  # the minute runs out, then some (a busy machine): generous bounds
+        try:
+            stayer.lobby.wait_for(rated)
+            break
+        except AssertionError:
+            continue
+    ended = stayer.lobby.wait_for(lambda s: s["status"] == "finished")
+    assert ended["outcome"] == {"termination": "time_forfeit", "winner": "black", "result": "0-1"}
+    after = stayer.lobby.wait_for(rated)
+    assert ended["version"] < after["version"]  # the flag first, then the ratings it moved
+    assert (
+        after["players"]["black"]["rating"]["diff"]
+        > 0
+        > after["players"]["white"]["rating"]["diff"]
+    )
+    assert stayer.ratings()["bullet"]["games"] == 1
+
+
 def test_a_game_whose_player_deleted_the_account_is_not_rated(players: Any) -> None:
     ann, ben = players(), players()
     game = paired(ann, ben, rated=True, control="3+2")
@@ -256,8 +285,8 @@ def test_a_game_whose_player_deleted_the_account_is_not_rated(players: Any) -> N
         "provisional": True,
         "games": 0,
     }
-    ann_public = requests.get(f"{ann.url}/api/users/{ann.name}", timeout=WAIT_SECONDS)
-    assert ann_public.status_code == 404, ann_public.text  # no ratings written back for Ann
+    gone_public = black.http.get(f"{white.url}/api/users/{white.name}", timeout=WAIT_SECONDS)
+    assert gone_public.status_code == 404, gone_public.text  # white is gone, ratings and all
 
 
 def test_an_unknown_player_is_not_found(server: LiveServer) -> None:
