@@ -99,7 +99,10 @@ def test_the_lobby_lists_a_rated_seek_with_its_rating_and_range(
         sign_up(phone_context, server)
         page = open_lobby(owner_context, server)
         phone = open_lobby(phone_context, server)
-        page.locator("#seek-rated").check()
+        page.locator("#seek-control").select_option("")  # "No clock"...
+        page.locator("#seek-rated").check()  # ...is not for a rated game: back to the default
+        expect(page.locator("#seek-control")).to_have_value("5+3")
+        expect(page.locator('#seek-control option[value=""]')).to_be_disabled()
         page.get_by_label("Opponent's rating").fill("1200")
         page.get_by_label("highest").fill("1800")
         page.get_by_role("button", name="Create challenge").click()

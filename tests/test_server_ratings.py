@@ -2,7 +2,9 @@
 the end over real Socket.IO clients holding their session cookies, and both ratings move as
 Glicko-2 says (expected values from tests/support/glicko_oracle.py, the paper written again);
 an aborted rated game and a casual game change nothing; a rated game sends its players no
-overlays; the lobby shows the rating and honours a seek's rating range."""
+overlays; the lobby shows the rating and honours a seek's rating range; a rated seek needs a
+clock, and walking away from a rated game loses it on time, rated; a game whose player deleted
+the account while it was played ends as usual, unrated."""
 
 from __future__ import annotations
 
@@ -215,6 +217,76 @@ def test_the_lobby_shows_the_rating_and_honours_the_range(players: Any, server: 
     assert taken["ok"] and taken["opponent"] == ann.name, taken
     bad = ann.lobby.call("seek", {"control": "5+3", "rating_range": [1800, 1200]})
     assert (bad["ok"], bad["code"]) == (False, "bad_request") and "rating_range" in bad["error"]
+
+
+def test_a_rated_seek_needs_a_clock(players: Any, server: LiveServer) -> None:
+    ann = players()
+    refused = ann.lobby.call("seek", {"rated": True})
+    assert (refused["ok"], refused["code"]) == (False, "bad_request"), refused
+    assert "'control'" in refused["error"] and "needs a clock" in refused["error"]
+    untimed = ann.lobby.call("seek", {"rated": False})  # a casual game may go without one
+    assert untimed["ok"] and untimed["seek"]["rated"] is False, untimed
+    visitor = LobbyClient(server.url)
+    try:
+        mine = [s for s in visitor.enter()["seeks"] if s["name"] == ann.name]
+        assert [s["id"] for s in mine] == [untimed["seek"]["id"]]  # the refused one left nothing
+    finally:
+        visitor.close()
+
+
+def test_walking_away_from_a_rated_game_loses_it_on_time_and_is_rated(players: Any) -> None:
+    ann, ben = players(), players()
+    game = paired(ann, ben, rated=True, control="1+0")
+    play(game, FOOLS_MATE[:2])
+    leaver, _ = game["seats"]["white"]  # to move, with a minute on the clock
+    stayer, _ = game["seats"]["black"]
+    leaver.lobby.close()  # the tab is closed: nobody will move for white again
+
+    def rated(state: dict[str, Any]) -> bool:
+        return state["players"]["black"]["rating"]["diff"] is not None
+
+    for _ in range(3):  # the minute runs out, then some (a busy machine): generous bounds
+        try:
+            stayer.lobby.wait_for(rated)
+            break
+        except AssertionError:
+            continue
+    ended = stayer.lobby.wait_for(lambda s: s["status"] == "finished")
+    assert ended["outcome"] == {"termination": "time_forfeit", "winner": "black", "result": "0-1"}
+    after = stayer.lobby.wait_for(rated)
+    assert ended["version"] < after["version"]  # the flag first, then the ratings it moved
+    assert (
+        after["players"]["black"]["rating"]["diff"]
+        > 0
+        > after["players"]["white"]["rating"]["diff"]
+    )
+    assert stayer.ratings()["bullet"]["games"] == 1
+
+
+def test_a_game_whose_player_deleted_the_account_is_not_rated(players: Any) -> None:
+    ann, ben = players(), players()
+    game = paired(ann, ben, rated=True, control="3+2")
+    play(game, FOOLS_MATE[:2])
+    white, _ = game["seats"]["white"]
+    black, _ = game["seats"]["black"]
+    gone = white.http.post(
+        f"{white.url}/api/account/delete", json={"password": PASSWORD}, timeout=WAIT_SECONDS
+    )
+    assert gone.status_code == 200, gone.text
+    reply = black.lobby.call("resign", {"game": game["game"]})
+    assert reply["ok"], reply
+    ended = black.lobby.wait_for(lambda s: s["status"] == "finished")
+    assert ended["outcome"]["winner"] == "white"  # the game ends as usual
+    assert ended["players"]["black"]["rating"]["diff"] is None
+    # A game is rated before the answer to the move that ended it: nothing was.
+    assert black.ratings()["blitz"] == {
+        "rating": 1500,
+        "deviation": 500,
+        "provisional": True,
+        "games": 0,
+    }
+    gone_public = black.http.get(f"{white.url}/api/users/{white.name}", timeout=WAIT_SECONDS)
+    assert gone_public.status_code == 404, gone_public.text  # white is gone, ratings and all
 
 
 def test_an_unknown_player_is_not_found(server: LiveServer) -> None:

@@ -1,7 +1,8 @@
 """The ratings' storage (server.storage.ratings) on real SQLite and PostgreSQL: a finished game
 is rated once however many processes rate it at the same moment, each side's rating and
 history row written together, and the next game starts from the stored rating; a game with a
-seat of a visitor without an account is not rated."""
+seat of a visitor without an account, or of an account deleted while it was played, is not
+rated."""
 
 from __future__ import annotations
 
@@ -142,3 +143,14 @@ def test_a_deleted_accounts_ratings_and_history_go(open_store: OpenStore) -> Non
     assert store.ratings_of(gone) == {} and store.rating_history(gone, 10) == []
     assert store.ratings_of(stays)[Speed.CLASSICAL].games == 1  # the opponent keeps theirs
     assert [side.account_id for side in store.rated_sides("game-deleted")] == [stays]
+
+
+def test_a_game_whose_player_was_deleted_meanwhile_is_not_rated(open_store: OpenStore) -> None:
+    store = open_store()
+    gone, stays = new_user(store, "Leaver"), new_user(store, "Keeper")
+    new_game(store, "game-in-play", {0: gone, 1: stays})
+    store.delete_user(gone)  # while the game is still played
+    assert store.rate_game("game-in-play", Speed.BLITZ, 0.0, 1000.0) == []
+    assert store.rated_sides("game-in-play") == []
+    assert store.ratings_of(gone) == {} and store.rating_history(gone, 10) == []
+    assert store.ratings_of(stays) == {} and store.rating_history(stays, 10) == []

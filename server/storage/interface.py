@@ -464,7 +464,8 @@ class GameStore(AccountStore, Protocol):
         self, game_id: str, speed: Speed, white_score: float, now: float
     ) -> list[RatedSide]:
         """Rate the finished game between its seats' accounts, once however often it is
-        called (by any process); its results, white first (none: a seat has no account)."""
+        called (by any process); its results, white first (none: a seat has no account, or
+        that account was deleted, whose ratings and history are gone)."""
 
     def close(self) -> None: ...
 

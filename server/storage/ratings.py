@@ -89,9 +89,17 @@ def rated_sides(db: Database, mark: str, game_id: str) -> list[RatedSide]:
 
 
 def seat_accounts(db: Database, mark: str, game_id: str) -> dict[Color, int]:
-    """The accounts that took the game's seats, by colour (a seat of a visitor is absent)."""
+    """The live accounts that took the game's seats, by colour. A seat of a visitor is absent,
+    and so is one of a deleted account: its ratings and history are gone (`forget_account`),
+    so a game it still had in play ends unrated rather than write them again."""
     rows = db.execute(
-        sql("SELECT color, account_id FROM seats WHERE game_id = ?", mark), (game_id,)
+        sql(
+            "SELECT seats.color, seats.account_id FROM seats"
+            " JOIN users ON users.id = seats.account_id"
+            " WHERE seats.game_id = ? AND users.deleted = 0",
+            mark,
+        ),
+        (game_id,),
     ).fetchall()
     return {int(color): int(account) for color, account in rows if account is not None}
 

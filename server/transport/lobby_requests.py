@@ -59,12 +59,18 @@ def parse_seek(payload: Any) -> SeekRequest:
         if fields.get("color") is None
         else _string(fields, "color", lambda t: t in COLORS, "'white', 'black' or 'random'")
     )
+    rated = _parse_rated(fields)
+    if rated and control is None:
+        # Leaving a rated game must cost the game (docs/ratings.md, "Rated games on the
+        # server"): a clock makes it a loss on time; without one only the abandon sweep would
+        # end it, with no result.
+        raise _bad(f"field 'control': a rated seek needs a clock, {CONTROLS_WHAT}")
     return SeekRequest(
         control,
         COLORS[color],
         _parse_assisted(fields),
         parse_name(fields),
-        _parse_rated(fields),
+        rated,
         _parse_rating_range(fields),
     )
 

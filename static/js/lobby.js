@@ -123,11 +123,15 @@ async function joinSeek(seek, button) {
 }
 
 $('#create-seek').addEventListener('click', createSeek);
-// A rated game is never assisted: the overlay box says so while "Rated" is ticked.
+// A rated game is never assisted, and always has a clock (docs/ratings.md): the overlay box
+// and "No clock" say so while "Rated" is ticked.
 $('#seek-rated').addEventListener('change', () => {
   const rated = $('#seek-rated').checked;
   $('#seek-assisted').disabled = rated;
   if (rated) $('#seek-assisted').checked = false;
+  const untimed = $('#seek-control option[value=""]');
+  untimed.disabled = rated;
+  if (rated && $('#seek-control').value === '') $('#seek-control').value = '5+3';
 });
 
 // -- this browser's games ------------------------------------------------------------------
