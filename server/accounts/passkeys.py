@@ -111,7 +111,8 @@ class Passkeys:
             bytes_to_base64url(verified.credential_public_key),
             verified.sign_count,
         )
-        self.store.add_passkey(account.id, passkey)
+        if not self.store.add_passkey(account.id, passkey):
+            raise RequestError("conflict", "this passkey is registered already")
 
     def login_options(self, party: RelyingParty) -> dict[str, Any]:
         options = generate_authentication_options(

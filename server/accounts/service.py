@@ -92,7 +92,7 @@ class Accounts:
         secret = passwords.check_password(password, username)
         if self.store.user_by_key(name_key(username)) is not None:  # before nine hashes
             raise RequestError("name_taken", f"the name {username!r} is taken")
-        recovery = [codes.new_code() for _ in range(codes.CODES_PER_ACCOUNT)]
+        recovery = codes.new_codes(codes.CODES_PER_ACCOUNT)
         hashed = [
             (code_id, passwords.hash_password(part))
             for code_id, part in map(codes.split_code, recovery)
@@ -117,13 +117,13 @@ class Accounts:
         self.account_failures.check(key, "of this account")
         user = self.store.user_by_key(key) if key else None
         live = user is not None and not user.deleted
-        typed = password if isinstance(password, str) else ""
+        typed = passwords.normal(password) if isinstance(password, str) else ""
         matched = passwords.verify_password(user.password_hash if live and user else None, typed)
         if not matched or user is None:
             self.address_failures.fail(address)
             self.account_failures.fail(key)
             raise RequestError("bad_credentials", BAD_CREDENTIALS)
-        self.address_failures.forget(address)
+        # The address's count is not cleared: one's own account must not reset a sprayer's.
         self.account_failures.forget(key)
         return user
 

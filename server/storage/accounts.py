@@ -178,6 +178,8 @@ def claim_seats(
         )
         if linked.rowcount == 1:
             claimed.append(game_id)
+    if not claimed:  # spent only when a seat was linked; the row stayed locked till here
+        db.execute(sql("UPDATE users SET claimed = 0 WHERE id = ?", mark), (user_id,))
     return claimed
 
 
@@ -230,17 +232,19 @@ def rename_seat(db: Database, mark: str, game_id: str, color: int, name: str) ->
 
 def add_passkey(
     db: Database, mark: str, user_id: int, passkey: tuple[str, str, int], now: float
-) -> None:
-    """Store a passkey (credential id, public key, signature count) of the user."""
+) -> bool:
+    """Store a passkey (credential id, public key, signature count) of the user; False when
+    that credential id is stored already (anyone's)."""
     credential_id, public_key, sign_count = passkey
-    db.execute(
+    added = db.execute(
         sql(
             "INSERT INTO passkeys (credential_id, user_id, public_key, sign_count, created)"
-            " VALUES (?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             mark,
         ),
         (credential_id, user_id, public_key, sign_count, now),
     )
+    return bool(added.rowcount == 1)
 
 
 def passkey(db: Database, mark: str, credential_id: str) -> tuple[int, str, int] | None:

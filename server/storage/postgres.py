@@ -476,9 +476,9 @@ class PostgresStore(RowLoads):
         with self._connection() as db:
             accounts.link_seat(db, "%s", game_id, color, user_id)
 
-    def add_passkey(self, user_id: int, passkey: tuple[str, str, int]) -> None:
+    def add_passkey(self, user_id: int, passkey: tuple[str, str, int]) -> bool:
         with self._connection() as db:
-            accounts.add_passkey(db, "%s", user_id, passkey, time.time())
+            return accounts.add_passkey(db, "%s", user_id, passkey, time.time())
 
     def passkey(self, credential_id: str) -> tuple[int, str, int] | None:
         with self._connection() as db:
