@@ -98,6 +98,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["chess_accounts"] = Accounts(
         app.extensions["chess"].store, app.config, app.extensions["chess"].rename_seats
     )
+    app.extensions["chess_accounts"].close_socket = lambda sid: socketio.server.disconnect(sid)
     app.extensions["chess_analysis"] = AnalysisService(app.extensions["chess"].store)
     offload.install(app)  # the work pool of the analysis and review API (server.work)
     lobby_events.install(app, socketio)  # the lobby (server.lobby) over the game service

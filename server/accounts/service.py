@@ -6,7 +6,9 @@ secret runs through the limits first (server.accounts.limits) and costs one Argo
 verification whatever the outcome: an unknown name is verified against a dummy hash and
 answered `bad_credentials` like a wrong password. Sessions are looked up by their id's hash;
 a Socket.IO connection's account is taken from its handshake's cookie once, at `connect`, and
-kept here per connection id until it disconnects, signs out or its password changes.
+kept here per connection id until it disconnects, signs out or its password changes; a
+sign-out, a password change, a recovery or a deletion closes the connections of the sessions
+it ends (`close_socket`), so no open socket keeps playing under the account.
 """
 
 from __future__ import annotations
@@ -73,6 +75,9 @@ class Accounts:
         self.checked: dict[str, float] = {}
         self.recheck = float(config["SESSION_RECHECK"])
         self.lock = threading.Lock()
+        # How a connection whose session ended is closed (the transport's: a server-side
+        # disconnect, which also withdraws its seeks and the seats it joined).
+        self.close_socket: Callable[[str], None] = lambda sid: None
 
     # -- limits, checked by the transport before a body is read
 
@@ -244,8 +249,13 @@ class Accounts:
             self.checked.pop(sid, None)
 
     def _end_connections(self, ended: Any) -> None:
-        """Connections whose (account, session hash) `ended` says ended become anonymous."""
+        """Connections whose (account, session hash) `ended` says ended are closed: the seats
+        they joined through the account and their seeks go with them, and a reconnection is
+        a visitor's (or another session's)."""
         with self.lock:
-            for sid in [sid for sid, held in self.connections.items() if ended(*held)]:
+            closing = [sid for sid, held in self.connections.items() if ended(*held)]
+            for sid in closing:
                 del self.connections[sid]
                 self.checked.pop(sid, None)
+        for sid in closing:  # outside the lock: closing runs the disconnect handler here
+            self.close_socket(sid)
