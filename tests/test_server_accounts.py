@@ -641,3 +641,14 @@ def test_a_claim_that_links_nothing_is_not_spent(server: LiveServer) -> None:
     claimed = visitor.post("/api/account/claim", {"seats": [own]})
     assert claimed.status_code == 200 and claimed.json()["claimed"] == [own], claimed.text
     refused(visitor.post("/api/account/claim", {"seats": [own]}), 409, "conflict")
+
+
+def test_account_answers_are_never_cached_and_pages_are_private(server: LiveServer) -> None:
+    visitor = Visitor(server.url)
+    signup = visitor.post("/api/account/signup", {"name": new_name(), "password": PASSWORD})
+    assert signup.status_code == 201 and signup.headers["Cache-Control"] == "no-store"
+    for path in ("/api/account", "/api/account/games", "/account", "/signup", "/login"):
+        response = visitor.http.get(server.url + path, allow_redirects=False, timeout=WAIT_SECONDS)
+        assert response.headers.get("Cache-Control") == "no-store", path
+    lobby = visitor.get("/")
+    assert lobby.headers["Cache-Control"] == "private" and "Cookie" in lobby.headers["Vary"]
