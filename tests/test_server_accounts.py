@@ -210,6 +210,33 @@ def test_too_many_attempts_on_one_account_from_many_addresses(server: LiveServer
     assert Visitor(server.url).login(other).status_code == 200  # other accounts are not held
 
 
+def test_the_owners_known_device_signs_in_while_a_guesser_holds_the_account(
+    server: LiveServer,
+) -> None:
+    """A guesser keeps the account's failure count up from many addresses; the owner's
+    browser, which signed in before, still signs in, changes the password and recovers."""
+    name = new_name()
+    owner = Visitor(server.url)
+    codes = owner.signup(name)["recovery_codes"]
+    device = owner.http.cookies.get("known_device")
+    assert device
+    guesser = Visitor(server.url)
+    guesser.signup(new_name())  # a device cookie of the guesser's own account
+    for _ in range(3):
+        refused(Visitor(server.url).login(name, "wrong password"), 401, "bad_credentials")
+    refused(Visitor(server.url).login(name), 429, "too_many_attempts", "of this account")
+    refused(guesser.login(name), 429, "too_many_attempts", "of this account")
+    forged = Visitor(server.url)
+    forged.http.cookies.set("known_device", "0" * 64, path="/api/account")
+    refused(forged.login(name), 429, "too_many_attempts", "of this account")
+    refused(Visitor(server.url).login(name, "wrong password"), 429, "too_many_attempts")
+    assert owner.login(name).status_code == 200
+    change = {"current": PASSWORD, "new": "a new long passphrase"}
+    assert owner.post("/api/account/password", change).status_code == 200
+    body = {"name": name, "code": codes[0], "password": "yet another passphrase"}
+    assert owner.post("/api/account/recover", body).status_code == 200
+
+
 def test_too_many_attempts_from_one_address_over_many_accounts(server: LiveServer) -> None:
     guesser = Visitor(server.url)
     for _ in range(6):

@@ -22,6 +22,7 @@ from typing import Any
 from flask import request
 
 from server.accounts import codes, passwords
+from server.accounts.devices import Devices
 from server.accounts.identity import Account
 from server.accounts.limits import Failures
 from server.accounts.passkeys import Passkeys
@@ -61,6 +62,7 @@ class Accounts:
     ) -> None:
         self.store = store
         self.passkeys = Passkeys(store)
+        self.devices = Devices(config.get("SECRET_KEY") or new_session_id())
         # How a deleted account's games come to show "deleted player" (GameService's).
         self.rename_seats = rename_seats or (lambda seats, name: None)
         self.signups = AddressBuckets(int(config["SIGNUP_BURST"]), float(config["SIGNUP_INTERVAL"]))
@@ -110,16 +112,21 @@ class Accounts:
         account = Account(user_id, username)
         return SignedIn(account, self._new_session(account), tuple(recovery))
 
-    def login(self, name: object, password: object, address: str) -> SignedIn:
-        user = self._verified(name, password, address)
+    def login(
+        self, name: object, password: object, address: str, device: str | None = None
+    ) -> SignedIn:
+        user = self._verified(name, password, address, device)
         account = Account(user.id, user.name)
         return SignedIn(account, self._new_session(account))
 
-    def _verified(self, name: object, password: object, address: str) -> StoredUser:
+    def _verified(
+        self, name: object, password: object, address: str, device: str | None
+    ) -> StoredUser:
         """The user `name` whose password is `password`, or `bad_credentials` (an unknown
-        name costs and answers the same), within the limits."""
+        name costs and answers the same), within the limits: the account's wait is spared
+        a known device (`device`, its cookie: server.accounts.devices)."""
         key = name_key(name) if isinstance(name, str) and len(name) <= 64 else ""
-        self.account_failures.check(key, "of this account")
+        self._check_account(key, device)
         user = self.store.user_by_key(key) if key else None
         live = user is not None and not user.deleted
         typed = passwords.normal(password) if isinstance(password, str) else ""
@@ -131,6 +138,14 @@ class Accounts:
         # The address's count is not cleared: one's own account must not reset a sprayer's.
         self.account_failures.forget(key)
         return user
+
+    def _check_account(self, key: str, device: str | None) -> None:
+        if not self.devices.is_known(device, key):
+            self.account_failures.check(key, "of this account")
+
+    def device_cookie(self, account: Account) -> str:
+        """The known-device cookie's value for a browser just signed in to `account`."""
+        return self.devices.token(name_key(account.name))
 
     def _new_session(self, account: Account) -> str:
         session_id = new_session_id()
@@ -150,22 +165,29 @@ class Accounts:
     # -- the password
 
     def change_password(
-        self, account: Account, current: object, new: object, address: str
+        self,
+        account: Account,
+        current: object,
+        new: object,
+        address: str,
+        device: str | None = None,
     ) -> SignedIn:
         """Set a new password after checking the current one; every session ends, and the
         caller's continues under a new id (returned)."""
         secret = passwords.check_password(new, account.name)
-        self._verified(account.name, current, address)
+        self._verified(account.name, current, address, device)
         self.store.set_password(account.id, passwords.hash_password(secret))
         self._end_connections(lambda held, _: held.id == account.id)
         return SignedIn(account, self._new_session(account))
 
-    def recover(self, name: object, code: object, password: object, address: str) -> SignedIn:
+    def recover(
+        self, name: object, code: object, password: object, address: str, device: str | None = None
+    ) -> SignedIn:
         """Reset the password with a recovery code (spent by it); signed in anew."""
         username = parse_username(name)
         secret = passwords.check_password(password, username)
         key = name_key(username)
-        self.account_failures.check(key, "of this account")
+        self._check_account(key, device)
         user = self.store.user_by_key(key)
         typed = codes.parse_code(code)
         code_id, part = codes.split_code(typed) if typed else ("", "")
@@ -185,10 +207,12 @@ class Accounts:
         self._end_connections(lambda held, _: held.id == account.id)
         return SignedIn(account, self._new_session(account))
 
-    def delete(self, account: Account, password: object, address: str) -> None:
+    def delete(
+        self, account: Account, password: object, address: str, device: str | None = None
+    ) -> None:
         """Delete the account once its password is confirmed: its games stay, its sessions,
         codes and name's use end (the name is never given again)."""
-        self._verified(account.name, password, address)
+        self._verified(account.name, password, address, device)
         self.store.delete_user(account.id)
         self._end_connections(lambda held, _: held.id == account.id)
         self.rename_seats(self.store.account_seats(account.id), DELETED_NAME)
