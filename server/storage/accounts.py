@@ -115,11 +115,13 @@ def end_session(db: Database, mark: str, id_hash: str) -> None:
 
 
 def set_password(db: Database, mark: str, user_id: int, password_hash: str) -> None:
-    """The new password hash; every session of the user ends with the old password."""
+    """The new password hash; every session and passkey of the user ends with the old
+    password (a passkey added by whoever held a session must not outlive a recovery)."""
     db.execute(
         sql("UPDATE users SET password_hash = ? WHERE id = ?", mark), (password_hash, user_id)
     )
     db.execute(sql("DELETE FROM sessions WHERE user_id = ?", mark), (user_id,))
+    db.execute(sql("DELETE FROM passkeys WHERE user_id = ?", mark), (user_id,))
 
 
 def recovery_code_hash(db: Database, mark: str, user_id: int, code_id: str) -> str | None:
