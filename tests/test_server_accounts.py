@@ -540,9 +540,14 @@ def test_passkey_ceremonies_refuse_what_they_did_not_start(server: LiveServer) -
     one this site never registered."""
     visitor = Visitor(server.url)
     visitor.signup(new_name())
-    start = visitor.post("/api/account/passkeys/options").json()
+    # Adding a passkey needs the current password, not the session alone.
+    refused(visitor.post("/api/account/passkeys/options", {}), 401, "bad_credentials", "password")
+    wrong_password = {"password": "not the password"}
+    refused(visitor.post("/api/account/passkeys/options", wrong_password), 401, "bad_credentials")
+    start = visitor.post("/api/account/passkeys/options", {"password": PASSWORD}).json()
     assert start["ok"] is True and start["options"]["rp"]["id"] == "127.0.0.1", start
     assert start["options"]["authenticatorSelection"]["residentKey"] == "required"
+    assert start["options"]["authenticatorSelection"]["userVerification"] == "required"
     refused(visitor.post("/api/account/passkeys", {"credential": {}}), 401, "bad_credentials")
     login = Visitor(server.url).post("/api/account/passkey/options").json()
     wrong = {"ticket": login["ticket"], "credential": {"id": "x"}}
@@ -559,6 +564,9 @@ def test_passkey_ceremonies_refuse_what_they_did_not_start(server: LiveServer) -
     )
     assert "Set-Cookie" not in other.post("/api/account/passkey/login", unknown).headers
     refused(Visitor(server.url).post("/api/account/passkeys/options"), 401, "not_signed_in")
+    assert visitor.get("/api/account/passkeys").json() == {"ok": True, "passkeys": []}
+    gone = visitor.post("/api/account/passkeys/delete", {"id": "AAAA"})
+    refused(gone, 404, "not_found", "no such passkey")
 
 
 def test_a_sign_out_in_another_process_reaches_this_ones_sockets(tmp_path: Path) -> None:

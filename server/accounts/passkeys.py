@@ -84,7 +84,7 @@ class Passkeys:
             user_id=str(account.id).encode(),
             authenticator_selection=AuthenticatorSelectionCriteria(
                 resident_key=ResidentKeyRequirement.REQUIRED,
-                user_verification=UserVerificationRequirement.PREFERRED,
+                user_verification=UserVerificationRequirement.REQUIRED,
             ),
             exclude_credentials=[
                 PublicKeyCredentialDescriptor(id=base64url_to_bytes(credential_id))
@@ -103,6 +103,7 @@ class Passkeys:
                 expected_challenge=challenge,
                 expected_rp_id=party.id,
                 expected_origin=party.origin,
+                require_user_verification=True,
             )
         except (WebAuthnException, ValueError, KeyError, TypeError) as error:
             raise RequestError("bad_credentials", f"{REFUSED}: {str(error)[:200]}") from error
@@ -116,7 +117,7 @@ class Passkeys:
 
     def login_options(self, party: RelyingParty) -> dict[str, Any]:
         options = generate_authentication_options(
-            rp_id=party.id, user_verification=UserVerificationRequirement.PREFERRED
+            rp_id=party.id, user_verification=UserVerificationRequirement.REQUIRED
         )
         return self._pending(options.challenge, None, options_to_json(options))
 
@@ -137,6 +138,7 @@ class Passkeys:
                 expected_origin=party.origin,
                 credential_public_key=base64url_to_bytes(public_key),
                 credential_current_sign_count=sign_count,
+                require_user_verification=True,
             )
         except (WebAuthnException, ValueError, KeyError, TypeError) as error:
             raise RequestError("bad_credentials", f"{REFUSED}: {str(error)[:200]}") from error

@@ -217,6 +217,19 @@ class Accounts:
         self._end_connections(lambda held, _: held.id == account.id)
         self.rename_seats(self.store.account_seats(account.id), DELETED_NAME)
 
+    # -- passkeys
+
+    def confirm(self, account: Account, password: object, address: str, device: str | None) -> None:
+        """The signed-in account's current password, checked within the limits (before a
+        passkey is added: a session alone must not add a way in)."""
+        self._verified(account.name, password, address, device)
+
+    def delete_passkey(self, account: Account, credential_id: object) -> None:
+        if not isinstance(credential_id, str) or not self.store.delete_passkey(
+            account.id, credential_id
+        ):
+            raise RequestError("not_found", "this account has no such passkey")
+
     # -- seats
 
     def claim(self, account: Account, seats: dict[str, str]) -> list[str]:

@@ -271,6 +271,15 @@ def passkey_ids(db: Database, mark: str, user_id: int) -> list[str]:
     return [str(credential_id) for (credential_id,) in rows]
 
 
+def delete_passkey(db: Database, mark: str, user_id: int, credential_id: str) -> bool:
+    """Remove the user's passkey; False when the user has none of that id."""
+    gone = db.execute(
+        sql("DELETE FROM passkeys WHERE user_id = ? AND credential_id = ?", mark),
+        (user_id, credential_id),
+    )
+    return bool(gone.rowcount == 1)
+
+
 def count_passkey(db: Database, mark: str, credential_id: str, sign_count: int) -> None:
     db.execute(
         sql("UPDATE passkeys SET sign_count = ? WHERE credential_id = ?", mark),

@@ -308,6 +308,9 @@ class AccountStore(Protocol):
 
     def passkey_ids(self, user_id: int) -> list[str]: ...
 
+    def delete_passkey(self, user_id: int, credential_id: str) -> bool:
+        """Remove the user's passkey; False when the user has none of that id."""
+
     def count_passkey(self, credential_id: str, sign_count: int) -> None:
         """The passkey's signature counter after a sign-in."""
 

@@ -484,6 +484,10 @@ class PostgresStore(RowLoads):
         with self._connection() as db:
             return accounts.passkey(db, "%s", credential_id)
 
+    def delete_passkey(self, user_id: int, credential_id: str) -> bool:
+        with self._connection() as db:
+            return accounts.delete_passkey(db, "%s", user_id, credential_id)
+
     def passkey_ids(self, user_id: int) -> list[str]:
         with self._connection() as db:
             return accounts.passkey_ids(db, "%s", user_id)

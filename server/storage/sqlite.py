@@ -416,6 +416,10 @@ class SqliteStore(RowLoads):
         with self.lock:
             return accounts.passkey(self.db, "?", credential_id)
 
+    def delete_passkey(self, user_id: int, credential_id: str) -> bool:
+        with self.lock, self._transaction():
+            return accounts.delete_passkey(self.db, "?", user_id, credential_id)
+
     def passkey_ids(self, user_id: int) -> list[str]:
         with self.lock:
             return accounts.passkey_ids(self.db, "?", user_id)

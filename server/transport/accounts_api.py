@@ -183,9 +183,23 @@ def _party() -> RelyingParty:
 @blueprint.post("/passkeys/options")
 def passkey_registration_options() -> Response:
     account = _account()
-    _guarded()
+    address = _guarded()
+    _accounts().confirm(account, _fields("password")["password"], address, _device())
     options = _accounts().passkeys.registration_options(account, _party())
     return jsonify({"ok": True, **options})
+
+
+@blueprint.get("/passkeys")
+def passkey_list() -> Response:
+    account = _account()
+    return jsonify({"ok": True, "passkeys": _accounts().store.passkey_ids(account.id)})
+
+
+@blueprint.post("/passkeys/delete")
+def passkey_delete() -> Response:
+    account = _account()
+    _accounts().delete_passkey(account, _fields("id")["id"])
+    return jsonify({"ok": True})
 
 
 @blueprint.post("/passkeys")

@@ -35,7 +35,7 @@ if (!hasPasskeys()) {
 }
 passkey.addEventListener('click', async () => {
   passkey.disabled = true;
-  const reply = await addPasskey();
+  const reply = await addPasskey(document.getElementById('passkey-password').value);
   passkey.disabled = false;
   showError(document.getElementById('passkey-error'), reply);
   document.getElementById('passkey-status').textContent = reply.ok ? 'Passkey added.' : '';
