@@ -28,17 +28,21 @@ onSubmit(document.getElementById('password-form'), async () => {
 });
 
 const passkey = document.getElementById('add-passkey');
+const passkeyPassword = document.getElementById('passkey-password');
 if (!hasPasskeys()) {
   passkey.disabled = true;
+  passkeyPassword.disabled = true;
   document.getElementById('passkey-status').textContent =
     'This browser cannot use passkeys on this address (it needs https or localhost).';
 }
-passkey.addEventListener('click', async () => {
+document.getElementById('passkey-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
   passkey.disabled = true;
-  const reply = await addPasskey(document.getElementById('passkey-password').value);
+  const reply = await addPasskey(passkeyPassword.value);
   passkey.disabled = false;
   showError(document.getElementById('passkey-error'), reply);
   document.getElementById('passkey-status').textContent = reply.ok ? 'Passkey added.' : '';
+  if (reply.ok) passkeyPassword.value = '';
 });
 
 setUpClaim({ text: 'claim-text', button: 'claim-games', status: 'claim-status', error: 'claim-error' });
