@@ -1,14 +1,18 @@
 """Password hashing's own bounds, in this (threading) process with the real Argon2id hasher:
 at most HASH_THREADS hashes at once however many request threads ask (counted, not timed),
-Unicode passwords NFC-normalised, recovery codes with distinct ids."""
+Unicode passwords NFC-normalised, recovery codes with distinct ids, the dummy hash built at
+start-up."""
 
 from __future__ import annotations
 
 import threading
 import unicodedata
+from pathlib import Path
 
+from server import create_app
 from server.accounts import codes, passwords
 from server.errors import RequestError
+from tests.support.in_process import IN_PROCESS
 
 ASKING = 8
 
@@ -64,3 +68,10 @@ def test_recovery_codes_of_an_account_have_distinct_ids() -> None:
         drawn = codes.new_codes(codes.CODES_PER_ACCOUNT)
         assert len(drawn) == codes.CODES_PER_ACCOUNT
         assert len({codes.split_code(code)[0] for code in drawn}) == len(drawn)
+
+
+def test_the_dummy_hash_is_built_when_the_app_starts(tmp_path: Path) -> None:
+    """So the first unknown name's sign-in costs one hash, as every later one does."""
+    passwords.dummy_hash.cache_clear()
+    create_app(IN_PROCESS | {"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
+    assert passwords.dummy_hash.cache_info().currsize == 1
