@@ -16,6 +16,7 @@ from flask.sessions import SessionInterface, SessionMixin
 from flask_socketio import SocketIO
 
 from chesscore.openings import opening_table
+from server.accounts import passwords
 from server.accounts.service import Accounts
 from server.analysis.service import AnalysisService
 from server.config import ASYNC_MODES, DEFAULTS, FRONTEND, load_environment
@@ -93,9 +94,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["chess_connections"] = connections
     app.extensions["chess"] = _make_service(app, connections)
     app.extensions["chess"].resume()
+    passwords.prepare()  # the dummy hash now, not on the first unknown name's sign-in
     app.extensions["chess_accounts"] = Accounts(
         app.extensions["chess"].store, app.config, app.extensions["chess"].rename_seats
     )
+    app.extensions["chess_accounts"].close_socket = lambda sid: socketio.server.disconnect(sid)
     app.extensions["chess_analysis"] = AnalysisService(app.extensions["chess"].store)
     offload.install(app)  # the work pool of the analysis and review API (server.work)
     lobby_events.install(app, socketio)  # the lobby (server.lobby) over the game service

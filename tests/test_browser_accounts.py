@@ -173,8 +173,13 @@ def test_a_passkey_is_added_and_signs_in(
         name = f"Keyholder_{secrets.token_hex(3)}"
         sign_up(page, site, name)
         page.goto(site + "/account")
+        page.get_by_role("button", name="Add a passkey").click()  # without the password
+        expect(page.locator("#passkey-error")).to_contain_text("password")
+        page.get_by_label("Your password, to add a passkey").fill(PASSWORD)
         page.get_by_role("button", name="Add a passkey").click()
         expect(page.locator("#passkey-status")).to_have_text("Passkey added.")
+        listed = page.evaluate("fetch('/api/account/passkeys').then((r) => r.json())")
+        assert len(listed["passkeys"]) == 1, listed
         page.get_by_role("button", name="Sign out").click()
         page.wait_for_url(site + "/")
         expect(page.locator("#nav-account")).to_have_text("Sign in")
@@ -186,6 +191,13 @@ def test_a_passkey_is_added_and_signs_in(
         expect(page.locator("#nav-account")).to_have_text(name)
         page.goto(site + "/login")  # signed in: the settings instead
         page.wait_for_url(site + "/account")
+        expect(page.locator("#passkey-list li")).to_have_count(1)
+        page.screenshot(path=screenshot_path(request, "-passkey-list"))
+        page.get_by_role("button", name="Remove passkey 1").click()
+        expect(page.locator("#passkey-status")).to_have_text("Passkey removed.")
+        expect(page.locator("#passkey-list li")).to_have_count(0)
+        gone = page.evaluate("fetch('/api/account/passkeys').then((r) => r.json())")
+        assert gone["passkeys"] == [], gone
     finally:
         context.close()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import secrets
 import time
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -208,6 +209,33 @@ def test_too_many_attempts_on_one_account_from_many_addresses(server: LiveServer
     other = new_name()
     Visitor(server.url).signup(other)
     assert Visitor(server.url).login(other).status_code == 200  # other accounts are not held
+
+
+def test_the_owners_known_device_signs_in_while_a_guesser_holds_the_account(
+    server: LiveServer,
+) -> None:
+    """A guesser keeps the account's failure count up from many addresses; the owner's
+    browser, which signed in before, still signs in, changes the password and recovers."""
+    name = new_name()
+    owner = Visitor(server.url)
+    codes = owner.signup(name)["recovery_codes"]
+    device = owner.http.cookies.get("known_device")
+    assert device
+    guesser = Visitor(server.url)
+    guesser.signup(new_name())  # a device cookie of the guesser's own account
+    for _ in range(3):
+        refused(Visitor(server.url).login(name, "wrong password"), 401, "bad_credentials")
+    refused(Visitor(server.url).login(name), 429, "too_many_attempts", "of this account")
+    refused(guesser.login(name), 429, "too_many_attempts", "of this account")
+    forged = Visitor(server.url)
+    forged.http.cookies.set("known_device", "0" * 64, path="/api/account")
+    refused(forged.login(name), 429, "too_many_attempts", "of this account")
+    refused(Visitor(server.url).login(name, "wrong password"), 429, "too_many_attempts")
+    assert owner.login(name).status_code == 200
+    change = {"current": PASSWORD, "new": "a new long passphrase"}
+    assert owner.post("/api/account/password", change).status_code == 200
+    body = {"name": name, "code": codes[0], "password": "yet another passphrase"}
+    assert owner.post("/api/account/recover", body).status_code == 200
 
 
 def test_too_many_attempts_from_one_address_over_many_accounts(server: LiveServer) -> None:
@@ -417,11 +445,9 @@ def test_a_socket_is_its_handshakes_account_never_an_events(server: LiveServer) 
         seek = socket.call("seek", {"control": "5+3", "name": bob_name})
         assert seek["ok"] is True and seek["seek"]["name"] == alice_name, seek
         socket.call("seek_cancel", {})
-        # Signing out ends the connection's account too.
+        # Signing out ends the connection too (test_an_ended_session_closes_its_sockets).
         assert alice.post("/api/account/logout").json() == {"ok": True}
-        after = socket.call("seek", {"control": "5+3"})
-        assert after["ok"] is True and after["seek"]["name"] != alice_name, after
-        socket.call("seek_cancel", {})
+        assert socket.disconnected.wait(WAIT_SECONDS)
     finally:
         socket.client.disconnect()
     anonymous = GameClient(server.url)
@@ -515,9 +541,14 @@ def test_passkey_ceremonies_refuse_what_they_did_not_start(server: LiveServer) -
     one this site never registered."""
     visitor = Visitor(server.url)
     visitor.signup(new_name())
-    start = visitor.post("/api/account/passkeys/options").json()
+    # Adding a passkey needs the current password, not the session alone.
+    refused(visitor.post("/api/account/passkeys/options", {}), 401, "bad_credentials", "password")
+    wrong_password = {"password": "not the password"}
+    refused(visitor.post("/api/account/passkeys/options", wrong_password), 401, "bad_credentials")
+    start = visitor.post("/api/account/passkeys/options", {"password": PASSWORD}).json()
     assert start["ok"] is True and start["options"]["rp"]["id"] == "127.0.0.1", start
     assert start["options"]["authenticatorSelection"]["residentKey"] == "required"
+    assert start["options"]["authenticatorSelection"]["userVerification"] == "required"
     refused(visitor.post("/api/account/passkeys", {"credential": {}}), 401, "bad_credentials")
     login = Visitor(server.url).post("/api/account/passkey/options").json()
     wrong = {"ticket": login["ticket"], "credential": {"id": "x"}}
@@ -534,6 +565,9 @@ def test_passkey_ceremonies_refuse_what_they_did_not_start(server: LiveServer) -
     )
     assert "Set-Cookie" not in other.post("/api/account/passkey/login", unknown).headers
     refused(Visitor(server.url).post("/api/account/passkeys/options"), 401, "not_signed_in")
+    assert visitor.get("/api/account/passkeys").json() == {"ok": True, "passkeys": []}
+    gone = visitor.post("/api/account/passkeys/delete", {"id": "AAAA"})
+    refused(gone, 404, "not_found", "no such passkey")
 
 
 def test_a_sign_out_in_another_process_reaches_this_ones_sockets(tmp_path: Path) -> None:
@@ -566,3 +600,91 @@ def test_a_sign_out_in_another_process_reaches_this_ones_sockets(tmp_path: Path)
     finally:
         second.stop()
         first.stop()
+
+
+def lobby_names(url: str) -> list[str]:
+    seeks = requests.get(f"{url}/api/lobby", timeout=WAIT_SECONDS).json()["seeks"]
+    return [seek["name"] for seek in seeks]
+
+
+@pytest.mark.parametrize("ending", ["password", "logout", "delete"])
+def test_an_ended_session_closes_its_sockets_seats_and_seeks(
+    server: LiveServer, ending: str
+) -> None:
+    """A socket that took its seat through the account (no seat cookie, no token) and one
+    that holds a seek: when the session ends they are closed, the seek withdrawn, and the
+    old cookie's reconnection only watches."""
+    (white, black), (_, black_name), _ = two_accounts(server.url)
+    created = white.post("/api/games", {"opponent": "friend", "color": "white"}).json()
+    game = created["game"]
+    assert black.post(f"/api/games/{game}/join", {"invite": invite_token(created)}).ok
+    old_cookie = {"Cookie": f"session={black.session}"}
+    player, seeker = socket_of(black), socket_of(black)
+    try:
+        assert player.join(game)["role"] == "black"
+        seek = seeker.call("seek", {"control": "5+3"})
+        assert seek["ok"] is True, seek
+        assert black_name in lobby_names(server.url)
+        if ending == "password":
+            change = {"current": PASSWORD, "new": "a new long passphrase"}
+            assert black.post("/api/account/password", change).status_code == 200
+        elif ending == "logout":
+            assert black.post("/api/account/logout").json() == {"ok": True}
+        else:
+            assert black.post("/api/account/delete", {"password": PASSWORD}).status_code == 200
+        assert player.disconnected.wait(WAIT_SECONDS)
+        assert seeker.disconnected.wait(WAIT_SECONDS)
+        assert black_name not in lobby_names(server.url)
+    finally:
+        player.client.disconnect()
+        seeker.client.disconnect()
+    again = GameClient(server.url, headers=old_cookie)
+    try:
+        assert again.join(game)["role"] == "spectator"
+        refused_move = again.move(game, 1, "e7e5")
+        assert refused_move["ok"] is False and refused_move["code"] == "forbidden", refused_move
+    finally:
+        again.client.disconnect()
+
+
+def test_signing_in_to_ones_own_account_keeps_the_addresss_failures(server: LiveServer) -> None:
+    """A sprayer with an account of its own: its sign-ins do not clear its address's count."""
+    sprayer = Visitor(server.url)
+    own = new_name()
+    sprayer.signup(own)
+    for _ in range(5):
+        refused(sprayer.login(new_name(), "wrong password"), 401, "bad_credentials")
+        assert sprayer.login(own).status_code == 200
+    refused(sprayer.login(new_name(), "wrong password"), 401, "bad_credentials")
+    # Six failures from the address now: the next try waits, whoever it names.
+    refused(sprayer.login(new_name(), "wrong password"), 429, "too_many_attempts", "address")
+
+
+def test_a_password_is_the_same_in_any_unicode_normal_form(server: LiveServer) -> None:
+    name = new_name()
+    composed = "caf\u00e9 cr\u00e8me br\u00fbl\u00e9e"
+    Visitor(server.url).signup(name, unicodedata.normalize("NFD", composed))
+    assert Visitor(server.url).login(name, composed).status_code == 200
+
+
+def test_a_claim_that_links_nothing_is_not_spent(server: LiveServer) -> None:
+    visitor = Visitor(server.url)
+    own = visitor.post("/api/games", {"opponent": "friend"}).json()["game"]
+    someone = Visitor(server.url).post("/api/games", {"opponent": "friend"}).json()["game"]
+    visitor.signup(new_name())
+    empty = visitor.post("/api/account/claim", {"seats": [someone]})
+    assert empty.status_code == 200 and empty.json()["claimed"] == [], empty.text
+    claimed = visitor.post("/api/account/claim", {"seats": [own]})
+    assert claimed.status_code == 200 and claimed.json()["claimed"] == [own], claimed.text
+    refused(visitor.post("/api/account/claim", {"seats": [own]}), 409, "conflict")
+
+
+def test_account_answers_are_never_cached_and_pages_are_private(server: LiveServer) -> None:
+    visitor = Visitor(server.url)
+    signup = visitor.post("/api/account/signup", {"name": new_name(), "password": PASSWORD})
+    assert signup.status_code == 201 and signup.headers["Cache-Control"] == "no-store"
+    for path in ("/api/account", "/api/account/games", "/account", "/signup", "/login"):
+        response = visitor.http.get(server.url + path, allow_redirects=False, timeout=WAIT_SECONDS)
+        assert response.headers.get("Cache-Control") == "no-store", path
+    lobby = visitor.get("/")
+    assert lobby.headers["Cache-Control"] == "private" and "Cookie" in lobby.headers["Vary"]

@@ -1,5 +1,6 @@
 """The accounts' rows in a real SQLite store (server.storage.accounts): sessions kept per user
-and ended, recovery codes spent once, claims made once, a deleted user's seats renamed.
+and ended, recovery codes spent once, passkeys stored once and ended by a new password,
+claims made once (an empty one not spent), a deleted user's seats renamed.
 The same SQL serves PostgreSQL (tests/test_storage_migrations.py runs a part of it there)."""
 
 from __future__ import annotations
@@ -48,6 +49,30 @@ def test_a_recovery_code_is_spent_once_and_ends_the_sessions(store: SqliteStore)
     assert store.use_recovery_code(user, "abcd", "newer") is False
     assert store.user_by_id(user).password_hash == "new"  # type: ignore[union-attr]
     assert store.session_user("phone", 0.0) is None
+
+
+def test_a_new_password_ends_the_passkeys_and_a_passkey_is_stored_once(
+    store: SqliteStore,
+) -> None:
+    user = store.create_user(("Alice", "alice", "old"), [("abcd", "code hash")])
+    other = store.create_user(("Bob", "bob", "hash"), [])
+    assert store.add_passkey(user, ("cred-1", "key", 0)) is True
+    assert store.add_passkey(user, ("cred-1", "key", 0)) is False  # `conflict`, never a 500
+    assert store.add_passkey(other, ("cred-1", "other key", 0)) is False
+    assert store.passkey("cred-1") == (user, "key", 0)
+    assert store.use_recovery_code(user, "abcd", "new") is True
+    assert store.passkey("cred-1") is None and store.passkey_ids(user) == []
+    assert store.add_passkey(user, ("cred-2", "key", 0)) is True
+    store.set_password(user, "newer")
+    assert store.passkey_ids(user) == []
+
+
+def test_a_claim_linking_nothing_is_not_spent(store: SqliteStore) -> None:
+    user = store.create_user(("Alice", "alice", "hash"), [])
+    store.create_game(StoredGame("g1", SETTINGS, HEADER, 0, []), {0: "token-a", 1: "token-b"})
+    assert store.claim_seats(user, [("g1", "no such")]) == []
+    assert store.claim_seats(user, [("g1", "token-a")]) == ["g1"]
+    assert store.claim_seats(user, [("g1", "token-b")]) is None
 
 
 def test_seats_are_claimed_once_and_a_deleted_users_renamed(store: SqliteStore) -> None:

@@ -24,6 +24,15 @@ def new_code() -> str:
     return "-".join(letters[i : i + GROUP] for i in range(0, GROUPS * GROUP, GROUP))
 
 
+def new_codes(count: int) -> list[str]:
+    """`count` new codes with distinct ids (the id is part of the stored key)."""
+    drawn: dict[str, str] = {}
+    while len(drawn) < count:
+        code = new_code()
+        drawn.setdefault(split_code(code)[0], code)
+    return list(drawn.values())
+
+
 def split_code(code: str) -> tuple[str, str]:
     """(code id, secret) of a code in its normal form."""
     return code[:GROUP], code[GROUP + 1 :]

@@ -3,11 +3,15 @@
 Sign-in (and every request that checks a password or a recovery code) fails `too_many_attempts`
 with the seconds to wait once its address, or the account it names, has failed too often: a
 few failures are free (`free`), then each further one doubles the wait before the next try,
-up to `cap` (`Failures`). A success clears the account's count and the address's. An
-address's wait is checked before its request's body is read (server.transport.accounts_api);
-an account's once its name is known. The per-account count stops a guesser who spreads over
-many addresses, at the price that it can also keep the account's owner waiting: the cap keeps
-that short, and a recovery code is no way around it either.
+up to `cap` (`Failures`). A success clears the account's count, never the address's (a
+sprayer signing in to an account of its own between guesses must not reset it; a quiet
+period does, in `Failures.fail`). An address's wait is checked before its request's body is
+read (server.transport.accounts_api); an account's once its name is known. The per-account
+count stops a guesser who spreads over many addresses; so that it cannot also keep the owner
+out (one guess per wait would), a browser that signed in to the account before carries a
+known-device cookie (server.accounts.devices) that skips the account's wait, never its
+address's. Chosen over counting per (account, address): a guesser with many addresses would
+then need a second, global per-account threshold, and that would lock the owner out again.
 
 Sign-ups are limited per address by a token bucket (`AddressBuckets`, as games are), and so
 are all requests that check a secret, right or wrong (server.accounts.service): each costs an

@@ -84,7 +84,7 @@ class Passkeys:
             user_id=str(account.id).encode(),
             authenticator_selection=AuthenticatorSelectionCriteria(
                 resident_key=ResidentKeyRequirement.REQUIRED,
-                user_verification=UserVerificationRequirement.PREFERRED,
+                user_verification=UserVerificationRequirement.REQUIRED,
             ),
             exclude_credentials=[
                 PublicKeyCredentialDescriptor(id=base64url_to_bytes(credential_id))
@@ -103,6 +103,7 @@ class Passkeys:
                 expected_challenge=challenge,
                 expected_rp_id=party.id,
                 expected_origin=party.origin,
+                require_user_verification=True,
             )
         except (WebAuthnException, ValueError, KeyError, TypeError) as error:
             raise RequestError("bad_credentials", f"{REFUSED}: {str(error)[:200]}") from error
@@ -111,11 +112,12 @@ class Passkeys:
             bytes_to_base64url(verified.credential_public_key),
             verified.sign_count,
         )
-        self.store.add_passkey(account.id, passkey)
+        if not self.store.add_passkey(account.id, passkey):
+            raise RequestError("conflict", "this passkey is registered already")
 
     def login_options(self, party: RelyingParty) -> dict[str, Any]:
         options = generate_authentication_options(
-            rp_id=party.id, user_verification=UserVerificationRequirement.PREFERRED
+            rp_id=party.id, user_verification=UserVerificationRequirement.REQUIRED
         )
         return self._pending(options.challenge, None, options_to_json(options))
 
@@ -136,6 +138,7 @@ class Passkeys:
                 expected_origin=party.origin,
                 credential_public_key=base64url_to_bytes(public_key),
                 credential_current_sign_count=sign_count,
+                require_user_verification=True,
             )
         except (WebAuthnException, ValueError, KeyError, TypeError) as error:
             raise RequestError("bad_credentials", f"{REFUSED}: {str(error)[:200]}") from error

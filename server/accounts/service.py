@@ -6,7 +6,9 @@ secret runs through the limits first (server.accounts.limits) and costs one Argo
 verification whatever the outcome: an unknown name is verified against a dummy hash and
 answered `bad_credentials` like a wrong password. Sessions are looked up by their id's hash;
 a Socket.IO connection's account is taken from its handshake's cookie once, at `connect`, and
-kept here per connection id until it disconnects, signs out or its password changes.
+kept here per connection id until it disconnects, signs out or its password changes; a
+sign-out, a password change, a recovery or a deletion closes the connections of the sessions
+it ends (`close_socket`), so no open socket keeps playing under the account.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 from flask import request
 
 from server.accounts import codes, passwords
+from server.accounts.devices import Devices
 from server.accounts.identity import Account
 from server.accounts.limits import Failures
 from server.accounts.passkeys import Passkeys
@@ -59,6 +62,7 @@ class Accounts:
     ) -> None:
         self.store = store
         self.passkeys = Passkeys(store)
+        self.devices = Devices(config.get("SECRET_KEY") or new_session_id())
         # How a deleted account's games come to show "deleted player" (GameService's).
         self.rename_seats = rename_seats or (lambda seats, name: None)
         self.signups = AddressBuckets(int(config["SIGNUP_BURST"]), float(config["SIGNUP_INTERVAL"]))
@@ -73,6 +77,9 @@ class Accounts:
         self.checked: dict[str, float] = {}
         self.recheck = float(config["SESSION_RECHECK"])
         self.lock = threading.Lock()
+        # How a connection whose session ended is closed (the transport's: a server-side
+        # disconnect, which also withdraws its seeks and the seats it joined).
+        self.close_socket: Callable[[str], None] = lambda sid: None
 
     # -- limits, checked by the transport before a body is read
 
@@ -92,7 +99,7 @@ class Accounts:
         secret = passwords.check_password(password, username)
         if self.store.user_by_key(name_key(username)) is not None:  # before nine hashes
             raise RequestError("name_taken", f"the name {username!r} is taken")
-        recovery = [codes.new_code() for _ in range(codes.CODES_PER_ACCOUNT)]
+        recovery = codes.new_codes(codes.CODES_PER_ACCOUNT)
         hashed = [
             (code_id, passwords.hash_password(part))
             for code_id, part in map(codes.split_code, recovery)
@@ -105,27 +112,40 @@ class Accounts:
         account = Account(user_id, username)
         return SignedIn(account, self._new_session(account), tuple(recovery))
 
-    def login(self, name: object, password: object, address: str) -> SignedIn:
-        user = self._verified(name, password, address)
+    def login(
+        self, name: object, password: object, address: str, device: str | None = None
+    ) -> SignedIn:
+        user = self._verified(name, password, address, device)
         account = Account(user.id, user.name)
         return SignedIn(account, self._new_session(account))
 
-    def _verified(self, name: object, password: object, address: str) -> StoredUser:
+    def _verified(
+        self, name: object, password: object, address: str, device: str | None
+    ) -> StoredUser:
         """The user `name` whose password is `password`, or `bad_credentials` (an unknown
-        name costs and answers the same), within the limits."""
+        name costs and answers the same), within the limits: the account's wait is spared
+        a known device (`device`, its cookie: server.accounts.devices)."""
         key = name_key(name) if isinstance(name, str) and len(name) <= 64 else ""
-        self.account_failures.check(key, "of this account")
+        self._check_account(key, device)
         user = self.store.user_by_key(key) if key else None
         live = user is not None and not user.deleted
-        typed = password if isinstance(password, str) else ""
+        typed = passwords.normal(password) if isinstance(password, str) else ""
         matched = passwords.verify_password(user.password_hash if live and user else None, typed)
         if not matched or user is None:
             self.address_failures.fail(address)
             self.account_failures.fail(key)
             raise RequestError("bad_credentials", BAD_CREDENTIALS)
-        self.address_failures.forget(address)
+        # The address's count is not cleared: one's own account must not reset a sprayer's.
         self.account_failures.forget(key)
         return user
+
+    def _check_account(self, key: str, device: str | None) -> None:
+        if not self.devices.is_known(device, key):
+            self.account_failures.check(key, "of this account")
+
+    def device_cookie(self, account: Account) -> str:
+        """The known-device cookie's value for a browser just signed in to `account`."""
+        return self.devices.token(name_key(account.name))
 
     def _new_session(self, account: Account) -> str:
         session_id = new_session_id()
@@ -145,22 +165,29 @@ class Accounts:
     # -- the password
 
     def change_password(
-        self, account: Account, current: object, new: object, address: str
+        self,
+        account: Account,
+        current: object,
+        new: object,
+        address: str,
+        device: str | None = None,
     ) -> SignedIn:
         """Set a new password after checking the current one; every session ends, and the
         caller's continues under a new id (returned)."""
         secret = passwords.check_password(new, account.name)
-        self._verified(account.name, current, address)
+        self._verified(account.name, current, address, device)
         self.store.set_password(account.id, passwords.hash_password(secret))
         self._end_connections(lambda held, _: held.id == account.id)
         return SignedIn(account, self._new_session(account))
 
-    def recover(self, name: object, code: object, password: object, address: str) -> SignedIn:
+    def recover(
+        self, name: object, code: object, password: object, address: str, device: str | None = None
+    ) -> SignedIn:
         """Reset the password with a recovery code (spent by it); signed in anew."""
         username = parse_username(name)
         secret = passwords.check_password(password, username)
         key = name_key(username)
-        self.account_failures.check(key, "of this account")
+        self._check_account(key, device)
         user = self.store.user_by_key(key)
         typed = codes.parse_code(code)
         code_id, part = codes.split_code(typed) if typed else ("", "")
@@ -180,13 +207,28 @@ class Accounts:
         self._end_connections(lambda held, _: held.id == account.id)
         return SignedIn(account, self._new_session(account))
 
-    def delete(self, account: Account, password: object, address: str) -> None:
+    def delete(
+        self, account: Account, password: object, address: str, device: str | None = None
+    ) -> None:
         """Delete the account once its password is confirmed: its games stay, its sessions,
         codes and name's use end (the name is never given again)."""
-        self._verified(account.name, password, address)
+        self._verified(account.name, password, address, device)
         self.store.delete_user(account.id)
         self._end_connections(lambda held, _: held.id == account.id)
         self.rename_seats(self.store.account_seats(account.id), DELETED_NAME)
+
+    # -- passkeys
+
+    def confirm(self, account: Account, password: object, address: str, device: str | None) -> None:
+        """The signed-in account's current password, checked within the limits (before a
+        passkey is added: a session alone must not add a way in)."""
+        self._verified(account.name, password, address, device)
+
+    def delete_passkey(self, account: Account, credential_id: object) -> None:
+        if not isinstance(credential_id, str) or not self.store.delete_passkey(
+            account.id, credential_id
+        ):
+            raise RequestError("not_found", "this account has no such passkey")
 
     # -- seats
 
@@ -244,8 +286,13 @@ class Accounts:
             self.checked.pop(sid, None)
 
     def _end_connections(self, ended: Any) -> None:
-        """Connections whose (account, session hash) `ended` says ended become anonymous."""
+        """Connections whose (account, session hash) `ended` says ended are closed: the seats
+        they joined through the account and their seeks go with them, and a reconnection is
+        a visitor's (or another session's)."""
         with self.lock:
-            for sid in [sid for sid, held in self.connections.items() if ended(*held)]:
+            closing = [sid for sid, held in self.connections.items() if ended(*held)]
+            for sid in closing:
                 del self.connections[sid]
                 self.checked.pop(sid, None)
+        for sid in closing:  # outside the lock: closing runs the disconnect handler here
+            self.close_socket(sid)

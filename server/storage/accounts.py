@@ -115,11 +115,13 @@ def end_session(db: Database, mark: str, id_hash: str) -> None:
 
 
 def set_password(db: Database, mark: str, user_id: int, password_hash: str) -> None:
-    """The new password hash; every session of the user ends with the old password."""
+    """The new password hash; every session and passkey of the user ends with the old
+    password (a passkey added by whoever held a session must not outlive a recovery)."""
     db.execute(
         sql("UPDATE users SET password_hash = ? WHERE id = ?", mark), (password_hash, user_id)
     )
     db.execute(sql("DELETE FROM sessions WHERE user_id = ?", mark), (user_id,))
+    db.execute(sql("DELETE FROM passkeys WHERE user_id = ?", mark), (user_id,))
 
 
 def recovery_code_hash(db: Database, mark: str, user_id: int, code_id: str) -> str | None:
@@ -178,6 +180,8 @@ def claim_seats(
         )
         if linked.rowcount == 1:
             claimed.append(game_id)
+    if not claimed:  # spent only when a seat was linked; the row stayed locked till here
+        db.execute(sql("UPDATE users SET claimed = 0 WHERE id = ?", mark), (user_id,))
     return claimed
 
 
@@ -230,17 +234,19 @@ def rename_seat(db: Database, mark: str, game_id: str, color: int, name: str) ->
 
 def add_passkey(
     db: Database, mark: str, user_id: int, passkey: tuple[str, str, int], now: float
-) -> None:
-    """Store a passkey (credential id, public key, signature count) of the user."""
+) -> bool:
+    """Store a passkey (credential id, public key, signature count) of the user; False when
+    that credential id is stored already (anyone's)."""
     credential_id, public_key, sign_count = passkey
-    db.execute(
+    added = db.execute(
         sql(
             "INSERT INTO passkeys (credential_id, user_id, public_key, sign_count, created)"
-            " VALUES (?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             mark,
         ),
         (credential_id, user_id, public_key, sign_count, now),
     )
+    return bool(added.rowcount == 1)
 
 
 def passkey(db: Database, mark: str, credential_id: str) -> tuple[int, str, int] | None:
@@ -263,6 +269,15 @@ def passkey_ids(db: Database, mark: str, user_id: int) -> list[str]:
         (user_id,),
     ).fetchall()
     return [str(credential_id) for (credential_id,) in rows]
+
+
+def delete_passkey(db: Database, mark: str, user_id: int, credential_id: str) -> bool:
+    """Remove the user's passkey; False when the user has none of that id."""
+    gone = db.execute(
+        sql("DELETE FROM passkeys WHERE user_id = ? AND credential_id = ?", mark),
+        (user_id, credential_id),
+    )
+    return bool(gone.rowcount == 1)
 
 
 def count_passkey(db: Database, mark: str, credential_id: str, sign_count: int) -> None:

@@ -299,13 +299,17 @@ class AccountStore(Protocol):
     def link_seat(self, game_id: str, color: int, user_id: int) -> None:
         """The seat was taken by a signed-in user."""
 
-    def add_passkey(self, user_id: int, passkey: tuple[str, str, int]) -> None:
-        """Store a passkey (credential id, public key, signature count; base64url)."""
+    def add_passkey(self, user_id: int, passkey: tuple[str, str, int]) -> bool:
+        """Store a passkey (credential id, public key, signature count; base64url); False
+        when a passkey of that credential id is stored already."""
 
     def passkey(self, credential_id: str) -> tuple[int, str, int] | None:
         """(user id, public key, signature count) of a live user's passkey."""
 
     def passkey_ids(self, user_id: int) -> list[str]: ...
+
+    def delete_passkey(self, user_id: int, credential_id: str) -> bool:
+        """Remove the user's passkey; False when the user has none of that id."""
 
     def count_passkey(self, credential_id: str, sign_count: int) -> None:
         """The passkey's signature counter after a sign-in."""

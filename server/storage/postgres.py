@@ -476,13 +476,17 @@ class PostgresStore(RowLoads):
         with self._connection() as db:
             accounts.link_seat(db, "%s", game_id, color, user_id)
 
-    def add_passkey(self, user_id: int, passkey: tuple[str, str, int]) -> None:
+    def add_passkey(self, user_id: int, passkey: tuple[str, str, int]) -> bool:
         with self._connection() as db:
-            accounts.add_passkey(db, "%s", user_id, passkey, time.time())
+            return accounts.add_passkey(db, "%s", user_id, passkey, time.time())
 
     def passkey(self, credential_id: str) -> tuple[int, str, int] | None:
         with self._connection() as db:
             return accounts.passkey(db, "%s", credential_id)
+
+    def delete_passkey(self, user_id: int, credential_id: str) -> bool:
+        with self._connection() as db:
+            return accounts.delete_passkey(db, "%s", user_id, credential_id)
 
     def passkey_ids(self, user_id: int) -> list[str]:
         with self._connection() as db:

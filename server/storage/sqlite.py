@@ -408,13 +408,17 @@ class SqliteStore(RowLoads):
         with self.lock, self._transaction():
             accounts.link_seat(self.db, "?", game_id, color, user_id)
 
-    def add_passkey(self, user_id: int, passkey: tuple[str, str, int]) -> None:
+    def add_passkey(self, user_id: int, passkey: tuple[str, str, int]) -> bool:
         with self.lock, self._transaction():
-            accounts.add_passkey(self.db, "?", user_id, passkey, time.time())
+            return accounts.add_passkey(self.db, "?", user_id, passkey, time.time())
 
     def passkey(self, credential_id: str) -> tuple[int, str, int] | None:
         with self.lock:
             return accounts.passkey(self.db, "?", credential_id)
+
+    def delete_passkey(self, user_id: int, credential_id: str) -> bool:
+        with self.lock, self._transaction():
+            return accounts.delete_passkey(self.db, "?", user_id, credential_id)
 
     def passkey_ids(self, user_id: int) -> list[str]:
         with self.lock:

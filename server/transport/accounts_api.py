@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, g, jsonify, make_response, request
 
+from server.accounts import devices
 from server.accounts.identity import Account, current_account
 from server.accounts.passkeys import RelyingParty, relying_party
 from server.accounts.service import Accounts, SignedIn
@@ -62,8 +63,23 @@ def _signed_in(signed: SignedIn, status: int = 200) -> Response:
     if signed.recovery_codes:
         body["recovery_codes"] = list(signed.recovery_codes)
     response = make_response(jsonify(body), status)
-    set_session_cookie(response, signed.session_id, is_secure(current_app.config))
+    secure = is_secure(current_app.config)
+    set_session_cookie(response, signed.session_id, secure)
+    response.set_cookie(
+        devices.COOKIE,
+        _accounts().device_cookie(signed.account),
+        max_age=devices.MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=secure,
+        path="/api/account",
+    )
     return response
+
+
+def _device() -> str | None:
+    """The known-device cookie this browser holds (server.accounts.devices), if any."""
+    return request.cookies.get(devices.COOKIE)
 
 
 def _account() -> Account:
@@ -91,7 +107,7 @@ def signup() -> Response:
 def login() -> Response:
     address = _guarded()
     fields = _fields("name", "password")
-    return _signed_in(_accounts().login(fields["name"], fields["password"], address))
+    return _signed_in(_accounts().login(fields["name"], fields["password"], address, _device()))
 
 
 @blueprint.post("/logout")
@@ -113,7 +129,7 @@ def change_password() -> Response:
     address = _guarded()
     fields = _fields("current", "new")
     return _signed_in(
-        _accounts().change_password(account, fields["current"], fields["new"], address)
+        _accounts().change_password(account, fields["current"], fields["new"], address, _device())
     )
 
 
@@ -121,7 +137,9 @@ def change_password() -> Response:
 def recover() -> Response:
     address = _guarded()
     fields = _fields("name", "code", "password")
-    signed = _accounts().recover(fields["name"], fields["code"], fields["password"], address)
+    signed = _accounts().recover(
+        fields["name"], fields["code"], fields["password"], address, _device()
+    )
     return _signed_in(signed)
 
 
@@ -129,7 +147,7 @@ def recover() -> Response:
 def delete() -> Response:
     account = _account()
     address = _guarded()
-    _accounts().delete(account, _fields("password")["password"], address)
+    _accounts().delete(account, _fields("password")["password"], address, _device())
     response = make_response(jsonify({"ok": True}))
     clear_session_cookie(response, is_secure(current_app.config))
     return response
@@ -165,9 +183,23 @@ def _party() -> RelyingParty:
 @blueprint.post("/passkeys/options")
 def passkey_registration_options() -> Response:
     account = _account()
-    _guarded()
+    address = _guarded()
+    _accounts().confirm(account, _fields("password")["password"], address, _device())
     options = _accounts().passkeys.registration_options(account, _party())
     return jsonify({"ok": True, **options})
+
+
+@blueprint.get("/passkeys")
+def passkey_list() -> Response:
+    account = _account()
+    return jsonify({"ok": True, "passkeys": _accounts().store.passkey_ids(account.id)})
+
+
+@blueprint.post("/passkeys/delete")
+def passkey_delete() -> Response:
+    account = _account()
+    _accounts().delete_passkey(account, _fields("id")["id"])
+    return jsonify({"ok": True})
 
 
 @blueprint.post("/passkeys")

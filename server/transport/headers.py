@@ -26,6 +26,7 @@ import re
 import socket
 from typing import Any
 
+from flask import request
 from werkzeug.wrappers import Response
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -71,10 +72,22 @@ PUBLIC_URL = re.compile(r"https?://[A-Za-z0-9.\-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~/
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
 
+# Answers no cache may keep (recovery codes, the account, its games): the account API and the
+# account pages.
+NO_STORE_PREFIXES = ("/api/account", "/account", "/signup", "/login", "/recover")
+
+
 def add_security_headers(response: Response) -> Response:
-    """Flask `after_request` hook: the headers above on every response."""
+    """Flask `after_request` hook: the headers above on every response; `no-store` on the
+    account's answers, and `private` (varying by cookie) on pages, which show who is signed
+    in."""
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
+    if request.path.startswith(NO_STORE_PREFIXES):
+        response.headers["Cache-Control"] = "no-store"
+    elif response.mimetype == "text/html" and "Cache-Control" not in response.headers:
+        response.headers["Cache-Control"] = "private"
+        response.vary.add("Cookie")
     return response
 
 

@@ -95,8 +95,8 @@ export function hasPasskeys() {
 }
 
 /** Add a passkey to the signed-in account: the server's options, the authenticator, back. */
-export async function addPasskey() {
-  const start = await post('/api/account/passkeys/options');
+export async function addPasskey(password) {
+  const start = await post('/api/account/passkeys/options', { password });
   if (!start.ok) return start;
   try {
     const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(start.options);

@@ -28,18 +28,54 @@ onSubmit(document.getElementById('password-form'), async () => {
 });
 
 const passkey = document.getElementById('add-passkey');
+const passkeyPassword = document.getElementById('passkey-password');
 if (!hasPasskeys()) {
   passkey.disabled = true;
+  passkeyPassword.disabled = true;
   document.getElementById('passkey-status').textContent =
     'This browser cannot use passkeys on this address (it needs https or localhost).';
 }
-passkey.addEventListener('click', async () => {
+document.getElementById('passkey-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
   passkey.disabled = true;
-  const reply = await addPasskey();
+  const reply = await addPasskey(passkeyPassword.value);
   passkey.disabled = false;
   showError(document.getElementById('passkey-error'), reply);
   document.getElementById('passkey-status').textContent = reply.ok ? 'Passkey added.' : '';
+  if (reply.ok) passkeyPassword.value = '';
+  showPasskeys();
 });
+
+/** The account's passkeys, each with a button that removes it. */
+async function showPasskeys() {
+  const list = document.getElementById('passkey-list');
+  let reply;
+  try {
+    reply = await (await fetch('/api/account/passkeys')).json();
+  } catch {
+    return;
+  }
+  if (!reply.ok) return;
+  list.replaceChildren(
+    ...reply.passkeys.map((id, index) => {
+      const item = document.createElement('li');
+      item.textContent = `Passkey ${index + 1} (${id.slice(0, 8)}…) `;
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.textContent = 'Remove';
+      remove.setAttribute('aria-label', `Remove passkey ${index + 1}`);
+      remove.addEventListener('click', async () => {
+        const gone = await post('/api/account/passkeys/delete', { id });
+        showError(document.getElementById('passkey-error'), gone);
+        document.getElementById('passkey-status').textContent = gone.ok ? 'Passkey removed.' : '';
+        showPasskeys();
+      });
+      item.append(remove);
+      return item;
+    }),
+  );
+}
+showPasskeys();
 
 setUpClaim({ text: 'claim-text', button: 'claim-games', status: 'claim-status', error: 'claim-error' });
 
