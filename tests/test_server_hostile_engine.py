@@ -86,12 +86,12 @@ def test_a_one_ply_review_from_nine_queens_is_done(server: LiveServer) -> None:
     board = chess.Board(NINE_QUEENS)
     move = next(iter(board.legal_moves))
     pgn = f'[FEN "{NINE_QUEENS}"]\n[SetUp "1"]\n\n1. {board.san(move)} *\n'
-    response = requests.post(server.url + "/api/reviews", json={"pgn": pgn}, timeout=15)
+    response = requests.post(server.url + "/api/reviews", json={"pgn": pgn}, timeout=60)
     assert response.status_code == 201, response.text
     review_id = response.json()["id"]
 
     def done() -> dict[str, Any] | None:
-        review = requests.get(f"{server.url}/api/reviews/{review_id}", timeout=15).json()
+        review = requests.get(f"{server.url}/api/reviews/{review_id}", timeout=60).json()
         assert review["status"] != "failed", review.get("error")
         return review if review["status"] == "done" else None
 

@@ -32,9 +32,11 @@ from server.engine.stockfish import StockfishSpec, worker_engine
 from server.engine.uci import START_SECONDS, EngineError, UciEngine
 
 # A search's bound: this long, plus its nodes at this slow a speed (a niced engine on a busy
-# machine); past it the engine is killed and the job fails (server.engine.uci).
+# machine); past it the engine is killed and the job fails (server.engine.uci). At 20,000 a
+# second, a review's engine was killed as hung while `stress-ng --cpu 6` kept the load at 15:
+# a niced Stockfish there gets a few per cent of a core.
 SEARCH_SLACK_SECONDS = 30.0
-SLOWEST_NPS = 20_000
+SLOWEST_NPS = 5_000
 MAX_NODES = 50_000_000
 
 
