@@ -73,6 +73,8 @@ def test_sign_up_shows_the_codes_once_and_claims_this_browsers_game(
         codes = sign_up(page, server.url, expect_name)
         assert len(set(codes)) == 8 and all(len(code) == 19 for code in codes)
         expect(page.locator("#nav-account")).to_have_text(expect_name)
+        expect(page.locator("#nav-account")).to_have_attribute("href", f"/@/{expect_name}")
+        expect(page.locator("#nav-settings")).to_be_visible()  # the header as after a reload
         done = page.get_by_role("button", name="Continue")
         expect(done).to_be_disabled()
         page.screenshot(path=screenshot_path(request, "-codes"), full_page=True)

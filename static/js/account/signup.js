@@ -30,9 +30,20 @@ function showCodes(name, codes) {
       return item;
     }),
   );
+  // The header as templates/base.html draws it for a signed-in player: the name leads to the
+  // player's page, a gear beside it to the settings.
   const nav = document.getElementById('nav-account');
   nav.textContent = name;
-  nav.href = '/account';
+  nav.href = `/@/${encodeURIComponent(name)}`;
+  const gear = Object.assign(document.createElement('a'), {
+    href: '/account',
+    className: 'nav-settings',
+    id: 'nav-settings',
+    title: 'Settings',
+    textContent: '\u2699',
+  });
+  gear.setAttribute('aria-label', 'Settings');
+  nav.after(gear);
   const saved = document.getElementById('codes-saved');
   const done = document.getElementById('codes-done');
   saved.addEventListener('change', () => {
