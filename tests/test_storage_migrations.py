@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from server.accounts.usernames import name_key
 from server.storage import migrations
 from server.storage.interface import GameStore
 from server.storage.sqlite import SqliteStore
@@ -160,7 +161,7 @@ def test_an_empty_postgres_database_gets_every_migration(database: str) -> None:
         db.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
     store = PostgresStore(database)
     try:
-        user_id = store.create_user(("Erin", "erin", "hash"), [])
+        user_id = store.create_user(("Erin", name_key("Erin"), "hash"), [])
         store.add_session("id-hash", user_id)
         assert store.session_user("id-hash", 0.0).name == "Erin"  # type: ignore[union-attr]
         store.set_password(user_id, "new hash")
