@@ -16,9 +16,9 @@ from collections.abc import Mapping
 
 from chesscore.openings import opening_of
 from chesscore.ratings.speed import Speed
-from chesscore.ratings.speed import speed_of as rated_speed
 from server.games.clock import ClockSettings, control_name
 from server.games.play import Game, shown_names
+from server.games.rating import game_speed_of
 from server.storage.interface import HistoryEntry
 
 SPEEDS = tuple(speed.value for speed in Speed)
@@ -26,9 +26,7 @@ SPEEDS = tuple(speed.value for speed in Speed)
 
 def speed_of(clock: ClockSettings | None) -> str:
     """The speed of a game with that clock (None: correspondence), as the ratings name it."""
-    if clock is None:
-        return rated_speed(None).value
-    return rated_speed(clock.initial_ms, clock.increment_ms).value
+    return game_speed_of(clock).value
 
 
 def history_entries(game: Game, accounts: Mapping[int, int], ended: float) -> list[HistoryEntry]:
