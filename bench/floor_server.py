@@ -7,7 +7,7 @@ It speaks the part of docs/protocol.md that bench/load.py uses (create a friend 
 game's three rooms) on the real server's transport: Flask-SocketIO in gevent mode with the standard
 library patched first, the server's packet class, in-order event handlers, its size limits and its
 collector settings. The states are real ones: a position 30 plies into a seeded random game, built
-once at start by the server's own code (`server.transport.messages`), so every message has the size
+once at start by the server's own code (`server.games.messages`), so every message has the size
 and shape of a real state. A move checks only that its ply is the game's, then pushes that state
 with the counters moved on, the legal moves to the seat whose turn it is. No rules, no store, no
 analysis: what this costs per move is what carrying a move costs, which no work on the chess side
@@ -36,9 +36,9 @@ from flask_socketio import SocketIO, join_room  # noqa: E402
 from chesscore import BLACK, WHITE, Board  # noqa: E402
 from server.__main__ import tune_collector  # noqa: E402
 from server.app import transport_options  # noqa: E402
+from server.edge.wire import JsonProvider, encode  # noqa: E402
+from server.games.messages import make_public_state, tailor_state  # noqa: E402
 from server.games.play import GameSettings, Header, MoveRecord, restore_game  # noqa: E402
-from server.transport.messages import make_public_state, tailor_state  # noqa: E402
-from server.transport.wire import JsonProvider, encode  # noqa: E402
 
 SAMPLE_PLIES = 30
 ROLES = ("white", "black", "watch")

@@ -35,8 +35,8 @@ from chesscore.ratings.speed import Speed
 from chesscore.rules.pgn_import import read_games
 from server.accounts.usernames import name_key
 from server.games.clock import ClockSettings
-from server.games.history import history_entries, speed_of
 from server.games.play import Game, GameSettings, Header, MoveRecord, make_event, restore_game
+from server.players.entries import history_entries, speed_of
 from server.storage.interface import (
     GameStore,
     HistoryEntry,

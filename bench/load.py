@@ -47,7 +47,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from deploy import cluster
-from server.config import ASYNC_MODE, ASYNC_MODES
+from server.shared.config import ASYNC_MODE, ASYNC_MODES
 
 FLOOR_SERVER = Path(__file__).resolve().parent / "floor_server.py"
 CONNECT_CONCURRENCY = 25  # connections being opened at once per client process

@@ -39,8 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load import Targets, cpu_seconds, percentile, start_targets, stop_targets
 
-from server.config import ASYNC_MODE
 from server.lobby.seeks import QUICK_CONTROLS
+from server.shared.config import ASYNC_MODE
 
 CONTROLS = list(QUICK_CONTROLS)
 ANSWER_SECONDS = 10.0

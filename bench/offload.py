@@ -41,10 +41,10 @@ import socketio
 
 from chesscore.review.evaluate import ReviewSetting
 from chesscore.rules.pgn_export import make_tree_pgn
+from server.analysis import jobs as offload_jobs
 from server.analysis.service import list_games, read_game
 from server.analysis.tree import MAX_PATH, replay_path
 from server.review.sources import pgn_source
-from server.transport import offload_jobs
 from tests.support.addresses import SourceAddress
 from tests.support.big_trees import MAX_MOVES, big_game, big_tree, compact_tree
 from tests.support.game_client import GameClient, create_game

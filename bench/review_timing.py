@@ -33,7 +33,7 @@ from server.engine.pool import default_size
 from tests.support.live_server import LiveServer
 
 WARM_UP_MOVES = 16
-# Between two moves: a connection may send 10 events a second (server/transport/ratelimit.py),
+# Between two moves: a connection may send 10 events a second (server/edge/ratelimit.py),
 # and each client of the friend game sends a move every other ply and a join every eight, so
 # moves closer than this would be refused over a review's minute (bench/latency.py's 20 ms
 # pauses fit its 50-move rounds only).

@@ -8,8 +8,8 @@ is timed with `time.perf_counter_ns`, `--repeat` times (3 by default) keeping th
 since other processes can only add time:
 
 - `public, no insight`: `make_public_state` as it was before issue 7, the threat map built anew
-  in its wire form (`server.transport.wire_facts.threats_json`) and no insight
-  (`server.transport.facts_cache.position_facts` replaced for the measure); no path of the
+  in its wire form (`server.threats.wire.threats_json`) and no insight
+  (`server.threats.cache.position_facts` replaced for the measure); no path of the
   server runs it any more, it is kept for scale;
 - `public, insight, first build`: the caches emptied first, as after a move: threat map, x-rays,
   pin lines, the last move's change and its words;
@@ -37,15 +37,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import server.transport.messages
+import server.games.messages
 from bench.insight import parse_sampling_args, print_table
 from chesscore import BLACK, WHITE, Board, Move
 from chesscore.analysis.threats import make_threat_map
+from server.edge.wire import dumps
+from server.games.messages import make_destinations, make_public_state, tailor_state
 from server.games.play import Game, GameSettings, Header, MoveRecord, restore_game
-from server.transport.facts_cache import cached_preview, clear_caches, position_facts
-from server.transport.messages import make_destinations, make_public_state, tailor_state
-from server.transport.wire import dumps
-from server.transport.wire_facts import threats_json
+from server.threats.cache import cached_preview, clear_caches, position_facts
+from server.threats.wire import threats_json
 
 NOW = 1_000_000.0
 
@@ -101,11 +101,11 @@ def cold(work: Callable[[Game], object]) -> Callable[[Game], object]:
 
 def patched(work: Callable[[Game], object]) -> Callable[[Game], object]:
     def run(game: Game) -> object:
-        server.transport.messages.position_facts = without_insight  # type: ignore[assignment]
+        server.games.messages.position_facts = without_insight  # type: ignore[assignment]
         try:
             return work(game)
         finally:
-            server.transport.messages.position_facts = position_facts
+            server.games.messages.position_facts = position_facts
 
     return run
 

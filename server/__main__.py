@@ -1,8 +1,8 @@
 """Start the server: `python -m server --host H --port P`, or the `chess-server` script.
 
-In gevent mode (the default, server/config.py says why) the standard library is patched here,
+In gevent mode (the default, server/shared/config.py says why) the standard library is patched here,
 first thing, before anything imports sockets, threads or locks (Flask-SocketIO's deployment
-notes); only `server.config`, which needs none of them, is read before.
+notes); only `server.shared.config`, which needs none of them, is read before.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import gc
 
-from server.config import DEFAULTS, configured_async_mode
+from server.shared.config import DEFAULTS, configured_async_mode
 
 if configured_async_mode() == "gevent":
     from gevent import monkey
@@ -45,20 +45,20 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Game reviews: {describe(app.extensions['chess_reviews'].engine.stockfish)}", flush=True)
     # gevent's WSGI server with gevent-websocket, or Werkzeug's with simple-websocket in
     # threading mode; both carry real WebSockets, and both are bounded alike (connections per
-    # address, a request's time, a frame's size: server.transport.http_server and
-    # threaded_server, sharing server.transport.connection_limits).
+    # address, a request's time, a frame's size: server.edge.http_server and
+    # threaded_server, sharing server.edge.connection_limits).
     idle, per_address = float(app.config["IDLE_TIMEOUT"]), int(app.config["MAX_CONNECTIONS"])
     if int(app.config["TRUSTED_PROXIES"]):
         # Behind a proxy every connection comes from the proxy: limiting them per address
         # here would limit the whole site; the proxy's own limits apply (nginx: limit_conn).
         per_address = 0
     if app.config["ASYNC_MODE"] == "gevent":
-        from server.transport.http_server import make_server
+        from server.edge.http_server import make_server
 
         server = make_server(app, args.host, args.port, idle, per_address)
         server.start()
     else:
-        from server.transport.threaded_server import make_threaded_server
+        from server.edge.threaded_server import make_threaded_server
 
         server = make_threaded_server(app, args.host, args.port, idle, per_address)
     # Bound and listening before the line is printed: whoever waits for it (a user, the

@@ -19,18 +19,18 @@ from chesscore.openings import opening_table
 from server.accounts import passwords
 from server.accounts.service import Accounts
 from server.analysis.service import AnalysisService
-from server.config import ASYNC_MODES, DEFAULTS, FRONTEND, load_environment
+from server.edge.broadcast import make_client_manager
+from server.edge.connections import Connections
+from server.edge.guard import install as install_transport_guard
+from server.edge.headers import add_security_headers, public_url
+from server.edge.origins import trusted_origins
+from server.edge.security import load_secret_key, socketio_options
+from server.edge.wire import JsonProvider, Packet
+from server.edge.wsgi import Edge, allowed_hosts
+from server.games.rooms import RoomNotifier
 from server.games.service import GameService
+from server.shared.config import ASYNC_MODES, DEFAULTS, FRONTEND, load_environment
 from server.storage.interface import open_store
-from server.transport.broadcast import make_client_manager
-from server.transport.connections import Connections
-from server.transport.edge import Edge, allowed_hosts
-from server.transport.guard import install as install_transport_guard
-from server.transport.headers import add_security_headers, public_url
-from server.transport.notifier import RoomNotifier
-from server.transport.origins import trusted_origins
-from server.transport.security import load_secret_key, socketio_options
-from server.transport.wire import JsonProvider, Packet
 
 socketio = SocketIO()
 
@@ -50,21 +50,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(app.instance_path)
 
+    from server.accounts import http as accounts_api
+    from server.accounts import pages as account_pages
+    from server.analysis import http as analysis_api
+    from server.edge import credits
+    from server.games import events
+    from server.games import http as api
+    from server.games import pages as views
+    from server.lobby import events as lobby_events
+    from server.players import http as profiles
+    from server.players import ratings_http as ratings_api
+    from server.review import events as review_events
     from server.training import http as training_http
-    from server.transport import (
-        account_pages,
-        accounts_api,
-        analysis_api,
-        api,
-        credits,
-        events,
-        lobby_events,
-        offload,
-        profiles,
-        ratings_api,
-        review_events,
-        views,
-    )
+    from server.work import offload
 
     app.register_blueprint(views.blueprint)
     app.register_blueprint(api.blueprint)
@@ -86,7 +84,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     events.register(socketio)
     install_transport_guard(app, socketio.server)  # bad input answered, never hung
     # Outermost, so every request meets it: the Host allow-list, headers on /socket.io/ too.
-    # And the one cross-site check of every state-changing request (server.transport.origins).
+    # And the one cross-site check of every state-changing request (server.edge.origins).
     app.wsgi_app = Edge(  # type: ignore[method-assign]
         app.wsgi_app, allowed_hosts(app.config), trusted_origins(app.config)
     )
@@ -104,7 +102,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     lobby_events.install(app, socketio)  # the lobby (server.lobby) over the game service
     review_events.install(app, socketio)  # game reviews (server.review), after the analysis
     training_http.install(app)  # the threat trainer at /train (server.training)
-    profiles.install(app)  # players' pages, game lists and PGN exports (server.transport.profiles)
+    profiles.install(app)  # players' pages, game lists and PGN exports (server.players.http)
     # The opening names take about a second to read (chesscore.openings): at start, not on the
     # first state that carries one.
     socketio.start_background_task(opening_table)

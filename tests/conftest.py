@@ -20,7 +20,7 @@ from tests.support.live_server import LiveServer
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 
 # The suites create games far faster, and leave far more computer games in play, than one
-# visitor of a public site may (server.config: CREATE_BURST, MAX_COMPUTER_GAMES, the
+# visitor of a public site may (server.shared.config: CREATE_BURST, MAX_COMPUTER_GAMES, the
 # lobby's LOBBY_BURST and LOBBY_PER_ADDRESS; the work pool's WORK_BURST, 40 units refilled at
 # one a second, which a module's quick analysis requests use up when the machine is idle; the
 # review queue's drain-time bounds, which a depth-bound review setting of 60 s a position makes

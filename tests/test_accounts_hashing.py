@@ -11,7 +11,7 @@ from pathlib import Path
 
 from server import create_app
 from server.accounts import codes, passwords
-from server.errors import RequestError
+from server.shared.errors import RequestError
 from tests.support.in_process import IN_PROCESS
 
 ASKING = 8

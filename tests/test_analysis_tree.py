@@ -26,7 +26,7 @@ from server.analysis.tree import (
     make_tree,
     parse_tree,
 )
-from server.errors import RequestError
+from server.shared.errors import RequestError
 from tests.random_trees import random_game
 from tests.test_pgn_import import LICHESS, oracle_tree
 

@@ -1,4 +1,4 @@
-"""The python-socketio internals server.transport.broadcast overrides and calls, checked.
+"""The python-socketio internals server.edge.broadcast overrides and calls, checked.
 
 `QueueManager.emit_each` builds the message python-socketio's `PubSubManager.emit` would build
 and hands it to the private `_handle_emit` (delivered here) and `_publish` (sent to Redis), and
@@ -14,7 +14,7 @@ import inspect
 
 import socketio
 
-from server.transport.broadcast import QueueManager
+from server.edge.broadcast import QueueManager
 
 
 def parameters(function: object) -> list[str]:

@@ -19,7 +19,7 @@ import pytest
 from chesscore import Board, ChessError, Move
 from chesscore.analysis.describe import describe_square
 from chesscore.analysis.insight import describe_change
-from server.transport.wire_facts import change_json
+from server.threats.wire import change_json
 from tests.conftest import screenshot_path
 from tests.support.engine_settings import THINK_UNTIL_STOPPED
 from tests.support.game_client import api_join, api_move

@@ -22,7 +22,7 @@ import requests
 from chesscore import Board, Move
 from chesscore.analysis.describe import describe_square
 from chesscore.analysis.insight import describe_change
-from server.transport.wire_facts import change_json
+from server.threats.wire import change_json
 from tests.conftest import screenshot_path
 from tests.support.game_client import api_join, api_move
 from tests.support.live_server import LiveServer

@@ -1,7 +1,7 @@
 """What a move changed (chesscore.analysis.insight): forks, discovered attacks, hanging pieces and
 pins created or released on known positions, written out by hand; the drag preview; and, over
 sampled positions, every reported attack and fork checked against python-chess's attackers.
-Changes are read through their wire form (server.transport.wire_facts), by square name.
+Changes are read through their wire form (server.threats.wire), by square name.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from chesscore.analysis.insight import describe_change, make_insight, preview
 from chesscore.analysis.see import classify_move, see
 from chesscore.analysis.threats import make_threat_map
 from chesscore.analysis.xray import find_pins, make_xray_map
-from server.transport.wire_facts import change_json
+from server.threats.wire import change_json
 from tests.random_games import play_random_game
 
 RUY_LOPEZ = "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4"

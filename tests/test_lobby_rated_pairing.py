@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from server.accounts.identity import Account
-from server.config import DEFAULTS
-from server.errors import RequestError
 from server.games.play import Game, ShownRating
 from server.games.service import GameService
 from server.lobby.seeks import PairRequest, Seat, Seek
 from server.lobby.service import LobbyService
+from server.shared.config import DEFAULTS
+from server.shared.errors import RequestError
 from server.storage.sqlite import SqliteStore
 
 

@@ -1,4 +1,4 @@
-"""server.transport.messages, the state builder, without a server: what each role receives of
+"""server.games.messages, the state builder, without a server: what each role receives of
 a game (docs/protocol.md, "The state"), built from plain `Game` values."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 from chesscore import BLACK, WHITE, Board, Move
+from server.edge.wire import dumps
 from server.games.clock import ClockSettings
+from server.games.messages import make_public_state, make_state, tailor_state
 from server.games.play import Game, GameSettings, make_move, new_game
-from server.transport.messages import make_public_state, make_state, tailor_state
-from server.transport.wire import dumps
 
 NOW = 1000.0
 

@@ -1,11 +1,11 @@
-"""Which key a client's limits are kept under (server.transport.ratelimit.client_key): one per
+"""Which key a client's limits are kept under (server.edge.ratelimit.client_key): one per
 IPv4 address, one per IPv6 /64, whatever address inside the block the visitor picks."""
 
 from __future__ import annotations
 
 import pytest
 
-from server.transport.ratelimit import client_address, client_key
+from server.edge.ratelimit import client_address, client_key
 
 KEYS = [
     ("203.0.113.7", "203.0.113.7"),

@@ -19,10 +19,10 @@ import pytest
 import requests
 
 from chesscore import Board
-from server.errors import RequestError
 from server.games.clock import ClockState
 from server.games.play import Game, Header, NewGame, abandon
 from server.games.service import GameService
+from server.shared.errors import RequestError
 from server.storage.sqlite import SqliteStore
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game
 from tests.support.live_server import LiveServer

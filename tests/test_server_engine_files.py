@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from server.transport.credits import CREDITS, STOCKFISH_JS_TAG, STOCKFISH_TAG
-from server.transport.headers import CONTENT_SECURITY_POLICY
+from server.edge.credits import CREDITS, STOCKFISH_JS_TAG, STOCKFISH_TAG
+from server.edge.headers import CONTENT_SECURITY_POLICY
 from tests.support.game_client import create_game
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server

@@ -1,4 +1,4 @@
-"""What every response tells the browser (server.transport.headers), and the PGN's Site from
+"""What every response tells the browser (server.edge.headers), and the PGN's Site from
 configuration.
 
 Against a real server: the pages, the API, the vendored packages and an error page all carry
@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from server import create_app
-from server.transport.headers import SECURITY_HEADERS
+from server.edge.headers import SECURITY_HEADERS
 from tests.conftest import screenshot_path
 from tests.support.game_client import create_game
 from tests.support.http import refused
@@ -82,7 +82,7 @@ def pgn_site(url: str, host: str | None = None) -> tuple[str, str]:
 
 @pytest.mark.server
 def test_a_forged_host_never_reaches_the_pgn(server: LiveServer) -> None:
-    """Another Host is refused outright (server.transport.edge); the site's own names give
+    """Another Host is refused outright (server.edge.wsgi); the site's own names give
     the address the server listens on, whatever name was used."""
     game = create_game(server.url, opponent="friend", color="white")["game"]
     forged = requests.get(

@@ -19,11 +19,11 @@ import pytest
 from bench.history_data import PLAYER_NAME, add_account, fill_store
 from chesscore import BLACK, WHITE, Board, Move
 from server.games.clock import ClockSettings
-from server.games.history import history_entries, speed_of
 from server.games.play import Game, GameSettings, abort, make_move, new_game
+from server.players.entries import history_entries, speed_of
+from server.players.export import stream_games, write_pgns
 from server.storage.interface import GamesQuery, GameStore, HistoryRow, StoredChange, StoredGame
 from server.storage.sqlite import SqliteStore
-from server.transport.games_export import stream_games, write_pgns
 from tests.support.stored import HEADER
 
 GAMES = 60

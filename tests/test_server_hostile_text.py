@@ -15,8 +15,8 @@ import chess
 import pytest
 import requests
 
-from server.display import display_headers, display_result, display_value
-from server.lobby.names import is_look_alike, is_name
+from server.shared.display import display_headers, display_result, display_value
+from server.shared.names import is_look_alike, is_name
 from tests.support.game_client import GameClient
 from tests.support.http import refused
 from tests.support.live_server import LiveServer

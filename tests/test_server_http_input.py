@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import requests
 
-from server.transport.json_limits import JsonTooDeepError, loads_bounded, nesting_depth
+from server.edge.json_limits import JsonTooDeepError, loads_bounded, nesting_depth
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server

@@ -1,4 +1,4 @@
-"""The gevent server's idle timeout and throttled error log (server.transport.http_server),
+"""The gevent server's idle timeout and throttled error log (server.edge.http_server),
 against a real server whose idle timeout is two seconds.
 
 A connection that sends nothing, or half a request, is closed by the server (before: held until

@@ -18,7 +18,7 @@ import requests
 from chesscore import Board
 from chesscore.analysis.insight import make_insight, preview
 from chesscore.analysis.threats import make_threat_map
-from server.transport.wire_facts import insight_json, names, preview_json
+from server.threats.wire import insight_json, names, preview_json
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
 from tests.support.positions import attackers_by_color

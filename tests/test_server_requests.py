@@ -7,14 +7,14 @@ from typing import Any
 import pytest
 
 from chesscore import Move
-from server.errors import RequestError
-from server.transport.requests import (
+from server.games.requests import (
     parse_action,
     parse_create,
     parse_join,
     parse_move,
     parse_offer,
 )
+from server.shared.errors import RequestError
 
 GAME = "q3Xv_8LmPz0a"
 TOKEN = "N" * 43

@@ -10,7 +10,7 @@ import pytest
 import websocket
 
 from server import create_app
-from server.transport.security import MAX_PAYLOAD_BYTES, allowed_origins, load_secret_key
+from server.edge.security import MAX_PAYLOAD_BYTES, allowed_origins, load_secret_key
 from tests.support.in_process import IN_PROCESS
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server

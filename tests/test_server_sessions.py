@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from chesscore import Board, Move
-from server.errors import RequestError
 from server.games.clock import ClockSettings
 from server.games.play import Game, NewGame
 from server.games.service import GameService
+from server.shared.errors import RequestError
 from server.storage.sqlite import SqliteStore
 
 WHITE, BLACK = 0, 1

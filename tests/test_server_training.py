@@ -24,8 +24,8 @@ import requests
 from chesscore.training import PositionFacts, make_drill
 from chesscore.training.drills import KINDS
 from server.app import create_app
-from server.errors import RequestError
 from server.games.admission import AddressBuckets, RateLimited
+from server.shared.errors import RequestError
 from server.training.pending import PendingDrills
 from server.training.positions import SiteGames
 from server.training.service import TrainingService

@@ -1,4 +1,4 @@
-"""The transport under bad input (server.transport.guard): answered at once, nothing leaked, the
+"""The transport under bad input (server.edge.guard): answered at once, nothing leaked, the
 log kept short, on the long-polling transport as on WebSocket.
 
 A real server process is sent what no well-behaved client sends: polling POSTs above the size
@@ -24,8 +24,8 @@ import pytest
 import socketio.base_server
 import websocket
 
-from server.transport.guard import LOG_BURST, LOG_PER_SECOND, MALFORMED_FRAME_LIMIT
-from server.transport.security import MAX_PAYLOAD_BYTES
+from server.edge.guard import LOG_BURST, LOG_PER_SECOND, MALFORMED_FRAME_LIMIT
+from server.edge.security import MAX_PAYLOAD_BYTES
 from tests.support.game_client import FriendGame
 from tests.support.live_server import LiveServer
 from tests.support.polling_client import PollingClient, RawResponse
@@ -90,7 +90,7 @@ def is_session_closed(client: PollingClient) -> bool:
 
 
 def test_engineio_still_has_the_hooks_the_guard_uses() -> None:
-    """Fails when python-engineio/python-socketio change what server.transport.guard hooks:
+    """Fails when python-engineio/python-socketio change what server.edge.guard hooks:
     then review the guard (and drop it if engine.io now answers bad input itself)."""
     upgrade = inspect.getsource(engineio.socket.Socket._upgrade_websocket)
     assert "self.server._async['websocket'](" in upgrade

@@ -1,5 +1,5 @@
 """The threat map (chesscore.analysis.threats): its values and their wire form
-(server.transport.wire_facts), attackers checked against python-chess, and the derived
+(server.threats.wire), attackers checked against python-chess, and the derived
 checkers, pins and hanging pieces from tables of positions. Squares are compared by name, read
 through the wire form."""
 
@@ -13,7 +13,7 @@ import pytest
 from chesscore import SQUARES as BOARD
 from chesscore import Board
 from chesscore.analysis.threats import make_threat_map
-from server.transport.wire_facts import threats_json
+from server.threats.wire import threats_json
 from tests.random_games import play_random_game
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

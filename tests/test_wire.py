@@ -1,4 +1,4 @@
-"""server.transport.wire: pre-encoded fragments spliced into JSON, and the Redis queue's message
+"""server.edge.wire: pre-encoded fragments spliced into JSON, and the Redis queue's message
 format.
 
 The cluster tests carry states through a real Redis between two processes; these check the
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from server.transport.wire import JsonText, Packet, QueueJson, dumps, encode
+from server.edge.wire import JsonText, Packet, QueueJson, dumps, encode
 
 STATE = {
     "fen": "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
@@ -85,7 +85,7 @@ def test_the_cluster_queue_keeps_its_format_once_attached_to_the_server() -> Non
     must keep writing the queue's format (nothing connects to Redis before the first request)."""
     import socketio
 
-    from server.transport.broadcast import QueueManager
+    from server.edge.broadcast import QueueManager
 
     manager = QueueManager("redis://127.0.0.1:9", channel="test")
     socketio.Server(client_manager=manager, serializer=Packet)

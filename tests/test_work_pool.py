@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from server.errors import RequestError
+from server.shared.errors import RequestError
 from server.work.pool import WorkPool
 
 BOUND_SECONDS = 10.0

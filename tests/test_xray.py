@@ -3,7 +3,7 @@ then every square of sampled positions against an oracle built on python-chess's
 direct attackers of one colour off the board, see who attacks now, repeat), both for the map of
 all squares and for one square at a time, and the absolute pins against python-chess's
 `is_pinned` and chesscore's own `board.pins`. Squares are compared by name, read through the
-wire form (server.transport.wire_facts).
+wire form (server.threats.wire).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 from chesscore import BLACK, WHITE, Board, parse_square, square_name
 from chesscore.analysis.xray import find_pins, make_xray_map, xray_attackers, xrays_of_square
-from server.transport.wire_facts import pin_lines_json, xrays_json
+from server.threats.wire import pin_lines_json, xrays_json
 from tests.support.positions import sample_fens
 
 NONE = {"white": [], "black": []}  # the x-rays of a square no piece x-rays

@@ -4,7 +4,7 @@
 pin lines (absolute and relative: chesscore.analysis.xray), the safety label of every legal move
 (chesscore.analysis.see) and, per legal move, the enemy pieces the moved piece attacks from its
 target square and counts as targets (`move_targets`). The server keeps these per position in a
-small cache, as the game page keeps its facts (server.transport.facts_cache), so a second drill
+small cache, as the game page keeps its facts (server.threats.cache), so a second drill
 on the same position costs a look-up. Nothing here changes the board it was made from: moves
 are tried on a private copy and taken back.
 """

@@ -3,7 +3,7 @@
 This is the interface the rest of the server reads (ratings, profiles, the game service's
 seats). An HTTP request's account comes from its session cookie (server.accounts.sessions),
 looked up once per request; a Socket.IO connection's from the cookie of its handshake, once at
-`connect`, kept per connection (server.transport.connections) and never taken from an event's
+`connect`, kept per connection (server.edge.connections) and never taken from an event's
 fields; signing out or changing the password ends it there too. Both are read through
 `current_account()`, which works in either context.
 """
@@ -15,7 +15,7 @@ from typing import Any, Protocol, cast
 
 from flask import current_app, g, has_request_context, request
 
-from server.errors import RequestError
+from server.shared.errors import RequestError
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ few failures are free (`free`), then each further one doubles the wait before th
 up to `cap` (`Failures`). A success clears the account's count, never the address's (a
 sprayer signing in to an account of its own between guesses must not reset it; a quiet
 period does, in `Failures.fail`). An address's wait is checked before its request's body is
-read (server.transport.accounts_api); an account's once its name is known. The per-account
+read (server.accounts.http); an account's once its name is known. The per-account
 count stops a guesser who spreads over many addresses; so that it cannot also keep the owner
 out (one guess per wait would), a browser that signed in to the account before carries a
 known-device cookie (server.accounts.devices) that skips the account's wait, never its

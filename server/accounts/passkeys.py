@@ -11,7 +11,7 @@ key. Each ceremony's challenge is kept here under a random ticket for `CHALLENGE
 used once, at most `MAX_PENDING` at a time (the oldest dropped).
 
 The relying party is this site: the host and origin of CHESS_PUBLIC_URL, else of the request
-(its Host is one the site answers to, server.transport.edge). Browsers allow WebAuthn on
+(its Host is one the site answers to, server.edge.wsgi). Browsers allow WebAuthn on
 https and on `localhost`, not on a bare IP address.
 """
 
@@ -44,7 +44,7 @@ from webauthn.helpers.structs import (
 )
 
 from server.accounts.identity import Account
-from server.errors import RequestError
+from server.shared.errors import RequestError
 from server.storage.interface import GameStore
 
 RP_NAME = "Chess"

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from server.errors import RequestError
+from server.shared.errors import RequestError
 
 TIME_COST = 3
 MEMORY_KIB = 32 * 1024

@@ -1,7 +1,7 @@
 """Accounts over the store: sign up, sign in and out, change or recover the password, delete,
 claim earlier seats, and who a request or connection is.
 
-The transport parses (server.transport.accounts_api) and this decides. Every check of a
+The transport parses (server.accounts.http) and this decides. Every check of a
 secret runs through the limits first (server.accounts.limits) and costs one Argon2id
 verification whatever the outcome: an unknown name is verified against a dummy hash and
 answered `bad_credentials` like a wrong password. Sessions are looked up by their id's hash;
@@ -34,9 +34,9 @@ from server.accounts.sessions import (
     new_session_id,
 )
 from server.accounts.usernames import DELETED_NAME, name_key, parse_username
-from server.errors import RequestError
 from server.games.admission import AddressBuckets
 from server.games.seats import hash_token
+from server.shared.errors import RequestError
 from server.storage.interface import GameStore, NameTakenError, StoredUser
 
 BAD_CREDENTIALS = "the name or the password is wrong"

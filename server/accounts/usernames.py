@@ -3,7 +3,7 @@
 A username is 3 to 20 characters of ASCII letters, digits, `_` and `-`, as lichess allows:
 plain ASCII leaves no room for a letter of another script drawn like a Latin one. It is
 unique without regard to case or look-alikes: its `name_key` is the lobby's look-alike
-`skeleton` (server.lobby.names: case, `_`, and digits drawn like letters, 0 as o and 1 as l,
+`skeleton` (server.shared.names: case, `_`, and digits drawn like letters, 0 as o and 1 as l,
 folded away), stored unique, so "Magnus", "magnus" and "MAGNUS" are one name, and so are
 "Pl4yer_1" and "pl4yerl". Names that read as an anonymous visitor's ("Anonymous-1234") or as
 a deleted account ("deleted player") are refused: those are the server's own.
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from server.errors import RequestError
-from server.lobby.names import ANONYMOUS_SKELETON, skeleton
+from server.shared.errors import RequestError
+from server.shared.names import ANONYMOUS_SKELETON, skeleton
 
 MIN_LENGTH = 3
 MAX_LENGTH = 20

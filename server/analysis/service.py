@@ -27,8 +27,8 @@ from chesscore.rules.pgn_import import (
     scan_games,
 )
 from server.analysis.tree import MAX_NODES, MAX_VARIATION_DEPTH, parse_root
-from server.errors import RequestError
 from server.games.admission import AddressBuckets
+from server.shared.errors import RequestError
 from server.storage.interface import GameStore
 
 MAX_GAME_PLIES = MAX_NODES

@@ -19,8 +19,8 @@ from typing import Any
 
 from chesscore import Board, ChessError, Move
 from chesscore.rules.pgn_import import ImportedGame, Node
-from server.display import display_headers
-from server.errors import RequestError
+from server.shared.display import display_headers
+from server.shared.errors import RequestError
 
 MAX_NODES = 5_000
 MAX_PATH = 1_000  # moves from the root to a node

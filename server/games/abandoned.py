@@ -59,7 +59,7 @@ class Sweeper:
         self, games: SweptGames, abandon_after: float, attended: Callable[[str], bool]
     ) -> None:
         self.games = games
-        # ABANDON_AFTER (server.config): how long a game may go unchanged (0: for ever);
+        # ABANDON_AFTER (server.shared.config): how long a game may go unchanged (0: for ever);
         # `attended` says whether a player of this process is connected to a game.
         self.abandon_after = abandon_after
         self.attended = attended

@@ -9,7 +9,7 @@ a computer game, the key the engine pool's fair queue shares its workers by. Bot
 what is idle (a full bucket; a game with no change for `FORGET_SECONDS`, which stops counting
 after `IDLE_SECONDS`) and are capped in size, so a client with many addresses cannot grow them
 without end. The `TokenBucket` under them also limits the transport's events per connection
-(server.transport.ratelimit); which address a request comes from is the transport's to say.
+(server.edge.ratelimit); which address a request comes from is the transport's to say.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from server.errors import RequestError
+from server.shared.errors import RequestError
 
 # A computer game with no change for this long stops counting against its address's cap (and
 # its owner is forgotten): a game left open in a closed tab must not block the next one forever.
@@ -234,7 +234,7 @@ class Admission:
     game's changes)."""
 
     def __init__(self, limits: Mapping[str, Any]) -> None:
-        # CREATE_BURST, CREATE_INTERVAL, MAX_COMPUTER_GAMES (server.config).
+        # CREATE_BURST, CREATE_INTERVAL, MAX_COMPUTER_GAMES (server.shared.config).
         burst, interval = int(limits["CREATE_BURST"]), float(limits["CREATE_INTERVAL"])
         self.creations = AddressBuckets(burst, interval)
         self.computer_games = ComputerGames(int(limits["MAX_COMPUTER_GAMES"]))

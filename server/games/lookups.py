@@ -1,7 +1,7 @@
 """Read-only look-ups on a game for the overlays: who may preview a move, squares in words.
 
 A preview is the threat map and the facts of the position a candidate move would make, asked
-while a piece is held over a target square (made and cached by server.transport.facts_cache,
+while a piece is held over a target square (made and cached by server.threats.cache,
 once `check_preview` lets the asker have it); a description is one square of a position read out
 for a screen reader. Neither changes the game. Who may ask (docs/protocol.md, `preview` and
 `describe`): spectators always; a player of an assisted game previews only on its own turn,
@@ -16,8 +16,8 @@ from __future__ import annotations
 from chesscore import Board, Color
 from chesscore.analysis.describe import PIECE_NAMES, describe_square
 from chesscore.rules.squares import COLOR_NAMES, parse_square
-from server.errors import RequestError
 from server.games.play import Game, color_name, require_playing
+from server.shared.errors import RequestError
 
 
 def board_at(game: Game, ply: int) -> Board:

@@ -1,7 +1,7 @@
 """What the game service tells after a change, as a protocol: the service calls down into it.
 
 The games know nothing of rooms, sockets or who is listening: `GameService` is given an object
-with these methods (the transport's `server.transport.notifier.RoomNotifier` in the app, a
+with these methods (the transport's `server.games.rooms.RoomNotifier` in the app, a
 recorder in the service's own tests) and calls it after each committed change, under the
 game's lock, so the messages of one game go out in the order of its changes.
 """

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from chesscore import Color, Outcome, Termination
-from server.errors import RequestError
 from server.games.play import (
     Change,
     Game,
@@ -21,6 +20,7 @@ from server.games.play import (
     make_event,
     require_playing,
 )
+from server.shared.errors import RequestError
 
 
 def offer(game: Game, color: Color, kind: str, now: float, rematch_id: str | None = None) -> Change:

@@ -26,13 +26,13 @@ from chesscore import (
     Outcome,
     Termination,
 )
-from server.errors import RequestError
 from server.games.clock import ClockSettings, ClockState
 from server.games.refusals import (
     explain_ambiguous_san,
     explain_illegal_move,
     explain_illegal_san,
 )
+from server.shared.errors import RequestError
 
 COLOR_NAMES = {WHITE: "white", BLACK: "black"}
 OFFER_KINDS = ("draw", "takeback", "rematch")
@@ -64,7 +64,7 @@ class GameSettings:
     level: int | None = None
     seed: int = 0
     assisted: bool = True  # whether the players may see the threat overlays (issue 7)
-    # The players' display names by colour (server.lobby.names; None: no name given).
+    # The players' display names by colour (server.shared.names; None: no name given).
     names: tuple[str | None, str | None] = (None, None)
     review: bool = False  # a game against the computer reviewed when it ends (issue 18)
     # A rated game (issue 27, server.games.rating): between two accounts, never assisted; the

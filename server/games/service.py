@@ -34,8 +34,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from chesscore import BLACK, WHITE, Color, Move
-from server.config import DEFAULTS
-from server.errors import RequestError
 from server.games import play
 from server.games.abandoned import Sweeper
 from server.games.actions import ACTIONS, RematchPlan
@@ -47,6 +45,8 @@ from server.games.premoves import Premoves, premove_change
 from server.games.rating import current_ratings, rate_ended
 from server.games.scheduler import Scheduler
 from server.games.seats import hash_token, hashes_match, new_game_id, new_token
+from server.shared.config import DEFAULTS
+from server.shared.errors import RequestError
 from server.storage.interface import (
     GameStore,
     StaleVersionError,
@@ -102,7 +102,7 @@ class GameService:
         self.clock = clock
         self.scheduler = Scheduler(spawn, clock)
         # ENGINE_WORKERS, MAX_COMPUTER_GAMES, CREATE_BURST, CREATE_INTERVAL, ABANDON_AFTER
-        # (server.config; the app passes its config).
+        # (server.shared.config; the app passes its config).
         limits = DEFAULTS if limits is None else limits
         workers = int(limits["ENGINE_WORKERS"])
         self.computer = ComputerMover(computer_delay, spawn, sleep, self.play_computer, workers)

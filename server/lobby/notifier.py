@@ -1,6 +1,6 @@
 """What the lobby service tells, as a protocol: it calls down into it after each change.
 
-The lobby knows no rooms or sockets; the transport's `server.transport.lobby_events.LobbyRooms`
+The lobby knows no rooms or sockets; the transport's `server.lobby.events.LobbyRooms`
 implements this (broadcasts to everyone on the lobby page, and a private message to the one
 connection a seat is for), and the service's tests give it a recorder.
 """

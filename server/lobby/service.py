@@ -26,12 +26,10 @@ from typing import Any
 
 from chesscore import BLACK, WHITE, Board, Color
 from chesscore.ratings import PlayerRating
-from server.errors import RequestError
 from server.games.admission import AddressBuckets
 from server.games.play import GameSettings
 from server.games.rating import game_speed_of, shown_rating
 from server.games.service import GameService
-from server.lobby.names import is_look_alike, make_anonymous_name
 from server.lobby.notifier import LobbyNotifier
 from server.lobby.pairing import choose_partner, pairs_due
 from server.lobby.seeks import (
@@ -52,6 +50,8 @@ from server.lobby.seeks import (
     seek_to_body,
 )
 from server.lobby.watch import SCANNED, WatchedGame, make_watch_list, names_in_play
+from server.shared.errors import RequestError
+from server.shared.names import is_look_alike, make_anonymous_name
 from server.storage.interface import GameStore, OwnSeekError, SeekLimitError, StoredSeek
 
 log = logging.getLogger(__name__)
@@ -82,7 +82,7 @@ class LobbyService:
         self.games = games
         self.notifier = notifier
         self.clock = clock
-        # LOBBY_BURST, LOBBY_INTERVAL, LOBBY_PER_ADDRESS (server.config).
+        # LOBBY_BURST, LOBBY_INTERVAL, LOBBY_PER_ADDRESS (server.shared.config).
         self.requests = AddressBuckets(int(limits["LOBBY_BURST"]), float(limits["LOBBY_INTERVAL"]))
         self.per_address = int(limits["LOBBY_PER_ADDRESS"])
         self.quiet_after = float(limits["TV_QUIET_AFTER"])  # server.lobby.watch
@@ -92,7 +92,7 @@ class LobbyService:
         # meanwhile leaves its owner here until it leaves: one needless delete, no harm.
         self.holders: set[str] = set()
         # The accounts' hook (issue 27 builds server/accounts/): whether a display name reads
-        # like an account's name, its `skeleton` (server.lobby.names) looked up in the accounts'
+        # like an account's name, its `skeleton` (server.shared.names) looked up in the accounts'
         # store. No accounts yet: no name is reserved.
         self.reserved_names: Callable[[str], bool] = no_reserved_names
         self.beat()
@@ -279,7 +279,7 @@ class LobbyService:
         )
 
     def _check_not_look_alike(self, owner: str, name: str) -> None:
-        """Refuse a name that reads like a name in use (server.lobby.names) without being it:
+        """Refuse a name that reads like a name in use (server.shared.names) without being it:
         that of another visitor's seek or pairing wait, of a player seated in a game in play
         (the lobby lists those games), or of an account (`reserved_names`)."""
         in_use = {

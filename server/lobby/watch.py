@@ -4,7 +4,7 @@ Read from the store (`GameStore.ongoing_games`, the most recently changed first)
 process shows the same list. A game waiting for its invited friend is not listed: nobody plays
 it yet. The TV shows the most active game: the one whose last change is the most recent (a
 game where moves are being made now), ties going to the longer game. A game without a change
-for `quiet_after` seconds (TV_QUIET_AFTER, server.config) is marked quiet: its tab may be
+for `quiet_after` seconds (TV_QUIET_AFTER, server.shared.config) is marked quiet: its tab may be
 closed while the game stays "playing" for hours, so the page's TV moves on from it as soon as
 another game is livelier (static/js/lobby/tv.js). The invited friend's name is in the game's
 header (`friend_name`, given when the seat is taken), the creator's in its settings.

@@ -17,7 +17,7 @@ from chesscore.analysis.judgement import Evaluation, judge_move, winning_chances
 from chesscore.review.judge import judged_evaluation
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
-from server.errors import RequestError
+from server.shared.errors import RequestError
 
 
 @dataclass(frozen=True)

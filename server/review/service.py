@@ -33,7 +33,6 @@ from server.analysis.service import AnalysisService, is_analysis_id
 from server.engine.analysis import AnalysisJob, AnalysisUpdate
 from server.engine.positions import StockfishEvalJob, search_bound
 from server.engine.worker import PoolJob
-from server.errors import RequestError
 from server.games.admission import AddressBuckets
 from server.games.play import Game
 from server.games.seats import is_game_id
@@ -44,6 +43,7 @@ from server.review.queue import DrainLimitError
 from server.review.record import new_stored, review_json
 from server.review.runner import Emit, ReviewRunner
 from server.review.sources import ReviewSource, game_source
+from server.shared.errors import RequestError
 from server.storage.interface import ReviewLimitError, StoredReview
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ REVIEW_BURST = 20
 REVIEW_INTERVAL = 30.0
 PER_ADDRESS = 10
 MAX_PENDING = 1000
-# The drain-time bounds (server.config REVIEW_QUEUE_SECONDS, REVIEW_ADDRESS_SECONDS): the
+# The drain-time bounds (server.shared.config REVIEW_QUEUE_SECONDS, REVIEW_ADDRESS_SECONDS): the
 # whole queue within half an hour of engine time, one address within ten minutes of it.
 QUEUE_SECONDS = 1800.0
 ADDRESS_SECONDS = 600.0

@@ -21,8 +21,8 @@ from chesscore.review.evaluate import ReviewSetting
 from chesscore.rules.board import Board
 from chesscore.rules.squares import COLOR_NAMES
 from server.analysis.service import list_games, read_game
-from server.display import display_headers, display_result
-from server.errors import RequestError
+from server.shared.display import display_headers, display_result
+from server.shared.errors import RequestError
 
 MAX_PLIES = 600
 # A PGN's headers are kept within these bounds: they are stored and rewritten with the review.
@@ -78,7 +78,7 @@ def pgn_source(text: str, index: int | None, setting: ReviewSetting) -> ReviewSo
 
 def bounded_headers(headers: dict[str, str]) -> dict[str, str]:
     """The first `MAX_HEADERS` headers, names and values cut to `MAX_HEADER_LENGTH` and fit to
-    show (server.display: no bidi or control characters, a `Result` of the four)."""
+    show (server.shared.display: no bidi or control characters, a `Result` of the four)."""
     items = list(headers.items())[:MAX_HEADERS]
     return display_headers(
         {name[:MAX_HEADER_LENGTH]: value[:MAX_HEADER_LENGTH] for name, value in items}

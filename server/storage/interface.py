@@ -475,7 +475,7 @@ class GameStore(AccountStore, Protocol):
 
 
 def open_store(instance_path: str, config: dict[str, Any]) -> GameStore:
-    """The configured store (`config`: the app's settings, server.config): PostgreSQL when
+    """The configured store (`config`: the app's settings, server.shared.config): PostgreSQL when
     DATABASE_URL is set (several processes share it), else SQLite under the instance folder."""
     if config.get("DATABASE_URL"):
         from server.storage.postgres import PostgresStore

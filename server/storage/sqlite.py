@@ -1,7 +1,7 @@
 """SQLite storage: the embedded default behind `server.storage.interface.GameStore`.
 
 One file under the instance folder in WAL mode, so readers never wait for the writer. The
-server opens it with `synchronous=NORMAL` (server/config.py): a committed change survives a
+server opens it with `synchronous=NORMAL` (server/shared/config.py): a committed change survives a
 `kill -9` of the server, and `FULL` adds an fsync per commit so it survives a power cut too.
 One connection is shared under a lock: SQLite serialises writers anyway, and the lock keeps
 Python's connection object safe across the server's threads.

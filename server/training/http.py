@@ -2,7 +2,7 @@
 
 `GET /api/train/next?kind=K&level=L` hands out a drill (server.training.wire: never its
 answer), `POST /api/train/answer {"id", "answer"}` judges it once. Errors are the API's
-`{"ok": false, "error", "code"}` with its statuses (server.transport.api); docs/protocol.md,
+`{"ok": false, "error", "code"}` with its statuses (server.games.http); docs/protocol.md,
 "Threat trainer", has the forms of the answers and the limits. Ratings and progress stay in the
 page (localStorage) while there are no accounts; an account would store them beside itself,
 through endpoints of its own, and these two would not change.
@@ -14,15 +14,15 @@ from typing import Any, cast
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
-from server.errors import RequestError
+from server.edge.clients import request_client
+from server.games import http as api
 from server.games.play import Game
 from server.games.service import GameService
+from server.shared.errors import RequestError
 from server.training.positions import SiteGames
 from server.training.requests import parse_answer, parse_next
 from server.training.service import TrainingService
 from server.training.wire import blunder_drops, drill_json, verdict_json
-from server.transport import api
-from server.transport.clients import request_client
 
 page = Blueprint("training_page", __name__)
 blueprint = api.answer_errors_as_json(Blueprint("training_api", __name__, url_prefix="/api/train"))

@@ -21,7 +21,7 @@ from chesscore.training import KINDS
 from chesscore.training.difficulty import LEVELS
 from chesscore.training.drills import MOVE_KINDS, SQUARE_KINDS
 from chesscore.training.judging import Answer, CountAnswer, PinAnswer
-from server.errors import RequestError
+from server.shared.errors import RequestError
 
 # A drill id as secrets.token_urlsafe(18) writes it, with room to spare.
 DRILL_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 
 from chesscore.training import KINDS, Drill, PositionFacts, Verdict, judge, make_drill
 from chesscore.training.difficulty import LEVELS
-from server.errors import RequestError
 from server.games.admission import AddressBuckets
+from server.shared.errors import RequestError
+from server.threats.cache import LruCache
 from server.training.pending import PendingDrills
 from server.training.positions import SiteGames, TrainingPosition, shipped_positions
 from server.training.requests import AnswerRequest, check_form
-from server.transport.facts_cache import LruCache
 
 # Positions tried per request before the nearest level found is given instead.
 TRIES = 40

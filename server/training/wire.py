@@ -1,6 +1,6 @@
 """The trainer's JSON: a drill as handed out (never its answer) and a judged answer.
 
-Squares are named here, as everywhere at the server's edge (server.transport.wire_facts, whose
+Squares are named here, as everywhere at the server's edge (server.threats.wire, whose
 threat map and pin lines the judged answer carries for the page's overlay). Moves are UCI; a
 missed or wrong move is named by its start and end squares ("e2e4").
 """
@@ -14,8 +14,8 @@ from chesscore.rules.squares import COLOR_NAMES
 from chesscore.training import Drill, PositionFacts, Verdict
 from chesscore.training.drills import MOVE_KINDS
 from chesscore.training.judging import MoveKey, PinPair
-from server.transport.facts_cache import checked_king
-from server.transport.wire_facts import (
+from server.threats.cache import checked_king
+from server.threats.wire import (
     names,
     pin_lines_json,
     square_or_none,

@@ -5,5 +5,5 @@ greenlet), so anything that can compute for more than a few milliseconds on a vi
 (a PGN file read, a tree replayed, an annotated export) runs here instead: `pool` (the worker
 processes, a bounded queue, a time bound per job) and `admission` (per address, before any
 parsing: a token bucket costed by size, one job in flight). What the workers run for the
-HTTP API is the transport's (server.transport.offload_jobs).
+HTTP API is the transport's (server.analysis.jobs).
 """

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from server.errors import RequestError
+from server.shared.errors import RequestError
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 import pytest
 
 from chesscore import Move
-from server.errors import RequestError
 from server.games.play import Game, make_move
+from server.shared.errors import RequestError
 
 NOW = 1000.0
 

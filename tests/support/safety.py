@@ -7,7 +7,7 @@ from typing import Any
 
 from chesscore import Board
 from chesscore.analysis.see import classify_destinations
-from server.transport.wire_facts import safety_text
+from server.threats.wire import safety_text
 
 
 def safety_by_name(board: Board) -> dict[str, Any]:

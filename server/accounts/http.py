@@ -1,0 +1,225 @@
+"""The accounts' HTTP API: sign up, sign in and out, the signed-in account, its password,
+recovery, deletion, claiming this browser's earlier games, and passkeys (docs/protocol.md,
+"Accounts").
+
+Thin handlers over server.accounts.service: each request's address limits are checked before
+its body is read (sign-ups by their bucket, anything that checks a secret by the address's
+failed attempts), then the body is parsed, the service decides, and the session cookie is set
+or cleared (server.accounts.sessions). Refusals use the API's error shape (server.games.http);
+cross-site requests never get here (server.edge.origins, at the edge).
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from flask import Blueprint, Response, current_app, g, jsonify, make_response, request
+
+from server.accounts import devices
+from server.accounts.identity import Account, current_account
+from server.accounts.passkeys import RelyingParty, relying_party
+from server.accounts.service import Accounts, SignedIn
+from server.accounts.sessions import (
+    COOKIE,
+    clear_session_cookie,
+    is_secure,
+    set_session_cookie,
+)
+from server.edge.clients import request_client
+from server.games.http import answer_errors_as_json, json_body
+from server.games.seats import cookie_name, is_game_id, is_token
+from server.games.service import GameService
+from server.players.http import record_claimed
+from server.players.ratings_http import account_ratings
+from server.shared.errors import RequestError
+
+blueprint = answer_errors_as_json(Blueprint("accounts_api", __name__, url_prefix="/api/account"))
+# Game ids one claim may name (the browser remembers 30 games: static/js/storage.js).
+MAX_CLAIMED = 100
+
+
+def _accounts() -> Accounts:
+    return cast(Accounts, current_app.extensions["chess_accounts"])
+
+
+def account_json(account: Account) -> dict[str, Any]:
+    """The account as the API shows it; `ratings` per speed (server.players.ratings_http)."""
+    return {"id": account.id, "name": account.name, "ratings": account_ratings(account.id)}
+
+
+def _fields(*names: str) -> dict[str, Any]:
+    """The JSON object body's fields `names` (None where missing), `bad_request` otherwise."""
+    body = json_body()
+    if not isinstance(body, dict):
+        raise RequestError("bad_request", "the body must be a JSON object")
+    return {name: body.get(name) for name in names}
+
+
+def _signed_in(signed: SignedIn, status: int = 200) -> Response:
+    """The reply that starts a session: the old one (if any) ends, the new id is the cookie."""
+    _accounts().logout(request.cookies.get(COOKIE))
+    g.account = signed.account
+    body: dict[str, Any] = {"ok": True, "account": account_json(signed.account)}
+    if signed.recovery_codes:
+        body["recovery_codes"] = list(signed.recovery_codes)
+    response = make_response(jsonify(body), status)
+    secure = is_secure(current_app.config)
+    set_session_cookie(response, signed.session_id, secure)
+    response.set_cookie(
+        devices.COOKIE,
+        _accounts().device_cookie(signed.account),
+        max_age=devices.MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=secure,
+        path="/api/account",
+    )
+    return response
+
+
+def _device() -> str | None:
+    """The known-device cookie this browser holds (server.accounts.devices), if any."""
+    return request.cookies.get(devices.COOKIE)
+
+
+def _account() -> Account:
+    account = current_account()
+    if account is None:
+        raise RequestError("not_signed_in", "sign in first")
+    return account
+
+
+def _guarded() -> str:
+    """The address of a request that checks a secret, refused while it must wait."""
+    address = request_client()
+    _accounts().check_address(address)
+    return address
+
+
+@blueprint.post("/signup")
+def signup() -> Response:
+    _accounts().check_signup(request_client())
+    fields = _fields("name", "password")
+    return _signed_in(_accounts().signup(fields["name"], fields["password"]), 201)
+
+
+@blueprint.post("/login")
+def login() -> Response:
+    address = _guarded()
+    fields = _fields("name", "password")
+    return _signed_in(_accounts().login(fields["name"], fields["password"], address, _device()))
+
+
+@blueprint.post("/logout")
+def logout() -> Response:
+    _accounts().logout(request.cookies.get(COOKIE))
+    response = make_response(jsonify({"ok": True}))
+    clear_session_cookie(response, is_secure(current_app.config))
+    return response
+
+
+@blueprint.get("")
+def account() -> Response:
+    return jsonify({"ok": True, "account": account_json(_account())})
+
+
+@blueprint.post("/password")
+def change_password() -> Response:
+    account = _account()
+    address = _guarded()
+    fields = _fields("current", "new")
+    return _signed_in(
+        _accounts().change_password(account, fields["current"], fields["new"], address, _device())
+    )
+
+
+@blueprint.post("/recover")
+def recover() -> Response:
+    address = _guarded()
+    fields = _fields("name", "code", "password")
+    signed = _accounts().recover(
+        fields["name"], fields["code"], fields["password"], address, _device()
+    )
+    return _signed_in(signed)
+
+
+@blueprint.post("/delete")
+def delete() -> Response:
+    account = _account()
+    address = _guarded()
+    _accounts().delete(account, _fields("password")["password"], address, _device())
+    response = make_response(jsonify({"ok": True}))
+    clear_session_cookie(response, is_secure(current_app.config))
+    return response
+
+
+@blueprint.post("/claim")
+def claim() -> Response:
+    account = _account()
+    seats = _fields("seats")["seats"]
+    if not isinstance(seats, list) or len(seats) > MAX_CLAIMED:
+        raise RequestError(
+            "bad_request", f"field 'seats' must be a list of at most {MAX_CLAIMED} game ids"
+        )
+    held = {}
+    for game_id in seats:
+        if not isinstance(game_id, str) or not is_game_id(game_id):
+            raise RequestError("bad_request", f"{str(game_id)[:20]!r} is not a game id")
+        token = request.cookies.get(cookie_name(game_id))
+        if token is not None and is_token(token):
+            held[game_id] = token  # the seat this browser holds proves it played there
+    claimed = _accounts().claim(account, held)
+    record_claimed(cast(GameService, current_app.extensions["chess"]), claimed)
+    return jsonify({"ok": True, "claimed": claimed})
+
+
+# -- passkeys (server.accounts.passkeys)
+
+
+def _party() -> RelyingParty:
+    return relying_party(str(current_app.config.get("PUBLIC_URL") or ""), request.host_url)
+
+
+@blueprint.post("/passkeys/options")
+def passkey_registration_options() -> Response:
+    account = _account()
+    address = _guarded()
+    _accounts().confirm(account, _fields("password")["password"], address, _device())
+    options = _accounts().passkeys.registration_options(account, _party())
+    return jsonify({"ok": True, **options})
+
+
+@blueprint.get("/passkeys")
+def passkey_list() -> Response:
+    account = _account()
+    return jsonify({"ok": True, "passkeys": _accounts().store.passkey_ids(account.id)})
+
+
+@blueprint.post("/passkeys/delete")
+def passkey_delete() -> Response:
+    account = _account()
+    _accounts().delete_passkey(account, _fields("id")["id"])
+    return jsonify({"ok": True})
+
+
+@blueprint.post("/passkeys")
+def passkey_register() -> Response:
+    account = _account()
+    _guarded()
+    fields = _fields("ticket", "credential")
+    _accounts().passkeys.register(account, fields["ticket"], fields["credential"], _party())
+    return jsonify({"ok": True})
+
+
+@blueprint.post("/passkey/options")
+def passkey_login_options() -> Response:
+    _guarded()
+    return jsonify({"ok": True, **_accounts().passkeys.login_options(_party())})
+
+
+@blueprint.post("/passkey/login")
+def passkey_login() -> Response:
+    _guarded()
+    fields = _fields("ticket", "credential")
+    account = _accounts().passkeys.login(fields["ticket"], fields["credential"], _party())
+    return _signed_in(_accounts().sign_in_as(account))

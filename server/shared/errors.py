@@ -1,0 +1,81 @@
+"""The one error type every server layer raises for a refused request.
+
+A `RequestError` carries a short machine `code` (listed in docs/protocol.md) and a sentence
+naming what was wrong. Socket.IO handlers turn it into an acknowledgement
+`{"ok": false, "error", "code"}`, the HTTP API into the same body with the status below. Game
+logic, parsing and storage all raise it, so no layer needs to know how another reports errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# code -> HTTP status; codes only Socket.IO can produce answer 400 over HTTP if they ever leak.
+HTTP_STATUS = {
+    "bad_request": 400,
+    "bad_fen": 400,
+    "bad_pgn": 400,
+    "bad_tree": 400,
+    "forbidden": 403,
+    "not_found": 404,
+    "not_your_turn": 409,
+    "stale_ply": 409,
+    "future_ply": 409,
+    "illegal_move": 409,
+    "ambiguous_move": 409,
+    "game_over": 409,
+    "not_allowed": 409,
+    "seat_taken": 409,
+    "conflict": 409,
+    "payload_too_large": 413,
+    "rate_limited": 429,
+    "too_many_games": 429,
+    "too_many_seeks": 429,
+    "out_of_range": 409,  # a seek's rating range (server.lobby.service)
+    "unknown_event": 400,
+    "reserved_event": 400,
+    "internal": 500,
+    # game review (server.review)
+    "too_long": 400,
+    "game_in_play": 409,
+    "not_ready": 409,
+    "replaced": 409,
+    "queue_full": 503,
+    # the edge (server.edge.wsgi): a Host the site does not answer to
+    "bad_host": 400,
+    # the work pool (server.work)
+    "busy": 503,
+    "too_slow": 422,
+    # accounts (server.accounts)
+    "bad_name": 400,
+    "weak_password": 400,
+    "name_taken": 409,
+    "bad_credentials": 401,
+    "not_signed_in": 401,
+    "too_many_attempts": 429,
+    # a state-changing request from another site (server.edge.origins)
+    "cross_site": 403,
+}
+
+
+class RequestError(Exception):
+    """A request refused with `code`; `message` says what was wrong."""
+
+    def __init__(self, code: str, message: str) -> None:
+        if code not in HTTP_STATUS:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @property
+    def http_status(self) -> int:
+        return HTTP_STATUS[self.code]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": False, "error": self.message, "code": self.code}
+
+
+def error_reply(code: str, message: str) -> dict[str, Any]:
+    """The failure reply without raising (for handlers that answer directly)."""
+    return RequestError(code, message).to_json()

@@ -1,0 +1,148 @@
+"""A position's facts encoded once, shared by every message and every receiver.
+
+The state carries, beside the threat map, what `chesscore` says about the position (issue 7):
+the x-ray attackers of the squares that have any, every pin line, what the last move changed
+(`chesscore.analysis.insight`) and that move in words; the seat to move also gets the safety
+label of each legal move (`chesscore.analysis.see`). These cost about a millisecond or two per
+position, so they are computed once per position, put in the wire form
+(server.threats.wire) and encoded to JSON text (server.edge.wire) once, and kept
+in a small LRU cache shared by every game of the process: the key is the Zobrist keys of the
+position and of the one before it, which fix the position, the last move and hence every fact
+here, so a join, an HTTP read or a change that leaves the board alone (an offer, a seat
+claimed) costs a dictionary look-up, and games in the same opening share their entries.
+Previews of candidate moves are cached the same way, since a player dragging a piece hovers
+over the same few squares again and again.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from chesscore import Board, ChessError, Color, Move
+from chesscore.analysis.insight import describe_last_move, preview
+from chesscore.analysis.see import classify_destinations
+from chesscore.analysis.threats import make_threat_map
+from chesscore.analysis.xray import make_xray_map
+from server.edge.wire import JsonText, encode
+from server.shared.errors import RequestError
+from server.threats.wire import (
+    insight_json,
+    preview_json,
+    safety_text,
+    square_or_none,
+    threats_json,
+)
+
+# Entries are only looked up again by joins, HTTP reads and changes that leave the board
+# alone: a few hundred positions serve them, and each costs a few kilobytes.
+FACTS_CACHE_SIZE = 512
+PREVIEW_CACHE_SIZE = 1024
+
+T = TypeVar("T")
+
+
+class PositionFacts:
+    """The threat map, the insight and (on first use) the safety labels of one position, as
+    JSON text ready to splice into every message that carries them (server.edge.wire):
+    encoded once, they cost no more to send to three rooms than to one, and a few kilobytes to
+    keep."""
+
+    def __init__(self, board: Board) -> None:
+        threats = make_threat_map(board)
+        change, announcement = describe_last_move(board, threats)
+        self.threats = encode(threats_json(threats))
+        self.insight = encode(insight_json(make_xray_map(board), change))
+        # The last move in words is no overlay: every receiver gets it, assisted or not.
+        self.announcement = announcement
+        self.checked_king = square_or_none(checked_king(board, board.turn, threats.checkers))
+        self.safety: JsonText | None = None
+
+    def safety_of(self, board: Board) -> JsonText:
+        """The safety labels of `board` (this position), computed when the seat to move first
+        asks: nobody needs them while the computer or an absent player is to move."""
+        if self.safety is None:
+            self.safety = safety_text(classify_destinations(board))
+        return self.safety
+
+
+class LruCache:
+    """A thread-safe least-recently-used map; values are made outside the lock."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: OrderedDict[Any, Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: Any, make: Callable[[], T]) -> T:
+        with self.lock:
+            if key in self.entries:
+                self.entries.move_to_end(key)
+                return self.entries[key]  # type: ignore[no-any-return]
+        # Two threads may both make a missing value; both results are equal, one is kept.
+        value = make()
+        with self.lock:
+            self.entries[key] = value
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+        return value
+
+    def peek(self, key: Any) -> Any:
+        """The value kept under `key` (None if there is none), made most recently used."""
+        with self.lock:
+            if key not in self.entries:
+                return None
+            self.entries.move_to_end(key)
+            return self.entries[key]
+
+    def put(self, key: Any, value: Any) -> None:
+        with self.lock:
+            self.entries[key] = value
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+
+_facts = LruCache(FACTS_CACHE_SIZE)
+_previews = LruCache(PREVIEW_CACHE_SIZE)
+
+
+def clear_caches() -> None:
+    """Forget every cached fact (for measuring the cost of a first build)."""
+    for cache in (_facts, _previews):
+        with cache.lock:
+            cache.entries.clear()
+
+
+def position_key(board: Board) -> tuple[int, ...]:
+    """The Zobrist keys of the position and of the one before it (if the game has one)."""
+    return tuple(board.keys[-2:])
+
+
+def position_facts(board: Board) -> PositionFacts:
+    return _facts.get(position_key(board), lambda: PositionFacts(board))
+
+
+def cached_preview(board: Board, move: Move) -> dict[str, Any]:
+    """The preview of `move` in `board` in the wire form (`chesscore.analysis.insight.preview`;
+    `illegal_move` if the move is not legal there)."""
+    key = (*position_key(board), move.uci())
+    return _previews.get(key, lambda: make_preview(board, move))
+
+
+def make_preview(board: Board, move: Move) -> dict[str, Any]:
+    try:
+        found = preview(board, move, make_threat_map(board))
+    except ChessError as error:
+        raise RequestError(
+            "illegal_move", f"illegal move {move.uci()!r} in {board.fen()}"
+        ) from error
+    # The king a move checks is the opponent's, which the move leaves where it stands.
+    return preview_json(found, checked_king(board, 1 - board.turn, found.threats.checkers))
+
+
+def checked_king(board: Board, color: Color, checkers: Sequence[int]) -> int | None:
+    """The square of `color`'s king when `checkers` (a threat map's) check it: the page draws
+    their arrows to it."""
+    return board.king_square(color) if checkers else None
