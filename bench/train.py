@@ -31,7 +31,7 @@ from chesscore.training import KINDS, Drill, PositionFacts, make_drill
 from chesscore.training.difficulty import LEVELS
 from chesscore.training.drills import MOVE_KINDS, SQUARE_KINDS
 from chesscore.training.judging import Answer, PinAnswer, move_key
-from server.games.admission import AddressBuckets
+from server.shared.buckets import AddressBuckets
 from server.training.positions import GAMES_FILE, shipped_positions
 from server.training.requests import AnswerRequest
 from server.training.service import TrainingService

@@ -19,6 +19,7 @@ if configured_async_mode() == "gevent":
 
 from server.app import create_app  # after the patch, on purpose
 from server.engine.stockfish import describe
+from server.services import SERVICES
 
 # With the collector's default thresholds a server under load ran a full collection every few
 # seconds, scanning every connection's objects and stalling the whole process about 100 ms each
@@ -42,7 +43,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     app = create_app({"HOST": args.host, "PORT": args.port})
     tune_collector()
-    print(f"Game reviews: {describe(app.extensions['chess_reviews'].engine.stockfish)}", flush=True)
+    reviews = SERVICES.of(app).reviews
+    print(f"Game reviews: {describe(reviews.engine.stockfish)}", flush=True)
     # gevent's WSGI server with gevent-websocket, or Werkzeug's with simple-websocket in
     # threading mode; both carry real WebSockets, and both are bounded alike (connections per
     # address, a request's time, a frame's size: server.edge.http_server and

@@ -1,10 +1,10 @@
-"""The application factory: one Flask app with Flask-SocketIO attached, and its game service.
+"""The application factory, the top of the house: one Flask app with Flask-SocketIO attached.
 
 `socketio` is created once at import and bound to an app by `create_app`, the pattern of
-Flask's tutorial and Flask-SocketIO-Chat, so HTTP views, the JSON API and Socket.IO handlers
-live in their own modules and tests can build as many apps as they need. The factory opens the
-store under the instance folder, builds the `GameService` that every transport shares (kept in
-`app.extensions["chess"]`) and resumes the games that were in play when the server stopped.
+Flask's tutorial and Flask-SocketIO-Chat, so tests can build as many apps as they need. The
+factory reads the settings, builds every service (server.services: the composition root),
+registers each feature's routes and pages and every Socket.IO event (server.sockets), and puts
+the network's edge around it all (server.edge: hosts, the cross-site check, the guards).
 """
 
 from __future__ import annotations
@@ -16,21 +16,29 @@ from flask.sessions import SessionInterface, SessionMixin
 from flask_socketio import SocketIO
 
 from chesscore.openings import opening_table
+from server import sockets
+from server.accounts import http as accounts_http
+from server.accounts import pages as account_pages
 from server.accounts import passwords
-from server.accounts.service import Accounts
-from server.analysis.service import AnalysisService
+from server.analysis import http as analysis_http
+from server.edge import credits
 from server.edge.broadcast import make_client_manager
-from server.edge.connections import Connections
 from server.edge.guard import install as install_transport_guard
 from server.edge.headers import add_security_headers, public_url
+from server.edge.http import answer_unrouted_as_json
 from server.edge.origins import trusted_origins
 from server.edge.security import load_secret_key, socketio_options
 from server.edge.wire import JsonProvider, Packet
 from server.edge.wsgi import Edge, allowed_hosts
-from server.games.rooms import RoomNotifier
-from server.games.service import GameService
+from server.games import http as games_http
+from server.games import pages as game_pages
+from server.lobby import events as lobby_events
+from server.players import http as players_http
+from server.players import ratings_http
+from server.review import http as review_http
+from server.services import build_services, put_in_slots
 from server.shared.config import ASYNC_MODES, DEFAULTS, FRONTEND, load_environment
-from server.storage.interface import open_store
+from server.training import http as training_http
 
 socketio = SocketIO()
 
@@ -49,30 +57,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     _check_async_mode(app.config["ASYNC_MODE"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(app.instance_path)
-
-    from server.accounts import http as accounts_api
-    from server.accounts import pages as account_pages
-    from server.analysis import http as analysis_api
-    from server.edge import credits
-    from server.games import events
-    from server.games import http as api
-    from server.games import pages as views
-    from server.lobby import events as lobby_events
-    from server.players import http as profiles
-    from server.players import ratings_http as ratings_api
-    from server.review import events as review_events
-    from server.training import http as training_http
-    from server.work import offload
-
-    app.register_blueprint(views.blueprint)
-    app.register_blueprint(api.blueprint)
-    app.register_blueprint(analysis_api.blueprint)
-    app.register_blueprint(credits.blueprint)
-    app.register_blueprint(accounts_api.blueprint)
-    account_pages.install(app)
-    app.register_blueprint(ratings_api.blueprint)
-    app.after_request(add_security_headers)
     public_url(app.config)  # a malformed CHESS_PUBLIC_URL stops the start, naming it
+    _register_routes(app)
+    app.after_request(add_security_headers)
     app.json = JsonProvider(app)
     app.session_interface = NoSessions()
     socketio.init_app(
@@ -81,32 +68,37 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         client_manager=make_client_manager(app.config["REDIS_URL"]),
         **transport_options(app.config),
     )
-    events.register(socketio)
+    sockets.register(socketio)
     install_transport_guard(app, socketio.server)  # bad input answered, never hung
     # Outermost, so every request meets it: the Host allow-list, headers on /socket.io/ too.
     # And the one cross-site check of every state-changing request (server.edge.origins).
     app.wsgi_app = Edge(  # type: ignore[method-assign]
         app.wsgi_app, allowed_hosts(app.config), trusted_origins(app.config)
     )
-    connections = Connections()
-    app.extensions["chess_connections"] = connections
-    app.extensions["chess"] = _make_service(app, connections)
-    app.extensions["chess"].resume()
     passwords.prepare()  # the dummy hash now, not on the first unknown name's sign-in
-    app.extensions["chess_accounts"] = Accounts(
-        app.extensions["chess"].store, app.config, app.extensions["chess"].rename_seats
-    )
-    app.extensions["chess_accounts"].close_socket = lambda sid: socketio.server.disconnect(sid)
-    app.extensions["chess_analysis"] = AnalysisService(app.extensions["chess"].store)
-    offload.install(app)  # the work pool of the analysis and review API (server.work)
-    lobby_events.install(app, socketio)  # the lobby (server.lobby) over the game service
-    review_events.install(app, socketio)  # game reviews (server.review), after the analysis
-    training_http.install(app)  # the threat trainer at /train (server.training)
-    profiles.install(app)  # players' pages, game lists and PGN exports (server.players.http)
+    put_in_slots(app, build_services(app, socketio))
     # The opening names take about a second to read (chesscore.openings): at start, not on the
     # first state that carries one.
     socketio.start_background_task(opening_table)
     return app
+
+
+def _register_routes(app: Flask) -> None:
+    """Every feature's pages and API."""
+    app.register_blueprint(game_pages.blueprint)
+    app.register_blueprint(games_http.blueprint)
+    app.register_blueprint(analysis_http.blueprint)
+    app.register_blueprint(review_http.blueprint)
+    app.register_blueprint(lobby_events.blueprint)
+    app.register_blueprint(credits.blueprint)
+    app.register_blueprint(accounts_http.blueprint)
+    account_pages.install(app)
+    app.register_blueprint(ratings_http.blueprint)
+    app.register_blueprint(players_http.blueprint)
+    app.register_blueprint(players_http.api_blueprint)
+    app.register_blueprint(training_http.page)
+    app.register_blueprint(training_http.blueprint)
+    answer_unrouted_as_json(app)
 
 
 def transport_options(config: dict[str, Any]) -> dict[str, Any]:
@@ -149,15 +141,3 @@ def _check_async_mode(mode: str) -> None:
                 "imported: start the server with `python -m server`, or create the app with "
                 "config={'ASYNC_MODE': 'threading'}"
             )
-
-
-def _make_service(app: Flask, connections: Connections) -> GameService:
-    return GameService(
-        open_store(app.instance_path, app.config),
-        notifier=RoomNotifier(socketio, connections.connected_seats),
-        spawn=socketio.start_background_task,
-        sleep=socketio.sleep,
-        computer_delay=float(app.config["COMPUTER_DELAY"]),
-        attended=connections.has_player,
-        limits=app.config,
-    )

@@ -24,7 +24,8 @@ import requests
 from chesscore.training import PositionFacts, make_drill
 from chesscore.training.drills import KINDS
 from server.app import create_app
-from server.games.admission import AddressBuckets, RateLimited
+from server.services import SERVICES
+from server.shared.buckets import AddressBuckets, RateLimited
 from server.shared.errors import RequestError
 from server.training.pending import PendingDrills
 from server.training.positions import SiteGames
@@ -350,7 +351,7 @@ def test_finished_games_of_the_site_give_positions_and_games_in_play_none(tmp_pa
             f"/api/games/{game}/moves", json={"ply": ply, "uci": uci}, headers=headers
         )
         assert reply.status_code == 200, reply.json
-    site = app.extensions["chess_training"].site
+    site = SERVICES.of(app).training.site
     assert site.finished_ids(200) == [] and site.load(game) is None  # in play: not a source
     headers = {"Authorization": f"Bearer {seats[0]}"}
     reply = client.post(f"/api/games/{game}/actions", json={"action": "resign"}, headers=headers)

@@ -11,14 +11,14 @@ cross-site requests never get here (server.edge.origins, at the edge).
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, make_response, request
 
 from server.accounts import devices
 from server.accounts.identity import Account, current_account
 from server.accounts.passkeys import RelyingParty, relying_party
-from server.accounts.service import Accounts, SignedIn
+from server.accounts.service import ACCOUNTS, Accounts, SignedIn
 from server.accounts.sessions import (
     COOKIE,
     clear_session_cookie,
@@ -26,12 +26,13 @@ from server.accounts.sessions import (
     set_session_cookie,
 )
 from server.edge.clients import request_client
-from server.games.http import answer_errors_as_json, json_body
-from server.games.seats import cookie_name, is_game_id, is_token
-from server.games.service import GameService
+from server.edge.http import answer_errors_as_json, json_body
+from server.games.seats import cookie_name, is_game_id
+from server.games.service import GAMES
 from server.players.http import record_claimed
 from server.players.ratings_http import account_ratings
 from server.shared.errors import RequestError
+from server.shared.tokens import is_token
 
 blueprint = answer_errors_as_json(Blueprint("accounts_api", __name__, url_prefix="/api/account"))
 # Game ids one claim may name (the browser remembers 30 games: static/js/storage.js).
@@ -39,7 +40,7 @@ MAX_CLAIMED = 100
 
 
 def _accounts() -> Accounts:
-    return cast(Accounts, current_app.extensions["chess_accounts"])
+    return ACCOUNTS.get()
 
 
 def account_json(account: Account) -> dict[str, Any]:
@@ -169,7 +170,7 @@ def claim() -> Response:
         if token is not None and is_token(token):
             held[game_id] = token  # the seat this browser holds proves it played there
     claimed = _accounts().claim(account, held)
-    record_claimed(cast(GameService, current_app.extensions["chess"]), claimed)
+    record_claimed(GAMES.get(), claimed)
     return jsonify({"ok": True, "claimed": claimed})
 
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
-from flask import current_app, g, has_request_context, request
+from flask import g, has_request_context, request
 
 from server.shared.errors import RequestError
+from server.shared.slots import Slot
 
 
 @dataclass(frozen=True)
@@ -73,4 +74,7 @@ def shown_name(chosen: str | None) -> str | None:
 
 
 def _source() -> AccountSource:
-    return cast(AccountSource, current_app.extensions["chess_accounts"])
+    return ACCOUNT_SOURCE.get()
+
+
+ACCOUNT_SOURCE: Slot[AccountSource] = Slot("accounts")

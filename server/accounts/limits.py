@@ -31,7 +31,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-from server.games.admission import RateLimited
+from server.shared.buckets import RateLimited
 
 MAX_KEYS = 100_000
 

@@ -34,9 +34,10 @@ from server.accounts.sessions import (
     new_session_id,
 )
 from server.accounts.usernames import DELETED_NAME, name_key, parse_username
-from server.games.admission import AddressBuckets
-from server.games.seats import hash_token
+from server.shared.buckets import AddressBuckets
 from server.shared.errors import RequestError
+from server.shared.slots import Slot
+from server.shared.tokens import hash_token
 from server.storage.interface import GameStore, NameTakenError, StoredUser
 
 BAD_CREDENTIALS = "the name or the password is wrong"
@@ -52,7 +53,7 @@ class SignedIn:
 
 
 class Accounts:
-    """The accounts of one server process (kept in `app.extensions["chess_accounts"]`)."""
+    """The accounts of one server process (built by the composition root, server.services)."""
 
     def __init__(
         self,
@@ -296,3 +297,6 @@ class Accounts:
                 self.checked.pop(sid, None)
         for sid in closing:  # outside the lock: closing runs the disconnect handler here
             self.close_socket(sid)
+
+
+ACCOUNTS: Slot[Accounts] = Slot("accounts")

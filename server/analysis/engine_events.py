@@ -14,17 +14,17 @@ from __future__ import annotations
 import itertools
 from typing import Any, cast
 
-from flask import current_app, request
+from flask import request
 from flask_socketio import SocketIO
 
 from chesscore import Board
 from server.analysis.events import board_at_path
+from server.analysis.requests import parse_engine_start
 from server.edge.clients import request_client
 from server.engine.analysis import AnalysisJob, AnalysisUpdate
 from server.engine.pool import EnginePool
-from server.games.requests import parse_engine_start
-from server.games.service import GameService
 from server.shared.errors import RequestError
+from server.shared.slots import Slot
 
 _jobs = itertools.count(1)
 # Moves of history a job takes along: enough to see a repetition or the fifty-move rule, where
@@ -32,8 +32,12 @@ _jobs = itertools.count(1)
 HISTORY_PLIES = 100
 
 
+# The engine pool the composition root built (the computer's searches share it).
+ENGINES: Slot[EnginePool] = Slot("engine pool")
+
+
 def _pool() -> EnginePool:
-    return cast(GameService, current_app.extensions["chess"]).computer.pool
+    return ENGINES.get()
 
 
 def _sid() -> str:

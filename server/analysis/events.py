@@ -15,19 +15,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, request
+from flask import request
 
 from chesscore import Board
 from chesscore.rules.squares import COLOR_NAMES
-from server.analysis.tree import looks_like_uci, play_path_move, replay_path
-from server.games.lookups import describe
-from server.games.messages import opening_json
-from server.games.requests import (
+from server.analysis.requests import (
     PathRequest,
     parse_analysis_describe,
     parse_analysis_preview,
     parse_path,
 )
+from server.analysis.tree import looks_like_uci, play_path_move, replay_path
+from server.edge.connections import CONNECTIONS
+from server.games.lookups import describe
+from server.games.messages import opening_json
 from server.shared.errors import RequestError
 from server.threats.cache import LruCache, cached_preview, position_facts
 from server.work.offload import PGN_BYTES_PER_MOVE, offload
@@ -55,7 +56,7 @@ def board_at_path(path: PathRequest) -> tuple[Board, str | None]:
             found = (board, parent[1])
     if found is None:
         sid = request.sid  # type: ignore[attr-defined]
-        if not current_app.extensions["chess_connections"].allow_replay(sid, len(path.moves)):
+        if not CONNECTIONS.get().allow_replay(sid, len(path.moves)):
             raise RequestError(
                 "rate_limited", "too many long paths replayed on this connection; slow down"
             )

@@ -17,40 +17,38 @@ and answers here; docs/protocol.md documents each endpoint.
 
 from __future__ import annotations
 
-from typing import cast
-
-from flask import Blueprint, Response, current_app, jsonify, make_response, request
+from flask import Blueprint, Response, jsonify, make_response, request
 
 from chesscore import Move
 from chesscore.rules.pgn_import import ImportedGame, Node
 from server.analysis import jobs as offload_jobs
-from server.analysis.service import AnalysisService
+from server.analysis.service import ANALYSIS, AnalysisService
 from server.edge.clients import request_client
-from server.games import http as api
-from server.games.seats import cookie_name, is_game_id, is_token
-from server.games.service import GameService
+from server.edge.http import answer_errors_as_json, bearer_token, json_bytes
+from server.games.pgn import pgn_headers, pgn_result
+from server.games.seats import cookie_name, is_game_id
+from server.games.service import GAMES, GameService
 from server.shared.errors import RequestError
+from server.shared.tokens import is_token
 from server.work.offload import PGN_BYTES_PER_MOVE, offload
 
 MAX_BODY_BYTES = 1024 * 1024
 
-blueprint = api.answer_errors_as_json(
-    Blueprint("analysis_api", __name__, url_prefix="/api/analysis")
-)
+blueprint = answer_errors_as_json(Blueprint("analysis_api", __name__, url_prefix="/api/analysis"))
 
 
 def _analysis() -> AnalysisService:
-    return cast(AnalysisService, current_app.extensions["chess_analysis"])
+    return ANALYSIS.get()
 
 
 def _games() -> GameService:
-    return cast(GameService, current_app.extensions["chess"])
+    return GAMES.get()
 
 
 def _large_body() -> bytes:
     """The body, undecoded: the work pool decodes it, after the address is admitted."""
     request.max_content_length = MAX_BODY_BYTES
-    return api.json_bytes()
+    return json_bytes()
 
 
 @blueprint.post("")
@@ -109,7 +107,7 @@ def game_for_analysis(game_id: str) -> ImportedGame:
         raise RequestError("not_found", f"no game with id {game_id[:40]!r}")
     with service.session(game_id) as game:
         playing = game.is_playing
-        headers, result = api.pgn_headers(game), api.pgn_result(game)
+        headers, result = pgn_headers(game), pgn_result(game)
         start_fen, records = game.settings.start_fen, list(game.moves)
     if playing and _holds_seat(service, game_id):
         raise RequestError("forbidden", "no analysis of your own game while it is played")
@@ -118,7 +116,7 @@ def game_for_analysis(game_id: str) -> ImportedGame:
 
 
 def _holds_seat(service: GameService, game_id: str) -> bool:
-    tokens = [request.cookies.get(cookie_name(game_id)), api.bearer_token()]
+    tokens = [request.cookies.get(cookie_name(game_id)), bearer_token()]
     return any(
         token is not None and is_token(token) and service.seat_of(game_id, token) is not None
         for token in tokens

@@ -25,7 +25,7 @@ from server.analysis.service import (
     read_stored,
 )
 from server.analysis.tree import make_tree, parse_tree
-from server.games.http import decode_json
+from server.edge.http import decode_json
 from server.review.requests import ReviewRequest, parse_review_request
 from server.shared.display import display_result, display_value
 from server.shared.errors import RequestError

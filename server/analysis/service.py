@@ -27,8 +27,9 @@ from chesscore.rules.pgn_import import (
     scan_games,
 )
 from server.analysis.tree import MAX_NODES, MAX_VARIATION_DEPTH, parse_root
-from server.games.admission import AddressBuckets
+from server.shared.buckets import AddressBuckets
 from server.shared.errors import RequestError
+from server.shared.slots import Slot
 from server.storage.interface import GameStore
 
 MAX_GAME_PLIES = MAX_NODES
@@ -127,3 +128,6 @@ class AnalysisService:
         if text is None:
             raise RequestError("not_found", f"no analysis with id {analysis_id[:20]!r}")
         return text
+
+
+ANALYSIS: Slot[AnalysisService] = Slot("analysis service")

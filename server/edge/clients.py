@@ -1,6 +1,6 @@
 """The client address of the request being served, HTTP or a Socket.IO event alike.
 
-Per-address limits (server.games.admission) key a visitor by it (server.edge.ratelimit):
+Per-address limits (server.shared.buckets) key a visitor by it (server.edge.ratelimit):
 the peer's address, or behind `CHESS_TRUSTED_PROXIES` proxies the one the outermost trusted
 proxy saw. A Socket.IO event is served in the request context of its connection's handshake,
 so the same headers answer there.

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 from chesscore import Color
 from server.edge.ratelimit import BURST, PER_SECOND
-from server.games.admission import TokenBucket
+from server.shared.buckets import TokenBucket
+from server.shared.slots import Slot
 
 # Refused events (rate limit) in a burst after which the connection is closed.
 FLOOD_LIMIT = 1000
@@ -153,3 +154,6 @@ class Connections:
 
     def role(self, sid: str, game_id: str) -> Color | None:
         return self.get(sid).roles.get(game_id)
+
+
+CONNECTIONS: Slot[Connections] = Slot("connections")

@@ -41,7 +41,7 @@ from engineio import payload as eio_payload
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 
 from server.edge.security import MAX_FRAME_BYTES
-from server.games.admission import TokenBucket
+from server.shared.buckets import TokenBucket
 from server.shared.errors import error_reply
 
 log = logging.getLogger(__name__)

@@ -2,9 +2,9 @@
 
 A connection may send `BURST` events at once, then `PER_SECOND` a second (a `TokenBucket`
 per connection, server.edge.connections). Limits per client address (creating games,
-games against the computer: server.games.admission) are kept under the key `client_address`
-reads from a request: the peer's address, or from the proxy's X-Forwarded-For only when the
-server is configured to trust that many proxies.
+games against the computer: server.games.admission; the buckets: server.shared.buckets) are
+kept under the key `client_address` reads from a request: the peer's address, or from the
+proxy's X-Forwarded-For only when the server is configured to trust that many proxies.
 """
 
 from __future__ import annotations

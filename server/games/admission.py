@@ -8,22 +8,20 @@ the seconds to wait, and a cap on the games against the computer it plays at onc
 a computer game, the key the engine pool's fair queue shares its workers by. Both tables forget
 what is idle (a full bucket; a game with no change for `FORGET_SECONDS`, which stops counting
 after `IDLE_SECONDS`) and are capped in size, so a client with many addresses cannot grow them
-without end. The `TokenBucket` under them also limits the transport's events per connection
-(server.edge.ratelimit); which address a request comes from is the transport's to say.
+without end. The buckets are the shared ones (server.shared.buckets).
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from server.shared.buckets import AddressBuckets, Clock
 from server.shared.errors import RequestError
 
 # A computer game with no change for this long stops counting against its address's cap (and
@@ -34,92 +32,6 @@ IDLE_SECONDS = 15 * 60
 FORGET_SECONDS = 24 * 3600
 # At most this many games are remembered; beyond it the longest unchanged are forgotten.
 MAX_GAMES = 200_000
-# At most this many addresses keep a bucket; the least recently seen go first.
-MAX_ADDRESSES = 100_000
-
-Clock = Callable[[], float]
-
-
-class TokenBucket:
-    """`capacity` tokens at once, then `rate` per second."""
-
-    def __init__(self, capacity: float, rate: float, clock: Clock = time.monotonic) -> None:
-        self.capacity = capacity
-        self.rate = rate
-        self.clock = clock
-        self.tokens = capacity
-        self.updated = clock()
-        self.lock = threading.Lock()  # a connection's events run concurrently
-
-    def allow(self, cost: float = 1) -> bool:
-        """Take `cost` tokens if there are that many."""
-        with self.lock:
-            now = self.clock()
-            self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
-            self.updated = now
-            if self.tokens < cost:
-                return False
-            self.tokens -= cost
-            return True
-
-    def wait_time(self) -> float:
-        """Seconds until a token is there (0 if one is)."""
-        with self.lock:
-            tokens = min(self.capacity, self.tokens + (self.clock() - self.updated) * self.rate)
-            return max(0.0, (1 - tokens) / self.rate)
-
-
-class RateLimited(RequestError):
-    """`rate_limited`, with the seconds after which a retry will pass (HTTP Retry-After)."""
-
-    def __init__(self, message: str, retry_after: float) -> None:
-        super().__init__("rate_limited", message)
-        self.retry_after = max(1, math.ceil(retry_after))
-
-
-class AddressBuckets:
-    """A bucket per client address: `burst` at once, then one every `interval` seconds."""
-
-    def __init__(
-        self,
-        burst: int,
-        interval: float,
-        clock: Clock = time.monotonic,
-        max_addresses: int = MAX_ADDRESSES,
-    ) -> None:
-        self.burst = burst
-        self.interval = interval
-        self.clock = clock
-        self.max_addresses = max_addresses
-        self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()  # least recently seen first
-        self.lock = threading.Lock()
-
-    def take(self, address: str, what: str) -> None:
-        """Take a token for `address`, or raise RateLimited naming `what` was limited."""
-        with self.lock:
-            self._forget_idle()
-            bucket = self.buckets.get(address)
-            if bucket is None:
-                bucket = TokenBucket(self.burst, 1 / self.interval, self.clock)
-                self.buckets[address] = bucket
-                if len(self.buckets) > self.max_addresses:
-                    self.buckets.popitem(last=False)
-            self.buckets.move_to_end(address)
-        if not bucket.allow():
-            raise RateLimited(
-                f"too many {what} from your address: {self.burst} at once, then one every "
-                f"{self.interval:g} s; retry in {math.ceil(bucket.wait_time())} s",
-                bucket.wait_time(),
-            )
-
-    def _forget_idle(self) -> None:
-        """Drop buckets unused long enough to be full again: a fresh one is the same."""
-        refilled = self.clock() - self.burst * self.interval
-        while self.buckets:
-            oldest = next(iter(self.buckets.values()))
-            if oldest.updated > refilled:
-                return
-            self.buckets.popitem(last=False)
 
 
 @dataclass

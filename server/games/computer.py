@@ -30,7 +30,7 @@ from chesscore import Board, ChessError, Move
 from chesscore.engine.levels import CAREFUL_LEVEL, choose_move_uci
 from chesscore.engine.levels import LEVELS as ENGINE_LEVELS
 from chesscore.engine.players import make_player
-from server.engine.pool import EnginePool, JobOverran, Search, default_size
+from server.engine.pool import EnginePool, JobOverran, Search
 
 log = logging.getLogger(__name__)
 
@@ -67,13 +67,13 @@ class ComputerMover:
         spawn: Spawn,
         sleep: Callable[[float], object],
         play: Play,
-        workers: int = 0,
+        pool: EnginePool,
     ) -> None:
         self.delay = delay
         self.spawn = spawn
         self.sleep = sleep
         self.play = play
-        self.pool = EnginePool(workers or default_size())
+        self.pool = pool
         self.lock = threading.Lock()
         self.requests: dict[str, int] = {}  # game id -> serial of its current request
         self.serials = itertools.count()

@@ -10,91 +10,46 @@ bodies are documented in docs/protocol.md.
 
 from __future__ import annotations
 
-import datetime
 import logging
 from dataclasses import replace
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, make_response, request
-from werkzeug.exceptions import HTTPException
+from flask import Blueprint, Response, jsonify, make_response, request
 from werkzeug.wrappers import Response as BaseResponse
 
-from chesscore import BLACK, WHITE, Color
+from chesscore import Color
 from chesscore.analysis.annotate import make_annotated_pgn
-from chesscore.openings import Opening, opening_of
 from chesscore.rules.pgn import make_pgn
 from server.accounts.identity import current_account_id, shown_name
 from server.edge.clients import request_client
-from server.edge.connections import Connections
-from server.edge.headers import public_url
-from server.edge.json_limits import (
-    MAX_DEPTH,
-    InvalidTextError,
-    JsonTooDeepError,
-    loads_bounded,
-)
+from server.edge.connections import CONNECTIONS
+from server.edge.http import answer_errors_as_json, bearer_token, json_body
 from server.edge.query import parse_query_int
-from server.games.admission import RateLimited
 from server.games.lookups import board_at
 from server.games.messages import State, make_state
-from server.games.play import Game, GameSettings, Header, color_name, shown_names
+from server.games.pgn import pgn_headers, pgn_result
+from server.games.play import Game, color_name
 from server.games.requests import parse_action, parse_create, parse_http_move, parse_invite
-from server.games.seats import COOKIE_MAX_AGE, cookie_name, is_game_id, is_token
-from server.games.service import GameService
+from server.games.seats import COOKIE_MAX_AGE, cookie_name, is_game_id
+from server.games.service import GAMES, GameService
 from server.shared.errors import RequestError
+from server.shared.tokens import is_token
 from server.threats.cache import position_facts
 from server.work.offload import PGN_BYTES_PER_MOVE, offload
 
 log = logging.getLogger(__name__)
-blueprint = Blueprint("api", __name__, url_prefix="/api")
+blueprint = answer_errors_as_json(Blueprint("api", __name__, url_prefix="/api"))
 
 
 def _service() -> GameService:
-    return cast(GameService, current_app.extensions["chess"])
-
-
-def json_body() -> Any:
-    return decode_json(json_bytes())
-
-
-def json_bytes() -> bytes:
-    """The body, undecoded, of a request that says it is JSON."""
-    if not request.is_json:
-        raise RequestError("bad_request", "the body must be JSON (Content-Type: application/json)")
-    return request.get_data()
-
-
-def decode_json(data: bytes) -> Any:
-    """A body's JSON (None when empty), `bad_request` naming what is wrong; the work pool's
-    jobs (server.work.jobs) decode the large bodies with it, off the serving loop."""
-    if not data:
-        return None
-    # Decoded here, not by request.get_json: a deeply nested body made json recurse into a
-    # RecursionError, which is no ValueError and became a 500 (json_limits).
-    try:
-        return loads_bounded(data)
-    except JsonTooDeepError as error:
-        where = "the body" if error.field is None else f"field {error.field[:30]!r}"
-        raise RequestError(
-            "bad_request", f"{where} nests deeper than {MAX_DEPTH} levels ({error.depth})"
-        ) from error
-    except InvalidTextError as error:
-        raise RequestError("bad_request", f"the body: {error}") from error
-    except ValueError as error:
-        raise RequestError("bad_request", "the body is not valid JSON") from error
+    return GAMES.get()
 
 
 def _game_id(game_id: str) -> str:
     if not is_game_id(game_id) or not _service().exists(game_id):
         raise RequestError("not_found", f"no game with id {game_id[:40]!r}")
     return game_id
-
-
-def bearer_token() -> str | None:
-    """The token of the request's `Authorization: Bearer <token>` header, if it has one."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    return token if scheme.lower() == "bearer" and token else None
 
 
 def _bearer_seat(game_id: str) -> Color:
@@ -128,7 +83,7 @@ def set_seat_cookie(response: BaseResponse, game_id: str, token: str) -> None:
 
 
 def _state(game: Game, role: Color | None) -> State:
-    connections = cast(Connections, current_app.extensions["chess_connections"])
+    connections = CONNECTIONS.get()
     return make_state(game, role, _service().clock(), connections.connected_seats(game.id))
 
 
@@ -246,50 +201,6 @@ def game_pgn(game_id: str) -> Response:
     return Response(text, mimetype="text/x-chess-pgn")
 
 
-def pgn_headers(game: Game) -> dict[str, str]:
-    site = public_url(current_app.config)
-    today = datetime.date.today()
-    return stored_pgn_headers(
-        game.id, game.settings, game.header, site, today, opening_of(game.board)
-    )
-
-
-def stored_pgn_headers(
-    game_id: str,
-    settings: GameSettings,
-    header: Header,
-    site: str,
-    played: datetime.date,
-    opening: Opening | None,
-) -> dict[str, str]:
-    """A game's PGN headers from what is stored of it, without its board: the export of a
-    player's games (server.players.export) writes thousands of them."""
-    names = shown_names(settings, header)
-    headers = {
-        "Event": "Casual game",
-        "Site": f"{site}/game/{game_id}",
-        "Date": played.strftime("%Y.%m.%d"),
-        "White": names[WHITE],
-        "Black": names[BLACK],
-    }
-    if opening is not None:
-        headers["ECO"], headers["Opening"] = opening.eco, opening.name
-    if header.outcome is not None:
-        headers["Termination"] = header.outcome.termination.value
-    elif header.status == "aborted":
-        headers["Termination"] = "aborted"
-    return headers
-
-
-def pgn_result(game: Game) -> str:
-    return header_result(game.header)
-
-
-def header_result(header: Header) -> str:
-    """The PGN result token of a game with this header ("*" while it goes on or aborted)."""
-    return header.outcome.result() if header.outcome else "*"
-
-
 @blueprint.post("/games/<game_id>/moves")
 def make_move(game_id: str) -> Response:
     game_id = _game_id(game_id)
@@ -321,41 +232,3 @@ def act(game_id: str) -> Response:
             new_color, token = next(iter(done.rematch_seats.items()))
             body["rematch_color"], body["rematch_seat"] = color_name(new_color), token
     return jsonify(body)
-
-
-@blueprint.errorhandler(RequestError)
-def refused(error: RequestError) -> Response:
-    response = make_response(jsonify(error.to_json()), error.http_status)
-    if isinstance(error, RateLimited):
-        response.headers["Retry-After"] = str(error.retry_after)
-    return response
-
-
-@blueprint.errorhandler(HTTPException)
-def http_error(error: HTTPException) -> tuple[Response, int]:
-    code = {404: "not_found", 413: "payload_too_large"}.get(error.code or 400, "bad_request")
-    return jsonify({"ok": False, "error": error.description, "code": code}), error.code or 400
-
-
-@blueprint.app_errorhandler(404)
-@blueprint.app_errorhandler(405)
-def unrouted(error: HTTPException) -> tuple[Response, int] | HTTPException:
-    """Routing errors happen before any blueprint is chosen: answer JSON under /api only."""
-    if request.path.startswith("/api/"):
-        return http_error(error)
-    return error
-
-
-@blueprint.errorhandler(Exception)
-def crashed(error: Exception) -> tuple[Response, int]:
-    log.error("unexpected error in the HTTP API", exc_info=error)
-    body = {"ok": False, "error": "internal error: the request was not applied", "code": "internal"}
-    return jsonify(body), 500
-
-
-def answer_errors_as_json(other: Blueprint) -> Blueprint:
-    """`other`, an API blueprint beside this one, answering its errors as this one does."""
-    other.register_error_handler(RequestError, refused)
-    other.register_error_handler(HTTPException, http_error)
-    other.register_error_handler(Exception, crashed)
-    return other

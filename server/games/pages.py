@@ -26,12 +26,16 @@ from flask.typing import ResponseReturnValue
 from werkzeug.security import safe_join
 
 from server.accounts.identity import current_account_id, shown_name
+from server.analysis.engine_events import ENGINES
 from server.analysis.http import game_for_analysis
-from server.analysis.service import is_analysis_id
+from server.analysis.service import ANALYSIS, is_analysis_id
 from server.edge.headers import cross_origin_isolate, engine_file_headers
 from server.games.http import set_seat_cookie
-from server.games.seats import is_game_id, is_token
+from server.games.seats import is_game_id
+from server.games.service import GAMES
+from server.review.service import REVIEWS
 from server.shared.errors import RequestError
+from server.shared.tokens import is_token
 
 blueprint = Blueprint("views", __name__)
 
@@ -95,7 +99,7 @@ def overlays_help() -> str:
 def game_page(game_id: str) -> ResponseReturnValue:
     """The game page; `?seat=` (private link) and `?invite=` set the seat cookie and redirect
     to the plain address, so the token leaves the address bar and the browser history."""
-    service = current_app.extensions["chess"]
+    service = GAMES.get()
     if not is_game_id(game_id) or not service.exists(game_id):
         abort(404)
     seat, invite = request.args.get("seat"), request.args.get("invite")
@@ -141,10 +145,7 @@ def analysis_of(key: str) -> ResponseReturnValue:
         except RequestError as error:
             abort(error.http_status)
         return _analysis_page(analysis_id=None, game_id=key, fen=None)
-    if (
-        not is_analysis_id(key)
-        or current_app.extensions["chess_analysis"].store.load_analysis(key) is None
-    ):
+    if not is_analysis_id(key) or ANALYSIS.get().store.load_analysis(key) is None:
         abort(404)
     return _analysis_page(analysis_id=key, game_id=None, fen=None)
 
@@ -161,7 +162,7 @@ def _analysis_page(**context: str | None) -> Response:
 def review_page(review_id: str) -> ResponseReturnValue:
     """A game's review (templates/review.html; the page reads the review by its id)."""
     try:
-        current_app.extensions["chess_reviews"].load(review_id)
+        REVIEWS.get().load(review_id)
     except RequestError as error:
         abort(error.http_status)
     return render_template(["review.html", "index.html"], review_id=review_id)
@@ -170,7 +171,7 @@ def review_page(review_id: str) -> ResponseReturnValue:
 def _warm_engine() -> None:
     """Someone opening the analysis board will soon ask for the engine's lines: the engine's
     workers start now, while the page loads, not on that first request."""
-    current_app.extensions["chess"].computer.pool.warm()
+    ENGINES.get().warm()
 
 
 @blueprint.get("/vendor/<package>/<path:filename>")

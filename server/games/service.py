@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from chesscore import BLACK, WHITE, Color, Move
+from server.engine.pool import EnginePool, default_size
 from server.games import play
 from server.games.abandoned import Sweeper
 from server.games.actions import ACTIONS, RematchPlan
@@ -44,9 +45,11 @@ from server.games.play import Change, Event, Game, GameSettings, NewGame
 from server.games.premoves import Premoves, premove_change
 from server.games.rating import current_ratings, rate_ended
 from server.games.scheduler import Scheduler
-from server.games.seats import hash_token, hashes_match, new_game_id, new_token
+from server.games.seats import new_game_id
 from server.shared.config import DEFAULTS
 from server.shared.errors import RequestError
+from server.shared.slots import Slot
+from server.shared.tokens import hash_token, hashes_match, new_token
 from server.storage.interface import (
     GameStore,
     StaleVersionError,
@@ -89,6 +92,7 @@ class GameService:
         store: GameStore,
         *,
         notifier: Notifier,
+        engines: EnginePool | None = None,
         spawn: Callable[..., object],
         sleep: Callable[[float], object] = time.sleep,
         computer_delay: float = 0.5,
@@ -104,8 +108,11 @@ class GameService:
         # ENGINE_WORKERS, MAX_COMPUTER_GAMES, CREATE_BURST, CREATE_INTERVAL, ABANDON_AFTER
         # (server.shared.config; the app passes its config).
         limits = DEFAULTS if limits is None else limits
-        workers = int(limits["ENGINE_WORKERS"])
-        self.computer = ComputerMover(computer_delay, spawn, sleep, self.play_computer, workers)
+        # The engine pool is the composition root's (the reviews and the analysis board share
+        # it); a service built alone (tests) starts its own.
+        if engines is None:
+            engines = EnginePool(int(limits["ENGINE_WORKERS"]) or default_size())
+        self.computer = ComputerMover(computer_delay, spawn, sleep, self.play_computer, engines)
         self.admission = Admission(limits)
         # Most recently used games last; the oldest beyond `cache_size` are dropped (see _keep).
         self.cache: OrderedDict[str, Game] = OrderedDict()
@@ -630,3 +637,6 @@ def _catch_up(cached: Game | None, stored: StoredGame) -> Game | None:
         board.push_uci(record.uci)
     header = header_from_data(stored.header)
     return replace(cached, board=board, header=header, version=stored.version, moves=stored.moves)
+
+
+GAMES: Slot[GameService] = Slot("game service")

@@ -14,9 +14,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 from flask_socketio import SocketIO, join_room, leave_room
 
 from chesscore import Color
@@ -25,7 +25,6 @@ from server.edge.clients import request_client
 from server.games.clock import control_name
 from server.games.notifier import Notifier
 from server.games.play import Event, Game, color_name
-from server.games.service import GameService
 from server.lobby.requests import (
     parse_accept,
     parse_cancel,
@@ -34,7 +33,7 @@ from server.lobby.requests import (
     parse_seek,
 )
 from server.lobby.seeks import Seat, Seek
-from server.lobby.service import LobbyService
+from server.lobby.service import LOBBY, LobbyService
 from server.lobby.watch import WatchedGame, choose_tv
 
 LOBBY_ROOM = "lobby"
@@ -45,7 +44,7 @@ blueprint = Blueprint("lobby", __name__, url_prefix="/api")
 
 
 def _lobby() -> LobbyService:
-    return cast(LobbyService, current_app.extensions["chess_lobby"])
+    return LOBBY.get()
 
 
 def _sid() -> str:
@@ -228,9 +227,7 @@ HANDLERS: dict[str, Callable[[Any], dict[str, Any]]] = {
 
 def disconnected(sid: str) -> None:
     """A connection closed: what it held in the lobby is withdrawn."""
-    lobby = current_app.extensions.get("chess_lobby")
-    if lobby is not None:
-        cast(LobbyService, lobby).leave(sid)
+    LOBBY.get().leave(sid)
 
 
 @blueprint.get("/lobby")
@@ -239,22 +236,3 @@ def lobby_snapshot() -> Response:
     lobby = _lobby()
     seeks = [seek_json(seek) for seek in lobby.seeks()]
     return jsonify({"ok": True, "seeks": seeks, **watch_json(lobby.watch_list())})
-
-
-def install(app: Flask, socketio: SocketIO) -> None:
-    """Build the lobby over the app's game service and store (called once by the factory)."""
-    games = cast(GameService, app.extensions["chess"])
-    lobby: LobbyService | None = None
-
-    def watch() -> list[WatchedGame]:
-        assert lobby is not None
-        return lobby.watch_list()
-
-    rooms = LobbyRooms(socketio, watch)
-    lobby = LobbyService(games.store, games, rooms, app.config)
-    if not games.store.shared:
-        games.store.clear_seeks()  # a lone process starting: nobody who held one is connected
-    socketio.start_background_task(lobby.keep_alive, socketio.sleep)
-    games.notifier = WatchingNotifier(games.notifier, rooms.games_changed)
-    app.extensions["chess_lobby"] = lobby
-    app.register_blueprint(blueprint)

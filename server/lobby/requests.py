@@ -9,15 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from server.edge.fields import (
+    bad_request,
+    expect_fields,
+    optional_string_field,
+    shorten,
+    string_field,
+)
 from server.games.requests import (
     COLORS,
-    _bad,
-    _fields,
-    _optional_string,
-    _parse_assisted,
-    _string,
+    parse_assisted,
     parse_name,
-    shorten,
 )
 from server.lobby.seeks import QUICK_CONTROLS, PairRequest, SeekRequest
 
@@ -46,29 +48,31 @@ SEEK_ID_WHAT = "a seek id (12 characters A-Z a-z 0-9 _ -)"
 
 def parse_nothing(payload: Any) -> None:
     """An event that takes no field: `{}`."""
-    _fields(payload, ())
+    expect_fields(payload, ())
 
 
 def parse_seek(payload: Any) -> SeekRequest:
-    fields = _fields(payload, (), ("control", "color", "assisted", "name", "rated", "rating_range"))
-    control = _optional_string(
+    fields = expect_fields(
+        payload, (), ("control", "color", "assisted", "name", "rated", "rating_range")
+    )
+    control = optional_string_field(
         fields, "control", lambda text: text in QUICK_CONTROLS, CONTROLS_WHAT
     )
     color = (
         "random"
         if fields.get("color") is None
-        else _string(fields, "color", lambda t: t in COLORS, "'white', 'black' or 'random'")
+        else string_field(fields, "color", lambda t: t in COLORS, "'white', 'black' or 'random'")
     )
     rated = _parse_rated(fields)
     if rated and control is None:
         # Leaving a rated game must cost the game (docs/ratings.md, "Rated games on the
         # server"): a clock makes it a loss on time; without one only the abandon sweep would
         # end it, with no result.
-        raise _bad(f"field 'control': a rated seek needs a clock, {CONTROLS_WHAT}")
+        raise bad_request(f"field 'control': a rated seek needs a clock, {CONTROLS_WHAT}")
     return SeekRequest(
         control,
         COLORS[color],
-        _parse_assisted(fields),
+        parse_assisted(fields),
         parse_name(fields),
         rated,
         _parse_rating_range(fields),
@@ -76,15 +80,15 @@ def parse_seek(payload: Any) -> SeekRequest:
 
 
 def parse_pair(payload: Any) -> PairRequest:
-    fields = _fields(payload, ("control",), ("name", "rated"))
-    control = _string(fields, "control", lambda text: text in QUICK_CONTROLS, CONTROLS_WHAT)
+    fields = expect_fields(payload, ("control",), ("name", "rated"))
+    control = string_field(fields, "control", lambda text: text in QUICK_CONTROLS, CONTROLS_WHAT)
     return PairRequest(control, parse_name(fields), _parse_rated(fields))
 
 
 def _parse_rated(fields: dict[str, Any]) -> bool:
     value = fields.get("rated", False)
     if not isinstance(value, bool):
-        raise _bad(f"field 'rated' must be true or false, got {shorten(value)}")
+        raise bad_request(f"field 'rated' must be true or false, got {shorten(value)}")
     return value
 
 
@@ -100,16 +104,16 @@ def _parse_rating_range(fields: dict[str, Any]) -> tuple[int, int] | None:
         and all(type(bound) is int for bound in value)
         and MIN_RATING <= value[0] <= value[1] <= MAX_RATING
     ):
-        raise _bad(f"field 'rating_range' must be {what}, got {shorten(value)}")
+        raise bad_request(f"field 'rating_range' must be {what}, got {shorten(value)}")
     return value[0], value[1]
 
 
 def parse_accept(payload: Any) -> AcceptRequest:
-    fields = _fields(payload, ("seek",), ("name",))
-    return AcceptRequest(_string(fields, "seek", is_seek_id, SEEK_ID_WHAT), parse_name(fields))
+    fields = expect_fields(payload, ("seek",), ("name",))
+    return AcceptRequest(string_field(fields, "seek", is_seek_id, SEEK_ID_WHAT), parse_name(fields))
 
 
 def parse_cancel(payload: Any) -> str | None:
     """The seek to withdraw, or None: whatever this connection holds."""
-    fields = _fields(payload, (), ("seek",))
-    return _optional_string(fields, "seek", is_seek_id, SEEK_ID_WHAT)
+    fields = expect_fields(payload, (), ("seek",))
+    return optional_string_field(fields, "seek", is_seek_id, SEEK_ID_WHAT)

@@ -26,7 +26,6 @@ from typing import Any
 
 from chesscore import BLACK, WHITE, Board, Color
 from chesscore.ratings import PlayerRating
-from server.games.admission import AddressBuckets
 from server.games.play import GameSettings
 from server.games.rating import game_speed_of, shown_rating
 from server.games.service import GameService
@@ -50,8 +49,10 @@ from server.lobby.seeks import (
     seek_to_body,
 )
 from server.lobby.watch import SCANNED, WatchedGame, make_watch_list, names_in_play
+from server.shared.buckets import AddressBuckets
 from server.shared.errors import RequestError
 from server.shared.names import is_look_alike, make_anonymous_name
+from server.shared.slots import Slot
 from server.storage.interface import GameStore, OwnSeekError, SeekLimitError, StoredSeek
 
 log = logging.getLogger(__name__)
@@ -330,3 +331,6 @@ class LobbyService:
         )
         self.notifier.games_changed()
         return Seat(game.id, taker_color, seats[taker_color], terms.name)
+
+
+LOBBY: Slot[LobbyService] = Slot("lobby")

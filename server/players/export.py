@@ -29,7 +29,7 @@ from chesscore.openings import Opening
 from chesscore.review.pgn import eval_text
 from chesscore.rules.pgn_export import LineMove, make_line_pgn
 from server.games.clock import ClockSettings
-from server.games.http import header_result, stored_pgn_headers
+from server.games.pgn import header_result, stored_pgn_headers
 from server.storage.interface import (
     GamesQuery,
     GameStore,

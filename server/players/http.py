@@ -19,12 +19,10 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
-from functools import partial
 from typing import Any, cast
 
 from flask import (
     Blueprint,
-    Flask,
     Response,
     abort,
     current_app,
@@ -38,12 +36,12 @@ from server.accounts.identity import Account, current_account
 from server.accounts.usernames import DELETED_NAME
 from server.edge.clients import request_client
 from server.edge.headers import public_url
+from server.edge.http import answer_errors_as_json
 from server.edge.query import parse_query_int
 from server.games.clock import control_name
-from server.games.http import answer_errors_as_json
 from server.games.play import Game, color_name, shown_names
 from server.games.rating import ratings_json
-from server.games.service import GameService
+from server.games.service import GAMES, GameService
 from server.players.entries import SPEEDS, history_entries
 from server.players.export import stream_games
 from server.players.query import GamesFilter, parse_games_filter
@@ -56,8 +54,8 @@ from server.storage.interface import (
     header_from_data,
     settings_from_data,
 )
-from server.work.admission import UNIT_BYTES, WorkAdmission
-from server.work.pool import WorkPool
+from server.work.admission import UNIT_BYTES, WORK_ADMISSION
+from server.work.pool import WORK
 
 log = logging.getLogger(__name__)
 blueprint = Blueprint("profiles", __name__)
@@ -72,13 +70,6 @@ _TABS = (("win", "Wins"), ("draw", "Draws"), ("loss", "Losses"))  # the filters 
 
 GRAPH_GAMES = 1000  # rated games on the rating graph, the latest
 RECENT_GAMES = 5  # finished games beside those in play in "Your games"
-
-
-def install(app: Flask) -> None:
-    app.register_blueprint(blueprint)
-    app.register_blueprint(api_blueprint)
-    service = cast(GameService, app.extensions["chess"])
-    service.end_listeners.append(partial(record_history, service.store))
 
 
 def record_history(store: GameStore, game: Game, ended: float | None = None) -> None:
@@ -101,7 +92,7 @@ def record_claimed(service: GameService, game_ids: list[str]) -> None:
 
 
 def _store() -> GameStore:
-    return cast(GameService, current_app.extensions["chess"]).store
+    return GAMES.get().store
 
 
 def find_account(name: str) -> Account:
@@ -291,13 +282,13 @@ def _playing_json(color: int, game: OngoingGame) -> dict[str, Any]:
 @api_blueprint.get("/games/user/<name>")
 def export_games(name: str) -> Response:
     """Every finished game of the player as one PGN file, newest first, streamed."""
-    admission = cast(WorkAdmission, current_app.extensions["chess_work_admission"])
+    admission = WORK_ADMISSION.get()
     with ExitStack() as held:
         # Admitted before anything is looked up: a flood costs a bucket's look-up each.
         held.enter_context(admission.admit(request_client(), (EXPORT_UNITS - 1) * UNIT_BYTES))
         account = find_account(name)
         query = parse_games_filter(request.args).query(account.id, 0)
-        pool = cast(WorkPool, current_app.extensions["chess_work"])
+        pool = WORK.get()
         chunks = stream_games(_store(), query, public_url(current_app.config), pool.run)
         # The first batch before the answer starts: a pool that refuses it (busy, too slow)
         # is answered with its error and status, not with an empty file.

@@ -16,20 +16,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
-from flask import Flask, current_app, request
-from flask_socketio import SocketIO, join_room, leave_room
+from flask import request
+from flask_socketio import join_room, leave_room
 
 from chesscore.review.evaluate import ReviewSetting
-from server.analysis.service import AnalysisService
 from server.edge.clients import request_client
 from server.engine.stockfish import choose_stockfish
-from server.games import http as api
-from server.games.play import Game
-from server.games.service import GameService
-from server.review import http as review_api
 from server.review.engines import DEFAULT_NODES, ReviewEngine
 from server.review.requests import parse_review_id, parse_try
-from server.review.service import ReviewService
+from server.review.service import REVIEWS, ReviewService
 
 
 def review_room(review_id: str) -> str:
@@ -37,7 +32,7 @@ def review_room(review_id: str) -> str:
 
 
 def _reviews() -> ReviewService:
-    return cast(ReviewService, current_app.extensions["chess_reviews"])
+    return REVIEWS.get()
 
 
 def _sid() -> str:
@@ -84,31 +79,3 @@ def review_engine(config: dict[str, Any]) -> ReviewEngine:
     stockfish = choose_stockfish(config.get("STOCKFISH"), node_modules)
     nodes = int(config.get("REVIEW_NODES") or DEFAULT_NODES)
     return ReviewEngine(review_setting(config), stockfish, nodes)
-
-
-def install(app: Flask, socketio: SocketIO) -> ReviewService:
-    """Build the review service (called once by the factory, after the analysis service)."""
-    games = cast(GameService, app.extensions["chess"])
-
-    def emit(review_id: str, payload: dict[str, Any]) -> None:
-        socketio.emit("review_update", payload, to=review_room(review_id))
-
-    def headers_of(game: Game) -> dict[str, str]:
-        with app.app_context():
-            return {**api.pgn_headers(game), "Result": api.pgn_result(game)}
-
-    service = ReviewService(
-        games,
-        cast(AnalysisService, app.extensions["chess_analysis"]),
-        review_engine(app.config),
-        emit,
-        socketio.start_background_task,
-        socketio.sleep,
-        headers_of,
-        float(app.config["REVIEW_QUEUE_SECONDS"]),
-        float(app.config["REVIEW_ADDRESS_SECONDS"]),
-    )
-    app.extensions["chess_reviews"] = service
-    app.register_blueprint(review_api.blueprint)
-    service.start()
-    return service

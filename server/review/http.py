@@ -13,30 +13,28 @@ address first, and the review service's own bucket is taken before the PGN is re
 
 from __future__ import annotations
 
-from typing import cast
-
-from flask import Blueprint, Response, current_app, jsonify, make_response, request
+from flask import Blueprint, Response, jsonify, make_response, request
 
 from chesscore.review.evaluate import ReviewSetting
 from server.analysis import jobs as offload_jobs
 from server.analysis.http import MAX_BODY_BYTES
 from server.edge.clients import request_client
-from server.games import http as api
-from server.review.service import ReviewService
+from server.edge.http import answer_errors_as_json, json_bytes
+from server.review.service import REVIEWS, ReviewService
 from server.review.sources import ReviewSource, pgn_source
 from server.work.offload import offload
 
-blueprint = api.answer_errors_as_json(Blueprint("review_api", __name__, url_prefix="/api/reviews"))
+blueprint = answer_errors_as_json(Blueprint("review_api", __name__, url_prefix="/api/reviews"))
 
 
 def _reviews() -> ReviewService:
-    return cast(ReviewService, current_app.extensions["chess_reviews"])
+    return REVIEWS.get()
 
 
 @blueprint.post("")
 def create() -> tuple[Response, int]:
     request.max_content_length = MAX_BODY_BYTES
-    data = api.json_bytes()
+    data = json_bytes()
     asked = offload(len(data), offload_jobs.read_review_body, data)
     if asked.pgn is not None:
         text, index = asked.pgn, asked.index

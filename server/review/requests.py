@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chesscore import ChessError, Move
-from server.games.requests import shorten
+from server.edge.fields import shorten
 from server.games.seats import is_game_id
 from server.review.service import is_review_id
 from server.review.sources import MAX_PLIES

@@ -31,9 +31,9 @@ from chesscore.review.evaluate import ReviewSetting
 from chesscore.rules.move import Move
 from server.analysis.service import AnalysisService, is_analysis_id
 from server.engine.analysis import AnalysisJob, AnalysisUpdate
+from server.engine.pool import EnginePool
 from server.engine.positions import StockfishEvalJob, search_bound
 from server.engine.worker import PoolJob
-from server.games.admission import AddressBuckets
 from server.games.play import Game
 from server.games.seats import is_game_id
 from server.games.service import GameService
@@ -43,7 +43,9 @@ from server.review.queue import DrainLimitError
 from server.review.record import new_stored, review_json
 from server.review.runner import Emit, ReviewRunner
 from server.review.sources import ReviewSource, game_source
+from server.shared.buckets import AddressBuckets
 from server.shared.errors import RequestError
+from server.shared.slots import Slot
 from server.storage.interface import ReviewLimitError, StoredReview
 
 log = logging.getLogger(__name__)
@@ -76,6 +78,7 @@ class ReviewService:
         self,
         games: GameService,
         analysis: AnalysisService,
+        pool: EnginePool,
         engine: ReviewEngine,
         emit: Emit,
         spawn: Callable[..., object],
@@ -91,7 +94,7 @@ class ReviewService:
         self.setting = engine.setting
         self.spawn = spawn
         self.headers_of = headers_of
-        self.pool = games.computer.pool
+        self.pool = pool
         self.runner = ReviewRunner(self.store, self.pool, engine, emit, spawn, sleep)
         self.buckets = AddressBuckets(REVIEW_BURST, REVIEW_INTERVAL)
         self.queue_seconds = queue_seconds
@@ -286,3 +289,6 @@ class ReviewService:
             raise RequestError("not_ready", "the engine was busy with a live game; try again")
         # Stopped with no lines and not for a game: a newer try of this address took its place.
         raise RequestError("replaced", "a newer try replaced this one before it was searched")
+
+
+REVIEWS: Slot[ReviewService] = Slot("review service")

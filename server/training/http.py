@@ -10,34 +10,24 @@ through endpoints of its own, and these two would not change.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from server.edge.clients import request_client
-from server.games import http as api
+from server.edge.http import answer_errors_as_json, json_body
 from server.games.play import Game
 from server.games.service import GameService
 from server.shared.errors import RequestError
-from server.training.positions import SiteGames
 from server.training.requests import parse_answer, parse_next
-from server.training.service import TrainingService
+from server.training.service import TRAINING, TrainingService
 from server.training.wire import blunder_drops, drill_json, verdict_json
 
 page = Blueprint("training_page", __name__)
-blueprint = api.answer_errors_as_json(Blueprint("training_api", __name__, url_prefix="/api/train"))
+blueprint = answer_errors_as_json(Blueprint("training_api", __name__, url_prefix="/api/train"))
 
 
-def install(app: Flask) -> None:
-    """Register the page and the API, with a service reading the app's finished games."""
-    games = cast(GameService, app.extensions["chess"])
-    site = SiteGames(games.store.finished_game_ids, lambda game_id: _finished_game(games, game_id))
-    app.extensions["chess_training"] = TrainingService(site)
-    app.register_blueprint(page)
-    app.register_blueprint(blueprint)
-
-
-def _finished_game(games: GameService, game_id: str) -> tuple[str, list[str]] | None:
+def finished_game(games: GameService, game_id: str) -> tuple[str, list[str]] | None:
     """A game's start and moves if it exists and is over (never a game in play)."""
     try:
         with games.session(game_id) as game:
@@ -52,7 +42,7 @@ def _finished_game(games: GameService, game_id: str) -> tuple[str, list[str]] | 
 
 
 def _service() -> TrainingService:
-    return cast(TrainingService, current_app.extensions["chess_training"])
+    return TRAINING.get()
 
 
 @page.get("/train")
@@ -71,7 +61,7 @@ def next_drill() -> Response:
 
 @blueprint.post("/answer")
 def answer() -> Response:
-    judged = _service().answer(parse_answer(api.json_body()), request_client())
+    judged = _service().answer(parse_answer(json_body()), request_client())
     body: dict[str, Any] = verdict_json(judged.drill, judged.verdict, judged.facts)
     if judged.drill.kind == "blunder":
         body["drops"] = blunder_drops(judged.drill)

@@ -7,7 +7,7 @@ judges the answer. A position's facts are cached (an LRU shared by every request
 page caches its facts), a drill with nothing to find is mostly passed over (`EMPTY_SHARE`),
 and the positions that gave a drill of a kind and level are remembered in a small pool per
 kind and level, so a level seldom met is found again without a search.
-Every request of an address first takes a token of its bucket (server.games.admission).
+Every request of an address first takes a token of its bucket (server.shared.buckets).
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 from chesscore.training import KINDS, Drill, PositionFacts, Verdict, judge, make_drill
 from chesscore.training.difficulty import LEVELS
-from server.games.admission import AddressBuckets
+from server.shared.buckets import AddressBuckets
 from server.shared.errors import RequestError
+from server.shared.slots import Slot
 from server.threats.cache import LruCache
 from server.training.pending import PendingDrills
 from server.training.positions import SiteGames, TrainingPosition, shipped_positions
@@ -140,3 +141,6 @@ class TrainingService:
         if pool and rng.random() < 0.5:
             return rng.choice(pool)
         return rng.choice(shipped_positions())
+
+
+TRAINING: Slot[TrainingService] = Slot("trainer")

@@ -17,7 +17,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from server.games.admission import RateLimited, TokenBucket
+from server.shared.buckets import RateLimited, TokenBucket
+from server.shared.slots import Slot
 
 BURST = 40.0
 UNITS_PER_SECOND = 1.0
@@ -76,3 +77,6 @@ class WorkAdmission:
                 del self.buckets[next(iter(self.buckets))]
         self.buckets[address] = bucket  # moved to the end: seen last
         return bucket
+
+
+WORK_ADMISSION: Slot[WorkAdmission] = Slot("work admission")

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from server.shared.errors import RequestError
+from server.shared.slots import Slot
 
 log = logging.getLogger(__name__)
 
@@ -206,3 +207,6 @@ class WorkPool:
             idle, self.idle = self.idle, []
         for worker in idle:
             worker.stop()
+
+
+WORK: Slot[WorkPool] = Slot("work pool")

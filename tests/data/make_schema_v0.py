@@ -19,6 +19,7 @@ from pathlib import Path
 
 from server.app import create_app
 from server.games.play import NewGame
+from server.services import SERVICES
 from server.storage import seeks
 from server.storage.interface import StoredReview, StoredSeek
 from server.storage.postgres import MIGRATION
@@ -30,7 +31,7 @@ START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 def fill(folder: Path) -> Path:
     app = create_app({"ASYNC_MODE": "threading", "INSTANCE_PATH": str(folder)})
-    service = app.extensions["chess"]
+    service = SERVICES.of(app).games
     created = service.create(NewGame("friend", 0, START, name="Alice"), "127.0.0.1")
     game_id = created.game.id
     invite = created.invite
