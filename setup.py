@@ -4,7 +4,7 @@ In a checkout the server reads `templates/`, `static/` and the npm packages in `
 beside the `server` package (server/shared/config.py). A wheel has no checkout around it, so building
 one copies them into the package as `server/frontend/`: the pages and the browser code, and of
 `node_modules` only the folders the server serves under `/vendor/` (VENDOR_FOLDERS in
-server/games/pages.py, narrowed to VENDOR_FILES where that table names files: Stockfish's
+server/edge/vendor.py, narrowed to VENDOR_FILES where that table names files: Stockfish's
 lite builds, not its 99 MB nets). The tables are read from that module's source, not imported:
 building needs no Flask. Without `npm ci` first the wheel serves pages whose `/vendor/` files
 are missing, and the build says so. Editable installs copy nothing: they run from the checkout.
@@ -20,12 +20,12 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
-VIEWS = HERE / "server" / "transport" / "views.py"
+VIEWS = HERE / "server" / "edge" / "vendor.py"
 FRONTEND = Path("server") / "frontend"
 
 
 def vendor_tables() -> dict[str, object]:
-    """VENDOR_FOLDERS and VENDOR_FILES (if present) as views.py writes them."""
+    """VENDOR_FOLDERS and VENDOR_FILES (if present) as server/edge/vendor.py writes them."""
     tables: dict[str, object] = {}
     for node in ast.parse(VIEWS.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):

@@ -21,7 +21,8 @@ from server.accounts import http as accounts_http
 from server.accounts import pages as account_pages
 from server.accounts import passwords
 from server.analysis import http as analysis_http
-from server.edge import credits
+from server.analysis import pages as analysis_pages
+from server.edge import credits, vendor
 from server.edge.broadcast import make_client_manager
 from server.edge.guard import install as install_transport_guard
 from server.edge.headers import add_security_headers, public_url
@@ -33,9 +34,12 @@ from server.edge.wsgi import Edge, allowed_hosts
 from server.games import http as games_http
 from server.games import pages as game_pages
 from server.lobby import events as lobby_events
+from server.lobby import pages as lobby_pages
+from server.players import claim as players_claim
 from server.players import http as players_http
 from server.players import ratings_http
 from server.review import http as review_http
+from server.review import pages as review_pages
 from server.services import build_services, put_in_slots
 from server.shared.config import ASYNC_MODES, DEFAULTS, FRONTEND, load_environment
 from server.training import http as training_http
@@ -85,7 +89,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 def _register_routes(app: Flask) -> None:
     """Every feature's pages and API."""
+    app.register_blueprint(lobby_pages.blueprint)
     app.register_blueprint(game_pages.blueprint)
+    app.register_blueprint(analysis_pages.blueprint)
+    app.register_blueprint(review_pages.blueprint)
+    app.register_blueprint(vendor.blueprint)
     app.register_blueprint(games_http.blueprint)
     app.register_blueprint(analysis_http.blueprint)
     app.register_blueprint(review_http.blueprint)
@@ -96,6 +104,7 @@ def _register_routes(app: Flask) -> None:
     app.register_blueprint(ratings_http.blueprint)
     app.register_blueprint(players_http.blueprint)
     app.register_blueprint(players_http.api_blueprint)
+    app.register_blueprint(players_claim.blueprint)
     app.register_blueprint(training_http.page)
     app.register_blueprint(training_http.blueprint)
     answer_unrouted_as_json(app)

@@ -45,6 +45,7 @@ from server.work.pool import WORK, WorkPool
 # What the work pool's workers run (imported before their first job: imports are no job's time).
 JOB_MODULES = (
     "server.analysis.jobs",
+    "server.review.requests",
     "server.review.sources",
     "server.players.export",
 )

@@ -11,6 +11,7 @@ cross-site requests never get here (server.edge.origins, at the edge).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, make_response, request
@@ -27,16 +28,11 @@ from server.accounts.sessions import (
 )
 from server.edge.clients import request_client
 from server.edge.http import answer_errors_as_json, json_body
-from server.games.seats import cookie_name, is_game_id
-from server.games.service import GAMES
-from server.players.http import record_claimed
-from server.players.ratings_http import account_ratings
+from server.ratings.wire import ratings_json
 from server.shared.errors import RequestError
-from server.shared.tokens import is_token
 
 blueprint = answer_errors_as_json(Blueprint("accounts_api", __name__, url_prefix="/api/account"))
 # Game ids one claim may name (the browser remembers 30 games: static/js/storage.js).
-MAX_CLAIMED = 100
 
 
 def _accounts() -> Accounts:
@@ -44,11 +40,12 @@ def _accounts() -> Accounts:
 
 
 def account_json(account: Account) -> dict[str, Any]:
-    """The account as the API shows it; `ratings` per speed (server.players.ratings_http)."""
-    return {"id": account.id, "name": account.name, "ratings": account_ratings(account.id)}
+    """The account as the API shows it; `ratings` per speed (server.ratings.wire)."""
+    ratings = ratings_json(_accounts().store.ratings_of(account.id), time.time())
+    return {"id": account.id, "name": account.name, "ratings": ratings}
 
 
-def _fields(*names: str) -> dict[str, Any]:
+def body_fields(*names: str) -> dict[str, Any]:
     """The JSON object body's fields `names` (None where missing), `bad_request` otherwise."""
     body = json_body()
     if not isinstance(body, dict):
@@ -83,7 +80,7 @@ def _device() -> str | None:
     return request.cookies.get(devices.COOKIE)
 
 
-def _account() -> Account:
+def signed_in_account() -> Account:
     account = current_account()
     if account is None:
         raise RequestError("not_signed_in", "sign in first")
@@ -100,14 +97,14 @@ def _guarded() -> str:
 @blueprint.post("/signup")
 def signup() -> Response:
     _accounts().check_signup(request_client())
-    fields = _fields("name", "password")
+    fields = body_fields("name", "password")
     return _signed_in(_accounts().signup(fields["name"], fields["password"]), 201)
 
 
 @blueprint.post("/login")
 def login() -> Response:
     address = _guarded()
-    fields = _fields("name", "password")
+    fields = body_fields("name", "password")
     return _signed_in(_accounts().login(fields["name"], fields["password"], address, _device()))
 
 
@@ -121,14 +118,14 @@ def logout() -> Response:
 
 @blueprint.get("")
 def account() -> Response:
-    return jsonify({"ok": True, "account": account_json(_account())})
+    return jsonify({"ok": True, "account": account_json(signed_in_account())})
 
 
 @blueprint.post("/password")
 def change_password() -> Response:
-    account = _account()
+    account = signed_in_account()
     address = _guarded()
-    fields = _fields("current", "new")
+    fields = body_fields("current", "new")
     return _signed_in(
         _accounts().change_password(account, fields["current"], fields["new"], address, _device())
     )
@@ -137,7 +134,7 @@ def change_password() -> Response:
 @blueprint.post("/recover")
 def recover() -> Response:
     address = _guarded()
-    fields = _fields("name", "code", "password")
+    fields = body_fields("name", "code", "password")
     signed = _accounts().recover(
         fields["name"], fields["code"], fields["password"], address, _device()
     )
@@ -146,32 +143,12 @@ def recover() -> Response:
 
 @blueprint.post("/delete")
 def delete() -> Response:
-    account = _account()
+    account = signed_in_account()
     address = _guarded()
-    _accounts().delete(account, _fields("password")["password"], address, _device())
+    _accounts().delete(account, body_fields("password")["password"], address, _device())
     response = make_response(jsonify({"ok": True}))
     clear_session_cookie(response, is_secure(current_app.config))
     return response
-
-
-@blueprint.post("/claim")
-def claim() -> Response:
-    account = _account()
-    seats = _fields("seats")["seats"]
-    if not isinstance(seats, list) or len(seats) > MAX_CLAIMED:
-        raise RequestError(
-            "bad_request", f"field 'seats' must be a list of at most {MAX_CLAIMED} game ids"
-        )
-    held = {}
-    for game_id in seats:
-        if not isinstance(game_id, str) or not is_game_id(game_id):
-            raise RequestError("bad_request", f"{str(game_id)[:20]!r} is not a game id")
-        token = request.cookies.get(cookie_name(game_id))
-        if token is not None and is_token(token):
-            held[game_id] = token  # the seat this browser holds proves it played there
-    claimed = _accounts().claim(account, held)
-    record_claimed(GAMES.get(), claimed)
-    return jsonify({"ok": True, "claimed": claimed})
 
 
 # -- passkeys (server.accounts.passkeys)
@@ -183,31 +160,31 @@ def _party() -> RelyingParty:
 
 @blueprint.post("/passkeys/options")
 def passkey_registration_options() -> Response:
-    account = _account()
+    account = signed_in_account()
     address = _guarded()
-    _accounts().confirm(account, _fields("password")["password"], address, _device())
+    _accounts().confirm(account, body_fields("password")["password"], address, _device())
     options = _accounts().passkeys.registration_options(account, _party())
     return jsonify({"ok": True, **options})
 
 
 @blueprint.get("/passkeys")
 def passkey_list() -> Response:
-    account = _account()
+    account = signed_in_account()
     return jsonify({"ok": True, "passkeys": _accounts().store.passkey_ids(account.id)})
 
 
 @blueprint.post("/passkeys/delete")
 def passkey_delete() -> Response:
-    account = _account()
-    _accounts().delete_passkey(account, _fields("id")["id"])
+    account = signed_in_account()
+    _accounts().delete_passkey(account, body_fields("id")["id"])
     return jsonify({"ok": True})
 
 
 @blueprint.post("/passkeys")
 def passkey_register() -> Response:
-    account = _account()
+    account = signed_in_account()
     _guarded()
-    fields = _fields("ticket", "credential")
+    fields = body_fields("ticket", "credential")
     _accounts().passkeys.register(account, fields["ticket"], fields["credential"], _party())
     return jsonify({"ok": True})
 
@@ -221,6 +198,6 @@ def passkey_login_options() -> Response:
 @blueprint.post("/passkey/login")
 def passkey_login() -> Response:
     _guarded()
-    fields = _fields("ticket", "credential")
+    fields = body_fields("ticket", "credential")
     account = _accounts().passkeys.login(fields["ticket"], fields["credential"], _party())
     return _signed_in(_accounts().sign_in_as(account))

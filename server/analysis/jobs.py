@@ -1,8 +1,8 @@
-"""What the work pool (server.work) runs for the analysis and review API, off the serving loop.
+"""What the work pool (server.work) runs for the analysis board's API, off the serving loop.
 
 Each function here is sent to a worker process with the request's raw body or a stored tree's
 PGN, and does everything that costs CPU in proportion to what a visitor sent: the JSON decoded
-(server.games.http.decode_json, the API's own bounds), the fields checked, every move
+(server.edge.http.decode_json, the API's own bounds), the fields checked, every move
 played, trees and PGN written. Plain values come back (a tree's JSON, PGN text, a review's
 source); the serving process then only stores them and answers. Refusals are the same
 `RequestError`s the handlers raised before, carried back by the pool.
@@ -26,7 +26,6 @@ from server.analysis.service import (
 )
 from server.analysis.tree import make_tree, parse_tree
 from server.edge.http import decode_json
-from server.review.requests import ReviewRequest, parse_review_request
 from server.shared.display import display_result, display_value
 from server.shared.errors import RequestError
 
@@ -135,8 +134,3 @@ def read_export_body(data: bytes) -> str:
 def game_tree(game: ImportedGame) -> dict[str, Any]:
     """A game here as a wire tree, every position written."""
     return make_tree(game, None, None)
-
-
-def read_review_body(data: bytes) -> ReviewRequest:
-    """A `POST /api/reviews` body, decoded and checked (its PGN not read yet)."""
-    return parse_review_request(decode_json(data))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 from chesscore import BLACK, WHITE, Color, Outcome
 from chesscore.ratings import PlayerRating, Speed, is_provisional, live_deviation, speed_of
@@ -74,20 +73,3 @@ def rate_ended(store: GameStore, game: Game, now: float) -> Change | None:
 
 def _shown(side: RatedSide) -> ShownRating:
     return ShownRating(int(side.rating), is_provisional(side.deviation), side.diff)
-
-
-def ratings_json(ratings: dict[Speed, PlayerRating], now: float) -> dict[str, dict[str, Any]]:
-    """An account's ratings per speed as the API gives them (docs/protocol.md, "Accounts"):
-    every speed, the initial rating where it has not played; the deviation as it stands now
-    (grown by the time since the last game), all rounded as lichess's API rounds them."""
-    shown = {}
-    for speed in Speed:
-        player = ratings.get(speed, PlayerRating())
-        deviation = live_deviation(player, now)
-        shown[speed.value] = {
-            "rating": player.shown,
-            "deviation": round(deviation),
-            "provisional": is_provisional(deviation),
-            "games": player.games,
-        }
-    return shown

@@ -40,11 +40,11 @@ from server.edge.http import answer_errors_as_json
 from server.edge.query import parse_query_int
 from server.games.clock import control_name
 from server.games.play import Game, color_name, shown_names
-from server.games.rating import ratings_json
 from server.games.service import GAMES, GameService
 from server.players.entries import SPEEDS, history_entries
 from server.players.export import stream_games
 from server.players.query import GamesFilter, parse_games_filter
+from server.ratings.wire import ratings_json
 from server.shared.errors import RequestError
 from server.storage.interface import (
     GamesQuery,

@@ -13,8 +13,8 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from server.edge.http import answer_errors_as_json
-from server.games.rating import ratings_json
 from server.games.service import GAMES
+from server.ratings.wire import ratings_json
 from server.shared.errors import RequestError
 
 blueprint = answer_errors_as_json(Blueprint("ratings_api", __name__, url_prefix="/api/users"))

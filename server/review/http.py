@@ -16,10 +16,10 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, make_response, request
 
 from chesscore.review.evaluate import ReviewSetting
-from server.analysis import jobs as offload_jobs
 from server.analysis.http import MAX_BODY_BYTES
 from server.edge.clients import request_client
 from server.edge.http import answer_errors_as_json, json_bytes
+from server.review.requests import read_review_body
 from server.review.service import REVIEWS, ReviewService
 from server.review.sources import ReviewSource, pgn_source
 from server.work.offload import offload
@@ -35,7 +35,7 @@ def _reviews() -> ReviewService:
 def create() -> tuple[Response, int]:
     request.max_content_length = MAX_BODY_BYTES
     data = json_bytes()
-    asked = offload(len(data), offload_jobs.read_review_body, data)
+    asked = offload(len(data), read_review_body, data)
     if asked.pgn is not None:
         text, index = asked.pgn, asked.index
 

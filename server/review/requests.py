@@ -13,6 +13,7 @@ from typing import Any
 
 from chesscore import ChessError, Move
 from server.edge.fields import shorten
+from server.edge.http import decode_json
 from server.games.seats import is_game_id
 from server.review.service import is_review_id
 from server.review.sources import MAX_PLIES
@@ -101,3 +102,9 @@ def parse_try(payload: Any) -> TryRequest:
     except ChessError as error:
         raise _bad(f"field 'uci': {error}") from error
     return TryRequest(review_id, ply, move)
+
+
+def read_review_body(data: bytes) -> ReviewRequest:
+    """A `POST /api/reviews` body, decoded and checked (its PGN not read yet): run in the work
+    pool (server.work), since the body may be a large PGN."""
+    return parse_review_request(decode_json(data))

@@ -1,0 +1,43 @@
+"""Claiming a browser's games: `POST /api/account/claim` (docs/protocol.md, "Accounts").
+
+A visitor who signs up or in may claim the games this browser played: each seat cookie it holds
+proves it sat there. The accounts link the seats (server.accounts.service, once per game), and
+the claimed games that are already over join the player's history here, dated by their end.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, request
+
+from server.accounts.http import body_fields, signed_in_account
+from server.accounts.service import ACCOUNTS
+from server.edge.http import answer_errors_as_json
+from server.games.seats import cookie_name, is_game_id
+from server.games.service import GAMES
+from server.players.http import record_claimed
+from server.shared.errors import RequestError
+from server.shared.tokens import is_token
+
+blueprint = answer_errors_as_json(Blueprint("claims", __name__, url_prefix="/api/account"))
+
+MAX_CLAIMED = 100
+
+
+@blueprint.post("/claim")
+def claim() -> Response:
+    account = signed_in_account()
+    seats = body_fields("seats")["seats"]
+    if not isinstance(seats, list) or len(seats) > MAX_CLAIMED:
+        raise RequestError(
+            "bad_request", f"field 'seats' must be a list of at most {MAX_CLAIMED} game ids"
+        )
+    held = {}
+    for game_id in seats:
+        if not isinstance(game_id, str) or not is_game_id(game_id):
+            raise RequestError("bad_request", f"{str(game_id)[:20]!r} is not a game id")
+        token = request.cookies.get(cookie_name(game_id))
+        if token is not None and is_token(token):
+            held[game_id] = token  # the seat this browser holds proves it played there
+    claimed = ACCOUNTS.get().claim(account, held)
+    record_claimed(GAMES.get(), claimed)
+    return jsonify({"ok": True, "claimed": claimed})
