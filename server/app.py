@@ -3,8 +3,9 @@
 `socketio` is created once at import and bound to an app by `create_app`, the pattern of
 Flask's tutorial and Flask-SocketIO-Chat, so HTTP views, the JSON API and Socket.IO handlers
 live in their own modules and tests can build as many apps as they need. The factory opens the
-store under the instance folder, builds the `GameService` that every transport shares (kept in
-`app.extensions["chess"]`) and resumes the games that were in play when the server stopped.
+database with every domain's tables (server.tables, kept in `app.extensions["chess_tables"]`),
+builds the `GameService` that every transport shares (kept in `app.extensions["chess"]`) and
+resumes the games that were in play when the server stopped.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from server.edge.wsgi import Edge, allowed_hosts
 from server.games.rooms import RoomNotifier
 from server.games.service import GameService
 from server.shared.config import ASYNC_MODES, DEFAULTS, FRONTEND, load_environment
-from server.storage.interface import open_store
+from server.tables import Tables, open_tables
 
 socketio = SocketIO()
 
@@ -90,14 +91,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     connections = Connections()
     app.extensions["chess_connections"] = connections
-    app.extensions["chess"] = _make_service(app, connections)
+    app.extensions["chess_tables"] = tables = open_tables(app.instance_path, app.config)
+    app.extensions["chess"] = _make_service(app, connections, tables)
     app.extensions["chess"].resume()
     passwords.prepare()  # the dummy hash now, not on the first unknown name's sign-in
     app.extensions["chess_accounts"] = Accounts(
-        app.extensions["chess"].store, app.config, app.extensions["chess"].rename_seats
+        tables.accounts, app.config, app.extensions["chess"].rename_seats
     )
     app.extensions["chess_accounts"].close_socket = lambda sid: socketio.server.disconnect(sid)
-    app.extensions["chess_analysis"] = AnalysisService(app.extensions["chess"].store)
+    app.extensions["chess_analysis"] = AnalysisService(tables.analyses)
     offload.install(app)  # the work pool of the analysis and review API (server.work)
     lobby_events.install(app, socketio)  # the lobby (server.lobby) over the game service
     review_events.install(app, socketio)  # game reviews (server.review), after the analysis
@@ -151,9 +153,10 @@ def _check_async_mode(mode: str) -> None:
             )
 
 
-def _make_service(app: Flask, connections: Connections) -> GameService:
+def _make_service(app: Flask, connections: Connections, tables: Tables) -> GameService:
     return GameService(
-        open_store(app.instance_path, app.config),
+        tables.games,
+        tables.ratings,
         notifier=RoomNotifier(socketio, connections.connected_seats),
         spawn=socketio.start_background_task,
         sleep=socketio.sleep,

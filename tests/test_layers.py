@@ -146,3 +146,18 @@ def test_the_engines_know_no_domain_above_them() -> None:
     graph = import_graph(ROOT / "server")
     above = ("server.games", "server.review", "server.analysis", "server.lobby", "server.transport")
     assert offenders(graph, "server.engine", above) == []
+
+
+def test_storage_imports_no_domain_and_has_no_circle() -> None:
+    """Storage is the floor under every domain: the database and the migrations' runner import
+    nothing else of the server (each domain writes its own tables over them), and its modules
+    form no circle."""
+    graph = import_graph(ROOT / "server")
+    assert any(name.startswith("server.storage.") for name in graph)  # storage was read
+    above = tuple(
+        sorted({".".join(name.split(".")[:2]) for name in graph} - {"server", "server.storage"})
+    )
+    assert "server.games" in above and "server.accounts" in above
+    assert offenders(graph, "server.storage", above) == []
+    cycle = find_cycle(internal_edges(graph, "server.storage"))
+    assert cycle is None, "import circle: " + " -> ".join(cycle or [])

@@ -192,7 +192,7 @@ def passkey_registration_options() -> Response:
 @blueprint.get("/passkeys")
 def passkey_list() -> Response:
     account = _account()
-    return jsonify({"ok": True, "passkeys": _accounts().store.passkey_ids(account.id)})
+    return jsonify({"ok": True, "passkeys": _accounts().tables.passkey_ids(account.id)})
 
 
 @blueprint.post("/passkeys/delete")

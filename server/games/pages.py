@@ -143,7 +143,7 @@ def analysis_of(key: str) -> ResponseReturnValue:
         return _analysis_page(analysis_id=None, game_id=key, fen=None)
     if (
         not is_analysis_id(key)
-        or current_app.extensions["chess_analysis"].store.load_analysis(key) is None
+        or current_app.extensions["chess_analysis"].tables.load_analysis(key) is None
     ):
         abort(404)
     return _analysis_page(analysis_id=key, game_id=None, fen=None)

@@ -251,9 +251,10 @@ def install(app: Flask, socketio: SocketIO) -> None:
         return lobby.watch_list()
 
     rooms = LobbyRooms(socketio, watch)
-    lobby = LobbyService(games.store, games, rooms, app.config)
-    if not games.store.shared:
-        games.store.clear_seeks()  # a lone process starting: nobody who held one is connected
+    tables = app.extensions["chess_tables"]  # server.tables.Tables
+    lobby = LobbyService(tables.lobby, tables.ratings, games, rooms, app.config)
+    if not tables.lobby.shared:
+        tables.lobby.clear_seeks()  # a lone process starting: nobody who held one is connected
     socketio.start_background_task(lobby.keep_alive, socketio.sleep)
     games.notifier = WatchingNotifier(games.notifier, rooms.games_changed)
     app.extensions["chess_lobby"] = lobby

@@ -17,7 +17,7 @@ from typing import Any
 
 from chesscore import BLACK, WHITE
 from server.games.clock import ClockSettings
-from server.storage.interface import OngoingGame
+from server.games.stored import OngoingGame
 
 # Games read from the store for the list; those not shown (waiting for a friend) are skipped.
 SCANNED = 200

@@ -12,9 +12,10 @@ from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, jsonify
 
+from server.accounts.tables import AccountTables
 from server.games.http import answer_errors_as_json
 from server.games.rating import ratings_json
-from server.games.service import GameService
+from server.ratings.tables import RatingTables
 from server.shared.errors import RequestError
 
 blueprint = answer_errors_as_json(Blueprint("ratings_api", __name__, url_prefix="/api/users"))
@@ -25,7 +26,7 @@ MAX_NAME = 20
 
 def account_ratings(account_id: int) -> dict[str, dict[str, Any]]:
     """The account's ratings per speed, as the API shows them."""
-    store = cast(GameService, current_app.extensions["chess"]).store
+    store = cast(RatingTables, current_app.extensions["chess_tables"].ratings)
     return ratings_json(store.ratings_of(account_id), time.time())
 
 
@@ -34,7 +35,7 @@ def user(name: str) -> Response:
     """The public side of an account: its name and ratings per speed."""
     if len(name) > MAX_NAME:
         raise RequestError("not_found", f"no player named {name[:MAX_NAME]!r}...")
-    store = cast(GameService, current_app.extensions["chess"]).store
+    store = cast(AccountTables, current_app.extensions["chess_tables"].accounts)
     account = store.account_by_name(name)
     if account is None:
         raise RequestError("not_found", f"no player named {name!r}")

@@ -99,6 +99,7 @@ def install(app: Flask, socketio: SocketIO) -> ReviewService:
 
     service = ReviewService(
         games,
+        app.extensions["chess_tables"].reviews,  # server.tables.Tables
         cast(AnalysisService, app.extensions["chess_analysis"]),
         review_engine(app.config),
         emit,

@@ -43,8 +43,8 @@ from server.review.queue import DrainLimitError
 from server.review.record import new_stored, review_json
 from server.review.runner import Emit, ReviewRunner
 from server.review.sources import ReviewSource, game_source
+from server.review.tables import ReviewLimitError, ReviewTables, StoredReview
 from server.shared.errors import RequestError
-from server.storage.interface import ReviewLimitError, StoredReview
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,7 @@ class ReviewService:
     def __init__(
         self,
         games: GameService,
+        tables: ReviewTables,
         analysis: AnalysisService,
         engine: ReviewEngine,
         emit: Emit,
@@ -85,14 +86,14 @@ class ReviewService:
         address_seconds: float = ADDRESS_SECONDS,
     ) -> None:
         self.games = games
-        self.store = games.store
+        self.tables = tables
         self.analysis = analysis
         self.engine = engine
         self.setting = engine.setting
         self.spawn = spawn
         self.headers_of = headers_of
         self.pool = games.computer.pool
-        self.runner = ReviewRunner(self.store, self.pool, engine, emit, spawn, sleep)
+        self.runner = ReviewRunner(self.tables, self.pool, engine, emit, spawn, sleep)
         self.buckets = AddressBuckets(REVIEW_BURST, REVIEW_INTERVAL)
         self.queue_seconds = queue_seconds
         self.address_seconds = address_seconds
@@ -113,7 +114,7 @@ class ReviewService:
         """The review of a finished game here (new or not): `not_found`, `game_in_play`."""
         if not is_game_id(game_id):
             raise RequestError("not_found", f"no game with id {game_id[:40]!r}")
-        found = self.store.find_review(self.engine.key(game_id))
+        found = self.tables.find_review(self.engine.key(game_id))
         if found is not None and found.status != "failed":
             return found, False
         with self.games.session(game_id) as game:
@@ -159,7 +160,7 @@ class ReviewService:
     def _add(
         self, source: ReviewSource, address: str, limited: bool, taken: bool = False
     ) -> tuple[StoredReview, bool]:
-        found = self.store.find_review(self.engine.key(source.key))
+        found = self.tables.find_review(self.engine.key(source.key))
         if found is not None and found.status != "failed":
             return found, False
         if limited and not taken:
@@ -194,7 +195,7 @@ class ReviewService:
 
     def _store(self, review: StoredReview, limited: bool) -> tuple[StoredReview, bool]:
         try:
-            return self.store.add_review(review, PER_ADDRESS if limited else None, MAX_PENDING)
+            return self.tables.add_review(review, PER_ADDRESS if limited else None, MAX_PENDING)
         except ReviewLimitError as error:
             if error.what == "address":
                 raise RequestError(
@@ -210,7 +211,7 @@ class ReviewService:
     # -- reading ---------------------------------------------------------------------------
 
     def load(self, review_id: str) -> StoredReview:
-        stored = self.store.load_review(review_id) if is_review_id(review_id) else None
+        stored = self.tables.load_review(review_id) if is_review_id(review_id) else None
         if stored is None:
             raise RequestError("not_found", f"no review with id {review_id[:20]!r}")
         return stored

@@ -31,7 +31,7 @@ blueprint = api.answer_errors_as_json(Blueprint("training_api", __name__, url_pr
 def install(app: Flask) -> None:
     """Register the page and the API, with a service reading the app's finished games."""
     games = cast(GameService, app.extensions["chess"])
-    site = SiteGames(games.store.finished_game_ids, lambda game_id: _finished_game(games, game_id))
+    site = SiteGames(games.tables.finished_game_ids, lambda game_id: _finished_game(games, game_id))
     app.extensions["chess_training"] = TrainingService(site)
     app.register_blueprint(page)
     app.register_blueprint(blueprint)
