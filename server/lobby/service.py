@@ -1,6 +1,6 @@
 """The lobby service: open challenges, quick pairing and the games to watch, over the store.
 
-Every seek and pairing wait lives in the store (`GameStore.add_seek` and the rest, each one
+Every seek and pairing wait lives in the store (`LobbyTables.add_seek` and the rest, each one
 atomic), so the processes sharing a PostgreSQL store share one lobby; the service itself keeps
 no lobby state but the per-address buckets. A visitor (one connection, `owner`) holds one seek
 or one wait at a time: a new one replaces the old (the reply names what it replaced), and
