@@ -214,7 +214,7 @@ def test_two_stores_racing_for_one_position_store_one_move(backends: Backends) -
         uci = candidates[index % len(candidates)]
         start.wait()
         try:
-            stores[index % 2].commit(game_id, move_change(1, 0, uci))
+            stores[index % 2].games.commit(game_id, move_change(1, 0, uci))
             outcomes.append(uci)
         except StaleVersionError:
             outcomes.append("stale")
@@ -226,7 +226,7 @@ def test_two_stores_racing_for_one_position_store_one_move(backends: Backends) -
         thread.join()
     applied = [uci for uci in outcomes if uci != "stale"]
     assert len(outcomes) == 20 and len(applied) == 1
-    loaded = stores[1].load_game(game_id)
+    loaded = stores[1].games.load_game(game_id)
     assert loaded is not None and loaded.version == 1
     assert [record.uci for record in loaded.moves] == applied
     for store in stores:
