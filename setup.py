@@ -1,13 +1,13 @@
 """Build step that puts the front end into the wheel, so an installed `chess-server` serves it.
 
 In a checkout the server reads `templates/`, `static/` and the npm packages in `node_modules/`
-beside the `server` package (server/shared/config.py). A wheel has no checkout around it, so building
-one copies them into the package as `server/frontend/`: the pages and the browser code, and of
-`node_modules` only the folders the server serves under `/vendor/` (VENDOR_FOLDERS in
-server/edge/vendor.py, narrowed to VENDOR_FILES where that table names files: Stockfish's
-lite builds, not its 99 MB nets). The tables are read from that module's source, not imported:
-building needs no Flask. Without `npm ci` first the wheel serves pages whose `/vendor/` files
-are missing, and the build says so. Editable installs copy nothing: they run from the checkout.
+beside the `server` package (server/shared/config.py). A wheel has no checkout around it, so
+building one copies them into the package as `server/frontend/`: the pages and the browser code, and
+of `node_modules` only the folders the server serves under `/vendor/` (VENDOR_FOLDERS in
+server/edge/vendor.py, narrowed to VENDOR_FILES where that table names files: Stockfish's lite
+builds, not its 99 MB nets). The tables are read from that module's source, not imported: building
+needs no Flask. Without `npm ci` first the wheel serves pages whose `/vendor/` files are missing,
+and the build says so. Editable installs copy nothing: they run from the checkout.
 """
 
 from __future__ import annotations

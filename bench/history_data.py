@@ -11,7 +11,7 @@ bench/data/review_games.pgn (lichess blitz games), taken in turn, under one of s
 controls, so every game is a legal game with a named opening; the clocks run down by a seeded
 random think time plus the increment. The games of the player (`bench_player`) alternate
 colours, end a game every ten minutes back from now, and meet opponents with accounts (40 of
-them; those games are rated, through the store's `rate_game`, oldest first) and without (every
+them; those games are rated, through the ratings' `rate_game`, oldest first) and without (every
 fifth game, casual); every tenth game has a finished review (random evaluations), so the list
 and the export have review links and `[%eval]` to show. 10,000 games take about 20 s (5 s of
 CPU); the file is about 70 MB.
@@ -36,16 +36,13 @@ from chesscore.rules.pgn_import import read_games
 from server.accounts.usernames import name_key
 from server.games.clock import ClockSettings
 from server.games.play import Game, GameSettings, Header, MoveRecord, make_event, restore_game
+from server.games.rating import glicko_rate
+from server.games.stored import StoredChange, header_to_data, stored_from_game
 from server.players.entries import history_entries, speed_of
-from server.storage.interface import (
-    GameStore,
-    HistoryEntry,
-    StoredChange,
-    StoredReview,
-    header_to_data,
-    stored_from_game,
-)
-from server.storage.sqlite import SqliteStore
+from server.players.tables import HistoryEntry
+from server.review.tables import StoredReview
+from server.storage.sqlite import SqliteDatabase
+from server.tables import Tables, build_tables
 
 GAMES_FILE = Path(__file__).resolve().parent / "data" / "review_games.pgn"
 PLAYER_NAME = "bench_player"
@@ -71,12 +68,12 @@ def template_games() -> list[Game]:
     return games
 
 
-def add_account(store: GameStore, name: str) -> int:
+def add_account(store: Tables, name: str) -> int:
     """An account without a usable password (nobody signs in as a bench player)."""
-    return store.create_user((name, name_key(name), "!bench: no password"), [])
+    return store.accounts.create_user((name, name_key(name), "!bench: no password"), [])
 
 
-def fill_store(store: GameStore, count: int, seed: int) -> int:
+def fill_store(store: Tables, count: int, seed: int) -> int:
     """Write `count` finished games of the account PLAYER_NAME (made here) into `store`; the
     account's id."""
     rng = random.Random(seed)
@@ -95,14 +92,15 @@ def fill_store(store: GameStore, count: int, seed: int) -> int:
             accounts[1 - color] = opponents[index % OPPONENTS]
         write_game(store, game, accounts)
         if game.settings.rated:
-            store.rate_game(game.id, Speed(speed_of(game.settings.clock)), white_score(game), ended)
+            speed = Speed(speed_of(game.settings.clock))
+            store.ratings.rate_game(game.id, speed, glicko_rate(white_score(game), ended), ended)
         entries.extend(history_entries(game, accounts, ended))
         if index % REVIEW_EVERY == 0:
-            store.add_review(finished_review(rng, game, ended), None, 1 << 30)
+            store.reviews.add_review(finished_review(rng, game, ended), None, 1 << 30)
         if len(entries) >= BATCH:
-            store.add_history(entries)
+            store.history.add_history(entries)
             entries = []
-    store.add_history(entries)
+    store.history.add_history(entries)
     return player
 
 
@@ -149,16 +147,16 @@ def timed_moves(
     return timed
 
 
-def write_game(store: GameStore, game: Game, accounts: dict[int, int]) -> None:
+def write_game(store: Tables, game: Game, accounts: dict[int, int]) -> None:
     """The game as the server stores it: created with both seats (those of `accounts` taken by
     them), then one change with all its moves that ends it."""
     started = replace(game, moves=[], header=Header(seated=frozenset({WHITE, BLACK})))
     seats = {WHITE: f"bench-seat-w-{game.id}", BLACK: f"bench-seat-b-{game.id}"}
-    store.create_game(stored_from_game(started, None), seats, accounts)
+    store.games.create_game(stored_from_game(started, None), seats, accounts)
     event = make_event("moves", outcome=game.header.outcome)
     event["version"] = 1
     added = list(enumerate(game.moves))
-    store.commit(game.id, StoredChange(1, header_to_data(game.header), event, False, added))
+    store.games.commit(game.id, StoredChange(1, header_to_data(game.header), event, False, added))
 
 
 def white_score(game: Game) -> float:
@@ -195,11 +193,11 @@ def finished_review(rng: random.Random, game: Game, ended: float) -> StoredRevie
     )
 
 
-def make_history_store(path: Path, count: int = 10_000, seed: int = 1) -> SqliteStore:
+def make_history_store(path: Path, count: int = 10_000, seed: int = 1) -> Tables:
     """A fresh store at `path` holding `count` games of PLAYER_NAME."""
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
-    store = SqliteStore(path, synchronous="OFF")
+    store = build_tables(SqliteDatabase(path, synchronous="OFF"))
     fill_store(store, count, seed)
     return store
 

@@ -33,7 +33,8 @@ import requests
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.history_data import DEFAULT_OUT, PLAYER_NAME, make_history_store
-from server.storage.sqlite import SqliteStore
+from server.storage.sqlite import SqliteDatabase
+from server.tables import build_tables
 from tests.support.live_server import LiveServer
 
 PAGE_GOAL_MS = 100.0
@@ -45,13 +46,13 @@ def ensure_data(path: Path, games: int) -> None:
     """bench/history_data.py's store at `path`, with `games` games (made when it differs)."""
     if path.exists():
         try:
-            store = SqliteStore(path)
+            store = build_tables(SqliteDatabase(path))
         except sqlite3.Error as error:  # made by another version of the schema: made again
             print(f"{path} cannot be used ({error})", flush=True)
         else:
             try:
-                account = store.account_by_name(PLAYER_NAME)
-                held = sum(store.player_counts(account.id).values()) if account else 0
+                account = store.accounts.account_by_name(PLAYER_NAME)
+                held = sum(store.history.player_counts(account.id).values()) if account else 0
             finally:
                 store.close()
             if held == games:

@@ -26,8 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chesscore.ratings import PlayerRating, Speed, rate_game
 from chesscore.ratings.glicko2 import Glicko
-from server.storage.interface import StoredGame
-from server.storage.sqlite import SqliteStore
+from server.games.rating import glicko_rate
+from server.games.stored import StoredGame
+from server.storage.sqlite import SqliteDatabase
+from server.tables import build_tables
 
 ACCOUNTS = 20
 
@@ -59,22 +61,28 @@ def bench_core(games: int, rng: random.Random) -> None:
 
 def bench_store(games: int, rng: random.Random) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        store = SqliteStore(Path(folder) / "games.sqlite3")
-        accounts = [store.create_user((f"p{i}", f"p{i}", "hash"), []) for i in range(ACCOUNTS)]
+        store = build_tables(SqliteDatabase(Path(folder) / "games.sqlite3"))
+        accounts = [
+            store.accounts.create_user((f"p{i}", f"p{i}", "hash"), []) for i in range(ACCOUNTS)
+        ]
         settings = {"opponent": "friend", "creator": 0, "start_fen": "", "clock": None}
         times = []
         for number in range(games):
             game_id = f"bench{number:07d}"
-            store.create_game(StoredGame(game_id, settings, {}, 0, []), {0: "w", 1: "b"})
+            store.games.create_game(StoredGame(game_id, settings, {}, 0, []), {0: "w", 1: "b"})
             white, black = rng.sample(accounts, 2)
-            store.link_seat(game_id, 0, white)
-            store.link_seat(game_id, 1, black)
+            store.accounts.link_seat(game_id, 0, white)
+            store.accounts.link_seat(game_id, 1, black)
             score = rng.choice((0.0, 0.5, 1.0))
             start = time.perf_counter()
-            store.rate_game(game_id, Speed.BLITZ, score, 1.7e9 + number * 60)
+            store.ratings.rate_game(
+                game_id, Speed.BLITZ, glicko_rate(score, 1.7e9 + number * 60), 1.7e9 + number * 60
+            )
             times.append(time.perf_counter() - start)
         again = time.perf_counter()
-        store.rate_game("bench0000000", Speed.BLITZ, 1.0, 1.8e9)  # already rated: read back
+        store.ratings.rate_game(
+            "bench0000000", Speed.BLITZ, glicko_rate(1.0, 1.8e9), 1.8e9
+        )  # already rated: read back
         report("SQLite store rate_game (one transaction)", times)
         report("SQLite store rate_game, a game rated before", [time.perf_counter() - again])
         store.close()

@@ -1,8 +1,9 @@
 """The composition root's one job: build every service, once, with explicit arguments.
 
-`build_services` opens the store, starts the engine pool and the work pool, and builds each
-feature's service over them in the order they depend on each other (the games first; the
-accounts, the analysis board, the lobby, the reviews and the trainer over them), then adds the
+`build_services` opens the database with every domain's tables (server.tables), starts the
+engine pool and the work pool, and builds each feature's service over them in the order they
+depend on each other (the games first; the accounts, the analysis board, the lobby, the reviews
+and the trainer over them), then adds the
 game service's end listeners (a finished game into its players' histories). `put_in_slots`
 gives each service to the `Slot` its feature's routes and events read it from
 (server.shared.slots). Nothing else builds a service, and no service is found by a string key.
@@ -31,11 +32,12 @@ from server.games.service import GAMES, GameService
 from server.lobby.events import LobbyRooms, WatchingNotifier
 from server.lobby.service import LOBBY, LobbyService
 from server.lobby.watch import WatchedGame
-from server.players.http import record_history
+from server.players.http import PROFILE_TABLES, record_history
+from server.ratings.tables import RATINGS
 from server.review.events import review_engine, review_room
 from server.review.service import REVIEWS, ReviewService
 from server.shared.slots import Slot
-from server.storage.interface import GameStore, open_store
+from server.tables import Tables, open_tables
 from server.training.http import finished_game
 from server.training.positions import SiteGames
 from server.training.service import TRAINING, TrainingService
@@ -55,7 +57,7 @@ JOB_MODULES = (
 class Services:
     """Everything one server process serves with, built once by `build_services`."""
 
-    store: GameStore
+    tables: Tables
     connections: Connections
     engines: EnginePool
     work: WorkPool
@@ -72,7 +74,7 @@ def build_services(app: Flask, socketio: SocketIO) -> Services:
     """Every service of the app, wired; the games in play resumed and the review queue
     running."""
     config = app.config
-    store = open_store(app.instance_path, config)
+    tables = open_tables(app.instance_path, config)
     connections = Connections()
     engines = EnginePool(int(config["ENGINE_WORKERS"]) or default_size())
     work = WorkPool(
@@ -86,7 +88,8 @@ def build_services(app: Flask, socketio: SocketIO) -> Services:
         float(config["WORK_BURST"]), float(config["WORK_UNITS_PER_SECOND"])
     )
     games = GameService(
-        store,
+        tables.games,
+        tables.ratings,
         notifier=RoomNotifier(socketio, connections.connected_seats),
         engines=engines,
         spawn=socketio.start_background_task,
@@ -96,15 +99,16 @@ def build_services(app: Flask, socketio: SocketIO) -> Services:
         limits=config,
     )
     games.resume()
-    accounts = Accounts(store, config, games.rename_seats)
+    accounts = Accounts(tables.accounts, config, games.rename_seats)
     accounts.close_socket = lambda sid: socketio.server.disconnect(sid)
-    analysis = AnalysisService(store)
-    lobby = _build_lobby(config, socketio, store, games)
-    reviews = _build_reviews(app, socketio, games, analysis, engines)
-    training = TrainingService(SiteGames(store.finished_game_ids, partial(finished_game, games)))
-    games.end_listeners.append(partial(record_history, store))
+    analysis = AnalysisService(tables.analyses)
+    lobby = _build_lobby(config, socketio, tables, games)
+    reviews = _build_reviews(app, socketio, games, tables, analysis, engines)
+    finished = SiteGames(tables.games.finished_game_ids, partial(finished_game, games))
+    training = TrainingService(finished)
+    games.end_listeners.append(partial(record_history, tables.games, tables.history))
     return Services(
-        store,
+        tables,
         connections,
         engines,
         work,
@@ -125,6 +129,8 @@ SERVICES: Slot[Services] = Slot("services")
 def put_in_slots(app: Flask, services: Services) -> None:
     """Each service where its feature's routes and events look for it."""
     SERVICES.put(app, services)
+    PROFILE_TABLES.put(app, services.tables)
+    RATINGS.put(app, services.tables.ratings)
     CONNECTIONS.put(app, services.connections)
     ENGINES.put(app, services.engines)
     WORK.put(app, services.work)
@@ -139,7 +145,7 @@ def put_in_slots(app: Flask, services: Services) -> None:
 
 
 def _build_lobby(
-    config: Any, socketio: SocketIO, store: GameStore, games: GameService
+    config: Any, socketio: SocketIO, tables: Tables, games: GameService
 ) -> LobbyService:
     """The lobby over the games and the store, its rooms told of every game that changes."""
     lobby: LobbyService | None = None
@@ -149,9 +155,9 @@ def _build_lobby(
         return lobby.watch_list()
 
     rooms = LobbyRooms(socketio, watch)
-    lobby = LobbyService(store, games, rooms, config)
-    if not store.shared:
-        store.clear_seeks()  # a lone process starting: nobody who held one is connected
+    lobby = LobbyService(tables.lobby, tables.ratings, games, rooms, config)
+    if not tables.lobby.shared:
+        tables.lobby.clear_seeks()  # a lone process starting: nobody who held one is connected
     socketio.start_background_task(lobby.keep_alive, socketio.sleep)
     games.notifier = WatchingNotifier(games.notifier, rooms.games_changed)
     return lobby
@@ -161,6 +167,7 @@ def _build_reviews(
     app: Flask,
     socketio: SocketIO,
     games: GameService,
+    tables: Tables,
     analysis: AnalysisService,
     engines: EnginePool,
 ) -> ReviewService:
@@ -175,6 +182,7 @@ def _build_reviews(
 
     reviews = ReviewService(
         games,
+        tables.reviews,
         analysis,
         engines,
         review_engine(app.config),

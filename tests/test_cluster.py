@@ -36,14 +36,15 @@ from socketio import exceptions as socketio_errors
 from chesscore import Board
 from deploy import cluster
 from server.games.play import MoveRecord
-from server.storage.interface import StaleVersionError, StoredChange, StoredGame
+from server.games.stored import StaleVersionError, StoredChange, StoredGame
+from server.tables import Tables
 from tests.support.game_client import GameClient, api_state, create_game, invite_token
 from tests.support.live_server import LiveServer
 from tests.support.stored import HEADER
 
 if TYPE_CHECKING:
     # Imported where used: without psycopg installed the module must still load, to skip.
-    from server.storage.postgres import PostgresStore
+    pass
 
 pytestmark = [pytest.mark.cluster, pytest.mark.server]
 
@@ -136,9 +137,11 @@ def move_change(version: int, ply: int, uci: str) -> StoredChange:
     return StoredChange(version, HEADER, event, True, [(ply, MoveRecord(uci, uci))])
 
 
-def new_stored_game(store: PostgresStore) -> str:
+def new_stored_game(store: Tables) -> str:
     game_id = secrets.token_hex(6)
-    store.create_game(StoredGame(game_id, {"opponent": "friend"}, HEADER, 0, []), {0: "hash-w"})
+    store.games.create_game(
+        StoredGame(game_id, {"opponent": "friend"}, HEADER, 0, []), {0: "hash-w"}
+    )
     return game_id
 
 
@@ -148,20 +151,20 @@ def new_stored_game(store: PostgresStore) -> str:
     ids=["same_version", "same_ply"],
 )
 def test_postgres_refuses_a_stale_change(backends: Backends, duplicate: StoredChange) -> None:
-    from server.storage.postgres import PostgresStore
+    from tests.support.stored import postgres_tables
 
-    store = PostgresStore(backends.database)
+    store = postgres_tables(backends.database)
     game_id = new_stored_game(store)
-    store.commit(game_id, move_change(1, 0, "e2e4"))
+    store.games.commit(game_id, move_change(1, 0, "e2e4"))
     with pytest.raises(StaleVersionError):
-        store.commit(game_id, duplicate)
-    loaded = store.load_game(game_id)
+        store.games.commit(game_id, duplicate)
+    loaded = store.games.load_game(game_id)
     assert loaded is not None and loaded.version == 1
     assert [record.uci for record in loaded.moves] == ["e2e4"]
-    assert [change["uci"] for change in store.changes_since(game_id, 0)] == ["e2e4"]
+    assert [change["uci"] for change in store.games.changes_since(game_id, 0)] == ["e2e4"]
     # A copy at the stored version reads nothing; an older one reads the game.
-    assert store.load_if_changed(game_id, 1) is None
-    changed = store.load_if_changed(game_id, 0)
+    assert store.games.load_if_changed(game_id, 1) is None
+    changed = store.games.load_if_changed(game_id, 0)
     assert changed is not None and changed.version == 1 and changed.moves == loaded.moves
     store.close()
 
@@ -169,39 +172,39 @@ def test_postgres_refuses_a_stale_change(backends: Backends, duplicate: StoredCh
 def test_postgres_takebacks_and_seats(backends: Backends) -> None:
     """The changes that are more than a move: a takeback drops plies (and a stale one drops
     none), a claimed seat is stored, and a seat already taken refuses the whole change."""
-    from server.storage.postgres import PostgresStore
+    from tests.support.stored import postgres_tables
 
-    store = PostgresStore(backends.database)
+    store = postgres_tables(backends.database)
     game_id = new_stored_game(store)
     for version, uci in enumerate(["e2e4", "e7e5", "g1f3"], start=1):
-        store.commit(game_id, move_change(version, version - 1, uci))
+        store.games.commit(game_id, move_change(version, version - 1, uci))
     takeback = StoredChange(4, HEADER, {"version": 4, "type": "takeback"}, True, [], keep_plies=1)
 
     def stored() -> tuple[int, list[str]]:
-        loaded = store.load_game(game_id)
+        loaded = store.games.load_game(game_id)
         assert loaded is not None
         return loaded.version, [record.uci for record in loaded.moves]
 
     with pytest.raises(StaleVersionError):
-        store.commit(game_id, replace(takeback, version=3))
+        store.games.commit(game_id, replace(takeback, version=3))
     assert stored() == (3, ["e2e4", "e7e5", "g1f3"])
-    store.commit(game_id, takeback)
+    store.games.commit(game_id, takeback)
     assert stored() == (4, ["e2e4"])
     claim = StoredChange(5, HEADER, {"version": 5, "type": "seat"}, True, [], seat=(1, "hash-b"))
-    store.commit(game_id, claim)
-    assert store.seat_color(game_id, "hash-b") == 1
+    store.games.commit(game_id, claim)
+    assert store.games.seat_color(game_id, "hash-b") == 1
     with pytest.raises(StaleVersionError):
-        store.commit(game_id, replace(claim, version=6, seat=(1, "hash-x")))
-    assert stored() == (5, ["e2e4"]) and store.seat_color(game_id, "hash-x") is None
-    assert [change["version"] for change in store.changes_since(game_id, 2)] == [3, 4, 5]
+        store.games.commit(game_id, replace(claim, version=6, seat=(1, "hash-x")))
+    assert stored() == (5, ["e2e4"]) and store.games.seat_color(game_id, "hash-x") is None
+    assert [change["version"] for change in store.games.changes_since(game_id, 2)] == [3, 4, 5]
     store.close()
 
 
 def test_two_stores_racing_for_one_position_store_one_move(backends: Backends) -> None:
-    from server.storage.postgres import PostgresStore
+    from tests.support.stored import postgres_tables
 
     # Two stores stand for two processes; twenty threads each try a different first move.
-    stores = [PostgresStore(backends.database), PostgresStore(backends.database)]
+    stores = [postgres_tables(backends.database), postgres_tables(backends.database)]
     game_id = new_stored_game(stores[0])
     candidates = ["a2a3", "b2b3", "c2c3", "d2d3", "e2e3", "f2f3", "g2g3", "h2h3", "a2a4", "b2b4"]
     outcomes: list[str] = []
@@ -211,7 +214,7 @@ def test_two_stores_racing_for_one_position_store_one_move(backends: Backends) -
         uci = candidates[index % len(candidates)]
         start.wait()
         try:
-            stores[index % 2].commit(game_id, move_change(1, 0, uci))
+            stores[index % 2].games.commit(game_id, move_change(1, 0, uci))
             outcomes.append(uci)
         except StaleVersionError:
             outcomes.append("stale")
@@ -223,7 +226,7 @@ def test_two_stores_racing_for_one_position_store_one_move(backends: Backends) -
         thread.join()
     applied = [uci for uci in outcomes if uci != "stale"]
     assert len(outcomes) == 20 and len(applied) == 1
-    loaded = stores[1].load_game(game_id)
+    loaded = stores[1].games.load_game(game_id)
     assert loaded is not None and loaded.version == 1
     assert [record.uci for record in loaded.moves] == applied
     for store in stores:

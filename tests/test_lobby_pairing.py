@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.lobby.pairing import WIDEN_PER_SECOND, WINDOW, can_pair, choose_partner, pairs_due
-from server.storage.interface import StoredSeek
+from server.lobby.tables import StoredSeek
 
 
 def wait(

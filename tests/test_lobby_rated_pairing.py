@@ -18,7 +18,8 @@ from server.lobby.seeks import PairRequest, Seat, Seek
 from server.lobby.service import LobbyService
 from server.shared.config import DEFAULTS
 from server.shared.errors import RequestError
-from server.storage.sqlite import SqliteStore
+from server.tables import Tables
+from tests.support.stored import sqlite_tables
 
 
 class Unheard:
@@ -52,26 +53,29 @@ class LobbyRecorder:
 
 @pytest.fixture
 def lobby(tmp_path: Path) -> Any:
-    store = SqliteStore(tmp_path / "games.sqlite3")
+    store = sqlite_tables(tmp_path / "games.sqlite3")
     tasks: list[Callable[[], object]] = []
     games = GameService(
-        store,
+        store.games,
+        store.ratings,
         notifier=Unheard(),  # type: ignore[arg-type]
         spawn=lambda task, *args: tasks.append(lambda: task(*args)),
         sleep=lambda seconds: None,
     )
     recorder = LobbyRecorder()
     now = [1000.0]
-    service = LobbyService(store, games, recorder, DEFAULTS, clock=lambda: now[0])
+    service = LobbyService(
+        store.lobby, store.ratings, games, recorder, DEFAULTS, clock=lambda: now[0]
+    )
     yield service, store, recorder, now
     games.close()
     store.close()
 
 
-def account(store: SqliteStore, name: str, rating: float | None = None) -> Account:
-    user_id = store.create_user((name, name.lower(), "hash"), [])
+def account(store: Tables, name: str, rating: float | None = None) -> Account:
+    user_id = store.accounts.create_user((name, name.lower(), "hash"), [])
     if rating is not None:  # an established blitz rating
-        store.db.execute(
+        store.database.db.execute(
             "INSERT INTO ratings VALUES (?, 'blitz', ?, 60, 0.06, 100, ?)", (user_id, rating, 990.0)
         )
     return Account(user_id, name)
@@ -100,7 +104,7 @@ def test_the_heartbeat_pairs_two_far_apart_once_their_windows_meet(lobby: Any) -
     by_color = {seats["ann-socket"].color: ShownRating(1500, True), seats["ben-socket"].color:
                 ShownRating(2000, False)}  # fmt: skip
     assert game.settings.ratings == (by_color[0], by_color[1])
-    assert store.load_game(game_id).accounts == {
+    assert store.games.load_game(game_id).accounts == {
         seats["ann-socket"].color: ann.id,
         seats["ben-socket"].color: ben.id,
     }

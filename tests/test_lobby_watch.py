@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.games.stored import OngoingGame
 from server.lobby.watch import choose_tv, make_watch_list
-from server.storage.interface import OngoingGame
 
 
 def row(game: str, updated: float, *, header: dict[str, Any] | None = None) -> OngoingGame:

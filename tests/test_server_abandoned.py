@@ -23,9 +23,9 @@ from server.games.clock import ClockState
 from server.games.play import Game, Header, NewGame, abandon
 from server.games.service import GameService
 from server.shared.errors import RequestError
-from server.storage.sqlite import SqliteStore
 from tests.support.game_client import FriendGame, GameClient, api_state, create_game
 from tests.support.live_server import LiveServer
+from tests.support.stored import sqlite_tables
 
 pytestmark = pytest.mark.server
 
@@ -88,8 +88,10 @@ class Unheard:
 
 
 def make_service(database: Path, tasks: list[Callable[[], object]]) -> GameService:
+    tables = sqlite_tables(database)
     return GameService(
-        SqliteStore(database),
+        tables.games,
+        tables.ratings,
         notifier=Unheard(),
         spawn=lambda task, *args: tasks.append(lambda: task(*args)),
         sleep=lambda seconds: None,
@@ -106,19 +108,19 @@ def test_start_up_ends_stale_games_without_loading_them(tmp_path: Path) -> None:
     computer = first.create(NewGame("computer", 1, fen, None, 1)).game.id  # its move
     live = first.create(NewGame("friend", 0, fen, None, None)).game.id
     first.close()
-    first.store.close()
+    first.tables.database.close()
     age(database, [*stale, computer], 2 * DAY)
 
     tasks.clear()
     second = make_service(database, tasks)
     second.resume()
     assert set(second.cache) == {live}, "only the live game is loaded"
-    assert second.store.active_game_ids() == [live]
+    assert second.tables.active_game_ids() == [live]
     for game_id in [*stale, computer]:
-        stored = second.store.load_game(game_id)
+        stored = second.tables.load_game(game_id)
         assert stored is not None and stored.header["status"] == "aborted"
         assert stored.version == 1 and stored.moves == []
-        assert second.store.changes_since(game_id, 0) == [{"version": 1, "type": "abandon"}]
+        assert second.tables.changes_since(game_id, 0) == [{"version": 1, "type": "abandon"}]
     second.close()
 
 
@@ -130,7 +132,7 @@ def test_games_ended_without_loading_leave_no_locks_behind(tmp_path: Path) -> No
     fen = Board().fen()
     stale = [first.create(NewGame("friend", 0, fen, None, None)).game.id for _ in range(3)]
     first.close()
-    first.store.close()
+    first.tables.database.close()
     age(database, stale, 2 * DAY)
 
     second = make_service(database, tasks)

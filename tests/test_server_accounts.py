@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 import requests
 
-from server.storage.sqlite import SqliteStore
 from tests.support.game_client import WAIT_SECONDS, GameClient, invite_token
 from tests.support.http import refused
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
+from tests.support.stored import sqlite_tables
 
 pytestmark = pytest.mark.server
 
@@ -347,9 +347,9 @@ def test_requests_needing_an_account_say_so(server: LiveServer) -> None:
 
 def seat_accounts(server: LiveServer, game_id: str) -> dict[int, int]:
     """The game's seats' accounts as the server's store holds them (colour -> account id)."""
-    store = SqliteStore(Path(server.instance_path) / "games.sqlite3", shared=True)
+    store = sqlite_tables(Path(server.instance_path) / "games.sqlite3", shared=True)
     try:
-        stored = store.load_game(game_id)
+        stored = store.games.load_game(game_id)
     finally:
         store.close()
     assert stored is not None, game_id

@@ -20,55 +20,56 @@ from bench.history_data import PLAYER_NAME, add_account, fill_store
 from chesscore import BLACK, WHITE, Board, Move
 from server.games.clock import ClockSettings
 from server.games.play import Game, GameSettings, abort, make_move, new_game
+from server.games.stored import StoredChange, StoredGame
 from server.players.entries import history_entries, speed_of
 from server.players.export import stream_games, write_pgns
-from server.storage.interface import GamesQuery, GameStore, HistoryRow, StoredChange, StoredGame
-from server.storage.sqlite import SqliteStore
-from tests.support.stored import HEADER
+from server.players.tables import GamesQuery, HistoryRow
+from server.tables import Tables
+from tests.support.stored import HEADER, sqlite_tables
 
 GAMES = 60
 
 
-def player_of(store: GameStore) -> int:
+def player_of(store: Tables) -> int:
     """The id of the bench's player (bench.history_data.fill_store made it)."""
-    account = store.account_by_name(PLAYER_NAME)
+    account = store.accounts.account_by_name(PLAYER_NAME)
     assert account is not None
     return account.id
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> SqliteStore:
-    store = SqliteStore(tmp_path_factory.mktemp("history") / "games.sqlite3")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Tables:
+    store = sqlite_tables(tmp_path_factory.mktemp("history") / "games.sqlite3")
     fill_store(store, GAMES, seed=3)
     return store
 
 
-def every_game(store: SqliteStore, **filters: object) -> list[HistoryRow]:
-    return store.player_games(GamesQuery(player_of(store), 10_000, **filters))  # type: ignore[arg-type]
+def every_game(store: Tables, **filters: object) -> list[HistoryRow]:
+    return store.history.player_games(GamesQuery(player_of(store), 10_000, **filters))  # type: ignore[arg-type]
 
 
-def walk_pages(store: SqliteStore, size: int, **filters: object) -> list[HistoryRow]:
+def walk_pages(store: Tables, size: int, **filters: object) -> list[HistoryRow]:
     rows: list[HistoryRow] = []
     query = GamesQuery(player_of(store), size, **filters)  # type: ignore[arg-type]
     while True:
-        page = store.player_games(query)
+        page = store.history.player_games(query)
         rows.extend(page)
         if len(page) < size:
             return rows
         query = dataclasses.replace(query, before=(page[-1].entry.ended, page[-1].entry.game_id))
 
 
-def test_pages_by_cursor_give_every_game_once_newest_first(store: SqliteStore) -> None:
+def test_pages_by_cursor_give_every_game_once_newest_first(store: Tables) -> None:
     whole = every_game(store)
     assert len(whole) == GAMES
     ended = [row.entry.ended for row in whole]
     assert ended == sorted(ended, reverse=True) and len(set(ended)) == GAMES
     assert walk_pages(store, 7) == whole
-    assert store.player_games(GamesQuery(player_of(store), 5)) == whole[:5]
+    assert store.history.player_games(GamesQuery(player_of(store), 5)) == whole[:5]
 
 
 def test_two_games_ending_in_the_same_millisecond_are_both_paged(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "games.sqlite3")
+    store = sqlite_tables(tmp_path / "games.sqlite3")
     fill_store(store, 4, seed=1)
     rows = every_game(store)
     other = add_account(store, "tied_player")
@@ -76,10 +77,10 @@ def test_two_games_ending_in_the_same_millisecond_are_both_paged(tmp_path: Path)
         dataclasses.replace(row.entry, account=other, ended=rows[0].entry.ended + 1)
         for row in rows[:2]
     ]
-    store.add_history(tied)
+    store.history.add_history(tied)
     tied_pages: list[HistoryRow] = []
     query = GamesQuery(other, 1)
-    while page := store.player_games(query):
+    while page := store.history.player_games(query):
         tied_pages.extend(page)
         query = dataclasses.replace(query, before=(page[-1].entry.ended, page[-1].entry.game_id))
     assert sorted(row.entry.game_id for row in tied_pages) == sorted(e.game_id for e in tied)
@@ -97,7 +98,7 @@ def test_two_games_ending_in_the_same_millisecond_are_both_paged(tmp_path: Path)
         {"speed": "rapid", "result": "loss"},
     ],
 )
-def test_filters_select_exactly_their_games(store: SqliteStore, filters: dict[str, object]) -> None:
+def test_filters_select_exactly_their_games(store: Tables, filters: dict[str, object]) -> None:
     def matches(row: HistoryRow) -> bool:
         return all(getattr(row.entry, name) == value for name, value in filters.items())
 
@@ -106,37 +107,35 @@ def test_filters_select_exactly_their_games(store: SqliteStore, filters: dict[st
     assert filters.get("rated") is True or expected  # the data has games of each kind
 
 
-def test_counts_are_the_list_s_results(store: SqliteStore) -> None:
+def test_counts_are_the_list_s_results(store: Tables) -> None:
     results = [row.entry.result for row in every_game(store)]
-    counts = store.player_counts(player_of(store))
+    counts = store.history.player_counts(player_of(store))
     assert counts == {result: results.count(result) for result in ("win", "draw", "loss")}
-    assert store.player_counts(12345) == {"win": 0, "draw": 0, "loss": 0}
+    assert store.history.player_counts(12345) == {"win": 0, "draw": 0, "loss": 0}
 
 
-def test_a_finished_review_is_linked_and_a_queued_one_is_not(store: SqliteStore) -> None:
+def test_a_finished_review_is_linked_and_a_queued_one_is_not(store: Tables) -> None:
     rows = every_game(store)
     linked = [row for row in rows if row.review_id is not None]
     assert len(linked) == GAMES // 10
     for row in linked:
-        review = store.load_review(row.review_id or "")
+        review = store.reviews.load_review(row.review_id or "")
         assert review is not None and review.source == row.entry.game_id
-    with store.lock:
-        store.db.execute(
-            "UPDATE reviews SET status = 'running' WHERE id = ?", (linked[0].review_id,)
-        )
+    with store.database.connection() as db:
+        db.execute("UPDATE reviews SET status = 'running' WHERE id = ?", (linked[0].review_id,))
     try:
         again = {row.entry.game_id: row.review_id for row in every_game(store)}
         assert again[linked[0].entry.game_id] is None
     finally:
-        with store.lock:
-            store.db.execute(
-                "UPDATE reviews SET status = 'done' WHERE id = ?", (linked[0].review_id,)
-            )
+        with store.database.connection() as db:
+            db.execute("UPDATE reviews SET status = 'done' WHERE id = ?", (linked[0].review_id,))
 
 
-def test_a_game_recorded_twice_stays_one_row(store: SqliteStore) -> None:
+def test_a_game_recorded_twice_stays_one_row(store: Tables) -> None:
     row = every_game(store)[3]
-    store.add_history([dataclasses.replace(row.entry, result="win", opponent="someone else")])
+    store.history.add_history(
+        [dataclasses.replace(row.entry, result="win", opponent="someone else")]
+    )
     assert every_game(store)[3] == row
 
 
@@ -158,11 +157,13 @@ def test_each_move_keeps_the_mover_s_clock_in_the_store(tmp_path: Path) -> None:
     # The clocks run from the third ply on (the first two moves cost nothing and add no
     # increment); then a move costs its thinking time and adds 2 s.
     assert [record.clock_ms for record in game.moves] == [180_000, 180_000, 180_500, 175_750]
-    store = SqliteStore(tmp_path / "games.sqlite3")
-    store.create_game(StoredGame(game.id, {"opponent": "friend"}, HEADER, 0, []), {})
+    store = sqlite_tables(tmp_path / "games.sqlite3")
+    store.games.create_game(StoredGame(game.id, {"opponent": "friend"}, HEADER, 0, []), {})
     added = list(enumerate(game.moves))
-    store.commit(game.id, StoredChange(1, HEADER, {"type": "move", "version": 1}, True, added))
-    loaded = store.load_game(game.id)
+    store.games.commit(
+        game.id, StoredChange(1, HEADER, {"type": "move", "version": 1}, True, added)
+    )
+    loaded = store.games.load_game(game.id)
     assert loaded is not None and loaded.moves == game.moves
 
 
@@ -184,7 +185,7 @@ def test_moves_of_a_file_made_before_clocks_load_without_them(tmp_path: Path) ->
     old.execute("INSERT INTO moves VALUES ('old', 0, 'e2e4', 'e4')")
     old.commit()
     old.close()
-    loaded = SqliteStore(path).load_game("old")
+    loaded = sqlite_tables(path).games.load_game("old")
     assert loaded is not None and [(m.uci, m.san, m.clock_ms) for m in loaded.moves] == [
         ("e2e4", "e4", None)
     ]
@@ -225,7 +226,7 @@ def test_speeds_as_lichess_sorts_them(clock: ClockSettings | None, speed: str) -
     assert speed_of(clock) == speed
 
 
-def test_the_export_reads_back_in_python_chess(store: SqliteStore) -> None:
+def test_the_export_reads_back_in_python_chess(store: Tables) -> None:
     rows = every_game(store)
     text = "".join(
         stream_games(
@@ -242,7 +243,7 @@ def test_the_export_reads_back_in_python_chess(store: SqliteStore) -> None:
     assert len(games) == GAMES
     for row, game in zip(rows, games, strict=True):
         assert not game.errors
-        stored = store.load_game(row.entry.game_id)
+        stored = store.games.load_game(row.entry.game_id)
         assert stored is not None
         assert game.headers["Site"] == f"https://chess.test/game/{row.entry.game_id}"
         assert game.headers["Opening"] == row.entry.opening and game.headers["ECO"] == row.entry.eco
@@ -257,7 +258,7 @@ def test_the_export_reads_back_in_python_chess(store: SqliteStore) -> None:
         if row.review_id is None:
             assert evals == [None] * len(nodes)
         else:
-            review = store.load_review(row.review_id)
+            review = store.reviews.load_review(row.review_id)
             assert review is not None
             cps = {item["index"]: item["eval"]["cp"] for item in json.loads(review.evals)}
             assert [e.white().score() if e else None for e in evals] == [
@@ -270,7 +271,7 @@ def test_the_export_reads_back_in_python_chess(store: SqliteStore) -> None:
             assert result == ("0-1" if board.turn == chess.WHITE else "1-0")
 
 
-def test_the_export_follows_the_filters(store: SqliteStore) -> None:
+def test_the_export_follows_the_filters(store: Tables) -> None:
     query = GamesQuery(player_of(store), 1, result="draw")
     text = "".join(stream_games(store, query, "https://chess.test", lambda job, *args: job(*args)))
     draws = [row.entry.game_id for row in every_game(store, result="draw")]
@@ -280,38 +281,38 @@ def test_the_export_follows_the_filters(store: SqliteStore) -> None:
     assert text.count('[Result "1/2-1/2"]') == len(draws)
 
 
-def test_an_empty_history_exports_nothing(store: SqliteStore) -> None:
+def test_an_empty_history_exports_nothing(store: Tables) -> None:
     assert list(stream_games(store, GamesQuery(999, 1), "x", write_pgns)) == []
 
 
 def test_a_stockfish_review_is_linked_before_our_engine_s(tmp_path: Path) -> None:
+    from server.players.tables import STOCKFISH_REVIEW
     from server.review.engines import STOCKFISH_KEY
-    from server.storage.history import STOCKFISH_REVIEW
 
     assert STOCKFISH_REVIEW == STOCKFISH_KEY  # the key the reviews store Stockfish's under
-    store = SqliteStore(tmp_path / "games.sqlite3")
+    store = sqlite_tables(tmp_path / "games.sqlite3")
     fill_store(store, 3, seed=4)
     rows = every_game(store)
     unreviewed = [row for row in rows if row.review_id is None]
     assert len(unreviewed) == 2
     first, second = unreviewed
     (reviewed,) = [row for row in rows if row.review_id is not None]
-    ours = store.load_review(reviewed.review_id or "")
+    ours = store.reviews.load_review(reviewed.review_id or "")
     assert ours is not None
-    store.add_review(
+    store.reviews.add_review(
         dataclasses.replace(ours, id="sf000001", source=first.entry.game_id + "@stockfish"),
         None,
         100,
     )
-    store.add_review(
+    store.reviews.add_review(
         dataclasses.replace(ours, id="ow000002", source=second.entry.game_id), None, 100
     )
-    store.add_review(
+    store.reviews.add_review(
         dataclasses.replace(ours, id="sf000002", source=second.entry.game_id + "@stockfish"),
         None,
         100,
     )
-    store.add_review(
+    store.reviews.add_review(
         dataclasses.replace(
             ours, id="sf000003", source=reviewed.entry.game_id + "@stockfish", status="running"
         ),

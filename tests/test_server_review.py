@@ -32,12 +32,13 @@ from chesscore.review.evaluate import ReviewSetting
 from deploy import cluster
 from server.engine.pool import AnalysisJob, EnginePool
 from server.review.job import ReviewJob
-from server.storage.interface import GameStore, ReviewLimitError, StoredReview
-from server.storage.sqlite import SqliteStore
+from server.review.tables import ReviewLimitError, StoredReview
+from server.tables import Tables
 from tests.support.game_client import FriendGame, GameClient, create_game
 from tests.support.http import refused
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
+from tests.support.stored import sqlite_tables
 from tests.test_cluster import Backends, backends  # noqa: F401 - PostgreSQL and Redis
 from tests.test_server_store_postgres import database  # noqa: F401 - the PostgreSQL fixture
 
@@ -480,48 +481,61 @@ def review_row(review_id: str, source: str, address: str, created: float) -> Sto
     )
 
 
-def check_review_table(first: GameStore, second: GameStore) -> None:
+def check_review_table(first: Tables, second: Tables) -> None:
     """`first` and `second` share one database, as two server processes would."""
     now = time.time()
     row = review_row("review01", "game-a", "10.0.0.1", now)
-    assert first.add_review(row, 3, 100) == (row, True)
-    stored, created = second.add_review(review_row("review02", "game-a", "10.0.0.1", now), 3, 100)
+    assert first.reviews.add_review(row, 3, 100) == (row, True)
+    stored, created = second.reviews.add_review(
+        review_row("review02", "game-a", "10.0.0.1", now), 3, 100
+    )
     assert (stored.id, created) == ("review01", False)  # one review per source
     for index in (2, 3):
-        second.add_review(
+        second.reviews.add_review(
             review_row(f"review0{index}", f"game-{index}", "10.0.0.1", now + index), 3, 100
         )
     with pytest.raises(ReviewLimitError) as limit:
-        first.add_review(review_row("review04", "game-4", "10.0.0.1", now), 3, 100)
+        first.reviews.add_review(review_row("review04", "game-4", "10.0.0.1", now), 3, 100)
     assert limit.value.what == "address"
     with pytest.raises(ReviewLimitError) as limit:
-        first.add_review(review_row("review05", "game-5", "10.0.0.2", now), 3, 3)
+        first.reviews.add_review(review_row("review05", "game-5", "10.0.0.2", now), 3, 3)
     assert limit.value.what == "queue"
-    assert first.add_review(review_row("review06", "game-6", "auto", now + 9), None, 100)[1]
-    assert first.pending_reviews(math.inf, math.inf) == [
+    assert first.reviews.add_review(review_row("review06", "game-6", "auto", now + 9), None, 100)[1]
+    assert first.reviews.pending_reviews(math.inf, math.inf) == [
         "review01", "review02", "review03", "review06"
     ]  # fmt: skip
     # Exactly one process claims a review; only it may write it, until it is left stale.
-    assert first.claim_review("review01", "host-1", now, now - 120)
-    assert not second.claim_review("review01", "host-2", now, now - 120)
-    assert first.save_review("review01", "host-1", {"done": 2, "updated": now + 1})
-    assert not second.save_review("review01", "host-2", {"done": 3, "updated": now + 1})
-    assert second.load_review("review01").done == 2  # type: ignore[union-attr]
-    assert second.pending_reviews(now + 10, now - 120) == ["review02", "review03", "review06"]
-    assert second.pending_reviews(now + 10, now + 120)[0] == "review01"  # left: stale
-    assert second.claim_review("review01", "host-2", now + 2, now + 120)
-    assert not first.save_review("review01", "host-1", {"done": 4, "updated": now + 2})
+    assert first.reviews.claim_review("review01", "host-1", now, now - 120)
+    assert not second.reviews.claim_review("review01", "host-2", now, now - 120)
+    assert first.reviews.save_review("review01", "host-1", {"done": 2, "updated": now + 1})
+    assert not second.reviews.save_review("review01", "host-2", {"done": 3, "updated": now + 1})
+    assert second.reviews.load_review("review01").done == 2  # type: ignore[union-attr]
+    assert second.reviews.pending_reviews(now + 10, now - 120) == [
+        "review02",
+        "review03",
+        "review06",
+    ]
+    assert second.reviews.pending_reviews(now + 10, now + 120)[0] == "review01"  # left: stale
+    assert second.reviews.claim_review("review01", "host-2", now + 2, now + 120)
+    assert not first.reviews.save_review("review01", "host-1", {"done": 4, "updated": now + 2})
     # A failed review is queued again when asked for again (limits permitting).
-    assert second.save_review("review01", "host-2", {"status": "failed", "updated": now + 3})
-    again, created = first.add_review(review_row("review07", "game-a", "10.0.0.9", now), 3, 100)
+    assert second.reviews.save_review(
+        "review01", "host-2", {"status": "failed", "updated": now + 3}
+    )
+    again, created = first.reviews.add_review(
+        review_row("review07", "game-a", "10.0.0.9", now), 3, 100
+    )
     assert (again.id, again.status, created) == ("review01", "queued", True)
-    assert first.find_review("game-a") == second.load_review("review01")
-    assert first.load_review("nothing") is None and first.find_review("nothing") is None
+    assert first.reviews.find_review("game-a") == second.reviews.load_review("review01")
+    assert (
+        first.reviews.load_review("nothing") is None
+        and first.reviews.find_review("nothing") is None
+    )
 
 
 def test_the_review_table_on_sqlite(tmp_path: Path) -> None:
-    first = SqliteStore(tmp_path / "games.sqlite3", shared=True)
-    second = SqliteStore(tmp_path / "games.sqlite3", shared=True)
+    first = sqlite_tables(tmp_path / "games.sqlite3", shared=True)
+    second = sqlite_tables(tmp_path / "games.sqlite3", shared=True)
     try:
         check_review_table(first, second)
     finally:
@@ -531,9 +545,9 @@ def test_the_review_table_on_sqlite(tmp_path: Path) -> None:
 
 @pytest.mark.cluster
 def test_the_review_table_on_postgres(database: str) -> None:  # noqa: F811 - the fixture
-    from server.storage.postgres import PostgresStore
+    from tests.support.stored import postgres_tables
 
-    first, second = PostgresStore(database), PostgresStore(database)
+    first, second = postgres_tables(database), postgres_tables(database)
     try:
         check_review_table(first, second)
     finally:

@@ -18,7 +18,7 @@ from server.games.clock import ClockSettings
 from server.games.play import Game, NewGame
 from server.games.service import GameService
 from server.shared.errors import RequestError
-from server.storage.sqlite import SqliteStore
+from tests.support.stored import sqlite_tables
 
 WHITE, BLACK = 0, 1
 
@@ -27,8 +27,10 @@ class Harness:
     def __init__(self, tmp_path: Path, cache_size: int = 5000, shared: bool = False) -> None:
         self.events: list[dict[str, Any]] = []
         self.tasks: list[tuple[Callable[..., object], tuple[Any, ...]]] = []
+        tables = sqlite_tables(tmp_path / "games.sqlite3", shared=shared)
         self.service = GameService(
-            SqliteStore(tmp_path / "games.sqlite3", shared=shared),
+            tables.games,
+            tables.ratings,
             notifier=self,
             spawn=lambda task, *args: self.tasks.append((task, args)),
             sleep=lambda seconds: None,

@@ -10,14 +10,16 @@ from pathlib import Path
 import pytest
 
 from server.games.play import MoveRecord
-from server.storage.interface import StaleVersionError, StoredChange, StoredGame
-from server.storage.sqlite import SqliteStore
-from tests.support.stored import HEADER
+from server.games.stored import StaleVersionError, StoredChange, StoredGame
+from server.tables import Tables
+from tests.support.stored import HEADER, sqlite_tables
 
 
-def make_store(tmp_path: Path) -> SqliteStore:
-    store = SqliteStore(tmp_path / "games.sqlite3")
-    store.create_game(StoredGame("g" * 12, {"opponent": "friend"}, HEADER, 0, []), {0: "hash-w"})
+def make_store(tmp_path: Path) -> Tables:
+    store = sqlite_tables(tmp_path / "games.sqlite3")
+    store.games.create_game(
+        StoredGame("g" * 12, {"opponent": "friend"}, HEADER, 0, []), {0: "hash-w"}
+    )
     return store
 
 
@@ -28,16 +30,19 @@ def move_change(version: int, ply: int, uci: str) -> StoredChange:
 
 def test_changes_apply_in_order_and_are_logged(tmp_path: Path) -> None:
     store = make_store(tmp_path)
-    store.commit("g" * 12, move_change(1, 0, "e2e4"))
-    store.commit("g" * 12, move_change(2, 1, "e7e5"))
-    loaded = store.load_game("g" * 12)
+    store.games.commit("g" * 12, move_change(1, 0, "e2e4"))
+    store.games.commit("g" * 12, move_change(2, 1, "e7e5"))
+    loaded = store.games.load_game("g" * 12)
     assert loaded is not None and loaded.version == 2
     assert [record.uci for record in loaded.moves] == ["e2e4", "e7e5"]
-    assert [change["uci"] for change in store.changes_since("g" * 12, 1)] == ["e7e5"]
-    assert store.load_if_changed("g" * 12, 2) is None
-    changed = store.load_if_changed("g" * 12, 1)
+    assert [change["uci"] for change in store.games.changes_since("g" * 12, 1)] == ["e7e5"]
+    assert store.games.load_if_changed("g" * 12, 2) is None
+    changed = store.games.load_if_changed("g" * 12, 1)
     assert changed is not None and changed.version == 2 and changed.moves == loaded.moves
-    assert store.seat_color("g" * 12, "hash-w") == 0 and store.seat_color("g" * 12, "nope") is None
+    assert (
+        store.games.seat_color("g" * 12, "hash-w") == 0
+        and store.games.seat_color("g" * 12, "nope") is None
+    )
 
 
 @pytest.mark.parametrize(
@@ -49,43 +54,43 @@ def test_a_stale_change_is_refused_and_leaves_nothing(
     tmp_path: Path, duplicate: StoredChange
 ) -> None:
     store = make_store(tmp_path)
-    store.commit("g" * 12, move_change(1, 0, "e2e4"))
+    store.games.commit("g" * 12, move_change(1, 0, "e2e4"))
     with pytest.raises(StaleVersionError):
-        store.commit("g" * 12, duplicate)
-    loaded = store.load_game("g" * 12)
+        store.games.commit("g" * 12, duplicate)
+    loaded = store.games.load_game("g" * 12)
     assert loaded is not None and loaded.version == 1
     assert [record.uci for record in loaded.moves] == ["e2e4"]
-    assert len(store.changes_since("g" * 12, 0)) == 1
+    assert len(store.games.changes_since("g" * 12, 0)) == 1
 
 
 def test_a_takeback_drops_moves_and_reopening_keeps_everything(tmp_path: Path) -> None:
     store = make_store(tmp_path)
-    store.commit("g" * 12, move_change(1, 0, "e2e4"))
-    store.commit("g" * 12, move_change(2, 1, "e7e5"))
+    store.games.commit("g" * 12, move_change(1, 0, "e2e4"))
+    store.games.commit("g" * 12, move_change(2, 1, "e7e5"))
     takeback = StoredChange(3, HEADER, {"version": 3, "type": "accept"}, True, [], keep_plies=1)
-    store.commit("g" * 12, takeback)
+    store.games.commit("g" * 12, takeback)
     store.close()
-    reopened = SqliteStore(tmp_path / "games.sqlite3")
-    loaded = reopened.load_game("g" * 12)
+    reopened = sqlite_tables(tmp_path / "games.sqlite3")
+    loaded = reopened.games.load_game("g" * 12)
     assert loaded is not None and loaded.version == 3
     assert [record.uci for record in loaded.moves] == ["e2e4"]
-    assert reopened.active_game_ids() == ["g" * 12]
-    assert reopened.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert reopened.games.active_game_ids() == ["g" * 12]
+    assert reopened.database.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def test_idle_games_are_the_active_ones_unchanged_since(tmp_path: Path) -> None:
     store = make_store(tmp_path)
-    store.create_game(StoredGame("h" * 12, {"opponent": "friend"}, HEADER, 0, []), {})
-    store.create_game(StoredGame("i" * 12, {"opponent": "friend"}, HEADER, 0, []), {})
+    store.games.create_game(StoredGame("h" * 12, {"opponent": "friend"}, HEADER, 0, []), {})
+    store.games.create_game(StoredGame("i" * 12, {"opponent": "friend"}, HEADER, 0, []), {})
     ended = StoredChange(1, {**HEADER, "status": "aborted"}, {"type": "abort"}, False, [])
-    store.commit("i" * 12, ended)
+    store.games.commit("i" * 12, ended)
     # Two days ago for every game, then a move brings one back to now.
-    store.db.execute("UPDATE games SET updated = updated - 172800")
-    store.commit("g" * 12, move_change(1, 0, "e2e4"))
-    idle = store.idle_games(time.time() - 86400)
+    store.database.db.execute("UPDATE games SET updated = updated - 172800")
+    store.games.commit("g" * 12, move_change(1, 0, "e2e4"))
+    idle = store.games.idle_games(time.time() - 86400)
     assert [(game.id, game.version, game.header) for game in idle] == [("h" * 12, 0, HEADER)]
-    assert {game.id for game in store.idle_games(time.time() + 1)} == {"g" * 12, "h" * 12}
-    plan = store.db.execute(
+    assert {game.id for game in store.games.idle_games(time.time() + 1)} == {"g" * 12, "h" * 12}
+    plan = store.database.db.execute(
         "EXPLAIN QUERY PLAN SELECT id FROM games WHERE active = 1 AND updated < 0"
     ).fetchall()
     assert "games_idle" in str(plan), plan
@@ -108,12 +113,12 @@ def test_a_file_from_before_the_last_change_time_is_migrated(tmp_path: Path) -> 
             ("g" * 12, json.dumps({"opponent": "friend"}), json.dumps(HEADER)),
         )
     before = time.time()
-    store = SqliteStore(path)
+    store = sqlite_tables(path)
     # Its true last change is unknown: it counts from the upgrade, so it is not idle yet.
-    assert store.idle_games(before - 1) == []
-    assert [game.id for game in store.idle_games(time.time() + 1)] == ["g" * 12]
-    store.commit("g" * 12, move_change(4, 0, "e2e4"))
+    assert store.games.idle_games(before - 1) == []
+    assert [game.id for game in store.games.idle_games(time.time() + 1)] == ["g" * 12]
+    store.games.commit("g" * 12, move_change(4, 0, "e2e4"))
     store.close()
-    reopened = SqliteStore(path)  # a second open finds the column and changes nothing
-    loaded = reopened.load_game("g" * 12)
+    reopened = sqlite_tables(path)  # a second open finds the column and changes nothing
+    loaded = reopened.games.load_game("g" * 12)
     assert loaded is not None and loaded.version == 4

@@ -1,7 +1,8 @@
-"""Versioned schema migrations (server.storage.migrations) on SQLite and PostgreSQL: an empty
-database and one made by main before versions existed (tests/data/schema_v0.*.sql, made by
-tests/data/make_schema_v0.py) both reach the latest version, keep their data, and gain the
-accounts' tables; opening again changes nothing; a failed migration leaves its version out.
+"""Versioned schema migrations (the runner server.storage.migrations, the steps server.tables
+lists) on SQLite and PostgreSQL: an empty database and one made by main before versions
+existed (tests/data/schema_v0.*.sql, made by tests/data/make_schema_v0.py) both reach the
+latest version, keep their data, and gain the accounts' tables; opening again changes
+nothing; a failed migration leaves its version out.
 
 The PostgreSQL half is marked `cluster` (run with `pytest -m cluster`): it starts a PostgreSQL
 of its own through deploy/cluster.py, is skipped without one, and fails without one on CI.
@@ -15,36 +16,36 @@ from typing import Any
 
 import pytest
 
+from server import tables as migrations
 from server.accounts.usernames import name_key
-from server.storage import migrations
-from server.storage.interface import GameStore
-from server.storage.sqlite import SqliteStore
+from server.tables import Tables
 from tests.support.postgres import module_postgres
+from tests.support.stored import sqlite_tables
 
 DATA = Path(__file__).resolve().parent / "data"
 GAME = "FPV_RUi-b2TK"  # the game in the frozen files: two seats, three moves, a review
 
 
-def check_kept_and_migrated(store: GameStore, db: Any) -> None:
+def check_kept_and_migrated(store: Tables, db: Any) -> None:
     """The frozen rows are all there and the new tables work."""
     game_id = GAME
-    game = store.load_game(game_id)
+    game = store.games.load_game(game_id)
     assert game is not None
     assert [move.san for move in game.moves] == ["e4", "e5", "Nf3"]
     assert game.settings["names"][0] == "Alice" and game.header["friend_name"] == "Bob"
     assert game.version == 5 and game.accounts == {}
-    assert len(store.changes_since(game_id, 0)) == 5
-    review = store.find_review(game_id)
+    assert len(store.games.changes_since(game_id, 0)) == 5
+    review = store.reviews.find_review(game_id)
     assert review is not None and review.id == "rev12345" and review.status == "done"
-    seeks = store.list_seeks(10)
+    seeks = store.lobby.list_seeks(10)
     assert [(seek.id, seek.body["name"]) for seek in seeks] == [("seek1234", "Carol")]
     row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
     assert row[0] == migrations.LATEST
-    user_id = store.create_user(("Dana", "dana", "hash"), [("abcd", "code-hash")])
-    assert store.user_by_key("dana").name == "Dana"  # type: ignore[union-attr]
-    assert store.claim_seats(user_id, [(game_id, "no such token")]) == []
-    store.link_seat(game_id, 1, user_id)
-    assert store.load_game(game_id).accounts == {1: user_id}  # type: ignore[union-attr]
+    user_id = store.accounts.create_user(("Dana", "dana", "hash"), [("abcd", "code-hash")])
+    assert store.accounts.user_by_key("dana").name == "Dana"  # type: ignore[union-attr]
+    assert store.accounts.claim_seats(user_id, [(game_id, "no such token")]) == []
+    store.accounts.link_seat(game_id, 1, user_id)
+    assert store.games.load_game(game_id).accounts == {1: user_id}  # type: ignore[union-attr]
 
 
 def sqlite_from(script: str, folder: Path) -> Path:
@@ -57,26 +58,26 @@ def sqlite_from(script: str, folder: Path) -> Path:
 
 def test_a_sqlite_file_of_main_before_versions_is_migrated(tmp_path: Path) -> None:
     path = sqlite_from((DATA / "schema_v0.sqlite.sql").read_text(), tmp_path)
-    store = SqliteStore(path)
+    store = sqlite_tables(path)
     try:
-        check_kept_and_migrated(store, store.db)
+        check_kept_and_migrated(store, store.database.db)
     finally:
         store.close()
-    again = SqliteStore(path)  # opening again applies nothing and keeps everything
+    again = sqlite_tables(path)  # opening again applies nothing and keeps everything
     try:
-        versions = again.db.execute("SELECT version FROM schema_version").fetchall()
-        assert [version for (version,) in versions] == [m[0] for m in migrations.MIGRATIONS]
-        assert again.user_by_key("dana") is not None
+        versions = again.database.db.execute("SELECT version FROM schema_version").fetchall()
+        assert [version for (version,) in versions] == [m.version for m in migrations.MIGRATIONS]
+        assert again.accounts.user_by_key("dana") is not None
     finally:
         again.close()
 
 
 def test_an_empty_sqlite_file_gets_every_migration(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "games.sqlite3")
+    store = sqlite_tables(tmp_path / "games.sqlite3")
     try:
-        versions = store.db.execute("SELECT version FROM schema_version").fetchall()
-        assert [version for (version,) in versions] == [m[0] for m in migrations.MIGRATIONS]
-        tables = {row[0] for row in store.db.execute("SELECT name FROM sqlite_master")}
+        versions = store.database.db.execute("SELECT version FROM schema_version").fetchall()
+        assert [version for (version,) in versions] == [m.version for m in migrations.MIGRATIONS]
+        tables = {row[0] for row in store.database.db.execute("SELECT name FROM sqlite_master")}
         assert {"games", "seats", "users", "sessions", "recovery_codes"} <= tables
     finally:
         store.close()
@@ -93,10 +94,10 @@ def test_a_sqlite_file_older_than_the_last_change_time_is_migrated(tmp_path: Pat
         for line in old.splitlines()
     ]
     path = sqlite_from("\n".join(lines), tmp_path)
-    store = SqliteStore(path)
+    store = sqlite_tables(path)
     try:
-        assert store.idle_games(0.0) == []  # counted from the upgrade, not from 1970
-        check_kept_and_migrated(store, store.db)
+        assert store.games.idle_games(0.0) == []  # counted from the upgrade, not from 1970
+        check_kept_and_migrated(store, store.database.db)
     finally:
         store.close()
 
@@ -109,7 +110,7 @@ def test_a_failed_migration_is_rolled_back_whole(tmp_path: Path) -> None:
     db.execute("CREATE TABLE users (stranger TEXT)")
     db.close()
     with pytest.raises(sqlite3.OperationalError, match="users"):
-        SqliteStore(path)
+        sqlite_tables(path)
     db = sqlite3.connect(path)
     try:
         assert db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 2
@@ -127,25 +128,25 @@ database = module_postgres()
 def test_a_postgres_database_of_main_before_versions_is_migrated(database: str) -> None:
     import psycopg
 
-    from server.storage.postgres import PostgresStore
+    from tests.support.stored import postgres_tables
 
     with psycopg.connect(database, autocommit=True) as db:
         db.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
         db.execute((DATA / "schema_v0.postgres.sql").read_text())
-    store = PostgresStore(database)
+    store = postgres_tables(database)
     try:
         with psycopg.connect(database, autocommit=True) as db:
             check_kept_and_migrated(store, db)
     finally:
         store.close()
-    again = PostgresStore(database)
+    again = postgres_tables(database)
     try:
         with psycopg.connect(database, autocommit=True) as db:
             versions = db.execute("SELECT version FROM schema_version ORDER BY version")
             assert [version for (version,) in versions.fetchall()] == [
-                m[0] for m in migrations.MIGRATIONS
+                m.version for m in migrations.MIGRATIONS
             ]
-        assert again.user_by_key("dana") is not None
+        assert again.accounts.user_by_key("dana") is not None
     finally:
         again.close()
 
@@ -155,19 +156,19 @@ def test_a_postgres_database_of_main_before_versions_is_migrated(database: str) 
 def test_an_empty_postgres_database_gets_every_migration(database: str) -> None:
     import psycopg
 
-    from server.storage.postgres import PostgresStore
+    from tests.support.stored import postgres_tables
 
     with psycopg.connect(database, autocommit=True) as db:
         db.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
-    store = PostgresStore(database)
+    store = postgres_tables(database)
     try:
-        user_id = store.create_user(("Erin", name_key("Erin"), "hash"), [])
-        store.add_session("id-hash", user_id)
-        assert store.session_user("id-hash", 0.0).name == "Erin"  # type: ignore[union-attr]
-        store.set_password(user_id, "new hash")
-        assert store.session_user("id-hash", 0.0) is None  # a new password ends sessions
-        assert store.account_by_name("ERIN").id == user_id  # type: ignore[union-attr]
-        store.delete_user(user_id)
-        assert store.account_by_name("erin") is None
+        user_id = store.accounts.create_user(("Erin", name_key("Erin"), "hash"), [])
+        store.accounts.add_session("id-hash", user_id)
+        assert store.accounts.session_user("id-hash", 0.0).name == "Erin"  # type: ignore[union-attr]
+        store.accounts.set_password(user_id, "new hash")
+        assert store.accounts.session_user("id-hash", 0.0) is None  # a new password ends sessions
+        assert store.accounts.account_by_name("ERIN").id == user_id  # type: ignore[union-attr]
+        store.accounts.delete_user(user_id)
+        assert store.accounts.account_by_name("erin") is None
     finally:
         store.close()

@@ -1,4 +1,4 @@
-"""The ratings' storage (server.storage.ratings) on real SQLite and PostgreSQL: a finished game
+"""The ratings' storage (server.ratings.tables) on real SQLite and PostgreSQL: a finished game
 is rated once however many processes rate it at the same moment, each side's rating and
 history row written together, and the next game starts from the stored rating; a game with a
 seat of a visitor without an account, or of an account deleted while it was played, is not
@@ -16,11 +16,14 @@ from pathlib import Path
 import pytest
 
 from chesscore.ratings import Speed
-from server.storage.interface import GameStore, RatedSide, StoredGame
-from server.storage.sqlite import SqliteStore
+from server.games.rating import glicko_rate
+from server.games.stored import StoredGame
+from server.ratings.tables import RatedSide
+from server.tables import Tables
 from tests.support.glicko_oracle import lichess_game
+from tests.support.stored import sqlite_tables
 
-OpenStore = Callable[[], GameStore]
+OpenStore = Callable[[], Tables]
 RACERS = 4
 
 
@@ -46,15 +49,15 @@ def postgres_url() -> Iterator[str]:
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.cluster)])
 def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[OpenStore]:
     """Opens another store on one database each time (another process's, as it were)."""
-    opened: list[GameStore] = []
+    opened: list[Tables] = []
 
-    def open_one() -> GameStore:
+    def open_one() -> Tables:
         if request.param == "sqlite":
-            store: GameStore = SqliteStore(tmp_path / "games.sqlite3", shared=True)
+            store: Tables = sqlite_tables(tmp_path / "games.sqlite3", shared=True)
         else:
-            from server.storage.postgres import PostgresStore
+            from tests.support.stored import postgres_tables
 
-            store = PostgresStore(request.getfixturevalue("postgres_url"))
+            store = postgres_tables(request.getfixturevalue("postgres_url"))
         opened.append(store)
         return store
 
@@ -63,15 +66,15 @@ def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[OpenS
         store.close()
 
 
-def new_game(store: GameStore, game_id: str, accounts: dict[int, int]) -> None:
+def new_game(store: Tables, game_id: str, accounts: dict[int, int]) -> None:
     settings = {"opponent": "friend", "creator": 0, "start_fen": "", "clock": None}
-    store.create_game(StoredGame(game_id, settings, {}, 0, []), {0: "w" * 8, 1: "b" * 8})
+    store.games.create_game(StoredGame(game_id, settings, {}, 0, []), {0: "w" * 8, 1: "b" * 8})
     for color, account in accounts.items():
-        store.link_seat(game_id, color, account)
+        store.accounts.link_seat(game_id, color, account)
 
 
-def new_user(store: GameStore, name: str) -> int:
-    return store.create_user((name, name.lower() + os.urandom(3).hex(), "hash"), [])
+def new_user(store: Tables, name: str) -> int:
+    return store.accounts.create_user((name, name.lower() + os.urandom(3).hex(), "hash"), [])
 
 
 def test_a_game_is_rated_once_by_processes_racing(open_store: OpenStore) -> None:
@@ -82,9 +85,11 @@ def test_a_game_is_rated_once_by_processes_racing(open_store: OpenStore) -> None
     results: list[list[RatedSide]] = []
     start = threading.Barrier(RACERS)
 
-    def rate(store: GameStore) -> None:
+    def rate(store: Tables) -> None:
         start.wait()
-        results.append(store.rate_game("game-racing1", Speed.BLITZ, 1.0, 1000.0))
+        results.append(
+            store.ratings.rate_game("game-racing1", Speed.BLITZ, glicko_rate(1.0, 1000.0), 1000.0)
+        )
 
     threads = [threading.Thread(target=rate, args=(store,)) for store in stores]
     for thread in threads:
@@ -96,8 +101,8 @@ def test_a_game_is_rated_once_by_processes_racing(open_store: OpenStore) -> None
     won, lost = results[0]
     assert (won.color, won.account_id, lost.account_id) == (0, white, black)
     assert won.rating == pytest.approx(expected[0]) and won.diff == int(expected[0]) - 1500
-    assert first.ratings_of(white)[Speed.BLITZ].games == 1  # not RACERS
-    assert [point.game_id for point in first.rating_history(black, 10)] == ["game-racing1"]
+    assert first.ratings.ratings_of(white)[Speed.BLITZ].games == 1  # not RACERS
+    assert [point.game_id for point in first.ratings.rating_history(black, 10)] == ["game-racing1"]
 
 
 def test_the_next_game_starts_from_the_stored_rating(open_store: OpenStore) -> None:
@@ -105,12 +110,14 @@ def test_the_next_game_starts_from_the_stored_rating(open_store: OpenStore) -> N
     ann, ben = new_user(store, "Ann"), new_user(store, "Ben")
     new_game(store, "game-first1", {0: ann, 1: ben})
     new_game(store, "game-second", {0: ben, 1: ann})
-    store.rate_game("game-first1", Speed.RAPID, 0.5, 1000.0)
-    before = {who: store.ratings_of(who)[Speed.RAPID] for who in (ann, ben)}
+    store.ratings.rate_game("game-first1", Speed.RAPID, glicko_rate(0.5, 1000.0), 1000.0)
+    before = {who: store.ratings.ratings_of(who)[Speed.RAPID] for who in (ann, ben)}
     sides = {who: (p.glicko.rating, p.glicko.deviation, p.glicko.volatility, p.last_game)
              for who, p in before.items()}  # fmt: skip
     later = 1000.0 + 30 * 86400  # a month on: both deviations grow before the game
-    rated = store.rate_game("game-second", Speed.RAPID, 0.0, later)  # Ben (white) lost
+    rated = store.ratings.rate_game(
+        "game-second", Speed.RAPID, glicko_rate(0.0, later), later
+    )  # Ben (white) lost
     expected_ann = lichess_game(sides[ann], sides[ben], 1.0, later)
     expected_ben = lichess_game(sides[ben], sides[ann], 0.0, later)
     assert [side.account_id for side in rated] == [ben, ann]
@@ -118,9 +125,9 @@ def test_the_next_game_starts_from_the_stored_rating(open_store: OpenStore) -> N
     assert rated[1].deviation == pytest.approx(expected_ann[1])
     assert rated[0].rating == pytest.approx(expected_ben[0])
     for who in (ann, ben):
-        assert store.ratings_of(who)[Speed.RAPID].games == 2
-        assert store.ratings_of(who)[Speed.RAPID].last_game == later
-    history = store.rating_history(ann, 10)
+        assert store.ratings.ratings_of(who)[Speed.RAPID].games == 2
+        assert store.ratings.ratings_of(who)[Speed.RAPID].last_game == later
+    history = store.ratings.rating_history(ann, 10)
     assert [point.game_id for point in history] == ["game-first1", "game-second"]
     assert history[-1].rating == pytest.approx(expected_ann[0])
 
@@ -129,28 +136,33 @@ def test_a_game_with_a_visitors_seat_is_not_rated(open_store: OpenStore) -> None
     store = open_store()
     white = new_user(store, "Solo")
     new_game(store, "game-visitor", {0: white})
-    assert store.rate_game("game-visitor", Speed.BULLET, 1.0, 1000.0) == []
-    assert store.ratings_of(white) == {}
-    assert store.rated_sides("game-visitor") == []
+    assert (
+        store.ratings.rate_game("game-visitor", Speed.BULLET, glicko_rate(1.0, 1000.0), 1000.0)
+        == []
+    )
+    assert store.ratings.ratings_of(white) == {}
+    assert store.ratings.rated_sides("game-visitor") == []
 
 
 def test_a_deleted_accounts_ratings_and_history_go(open_store: OpenStore) -> None:
     store = open_store()
     gone, stays = new_user(store, "Gone"), new_user(store, "Stays")
     new_game(store, "game-deleted", {0: gone, 1: stays})
-    store.rate_game("game-deleted", Speed.CLASSICAL, 1.0, 1000.0)
-    store.delete_user(gone)
-    assert store.ratings_of(gone) == {} and store.rating_history(gone, 10) == []
-    assert store.ratings_of(stays)[Speed.CLASSICAL].games == 1  # the opponent keeps theirs
-    assert [side.account_id for side in store.rated_sides("game-deleted")] == [stays]
+    store.ratings.rate_game("game-deleted", Speed.CLASSICAL, glicko_rate(1.0, 1000.0), 1000.0)
+    store.accounts.delete_user(gone)
+    assert store.ratings.ratings_of(gone) == {} and store.ratings.rating_history(gone, 10) == []
+    assert store.ratings.ratings_of(stays)[Speed.CLASSICAL].games == 1  # the opponent keeps theirs
+    assert [side.account_id for side in store.ratings.rated_sides("game-deleted")] == [stays]
 
 
 def test_a_game_whose_player_was_deleted_meanwhile_is_not_rated(open_store: OpenStore) -> None:
     store = open_store()
     gone, stays = new_user(store, "Leaver"), new_user(store, "Keeper")
     new_game(store, "game-in-play", {0: gone, 1: stays})
-    store.delete_user(gone)  # while the game is still played
-    assert store.rate_game("game-in-play", Speed.BLITZ, 0.0, 1000.0) == []
-    assert store.rated_sides("game-in-play") == []
-    assert store.ratings_of(gone) == {} and store.rating_history(gone, 10) == []
-    assert store.ratings_of(stays) == {} and store.rating_history(stays, 10) == []
+    store.accounts.delete_user(gone)  # while the game is still played
+    assert (
+        store.ratings.rate_game("game-in-play", Speed.BLITZ, glicko_rate(0.0, 1000.0), 1000.0) == []
+    )
+    assert store.ratings.rated_sides("game-in-play") == []
+    assert store.ratings.ratings_of(gone) == {} and store.ratings.rating_history(gone, 10) == []
+    assert store.ratings.ratings_of(stays) == {} and store.ratings.rating_history(stays, 10) == []

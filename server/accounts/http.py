@@ -28,6 +28,7 @@ from server.accounts.sessions import (
 )
 from server.edge.clients import request_client
 from server.edge.http import answer_errors_as_json, json_body
+from server.ratings.tables import RATINGS
 from server.ratings.wire import ratings_json
 from server.shared.errors import RequestError
 
@@ -41,7 +42,7 @@ def _accounts() -> Accounts:
 
 def account_json(account: Account) -> dict[str, Any]:
     """The account as the API shows it; `ratings` per speed (server.ratings.wire)."""
-    ratings = ratings_json(_accounts().store.ratings_of(account.id), time.time())
+    ratings = ratings_json(RATINGS.get().ratings_of(account.id), time.time())
     return {"id": account.id, "name": account.name, "ratings": ratings}
 
 
@@ -170,7 +171,7 @@ def passkey_registration_options() -> Response:
 @blueprint.get("/passkeys")
 def passkey_list() -> Response:
     account = signed_in_account()
-    return jsonify({"ok": True, "passkeys": _accounts().store.passkey_ids(account.id)})
+    return jsonify({"ok": True, "passkeys": _accounts().tables.passkey_ids(account.id)})
 
 
 @blueprint.post("/passkeys/delete")

@@ -44,8 +44,8 @@ from webauthn.helpers.structs import (
 )
 
 from server.accounts.identity import Account
+from server.accounts.tables import AccountTables
 from server.shared.errors import RequestError
-from server.storage.interface import GameStore
 
 RP_NAME = "Chess"
 CHALLENGE_SECONDS = 300.0
@@ -68,10 +68,10 @@ def relying_party(public_url: str, request_url: str) -> RelyingParty:
 
 
 class Passkeys:
-    """The passkey ceremonies of one server process over the store."""
+    """The passkey ceremonies of one server process over the accounts' tables."""
 
-    def __init__(self, store: GameStore) -> None:
-        self.store = store
+    def __init__(self, tables: AccountTables) -> None:
+        self.tables = tables
         # ticket -> (challenge, the account registering or None for a sign-in, when made)
         self.pending: OrderedDict[str, tuple[bytes, int | None, float]] = OrderedDict()
         self.lock = threading.Lock()
@@ -88,7 +88,7 @@ class Passkeys:
             ),
             exclude_credentials=[
                 PublicKeyCredentialDescriptor(id=base64url_to_bytes(credential_id))
-                for credential_id in self.store.passkey_ids(account.id)
+                for credential_id in self.tables.passkey_ids(account.id)
             ],
         )
         return self._pending(options.challenge, account.id, options_to_json(options))
@@ -112,7 +112,7 @@ class Passkeys:
             bytes_to_base64url(verified.credential_public_key),
             verified.sign_count,
         )
-        if not self.store.add_passkey(account.id, passkey):
+        if not self.tables.add_passkey(account.id, passkey):
             raise RequestError("conflict", "this passkey is registered already")
 
     def login_options(self, party: RelyingParty) -> dict[str, Any]:
@@ -126,7 +126,7 @@ class Passkeys:
         challenge = self._take(ticket, None)
         answer = _credential(credential)
         credential_id = answer.get("id")
-        stored = self.store.passkey(credential_id) if isinstance(credential_id, str) else None
+        stored = self.tables.passkey(credential_id) if isinstance(credential_id, str) else None
         if stored is None:
             raise RequestError("bad_credentials", f"{REFUSED}: not a passkey of this site")
         user_id, public_key, sign_count = stored
@@ -142,8 +142,8 @@ class Passkeys:
             )
         except (WebAuthnException, ValueError, KeyError, TypeError) as error:
             raise RequestError("bad_credentials", f"{REFUSED}: {str(error)[:200]}") from error
-        self.store.count_passkey(str(credential_id), verified.new_sign_count)
-        user = self.store.user_by_id(user_id)
+        self.tables.count_passkey(str(credential_id), verified.new_sign_count)
+        user = self.tables.user_by_id(user_id)
         if user is None or user.deleted:
             raise RequestError("bad_credentials", f"{REFUSED}: the account is gone")
         return Account(user.id, user.name)

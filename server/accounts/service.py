@@ -33,12 +33,12 @@ from server.accounts.sessions import (
     is_session_id,
     new_session_id,
 )
+from server.accounts.tables import AccountTables, NameTakenError, StoredUser
 from server.accounts.usernames import DELETED_NAME, name_key, parse_username
 from server.shared.buckets import AddressBuckets
 from server.shared.errors import RequestError
 from server.shared.slots import Slot
 from server.shared.tokens import hash_token
-from server.storage.interface import GameStore, NameTakenError, StoredUser
 
 BAD_CREDENTIALS = "the name or the password is wrong"
 
@@ -57,12 +57,12 @@ class Accounts:
 
     def __init__(
         self,
-        store: GameStore,
+        tables: AccountTables,
         config: dict[str, Any],
         rename_seats: Callable[[list[tuple[str, int]], str], None] | None = None,
     ) -> None:
-        self.store = store
-        self.passkeys = Passkeys(store)
+        self.tables = tables
+        self.passkeys = Passkeys(tables)
         self.devices = Devices(config.get("SECRET_KEY") or new_session_id())
         # How a deleted account's games come to show "deleted player" (GameService's).
         self.rename_seats = rename_seats or (lambda seats, name: None)
@@ -98,7 +98,7 @@ class Accounts:
     def signup(self, name: object, password: object) -> SignedIn:
         username = parse_username(name)
         secret = passwords.check_password(password, username)
-        if self.store.user_by_key(name_key(username)) is not None:  # before nine hashes
+        if self.tables.user_by_key(name_key(username)) is not None:  # before nine hashes
             raise RequestError("name_taken", f"the name {username!r} is taken")
         recovery = codes.new_codes(codes.CODES_PER_ACCOUNT)
         hashed = [
@@ -107,7 +107,7 @@ class Accounts:
         ]
         password_hash = passwords.hash_password(secret)
         try:
-            user_id = self.store.create_user((username, name_key(username), password_hash), hashed)
+            user_id = self.tables.create_user((username, name_key(username), password_hash), hashed)
         except NameTakenError:
             raise RequestError("name_taken", f"the name {username!r} is taken") from None
         account = Account(user_id, username)
@@ -128,7 +128,7 @@ class Accounts:
         a known device (`device`, its cookie: server.accounts.devices)."""
         key = name_key(name) if isinstance(name, str) and len(name) <= 64 else ""
         self._check_account(key, device)
-        user = self.store.user_by_key(key) if key else None
+        user = self.tables.user_by_key(key) if key else None
         live = user is not None and not user.deleted
         typed = passwords.normal(password) if isinstance(password, str) else ""
         matched = passwords.verify_password(user.password_hash if live and user else None, typed)
@@ -150,7 +150,7 @@ class Accounts:
 
     def _new_session(self, account: Account) -> str:
         session_id = new_session_id()
-        self.store.add_session(hash_session_id(session_id), account.id)
+        self.tables.add_session(hash_session_id(session_id), account.id)
         return session_id
 
     def sign_in_as(self, account: Account) -> SignedIn:
@@ -160,7 +160,7 @@ class Accounts:
     def logout(self, session_id: str | None) -> None:
         if is_session_id(session_id):
             id_hash = hash_session_id(str(session_id))
-            self.store.end_session(id_hash)
+            self.tables.end_session(id_hash)
             self._end_connections(lambda _, held: held == id_hash)
 
     # -- the password
@@ -177,7 +177,7 @@ class Accounts:
         caller's continues under a new id (returned)."""
         secret = passwords.check_password(new, account.name)
         self._verified(account.name, current, address, device)
-        self.store.set_password(account.id, passwords.hash_password(secret))
+        self.tables.set_password(account.id, passwords.hash_password(secret))
         self._end_connections(lambda held, _: held.id == account.id)
         return SignedIn(account, self._new_session(account))
 
@@ -189,17 +189,17 @@ class Accounts:
         secret = passwords.check_password(password, username)
         key = name_key(username)
         self._check_account(key, device)
-        user = self.store.user_by_key(key)
+        user = self.tables.user_by_key(key)
         typed = codes.parse_code(code)
         code_id, part = codes.split_code(typed) if typed else ("", "")
         stored = None
         if user is not None and not user.deleted and typed is not None:
-            stored = self.store.recovery_code_hash(user.id, code_id)
+            stored = self.tables.recovery_code_hash(user.id, code_id)
         matched = passwords.verify_password(stored, part)
         if (
             not matched
             or user is None
-            or not self.store.use_recovery_code(user.id, code_id, passwords.hash_password(secret))
+            or not self.tables.use_recovery_code(user.id, code_id, passwords.hash_password(secret))
         ):
             self.address_failures.fail(address)
             self.account_failures.fail(key)
@@ -214,9 +214,9 @@ class Accounts:
         """Delete the account once its password is confirmed: its games stay, its sessions,
         codes and name's use end (the name is never given again)."""
         self._verified(account.name, password, address, device)
-        self.store.delete_user(account.id)
+        self.tables.delete_user(account.id)
         self._end_connections(lambda held, _: held.id == account.id)
-        self.rename_seats(self.store.account_seats(account.id), DELETED_NAME)
+        self.rename_seats(self.tables.account_seats(account.id), DELETED_NAME)
 
     # -- passkeys
 
@@ -226,7 +226,7 @@ class Accounts:
         self._verified(account.name, password, address, device)
 
     def delete_passkey(self, account: Account, credential_id: object) -> None:
-        if not isinstance(credential_id, str) or not self.store.delete_passkey(
+        if not isinstance(credential_id, str) or not self.tables.delete_passkey(
             account.id, credential_id
         ):
             raise RequestError("not_found", "this account has no such passkey")
@@ -235,7 +235,7 @@ class Accounts:
 
     def claim(self, account: Account, seats: dict[str, str]) -> list[str]:
         """Link the seats this browser holds (game id -> seat token) to the account, once."""
-        claimed = self.store.claim_seats(
+        claimed = self.tables.claim_seats(
             account.id, [(game_id, hash_token(token)) for game_id, token in seats.items()]
         )
         if claimed is None:
@@ -247,7 +247,9 @@ class Accounts:
     def session_account(self, session_id: str | None) -> Account | None:
         if not is_session_id(session_id):
             return None
-        user = self.store.session_user(hash_session_id(str(session_id)), time.time() - IDLE_SECONDS)
+        user = self.tables.session_user(
+            hash_session_id(str(session_id)), time.time() - IDLE_SECONDS
+        )
         return None if user is None else Account(user.id, user.name)
 
     def request_account(self) -> Account | None:
@@ -262,7 +264,7 @@ class Accounts:
             return None
         now = time.monotonic()
         if now - self.checked.get(sid, now) > self.recheck:
-            user = self.store.session_user(held[1], time.time() - IDLE_SECONDS)
+            user = self.tables.session_user(held[1], time.time() - IDLE_SECONDS)
             if user is None:
                 self.disconnect(sid)
                 return None
@@ -270,7 +272,7 @@ class Accounts:
         return held[0]
 
     def is_account_name(self, name: str) -> bool:
-        return self.store.user_by_key(name_key(name)) is not None
+        return self.tables.user_by_key(name_key(name)) is not None
 
     def connect(self, sid: str, session_id: str | None) -> Account | None:
         """A Socket.IO connection opened: its account from its handshake's cookie."""

@@ -39,7 +39,7 @@ def analysis_of(key: str) -> ResponseReturnValue:
         except RequestError as error:
             abort(error.http_status)
         return _analysis_page(analysis_id=None, game_id=key, fen=None)
-    if not is_analysis_id(key) or ANALYSIS.get().store.load_analysis(key) is None:
+    if not is_analysis_id(key) or ANALYSIS.get().tables.load_analysis(key) is None:
         abort(404)
     return _analysis_page(analysis_id=key, game_id=None, fen=None)
 

@@ -26,11 +26,11 @@ from chesscore.rules.pgn_import import (
     read_games,
     scan_games,
 )
+from server.analysis.tables import AnalysisTables
 from server.analysis.tree import MAX_NODES, MAX_VARIATION_DEPTH, parse_root
 from server.shared.buckets import AddressBuckets
 from server.shared.errors import RequestError
 from server.shared.slots import Slot
-from server.storage.interface import GameStore
 
 MAX_GAME_PLIES = MAX_NODES
 MAX_LISTED = 500
@@ -110,8 +110,8 @@ def make_stored_pgn(game: ImportedGame) -> str:
 class AnalysisService:
     """The shared trees in the store, and each address's bucket for sharing them."""
 
-    def __init__(self, store: GameStore) -> None:
-        self.store = store
+    def __init__(self, tables: AnalysisTables) -> None:
+        self.tables = tables
         self.shares = AddressBuckets(SHARE_BURST, SHARE_INTERVAL)
 
     def share(self, text: str, client: str | None) -> str:
@@ -119,12 +119,12 @@ class AnalysisService:
         if client is not None:
             self.shares.take(client, "shared analyses")
         analysis_id = secrets.token_urlsafe(6)
-        self.store.save_analysis(analysis_id, text)
+        self.tables.save_analysis(analysis_id, text)
         return analysis_id
 
     def load_text(self, analysis_id: str) -> str:
         """A shared tree's stored PGN (`read_stored` reads it): `not_found`."""
-        text = self.store.load_analysis(analysis_id) if is_analysis_id(analysis_id) else None
+        text = self.tables.load_analysis(analysis_id) if is_analysis_id(analysis_id) else None
         if text is None:
             raise RequestError("not_found", f"no analysis with id {analysis_id[:20]!r}")
         return text

@@ -20,14 +20,14 @@ from typing import Protocol
 from server.games import play
 from server.games.play import Change, Event, Game
 from server.games.scheduler import Scheduler
-from server.storage.interface import (
-    GameStore,
+from server.games.stored import (
     IdleGame,
     StaleVersionError,
     StoredChange,
     header_from_data,
     header_to_data,
 )
+from server.games.tables import GameTables
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ SWEEP_INTERVAL = 3600.0
 class SweptGames(Protocol):
     """What the sweep needs of the game service (`server.games.service.GameService`)."""
 
-    store: GameStore
+    tables: GameTables
     scheduler: Scheduler
     clock: Callable[[], float]
 
@@ -53,7 +53,7 @@ class SweptGames(Protocol):
 
 
 class Sweeper:
-    """Ends the abandoned games of `games`' store, at start-up and from then on periodically."""
+    """Ends the abandoned games of `games`' tables, at start-up and from then on periodically."""
 
     def __init__(
         self, games: SweptGames, abandon_after: float, attended: Callable[[str], bool]
@@ -74,7 +74,7 @@ class Sweeper:
             return set()
         now = self.games.clock()
         handled = set()
-        for idle in self.games.store.idle_games(now - self.abandon_after):
+        for idle in self.games.tables.idle_games(now - self.abandon_after):
             if self.attended(idle.id):
                 continue
             try:
@@ -111,7 +111,7 @@ class Sweeper:
             added=[],
         )
         try:
-            self.games.store.commit(idle.id, stored)
+            self.games.tables.commit(idle.id, stored)
         except StaleVersionError:
             log.info("game %s changed as it was found abandoned: it goes on", idle.id)
 

@@ -99,7 +99,7 @@ def _account_seat(service: GameService, game_id: str) -> Color | None:
     account = current_account_id()
     if account is None:
         return None
-    stored = service.store.load_game(game_id)
+    stored = service.tables.load_game(game_id)
     seats = {} if stored is None else stored.accounts
     return next((color for color, holder in seats.items() if holder == account), None)
 

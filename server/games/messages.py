@@ -20,7 +20,7 @@ from chesscore import BLACK, WHITE, Board, Color
 from chesscore.openings import opening_of
 from server.edge.wire import JsonText
 from server.games.play import Game, color_name
-from server.storage.interface import shown_to_data
+from server.games.stored import shown_to_data
 from server.threats.cache import position_facts
 
 

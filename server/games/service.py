@@ -46,12 +46,7 @@ from server.games.premoves import Premoves, premove_change
 from server.games.rating import current_ratings, rate_ended
 from server.games.scheduler import Scheduler
 from server.games.seats import new_game_id
-from server.shared.config import DEFAULTS
-from server.shared.errors import RequestError
-from server.shared.slots import Slot
-from server.shared.tokens import hash_token, hashes_match, new_token
-from server.storage.interface import (
-    GameStore,
+from server.games.stored import (
     StaleVersionError,
     StoredChange,
     StoredGame,
@@ -60,6 +55,12 @@ from server.storage.interface import (
     header_to_data,
     stored_from_game,
 )
+from server.games.tables import GameTables
+from server.ratings.tables import RatingTables
+from server.shared.config import DEFAULTS
+from server.shared.errors import RequestError
+from server.shared.slots import Slot
+from server.shared.tokens import hash_token, hashes_match, new_token
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +90,8 @@ class Done:
 class GameService:
     def __init__(
         self,
-        store: GameStore,
+        tables: GameTables,
+        ratings: RatingTables,
         *,
         notifier: Notifier,
         engines: EnginePool | None = None,
@@ -101,7 +103,8 @@ class GameService:
         attended: Callable[[str], bool] | None = None,
         limits: Mapping[str, Any] | None = None,
     ) -> None:
-        self.store = store
+        self.tables = tables
+        self.ratings = ratings
         self.notifier = notifier
         self.clock = clock
         self.scheduler = Scheduler(spawn, clock)
@@ -142,12 +145,12 @@ class GameService:
         from the store."""
         cached = self.cache.get(game_id)
         if cached is None:
-            stored = self.store.load_game(game_id)
+            stored = self.tables.load_game(game_id)
             if stored is None:
                 raise RequestError("not_found", f"no game with id {game_id!r}")
         elif (
-            not self.store.shared
-            or (stored := self.store.load_if_changed(game_id, cached.version)) is None
+            not self.tables.shared
+            or (stored := self.tables.load_if_changed(game_id, cached.version)) is None
         ):
             self._keep(cached)
             return cached, False
@@ -291,7 +294,7 @@ class GameService:
         hashes = {color: hash_token(token) for color, token in seats.items()}
         if len(colors) == 2:  # a rematch between friends: both seats are taken from the start
             game.header = replace(game.header, seated=frozenset(colors))
-        self.store.create_game(stored_from_game(game, invite_hash), hashes, accounts)
+        self.tables.create_game(stored_from_game(game, invite_hash), hashes, accounts)
         # Before the computer's first reply, which queues by its owner.
         self.admission.confirm(place, game.id)
         with self._lock(game.id):
@@ -302,7 +305,7 @@ class GameService:
 
     def seat_of(self, game_id: str, token: str) -> Color | None:
         """The colour `token` holds in the game, or None."""
-        color = self.store.seat_color(game_id, hash_token(token))
+        color = self.tables.seat_color(game_id, hash_token(token))
         return None if color is None else int(color)
 
     def claim_invite(
@@ -343,7 +346,7 @@ class GameService:
         this process comes between, and the cached copy dropped to be read again."""
         for game_id, color in seats:
             with self._lock(game_id):
-                self.store.rename_seat(game_id, color, name)
+                self.tables.rename_seat(game_id, color, name)
                 with self.registry:
                     self.cache.pop(game_id, None)
 
@@ -353,7 +356,7 @@ class GameService:
             return None
         if since == game.version:
             return []
-        return self.store.changes_since(game.id, since)
+        return self.tables.changes_since(game.id, since)
 
     # -- actions -------------------------------------------------------------------------
 
@@ -445,7 +448,7 @@ class GameService:
         white_name, black_name = game.names  # the players swap colours, names follow
         accounts = self._swapped_accounts(game)
         # The players' ratings as they stand now (after this game, if it was rated).
-        ratings = current_ratings(self.store, accounts, game.settings.clock, now)
+        ratings = current_ratings(self.ratings, accounts, game.settings.clock, now)
         swapped = replace(
             game.settings,
             creator=creator,
@@ -464,7 +467,7 @@ class GameService:
 
     def _swapped_accounts(self, game: Game) -> dict[Color, int]:
         """The accounts of the game's seats, colours swapped: a rematch's."""
-        stored = self.store.load_game(game.id)
+        stored = self.tables.load_game(game.id)
         held = {} if stored is None else stored.accounts
         return {1 - color: account for color, account in held.items()}
 
@@ -512,7 +515,7 @@ class GameService:
             seat_account=seat_account,
         )
         try:
-            self.store.commit(game.id, stored)
+            self.tables.commit(game.id, stored)
         except StaleVersionError as error:
             # Another process changed the game: forget our copy, the next request reloads it.
             with self.registry:
@@ -544,7 +547,7 @@ class GameService:
         the change that shows them lose a race to another process, the game is not shown its
         ratings (logged), which only that game's page misses."""
         try:
-            change = rate_ended(self.store, game, self.clock())
+            change = rate_ended(self.ratings, game, self.clock())
             if change is not None:
                 self.commit(game, change)
         except Exception:
@@ -609,7 +612,7 @@ class GameService:
         settle clocks, re-arm timers and restart the computer's pending replies of the rest;
         and sweep for abandoned games from now on (server.games.abandoned)."""
         handled = self.sweeper.sweep()
-        for game_id in self.store.active_game_ids():
+        for game_id in self.tables.active_game_ids():
             if game_id in handled:
                 continue
             try:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from server.storage.interface import StoredSeek
+from server.lobby.tables import StoredSeek
 
 WINDOW = 150.0
 WIDEN_PER_SECOND = 10.0

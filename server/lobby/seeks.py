@@ -3,7 +3,7 @@ lobby lists, and the seat each side of a new game receives.
 
 An open challenge (a seek) is listed for everyone and taken by one click; a quick-pairing wait
 is never listed: it is matched with the next visitor asking for the same time control. Both
-are kept in the store as plain data (`server.storage.interface.StoredSeek`); `seek_to_body`
+are kept in the store as plain data (`server.lobby.tables.StoredSeek`); `seek_to_body`
 and `seek_from_stored` are the paired conversions. Colours stay ints here (None: random) until
 the transport names them.
 """
@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from chesscore import BLACK, WHITE, Color
 from server.games.clock import ClockSettings
 from server.games.play import ShownRating
-from server.storage.interface import StoredSeek
+from server.lobby.tables import StoredSeek
 
 # The quick-pairing buttons, and the time controls a seek may have ("M+I": minutes, then the
 # increment in seconds), as lichess offers them; a seek may also have no clock.

@@ -1,6 +1,6 @@
 """The lobby service: open challenges, quick pairing and the games to watch, over the store.
 
-Every seek and pairing wait lives in the store (`GameStore.add_seek` and the rest, each one
+Every seek and pairing wait lives in the store (`LobbyTables.add_seek` and the rest, each one
 atomic), so the processes sharing a PostgreSQL store share one lobby; the service itself keeps
 no lobby state but the per-address buckets. A visitor (one connection, `owner`) holds one seek
 or one wait at a time: a new one replaces the old (the reply names what it replaced), and
@@ -48,12 +48,13 @@ from server.lobby.seeks import (
     seek_from_stored,
     seek_to_body,
 )
+from server.lobby.tables import LobbyTables, OwnSeekError, SeekLimitError, StoredSeek
 from server.lobby.watch import SCANNED, WatchedGame, make_watch_list, names_in_play
+from server.ratings.tables import RatingTables
 from server.shared.buckets import AddressBuckets
 from server.shared.errors import RequestError
 from server.shared.names import is_look_alike, make_anonymous_name
 from server.shared.slots import Slot
-from server.storage.interface import GameStore, OwnSeekError, SeekLimitError, StoredSeek
 
 log = logging.getLogger(__name__)
 
@@ -73,13 +74,15 @@ def no_reserved_names(name: str) -> bool:
 class LobbyService:
     def __init__(
         self,
-        store: GameStore,
+        tables: LobbyTables,
+        ratings: RatingTables,
         games: GameService,
         notifier: LobbyNotifier,
         limits: Mapping[str, Any],
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.store = store
+        self.tables = tables
+        self.ratings = ratings
         self.games = games
         self.notifier = notifier
         self.clock = clock
@@ -103,7 +106,7 @@ class LobbyService:
     def beat(self) -> None:
         """Tell the store this process is alive; remove the seeks of processes that are not."""
         now = self.clock()
-        removed = self.store.beat(self.host, now, now - LEASE_SECONDS)
+        removed = self.tables.beat(self.host, now, now - LEASE_SECONDS)
         if removed:
             self.notifier.seeks_removed(removed)
 
@@ -120,10 +123,10 @@ class LobbyService:
     # -- reading ---------------------------------------------------------------------------
 
     def seeks(self) -> list[Seek]:
-        return [seek_from_stored(stored) for stored in self.store.list_seeks(MAX_LISTED)]
+        return [seek_from_stored(stored) for stored in self.tables.list_seeks(MAX_LISTED)]
 
     def watch_list(self) -> list[WatchedGame]:
-        rows = self.store.ongoing_games(SCANNED)
+        rows = self.tables.ongoing_games(SCANNED)
         return make_watch_list(rows, WATCHED, self.clock(), self.quiet_after)
 
     # -- seeks -----------------------------------------------------------------------------
@@ -144,7 +147,7 @@ class LobbyService:
             rating_range=request.rating_range,
         )
         stored = self._entry(SEEK, owner, address, request.control, entry)
-        replaced = self._limited(lambda: self.store.add_seek(stored, self.per_address))
+        replaced = self._limited(lambda: self.tables.add_seek(stored, self.per_address))
         self.holders.add(owner)
         if replaced:
             self.notifier.seeks_removed(replaced)
@@ -154,7 +157,7 @@ class LobbyService:
 
     def cancel(self, owner: str, seek_id: str | None = None) -> list[str]:
         """Withdraw `owner`'s seek or wait (`seek_id`, or any); the ids withdrawn."""
-        removed = [seek.id for seek in self.store.remove_seeks(owner, seek_id)]
+        removed = [seek.id for seek in self.tables.remove_seeks(owner, seek_id)]
         if removed:
             self.notifier.seeks_removed(removed)
         return removed
@@ -177,17 +180,17 @@ class LobbyService:
         new game; the taker's seat."""
         self.requests.take(address, "lobby requests")
         # The terms are checked before the seek is taken, so a refusal leaves it listed.
-        listed = [seek for seek in self.store.list_seeks(MAX_LISTED) if seek.id == seek_id]
+        listed = [seek for seek in self.tables.list_seeks(MAX_LISTED) if seek.id == seek_id]
         taker_entry = self._taker_terms(listed[0], name, member) if listed else None
         try:
-            stored = self.store.take_seek(seek_id, taker)
+            stored = self.tables.take_seek(seek_id, taker)
         except OwnSeekError:
             raise RequestError(
                 "not_allowed", "this is your own seek: wait for someone to take it"
             ) from None
         if stored is None:
             raise RequestError("not_found", f"seek {seek_id!r} is gone: taken or withdrawn")
-        replaced = [seek.id for seek in self.store.remove_seeks(taker)]
+        replaced = [seek.id for seek in self.tables.remove_seeks(taker)]
         self.notifier.seeks_removed([stored.id, *replaced])
         seek = seek_from_stored(stored)
         if taker_entry is None:  # stored past the MAX_LISTED shown: checked once taken
@@ -232,7 +235,7 @@ class LobbyService:
             return choose_partner(new, waiting, self.clock())
 
         partner, replaced = self._limited(
-            lambda: self.store.pair_or_wait(wait, self.per_address, choose)
+            lambda: self.tables.pair_or_wait(wait, self.per_address, choose)
         )
         if replaced:
             self.notifier.seeks_removed(replaced)
@@ -246,7 +249,7 @@ class LobbyService:
         """Pair the waits whose windows have widened enough since they came (each heartbeat):
         without it two players far apart would wait until someone else came."""
         now = self.clock()
-        for waiting, other in self.store.take_due_pairs(lambda waits: pairs_due(waits, now)):
+        for waiting, other in self.tables.take_due_pairs(lambda waits: pairs_due(waits, now)):
             waiting_color, other_color = draw_colors(None, secrets.randbelow(2))
             seat = self._start(waiting, waiting_color, other_color, entry_from_body(other.body))
             self.notifier.paired(other.owner, seat)
@@ -264,7 +267,7 @@ class LobbyService:
                 raise RequestError("not_signed_in", "sign in to play rated games")
             return Entry(name or make_anonymous_name())
         speed = game_speed_of(clock_of(control))
-        player = self.store.ratings_of(member.id).get(speed, PlayerRating())
+        player = self.ratings.ratings_of(member.id).get(speed, PlayerRating())
         return Entry(
             member.name, rated=rated, account=member.id, rating=shown_rating(player, self.clock())
         )
@@ -285,10 +288,10 @@ class LobbyService:
         (the lobby lists those games), or of an account (`reserved_names`)."""
         in_use = {
             str(stored.body["name"])
-            for stored in self.store.list_seeks(MAX_LISTED)
+            for stored in self.tables.list_seeks(MAX_LISTED)
             if stored.owner != owner
         }
-        in_use |= names_in_play(self.store.ongoing_games(SCANNED))
+        in_use |= names_in_play(self.tables.ongoing_games(SCANNED))
         if is_look_alike(name, in_use) or self.reserved_names(name):
             raise RequestError(
                 "bad_request", f"the name {name!r} reads like a name in use: choose another"

@@ -1,6 +1,6 @@
 """The games to watch: the ongoing games between seated players, and the "TV" game among them.
 
-Read from the store (`GameStore.ongoing_games`, the most recently changed first), so every
+Read from the store (`LobbyTables.ongoing_games`, the most recently changed first), so every
 process shows the same list. A game waiting for its invited friend is not listed: nobody plays
 it yet. The TV shows the most active game: the one whose last change is the most recent (a
 game where moves are being made now), ties going to the longer game. A game without a change
@@ -17,7 +17,7 @@ from typing import Any
 
 from chesscore import BLACK, WHITE
 from server.games.clock import ClockSettings
-from server.storage.interface import OngoingGame
+from server.games.stored import OngoingGame
 
 # Games read from the store for the list; those not shown (waiting for a friend) are skipped.
 SCANNED = 200

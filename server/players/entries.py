@@ -1,4 +1,4 @@
-"""A finished game as its players' history rows (server.storage.history), made once at its end.
+"""A finished game as its players' history rows (server.players.tables), made once at its end.
 
 `history_entries` gives one `HistoryEntry` per signed-in seat: the result from that side, the
 opponent's name as the game's record shows it, the speed of the time control, whether it was
@@ -19,7 +19,7 @@ from chesscore.ratings.speed import Speed
 from server.games.clock import ClockSettings, control_name
 from server.games.play import Game, shown_names
 from server.games.rating import game_speed_of
-from server.storage.interface import HistoryEntry
+from server.players.tables import HistoryEntry
 
 SPEEDS = tuple(speed.value for speed in Speed)
 

@@ -1,7 +1,7 @@
 """A player's finished games as one PGN file, written a batch at a time (the export of
 `GET /api/games/user/<name>`, as lichess's).
 
-`stream_games` pages through the player's history (server.storage.history) by its cursor,
+`stream_games` pages through the player's history (server.players.tables) by its cursor,
 `BATCH` games at a time, newest first; for each batch it reads the games' stored rows and their
 finished reviews' evaluations, and hands the batch to `run` (the work pool's, server.work: the
 serving loop never writes thousands of PGNs itself), whose `write_pgns` returns the batch's
@@ -22,7 +22,7 @@ import json
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from chesscore.analysis.judgement import Evaluation
 from chesscore.openings import Opening
@@ -30,14 +30,24 @@ from chesscore.review.pgn import eval_text
 from chesscore.rules.pgn_export import LineMove, make_line_pgn
 from server.games.clock import ClockSettings
 from server.games.pgn import header_result, stored_pgn_headers
-from server.storage.interface import (
-    GamesQuery,
-    GameStore,
-    HistoryEntry,
-    HistoryRow,
-    header_from_data,
-    settings_from_data,
-)
+from server.games.stored import header_from_data, settings_from_data
+from server.games.tables import GameTables
+from server.players.tables import GamesQuery, HistoryEntry, HistoryRow, HistoryTables
+from server.review.tables import ReviewTables
+
+
+class ExportTables(Protocol):
+    """The tables an export reads (server.tables.Tables has them)."""
+
+    @property
+    def games(self) -> GameTables: ...
+
+    @property
+    def history(self) -> HistoryTables: ...
+
+    @property
+    def reviews(self) -> ReviewTables: ...
+
 
 # Games per batch: one query of the history, one job of the work pool.
 BATCH = 200
@@ -61,7 +71,7 @@ class ExportGame:
     evals: str | None
 
 
-def stream_games(store: GameStore, query: GamesQuery, site: str, run: Run) -> Iterator[str]:
+def stream_games(store: ExportTables, query: GamesQuery, site: str, run: Run) -> Iterator[str]:
     """The PGN text of every game `query` selects (its `limit` ignored, its cursor followed),
     newest first, a batch at a time; each game is followed by a blank line.
 
@@ -83,11 +93,11 @@ def stream_games(store: GameStore, query: GamesQuery, site: str, run: Run) -> It
         writer.shutdown(wait=True, cancel_futures=True)
 
 
-def _batches(store: GameStore, query: GamesQuery) -> Iterator[list[ExportGame]]:
+def _batches(store: ExportTables, query: GamesQuery) -> Iterator[list[ExportGame]]:
     """The games `query` selects, BATCH at a time, read from the store by its cursor."""
     page = replace(query, limit=BATCH)
     while True:
-        rows = store.player_games(page)
+        rows = store.history.player_games(page)
         games = [game for row in rows if (game := read_game(store, row)) is not None]
         if games:
             yield games
@@ -97,11 +107,11 @@ def _batches(store: GameStore, query: GamesQuery) -> Iterator[list[ExportGame]]:
         page = replace(page, before=(last.ended, last.game_id))
 
 
-def read_game(store: GameStore, row: HistoryRow) -> ExportGame | None:
-    stored = store.load_game(row.entry.game_id)
+def read_game(store: ExportTables, row: HistoryRow) -> ExportGame | None:
+    stored = store.games.load_game(row.entry.game_id)
     if stored is None:
         return None  # games are never deleted; a row without its game is left out, not fatal
-    review = store.load_review(row.review_id) if row.review_id is not None else None
+    review = store.reviews.load_review(row.review_id) if row.review_id is not None else None
     moves = [(record.san, record.clock_ms) for record in stored.moves]
     evals = review.evals if review is not None else None
     return ExportGame(row.entry, stored.id, stored.settings, stored.header, moves, evals)

@@ -2,7 +2,7 @@
 
 `install` registers the pages and the API and adds the game service's end listener that writes
 a finished game into its signed-in players' histories (server.players.entries,
-server.storage.history). The page is rendered on the server, the list a page at a time by the
+server.players.tables). The page is rendered on the server, the list a page at a time by the
 history's cursor, filters and pages as links (server.players.query); its rating graph
 is drawn by static/js/profile.js from the points the page carries. `GET /api/users/<name>/games`
 is the same list as JSON; `GET /api/games/user/<name>` streams every game as PGN, as lichess's
@@ -19,7 +19,7 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from flask import (
     Blueprint,
@@ -33,6 +33,7 @@ from flask import (
 )
 
 from server.accounts.identity import Account, current_account
+from server.accounts.tables import AccountTables
 from server.accounts.usernames import DELETED_NAME
 from server.edge.clients import request_client
 from server.edge.headers import public_url
@@ -40,20 +41,17 @@ from server.edge.http import answer_errors_as_json
 from server.edge.query import parse_query_int
 from server.games.clock import control_name
 from server.games.play import Game, color_name, shown_names
-from server.games.service import GAMES, GameService
+from server.games.service import GameService
+from server.games.stored import OngoingGame, header_from_data, settings_from_data
+from server.games.tables import GameTables
 from server.players.entries import SPEEDS, history_entries
-from server.players.export import stream_games
+from server.players.export import ExportTables, stream_games
 from server.players.query import GamesFilter, parse_games_filter
+from server.players.tables import GamesQuery, HistoryRow, HistoryTables
+from server.ratings.tables import RatingTables
 from server.ratings.wire import ratings_json
 from server.shared.errors import RequestError
-from server.storage.interface import (
-    GamesQuery,
-    GameStore,
-    HistoryRow,
-    OngoingGame,
-    header_from_data,
-    settings_from_data,
-)
+from server.shared.slots import Slot
 from server.work.admission import UNIT_BYTES, WORK_ADMISSION
 from server.work.pool import WORK
 
@@ -72,32 +70,48 @@ GRAPH_GAMES = 1000  # rated games on the rating graph, the latest
 RECENT_GAMES = 5  # finished games beside those in play in "Your games"
 
 
-def record_history(store: GameStore, game: Game, ended: float | None = None) -> None:
+def record_history(
+    games: GameTables, history: HistoryTables, game: Game, ended: float | None = None
+) -> None:
     """The game service's end listener: the game into its signed-in players' histories (a row
     already there stays as it is), dated `ended` (now, when it has just ended)."""
-    stored = store.load_game(game.id)
+    stored = games.load_game(game.id)
     if stored is None or not stored.accounts:
         return
-    store.add_history(history_entries(game, stored.accounts, ended or time.time()))
+    history.add_history(history_entries(game, stored.accounts, ended or time.time()))
 
 
 def record_claimed(service: GameService, game_ids: list[str]) -> None:
     """Games an account has just claimed: those already over join its history, dated by their
     last change (their end), as they would have had it been signed in then."""
     for game_id in game_ids:
-        ended = service.store.last_change(game_id)
+        ended = service.tables.last_change(game_id)
         with service.session(game_id) as game:
             if game.header.outcome is not None and ended is not None:
-                record_history(service.store, game, ended)
+                record_history(service.tables, _tables().history, game, ended)
 
 
-def _store() -> GameStore:
-    return GAMES.get().store
+class ProfileTables(ExportTables, Protocol):
+    """The tables the players' pages read (server.tables.Tables has them)."""
+
+    @property
+    def accounts(self) -> AccountTables: ...
+
+    @property
+    def ratings(self) -> RatingTables: ...
+
+
+# The tables the root opened (server.tables.Tables), as the players' pages read them.
+PROFILE_TABLES: Slot[ProfileTables] = Slot("the players' tables")
+
+
+def _tables() -> ProfileTables:
+    return PROFILE_TABLES.get()
 
 
 def find_account(name: str) -> Account:
     """The live account of that name (any case), else `not_found` naming it."""
-    account = _store().account_by_name(name) if 0 < len(name) <= 40 else None
+    account = _tables().accounts.account_by_name(name) if 0 < len(name) <= 40 else None
     if account is None:
         raise RequestError("not_found", f"no player is called {name[:40]!r}")
     return account
@@ -116,9 +130,9 @@ def profile_page(name: str) -> Response | str:
     if account.name != name and not request.args:
         # Any spelling finds the player; the address shows the name as the player wrote it.
         return cast(Response, current_app.redirect(f"/@/{account.name}", 301))
-    store = _store()
-    rows = store.player_games(filters.query(account.id, PAGE_SIZE + 1))
-    counts = store.player_counts(account.id)
+    store = _tables()
+    rows = store.history.player_games(filters.query(account.id, PAGE_SIZE + 1))
+    counts = store.history.player_counts(account.id)
     path = f"/@/{account.name}"
     return render_template(
         "profile.html",
@@ -175,7 +189,7 @@ def game_view(row: HistoryRow) -> dict[str, Any]:
     entry = row.entry
     ended = datetime.datetime.fromtimestamp(entry.ended / 1000, datetime.UTC)
     other = entry.opponent_account
-    user = None if other is None else _store().user_by_id(other)
+    user = None if other is None else _tables().accounts.user_by_id(other)
     deleted = user is not None and user.deleted
     return {
         "id": entry.game_id,
@@ -198,20 +212,20 @@ def game_view(row: HistoryRow) -> dict[str, Any]:
     }
 
 
-def rating_cards(store: GameStore, account: Account) -> list[dict[str, Any]]:
+def rating_cards(store: ProfileTables, account: Account) -> list[dict[str, Any]]:
     """The ratings the page lists: the speeds the player has rated games in (server.games.rating
     shows them as the API does, provisional while the deviation is high), the most played
     first, as lichess lists them."""
-    shown = ratings_json(store.ratings_of(account.id), time.time())
+    shown = ratings_json(store.ratings.ratings_of(account.id), time.time())
     played = [{"speed": speed, **rating} for speed, rating in shown.items() if rating["games"]]
     return sorted(played, key=lambda card: -int(card["games"]))
 
 
-def rating_graph(store: GameStore, account: Account) -> dict[str, list[list[int]]] | None:
+def rating_graph(store: ProfileTables, account: Account) -> dict[str, list[list[int]]] | None:
     """The rating after each of the last GRAPH_GAMES rated games by speed, `{speed: [[ms,
     rating], ...]}` oldest first, or None before the first."""
     graph: dict[str, list[list[int]]] = {}
-    for point in store.rating_history(account.id, GRAPH_GAMES):
+    for point in store.ratings.rating_history(account.id, GRAPH_GAMES):
         graph.setdefault(point.speed, []).append([int(point.played * 1000), round(point.rating)])
     return graph or None
 
@@ -227,7 +241,7 @@ def games_json(name: str) -> Response:
     limit = parse_query_int("limit", request.args.get("limit", str(PAGE_SIZE)))
     if not 1 <= limit <= API_MAX_LIMIT:
         raise RequestError("bad_request", f"parameter 'limit' must be 1 to {API_MAX_LIMIT}")
-    rows = _store().player_games(filters.query(account.id, limit + 1))
+    rows = _tables().history.player_games(filters.query(account.id, limit + 1))
     last = rows[limit - 1].entry if len(rows) > limit else None
     games = [_game_json(game_view(row)) for row in rows[:limit]]
     cursor = None if last is None else f"{last.ended}.{last.game_id}"
@@ -251,9 +265,11 @@ def my_games() -> Response:
     account = current_account()
     if account is None:
         raise RequestError("not_signed_in", "sign in to see your games on any browser")
-    store = _store()
-    playing = [_playing_json(color, game) for color, game in store.playing_games(account.id, 30)]
-    finished = store.player_games(GamesQuery(account.id, RECENT_GAMES))
+    store = _tables()
+    playing = [
+        _playing_json(color, game) for color, game in store.history.playing_games(account.id, 30)
+    ]
+    finished = store.history.player_games(GamesQuery(account.id, RECENT_GAMES))
     return jsonify(
         {
             "ok": True,
@@ -289,7 +305,7 @@ def export_games(name: str) -> Response:
         account = find_account(name)
         query = parse_games_filter(request.args).query(account.id, 0)
         pool = WORK.get()
-        chunks = stream_games(_store(), query, public_url(current_app.config), pool.run)
+        chunks = stream_games(_tables(), query, public_url(current_app.config), pool.run)
         # The first batch before the answer starts: a pool that refuses it (busy, too slow)
         # is answered with its error and status, not with an empty file.
         first = next(chunks, "")

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from server.players.entries import SPEEDS
+from server.players.tables import RESULTS, GamesQuery
 from server.shared.errors import RequestError
-from server.storage.interface import RESULTS, GamesQuery
 
 CURSOR = re.compile(r"([0-9]{1,15})\.([A-Za-z0-9_-]{12})")
 BOOLEANS = {"true": True, "false": False}

@@ -1,7 +1,7 @@
 """Ratings over HTTP: a player's public ratings per speed (`GET /api/users/<name>`), and the
 ratings part of the signed-in account (`GET /api/account`, server.accounts.http).
 
-Each speed's entry is `{"rating", "deviation", "provisional", "games"}` (server.games.rating:
+Each speed's entry is `{"rating", "deviation", "provisional", "games"}` (server.ratings.wire:
 `ratings_json`), the deviation as it stands now. Fields are in docs/protocol.md, "Accounts".
 """
 
@@ -12,8 +12,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
+from server.accounts.service import ACCOUNTS
 from server.edge.http import answer_errors_as_json
-from server.games.service import GAMES
+from server.ratings.tables import RATINGS
 from server.ratings.wire import ratings_json
 from server.shared.errors import RequestError
 
@@ -25,8 +26,7 @@ MAX_NAME = 20
 
 def account_ratings(account_id: int) -> dict[str, dict[str, Any]]:
     """The account's ratings per speed, as the API shows them."""
-    store = GAMES.get().store
-    return ratings_json(store.ratings_of(account_id), time.time())
+    return ratings_json(RATINGS.get().ratings_of(account_id), time.time())
 
 
 @blueprint.get("/<name>")
@@ -34,8 +34,7 @@ def user(name: str) -> Response:
     """The public side of an account: its name and ratings per speed."""
     if len(name) > MAX_NAME:
         raise RequestError("not_found", f"no player named {name[:MAX_NAME]!r}...")
-    store = GAMES.get().store
-    account = store.account_by_name(name)
+    account = ACCOUNTS.get().tables.account_by_name(name)
     if account is None:
         raise RequestError("not_found", f"no player named {name!r}")
     body = {"name": account.name, "ratings": account_ratings(account.id)}

@@ -1,5 +1,4 @@
-"""Ratings on the server's side: how a player's Glicko-2 ratings (chesscore.ratings) are shown.
-
-Below the features that show them (accounts, games, the lobby, players' pages); it knows no
-game and no account, only ratings by speed.
+"""Ratings (issue 27): each account's rating per speed and its history, stored once per rated
+game (`tables`). The arithmetic is chesscore.ratings'; the game's end passes it in
+(server.games.rating), so these tables only read and write its numbers.
 """

@@ -23,7 +23,7 @@ from server.review.engines import ReviewEngine
 from server.review.job import ReviewJob, ReviewUpdate
 from server.review.sources import ReviewSource, skeleton_plies
 from server.review.stockfish_job import StockfishReviewJob, split_positions
-from server.storage.interface import StoredReview
+from server.review.tables import StoredReview
 
 
 def new_review_json(review_id: str, source: ReviewSource, engine: ReviewEngine) -> dict[str, Any]:

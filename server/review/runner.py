@@ -39,7 +39,7 @@ from server.review.engines import ReviewEngine
 from server.review.job import ReviewUpdate
 from server.review.queue import FairQueue, QueuedReview
 from server.review.record import ReviewProgress
-from server.storage.interface import GameStore, StoredReview
+from server.review.tables import ReviewTables, StoredReview
 
 log = logging.getLogger(__name__)
 
@@ -57,14 +57,14 @@ Emit = Callable[[str, dict[str, Any]], None]
 class ReviewRunner:
     def __init__(
         self,
-        store: GameStore,
+        tables: ReviewTables,
         pool: EnginePool,
         engine: ReviewEngine,
         emit: Emit,
         spawn: Callable[..., object],
         sleep: Callable[[float], object] = time.sleep,
     ) -> None:
-        self.store = store
+        self.tables = tables
         self.pool = pool
         self.engine = engine
         self.emit = emit
@@ -115,7 +115,7 @@ class ReviewRunner:
     def _add_left_over(self) -> None:
         """Queue the reviews nobody runs, without the bounds: they were admitted once."""
         for review_id in self._left_over():
-            stored = self.store.load_review(review_id)
+            stored = self.tables.load_review(review_id)
             if stored is not None:
                 self.queue.add(self.queued(stored))
 
@@ -123,7 +123,7 @@ class ReviewRunner:
         """A review that broke the runner ends `failed` (asking for it again queues it again),
         rather than being taken up again and again."""
         try:
-            self.store.save_review(
+            self.tables.save_review(
                 review_id, self.host, {"status": "failed", "updated": time.time()}
             )
         except Exception:
@@ -133,16 +133,16 @@ class ReviewRunner:
         """Reviews queued or running that nobody runs (all of them, when no other process
         shares the store: this one was just started)."""
         now = time.time()
-        if not self.store.shared:
-            return self.store.pending_reviews(math.inf, math.inf)
-        return self.store.pending_reviews(now - QUEUED_GRACE_SECONDS, now - STALE_SECONDS)
+        if not self.tables.shared:
+            return self.tables.pending_reviews(math.inf, math.inf)
+        return self.tables.pending_reviews(now - QUEUED_GRACE_SECONDS, now - STALE_SECONDS)
 
     def _run(self, review_id: str) -> None:
         now = time.time()
-        stale = math.inf if not self.store.shared else now - STALE_SECONDS
-        if not self.store.claim_review(review_id, self.host, now, stale):
+        stale = math.inf if not self.tables.shared else now - STALE_SECONDS
+        if not self.tables.claim_review(review_id, self.host, now, stale):
             return  # done already, or another process has it
-        stored = self.store.load_review(review_id)
+        stored = self.tables.load_review(review_id)
         if stored is None:
             return
         self.current = review_id
@@ -232,7 +232,7 @@ class ReviewRunner:
         changed, fields, payload = progress.take_changes()
         write = write or changed or now - progress.written_at > TOUCH_SECONDS
         if write:
-            if not self.store.save_review(progress.id, self.host, fields):
+            if not self.tables.save_review(progress.id, self.host, fields):
                 log.warning("review %s was taken by another process", progress.id)
                 return False
             progress.written_at = now

@@ -43,10 +43,10 @@ from server.review.queue import DrainLimitError
 from server.review.record import new_stored, review_json
 from server.review.runner import Emit, ReviewRunner
 from server.review.sources import ReviewSource, game_source
+from server.review.tables import ReviewLimitError, ReviewTables, StoredReview
 from server.shared.buckets import AddressBuckets
 from server.shared.errors import RequestError
 from server.shared.slots import Slot
-from server.storage.interface import ReviewLimitError, StoredReview
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +77,7 @@ class ReviewService:
     def __init__(
         self,
         games: GameService,
+        tables: ReviewTables,
         analysis: AnalysisService,
         pool: EnginePool,
         engine: ReviewEngine,
@@ -88,14 +89,14 @@ class ReviewService:
         address_seconds: float = ADDRESS_SECONDS,
     ) -> None:
         self.games = games
-        self.store = games.store
+        self.tables = tables
         self.analysis = analysis
         self.engine = engine
         self.setting = engine.setting
         self.spawn = spawn
         self.headers_of = headers_of
         self.pool = pool
-        self.runner = ReviewRunner(self.store, self.pool, engine, emit, spawn, sleep)
+        self.runner = ReviewRunner(self.tables, self.pool, engine, emit, spawn, sleep)
         self.buckets = AddressBuckets(REVIEW_BURST, REVIEW_INTERVAL)
         self.queue_seconds = queue_seconds
         self.address_seconds = address_seconds
@@ -116,7 +117,7 @@ class ReviewService:
         """The review of a finished game here (new or not): `not_found`, `game_in_play`."""
         if not is_game_id(game_id):
             raise RequestError("not_found", f"no game with id {game_id[:40]!r}")
-        found = self.store.find_review(self.engine.key(game_id))
+        found = self.tables.find_review(self.engine.key(game_id))
         if found is not None and found.status != "failed":
             return found, False
         with self.games.session(game_id) as game:
@@ -162,7 +163,7 @@ class ReviewService:
     def _add(
         self, source: ReviewSource, address: str, limited: bool, taken: bool = False
     ) -> tuple[StoredReview, bool]:
-        found = self.store.find_review(self.engine.key(source.key))
+        found = self.tables.find_review(self.engine.key(source.key))
         if found is not None and found.status != "failed":
             return found, False
         if limited and not taken:
@@ -197,7 +198,7 @@ class ReviewService:
 
     def _store(self, review: StoredReview, limited: bool) -> tuple[StoredReview, bool]:
         try:
-            return self.store.add_review(review, PER_ADDRESS if limited else None, MAX_PENDING)
+            return self.tables.add_review(review, PER_ADDRESS if limited else None, MAX_PENDING)
         except ReviewLimitError as error:
             if error.what == "address":
                 raise RequestError(
@@ -213,7 +214,7 @@ class ReviewService:
     # -- reading ---------------------------------------------------------------------------
 
     def load(self, review_id: str) -> StoredReview:
-        stored = self.store.load_review(review_id) if is_review_id(review_id) else None
+        stored = self.tables.load_review(review_id) if is_review_id(review_id) else None
         if stored is None:
             raise RequestError("not_found", f"no review with id {review_id[:20]!r}")
         return stored
