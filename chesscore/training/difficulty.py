@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from chesscore.rules.squares import file_of, rank_of
+
 LEVELS = (1, 2, 3)
 # Per kind: scores up to the first threshold are level 1, up to the second level 2, the rest 3.
 THRESHOLDS = {
@@ -41,7 +43,7 @@ class Measures:
 
 def distance(a: int, b: int) -> int:
     """King steps between two 0x88 squares."""
-    return max(abs((a & 7) - (b & 7)), abs((a >> 4) - (b >> 4)))
+    return max(abs(file_of(a) - file_of(b)), abs(rank_of(a) - rank_of(b)))
 
 
 def score(measures: Measures) -> float:
