@@ -55,6 +55,13 @@ def test_a_square_is_not_safe_when_the_piece_stops_defending_another() -> None:
     assert names(made.squares) == []
 
 
+def test_a_square_is_not_safe_when_the_move_allows_mate() -> None:
+    # The knight on c2 guards a1: from b4 or d4 it lets Ra1 mate; on a1 or a3 the rook takes
+    # it; from e1 or e3 it blocks the check.
+    made = drill("r3k3/8/8/8/8/8/2N2PPP/6K1 w - - 0 1", "safe", "c2")
+    assert names(made.squares) == ["e1", "e3"]
+
+
 def test_a_fork_whose_piece_is_simply_taken_is_no_fork() -> None:
     # Nd3+ hits the king and the rook, but the queen takes the knight.
     assert ucis(drill("6k1/8/8/2n5/8/8/1R6/3QK3 b - - 0 1", "fork")) == []
@@ -164,8 +171,16 @@ def loses_material(board: chess.Board, move: chess.Move) -> bool:
     besides = max([0, *(v for sq, v in rest.items() if sq != move.from_square)])
     board.push(move)
     answer = max([0, *gains(board).values()])
+    mate = any(gives_mate(board, reply) for reply in board.legal_moves)
     board.pop()
-    return taken(board, move) - answer < -besides
+    return taken(board, move) - answer < -besides or mate
+
+
+def gives_mate(board: chess.Board, move: chess.Move) -> bool:
+    board.push(move)
+    mate = board.is_checkmate()
+    board.pop()
+    return mate
 
 
 def wins_by_taking(board: chess.Board, origin: int, target: int) -> bool:
@@ -230,6 +245,8 @@ SMALL = [
     "6k1/8/8/2n5/4p3/8/1R6/3QK3 b - - 0 1",
     "r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1",
     "4k3/4n3/8/3n4/8/1BN5/8/4K3 w - - 0 1",
+    "r3k3/8/8/8/8/8/5PPP/2R3K1 w - - 0 1",
+    "r3k3/8/8/8/8/8/2N2PPP/6K1 w - - 0 1",
 ]
 # Positions of random games with few pieces left (the brute force stays quick there).
 SPARSE = [fen for fen in sample_fens(range(40, 44), max_plies=200, stride=9)

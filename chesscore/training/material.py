@@ -15,7 +15,8 @@ moves of the position, so that what the trainer says holds against a strong engi
   once afterwards, less what the move took, is more than it could win had the mover passed,
   not counting the moved piece itself there (the move saves it, which is no excuse for
   dropping another). That counts the pin the piece was under (absolute or relative: the piece
-  behind it is taken), what its move uncovers and what it stopped defending.
+  behind it is taken), what its move uncovers and what it stopped defending; and a move after
+  which the opponent mates at once loses everything.
 - `falling(after, origin, targets)`: in the position after a move, had the opponent passed,
   the targets the piece on `origin` takes winning material by the exchange: they really fall
   or must be answered. After a check, which cannot be passed, the targets that fall after
@@ -125,9 +126,24 @@ class Risks:
         work.push_packed(packed)
         try:
             answer = best_gain(work)
+            if taken - answer < -self.besides(origin):
+                return True
+            return allows_mate(work)
         finally:
             work.pop()
-        return taken - answer < -self.besides(origin)
+
+
+def allows_mate(board: Board) -> bool:
+    """Whether the side to move mates at once: a move that allows it loses more than material
+    (a piece that stopped guarding the back rank, a pawn that opened the king)."""
+    for reply in board.generate_legal():
+        if board.gives_check_packed(reply):
+            board.push_packed(reply)
+            mated = not board.generate_legal()
+            board.pop()
+            if mated:
+                return True
+    return False
 
 
 def _taken_value(board: Board, packed: int) -> int:
