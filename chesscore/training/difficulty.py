@@ -23,9 +23,9 @@ from chesscore.rules.squares import file_of, rank_of
 LEVELS = (1, 2, 3)
 # Per kind: scores up to the first threshold are level 1, up to the second level 2, the rest 3.
 THRESHOLDS = {
-    "hanging": (5.0, 6.375), "checks": (6.125, 7.0), "captures": (6.625, 8.0),
-    "threats": (7.0, 9.5), "count": (6.75, 8.0), "safe": (5.75, 8.5), "pins": (5.875, 6.75),
-    "fork": (5.5, 6.5), "blunder": (3.75, 4.5),
+    "hanging": (5.375, 6.5), "checks": (6.125, 7.0), "captures": (6.625, 8.0),
+    "threats": (5.75, 7.5), "count": (6.75, 8.0), "safe": (5.25, 8.0), "pins": (5.875, 6.75),
+    "fork": (5.0, 6.0), "blunder": (3.75, 4.5),
 }  # fmt: skip
 # Past this many squares or moves an answer is not felt to be harder still.
 MAX_SIZE = 6

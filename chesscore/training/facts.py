@@ -19,10 +19,18 @@ from functools import cached_property
 from chesscore.analysis.see import classify_destinations
 from chesscore.analysis.threats import ThreatMap, make_threat_map
 from chesscore.analysis.xray import PinLine, XrayMap, make_xray_map
-from chesscore.rules.attacks import attackers
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
-from chesscore.rules.squares import KING, QUEEN, color_of, in_name_order, piece_type_of
+from chesscore.rules.squares import (
+    KING,
+    PAWN,
+    PAWN_CAPTURE_TARGETS,
+    PIECE_RAYS,
+    QUEEN,
+    color_of,
+    in_name_order,
+    piece_type_of,
+)
 from chesscore.training.material import Risks, falling, hanging_gains
 
 
@@ -130,8 +138,23 @@ class PositionFacts:
 
 
 def _attacked(board: Board, origin: int) -> tuple[int, ...]:
-    """The enemy pieces (the king too) the piece on `origin` attacks, in name order."""
+    """The enemy pieces (the king too) the piece on `origin` attacks, in name order: its rays
+    walked up to the first piece (a knight's or king's rays are single squares), a pawn's two
+    capture squares. Asked twice per legal move, so walked here rather than asking the attack
+    primitive about every enemy piece."""
     cells = board.board
-    enemies = board.piece_squares[color_of(cells[origin]) ^ 1]
-    found = [sq for sq in enemies if attackers(cells, sq, (origin,))]
+    code = cells[origin]
+    kind, color = piece_type_of(code), color_of(code)
+    found = []
+    if kind == PAWN:
+        for sq in PAWN_CAPTURE_TARGETS[color][origin]:
+            if cells[sq] and color_of(cells[sq]) != color:
+                found.append(sq)
+        return tuple(in_name_order(found))
+    for ray in PIECE_RAYS[kind][origin]:
+        for sq in ray:
+            if cells[sq]:
+                if color_of(cells[sq]) != color:
+                    found.append(sq)
+                break
     return tuple(in_name_order(found))

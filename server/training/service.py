@@ -116,7 +116,9 @@ class TrainingService:
         best: Found | None = None
         empty: Found | None = None
         wants_empty = self.rng.random() < EMPTY_SHARE
-        pool = self.pools[kind, level]
+        # The pool's positions this visitor has not met yet: offered again and again, the
+        # others would use up every try once a visitor has had a few drills of a rare kind.
+        pool = [position for position in self.pools[kind, level] if position.fen not in seen]
         repeated: TrainingPosition | None = None
         for attempt in range(TRIES):
             position = self._position(attempt, pool if attempt % 2 == 0 else None)
@@ -147,7 +149,7 @@ class TrainingService:
         drill = make_drill(facts, kind, self.rng, position.played)
         return None if drill is None else (drill, facts, position)
 
-    def _position(self, attempt: int, pool: deque[TrainingPosition] | None) -> TrainingPosition:
+    def _position(self, attempt: int, pool: list[TrainingPosition] | None) -> TrainingPosition:
         """A request's first try may be a game played here (`SITE_SHARE` of them), the others
         are the pool's or the shipped set's: a game is read from the store once at most."""
         rng = self.rng
