@@ -72,7 +72,7 @@ def taken_square(board: Board, packed: int) -> int | None:
         return target + (S if board.turn == WHITE else N)
     if board.board[target]:
         return target
-    return QUIET if packed >> PROMOTION_SHIFT & 7 else None
+    return QUIET if _promotion_of(packed) else None
 
 
 def best_gain(board: Board) -> int:
@@ -146,6 +146,11 @@ def allows_mate(board: Board) -> bool:
     return False
 
 
+def _promotion_of(packed: int) -> int:
+    """The piece type a packed move promotes to, 0 for none (chesscore.rules.move's bits)."""
+    return packed >> PROMOTION_SHIFT & 7
+
+
 def _taken_value(board: Board, packed: int) -> int:
     """What a legal packed move takes at once: the captured piece and a promotion's gain."""
     square = taken_square(board, packed)
@@ -154,7 +159,7 @@ def _taken_value(board: Board, packed: int) -> int:
     value = 0
     if square != QUIET:
         value = SEE_VALUES[piece_type_of(board.board[square])]
-    promotion = packed >> PROMOTION_SHIFT & 7
+    promotion = _promotion_of(packed)
     if promotion:
         value += SEE_VALUES[promotion] - SEE_VALUES[PAWN]
     return value
