@@ -189,7 +189,7 @@ def _by_squares(moves: Iterable[MoveAttacks]) -> tuple[MoveAttacks, ...]:
 
 # What a move drill keeps of a move: the targets it names (none for checks and captures), or
 # None to leave the move out.
-Keep = Callable[[MoveAttacks], "tuple[int, ...] | None"]
+Keep = Callable[[MoveAttacks], tuple[int, ...] | None]
 
 
 def _move_drill(facts: PositionFacts, kind: str, what: str, keep: Keep) -> Drill:
