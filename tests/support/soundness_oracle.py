@@ -119,7 +119,7 @@ def claims_of(drill: Drill) -> list[Claim]:
     claims = []
     for move in moves:
         uci = move.uci()
-        if chess.Move.from_uci(uci + "q") in board.legal_moves:
+        if len(uci) == 4 and chess.Move.from_uci(uci + "q") in board.legal_moves:
             uci += "q"
         said = f"{drill.kind} {board.san(chess.Move.from_uci(uci))}"
         if drill.kind == "safe" and drill.focus is not None:
