@@ -5,7 +5,8 @@ Kept per address, as the pending drills are (server.training.pending: the addres
 visitor is until accounts keep training progress): for each address and kind the FENs of the
 last `per_kind` drills given (the oldest forgotten first), for at most `addresses` addresses
 (the one that asked least recently forgotten first). The shipped set holds over a thousand
-positions, so a visitor meets a position again only after hundreds of drills of one kind.
+positions, so a visitor meets a position again only after hundreds of drills of one kind; the
+bounds keep the memory small (the FENs are the facts cache's own strings: a reference each).
 Thread-safe.
 """
 
@@ -14,8 +15,8 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict, deque
 
-PER_KIND = 400
-ADDRESSES = 10_000
+PER_KIND = 200
+ADDRESSES = 2_000
 
 
 class SeenPositions:
