@@ -31,12 +31,8 @@ from tests.test_browser_support import (
     play_by_clicks,
     wait_for_board_at_rest,
 )
-from tests.test_training_drills import (
-    exchange_value,
-    oracle_hanging,
-    oracle_moves,
-    oracle_pin_pairs,
-)
+from tests.test_training_drills import exchange_value, oracle_moves, oracle_pin_pairs
+from tests.test_training_material import oracle_hanging
 
 pytestmark = pytest.mark.browser
 

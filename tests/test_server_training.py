@@ -29,12 +29,14 @@ from server.shared.buckets import AddressBuckets, RateLimited
 from server.shared.errors import RequestError
 from server.training.pending import PendingDrills
 from server.training.positions import SiteGames
+from server.training.seen import SeenPositions
 from server.training.service import TrainingService
 from tests.support.http import refused
 from tests.support.in_process import IN_PROCESS
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
-from tests.test_training_drills import oracle_hanging, oracle_pin_pairs
+from tests.test_training_drills import oracle_pin_pairs
+from tests.test_training_material import oracle_hanging
 
 server = module_server("train_api")
 TIMEOUT = 30
@@ -318,6 +320,32 @@ def test_most_drills_have_something_to_find() -> None:
         assert all(
             drill.finds_nothing == (not drill.squares and not drill.moves) for drill in drills
         )
+
+
+@pytest.mark.parametrize("kind", ["fork", "pins", "threats"])
+def test_a_visitor_meets_no_position_twice_in_a_kind(server: LiveServer, kind: str) -> None:
+    """The kinds whose drills are rare at a level, found again in the level's small pool."""
+    fens = [next_drill(server.url, kind, 3)["fen"] for _ in range(10)]
+    assert len(set(fens)) == 10, fens
+
+
+def test_positions_repeat_for_no_visitor_while_others_are_left() -> None:
+    service = TrainingService(rng=random.Random(3), buckets=AddressBuckets(10**9, 1e-6))
+    for kind in ("fork", "hanging"):
+        fens = [service.next_drill(kind, 3, "a").drill.fen for _ in range(40)]
+        assert len(set(fens)) == 40, kind
+    assert service.seen.of("b", "fork") == frozenset()  # another visitor's own
+
+
+def test_seen_positions_are_bounded() -> None:
+    seen = SeenPositions(per_kind=2, addresses=2)
+    for fen in ("p1", "p2", "p3"):
+        seen.add("a", "fork", fen)
+    assert seen.of("a", "fork") == {"p2", "p3"} and seen.of("a", "pins") == frozenset()
+    seen.add("b", "fork", "p1")
+    seen.add("a", "pins", "p4")  # "a" asked last: "b" is forgotten first
+    seen.add("c", "fork", "p1")
+    assert seen.of("b", "fork") == frozenset() and seen.of("a", "pins") == {"p4"}
 
 
 def test_requests_are_limited_per_address() -> None:

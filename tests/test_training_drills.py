@@ -1,8 +1,10 @@
 """The trainer's drills (chesscore.training): every kind on hand-built positions, with the
-answer written out, then every kind's answer against an oracle built on python-chess over
-sampled positions of random games (attackers, pins, legal checks and captures, what a moved
-piece attacks), and the exchange kinds (safe squares, blunder check) against a brute-force
-exchange over every capture order on small positions. Judging and the difficulty levels last.
+answer written out, then the geometric kinds' answers against an oracle built on python-chess
+over sampled positions of random games (attackers, pins, legal checks and captures), and the
+exchange of a blunder check and a count against a brute-force exchange over every capture
+order on small positions. The material kinds (hanging, safe, threats, fork) have their own
+brute-force oracle (tests/test_training_material.py) and Stockfish's check
+(tests/test_training_soundness.py). Judging and the difficulty levels last.
 """
 
 from __future__ import annotations
@@ -108,56 +110,15 @@ def test_no_drill_where_there_is_no_question() -> None:
 # The oracle: python-chess's attackers, pins and legal moves.
 
 
-def oracle_hanging(board: chess.Board) -> list[str]:
-    found = []
-    for sq, piece in board.piece_map().items():
-        enemies = board.attackers(not piece.color, sq)
-        if piece.piece_type == chess.KING or not enemies:
-            continue
-        cheaper = min(VALUES[board.piece_type_at(a) or 0] if board.piece_type_at(a) != chess.KING
-                      else 100 for a in enemies) < VALUES[piece.piece_type]  # fmt: skip
-        if not board.attackers(piece.color, sq) or cheaper:
-            found.append(chess.square_name(sq))
-    return sorted(found)
-
-
 def by_squares(moves: list[chess.Move]) -> list[str]:
     return sorted({move.uci()[:4] for move in moves})
-
-
-def targets(board: chess.Board, sq: chess.Square) -> set[chess.Square]:
-    """The enemy pieces the piece on `sq` attacks that are the king, undefended or worth more."""
-    piece = board.piece_at(sq)
-    assert piece is not None
-    found = set()
-    for target in board.attacks(sq):
-        victim = board.piece_at(target)
-        if victim is None or victim.color == piece.color:
-            continue
-        # A king is worth more than any piece: it threatens only undefended pieces.
-        worth = victim.piece_type == chess.KING or (
-            piece.piece_type != chess.KING and VALUES[victim.piece_type] > VALUES[piece.piece_type]
-        )
-        if worth or not board.attackers(victim.color, target):
-            found.add(target)
-    return found
 
 
 def oracle_moves(board: chess.Board, kind: str) -> list[str]:
     found = []
     for move in board.legal_moves:
         check, capture = board.gives_check(move), board.is_capture(move)
-        before = targets(board, move.from_square)
-        board.push(move)
-        after = targets(board, move.to_square)
-        board.pop()
-        new = {t for t in after - before if board.piece_type_at(t) != chess.KING}
-        if (
-            (kind == "checks" and check)
-            or (kind == "captures" and capture)
-            or (kind == "threats" and not check and not capture and new)
-            or (kind == "fork" and len(after) >= 2)
-        ):
+        if (kind == "checks" and check) or (kind == "captures" and capture):
             found.append(move)
     return by_squares(found)
 
@@ -227,8 +188,7 @@ def test_answers_match_python_chess(fen: str) -> None:
         assert result is not None
         return result
 
-    assert names(made("hanging").squares) == oracle_hanging(board)
-    for kind in ("checks", "captures", "threats", "fork"):
+    for kind in ("checks", "captures"):
         assert sorted(m.uci()[:4] for m in made(kind).moves) == oracle_moves(board, kind), kind
     pins = made("pins")
     assert names(pins.squares) == oracle_pinned(board)
@@ -277,25 +237,6 @@ SMALL = [
     "4k3/8/2p1p3/3n4/8/4B3/2N5/4K3 w - - 0 1",
     "2r1k3/8/8/2n5/8/8/2Q5/2R1K3 w - - 0 1",
 ]
-
-
-@pytest.mark.parametrize("fen", SMALL)
-def test_safe_squares_match_a_brute_force_exchange(fen: str) -> None:
-    board = chess.Board(fen)
-    facts = PositionFacts(fen)
-    for origin in {move.from_square for move in board.legal_moves}:
-        if board.piece_type_at(origin) == chess.KING:
-            continue
-        made = make_drill(
-            facts, "safe", random.Random(0), None, parse_square(chess.square_name(origin))
-        )
-        assert made is not None
-        expected = {
-            chess.square_name(move.to_square)
-            for move in board.legal_moves
-            if move.from_square == origin and exchange_value(board, move) >= 0
-        }
-        assert set(names(made.squares)) == expected, chess.square_name(origin)
 
 
 @pytest.mark.parametrize("fen", SMALL)

@@ -48,6 +48,27 @@ def make_square(file: int, rank: int) -> int:
     return rank * 16 + file
 
 
+def file_of(sq: int) -> int:
+    """The file index (0 for a .. 7 for h) of a 0x88 square."""
+    return sq & 7
+
+
+def rank_of(sq: int) -> int:
+    """The rank index (0 for the 1st .. 7 for the 8th) of a 0x88 square."""
+    return sq >> 4
+
+
+def piece_type_of(code: int) -> int:
+    """The piece type (PAWN .. KING) of a board cell's code, 0 for an empty cell: the board
+    holds `piece_type | color << 3` (chesscore.rules.move.piece_code)."""
+    return code & 7
+
+
+def color_of(code: int) -> Color:
+    """The colour (WHITE or BLACK) of a board cell's piece code (not of an empty cell)."""
+    return code >> 3
+
+
 def is_on_board(sq: int) -> bool:
     """True for the 64 squares of the board (any int is accepted)."""
     return 0 <= sq < 128 and not sq & 0x88

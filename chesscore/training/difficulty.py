@@ -18,12 +18,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from chesscore.rules.squares import file_of, rank_of
+
 LEVELS = (1, 2, 3)
 # Per kind: scores up to the first threshold are level 1, up to the second level 2, the rest 3.
 THRESHOLDS = {
-    "hanging": (5.0, 6.375), "checks": (6.125, 7.0), "captures": (6.625, 8.0),
-    "threats": (7.0, 9.5), "count": (6.75, 8.0), "safe": (5.75, 8.5), "pins": (5.875, 6.75),
-    "fork": (5.5, 6.5), "blunder": (3.75, 4.5),
+    "hanging": (5.375, 6.5), "checks": (6.125, 7.0), "captures": (6.625, 8.0),
+    "threats": (5.75, 7.5), "count": (6.75, 8.0), "safe": (5.25, 8.0), "pins": (5.875, 6.75),
+    "fork": (5.0, 6.0), "blunder": (3.75, 4.5),
 }  # fmt: skip
 # Past this many squares or moves an answer is not felt to be harder still.
 MAX_SIZE = 6
@@ -41,7 +43,7 @@ class Measures:
 
 def distance(a: int, b: int) -> int:
     """King steps between two 0x88 squares."""
-    return max(abs((a & 7) - (b & 7)), abs((a >> 4) - (b >> 4)))
+    return max(abs(file_of(a) - file_of(b)), abs(rank_of(a) - rank_of(b)))
 
 
 def score(measures: Measures) -> float:

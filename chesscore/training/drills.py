@@ -2,28 +2,36 @@
 
 Each kind reads chesscore's threat analysis of one position (chesscore.training.facts):
 
-- ``hanging``: every hanging piece of either colour, as the threat map counts them (attacked
-  and undefended, or attacked by a cheaper piece; never a king);
+- ``hanging``: every hanging piece of either colour, as a lichess player means it: attacked and
+  insufficiently defended, so that its capture wins material by the exchange (never a king;
+  chesscore.training.material); not asked in check, where the check is the question;
 - ``checks``, ``captures``: every legal move of the side to move that gives check, or captures
   (en passant included);
-- ``threats``: every legal move of the side to move that neither captures nor checks and makes
-  the moved piece attack, from its target square, an enemy piece it did not attack before that
-  is undefended or worth more than it (a discovered attack by another piece is not counted);
+- ``threats``: every legal move of the side to move that neither captures nor checks, does not
+  lose material (the moved piece is not simply lost, nor another piece it uncovers or stopped
+  defending) and makes the moved piece attack, from its target square, an enemy piece it did
+  not attack before and would take winning material by the exchange if the opponent did
+  nothing: the target falls or must be answered (a discovered attack by another piece is not
+  counted);
 - ``count``: the white and black pieces attacking one square (the `focus`), as the threat
   map counts them: pawns diagonally, sliders up to the first piece, pinned pieces included;
   and what the side to move gets by capturing the piece there and the exchange that follows
   (static exchange of its best capture): ``win``, ``even``, ``lose``, or ``none`` (no piece
   there it can capture; then the question asks for the counts alone);
-- ``safe``: the target squares of one piece of the side to move (the `focus`) where its
-  exchange does not lose material (chesscore.analysis.see's label is not "losing");
+- ``safe``: the target squares of one piece of the side to move (the `focus`) where the move
+  loses no material: its own exchange there (chesscore.analysis.see's label is not "losing"),
+  the pin it was under (absolute or relative), what its move uncovers and what it stopped
+  defending (chesscore.training.material);
 - ``pins``: every pinned piece of either colour, absolute or relative (chesscore.analysis.xray),
   and for each the piece it is pinned to: the pin line's target, which the pinner x-rays
   through it (a piece pinned on two lines has two targets);
-- ``fork``: every legal move of the side to move after which the moved piece attacks two or
-  more targets (the king, undefended pieces, pieces worth more than it);
+- ``fork``: every legal move of the side to move that does not lose material and after which the
+  moved piece attacks two or more targets: the king (a check), or a piece it would take
+  winning material by the exchange if the opponent did nothing;
 - ``blunder``: a move of the side to move (`played`, from the game the position came from) and
   whether it is safe: it drops the moved piece when its exchange loses material (SEE < 0), and
-  any other piece of the mover it leaves hanging that was not hanging before.
+  any other piece of the mover it leaves hanging (by the exchange, as ``hanging`` counts) that
+  was not hanging before.
 
 Moves are compared by their start and end squares, so the four promotions on one square are
 one answer (kept as the queen's). A kind that has no question in a position (no square both
@@ -39,12 +47,21 @@ from typing import Any
 
 from chesscore.analysis.describe import PIECE_NAMES
 from chesscore.analysis.see import LOSING, exchange_on_target
-from chesscore.analysis.threats import find_hanging, piece_attack_lists
 from chesscore.rules.board import Board
 from chesscore.rules.move import SQUARE_MASK, Move
-from chesscore.rules.squares import COLOR_NAMES, KING, NAME_ORDER, in_name_order, square_name
+from chesscore.rules.squares import (
+    COLOR_NAMES,
+    KING,
+    NAME_ORDER,
+    SQUARES,
+    color_of,
+    in_name_order,
+    piece_type_of,
+    square_name,
+)
 from chesscore.training.difficulty import Measures, distance, level_of
 from chesscore.training.facts import MoveAttacks, PositionFacts
+from chesscore.training.material import QUIET, capture_gains
 
 KINDS = ("hanging", "checks", "captures", "threats", "count", "safe", "pins", "fork", "blunder")
 # How the answer to each kind is given (docs/protocol.md, "Threat trainer").
@@ -132,34 +149,34 @@ def _side(facts: PositionFacts) -> str:
 
 def _piece(board: Board, sq: int) -> str:
     """'knight c6' for the piece on `sq`."""
-    return f"{PIECE_NAMES[board.board[sq] & 7]} {square_name(sq)}"
+    return f"{PIECE_NAMES[piece_type_of(board.board[sq])]} {square_name(sq)}"
 
 
 def _pieces(board: Board, squares: Iterable[int]) -> str:
     return ", ".join(_piece(board, sq) for sq in squares) or "none"
 
 
-def _hanging(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
-    board, threats = facts.board, facts.threats
+def _hanging(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | None:
+    board, attackers, hanging = facts.board, facts.threats.attackers, facts.hanging
+    if hanging is None:
+        return None
     reasons = []
     far = 0
-    for sq in threats.hanging:
-        enemies = threats.attackers[board.board[sq] >> 3 ^ 1][sq]
-        defended = bool(threats.attackers[board.board[sq] >> 3][sq])
-        why = "attacked by a cheaper piece" if defended else "undefended"
+    for sq, gain in hanging.items():
+        color = color_of(board.board[sq])
+        enemies, defenders = attackers[color ^ 1][sq], attackers[color][sq]
+        why = f"defended by {_pieces(board, defenders)}, not enough" if defenders else "undefended"
         reasons.append(
-            f"The {_piece(board, sq)} hangs: attacked by {_pieces(board, enemies)}, {why}."
+            f"The {_piece(board, sq)} hangs: attacked by {_pieces(board, enemies)}, {why}; "
+            f"taking it wins {gain / 100:g} pawn(s) of material."
         )
         far = max([far, *(distance(a, sq) for a in enemies)])
     if not reasons:
-        reasons.append(
-            "No piece hangs: every attacked piece is defended and attacked by no cheaper piece."
-        )
-    measures = Measures(facts.piece_count(), len(threats.hanging), far)
+        reasons.append("No piece hangs: no capture wins material by the exchange.")
+    squares = tuple(hanging)
+    measures = Measures(facts.piece_count(), len(squares), far)
     question = "Click every hanging piece, of either colour (none: answer with no square)."
-    return _drill(
-        facts, "hanging", question, measures, squares=threats.hanging, reasons=tuple(reasons)
-    )
+    return _drill(facts, "hanging", question, measures, squares=squares, reasons=tuple(reasons))
 
 
 def _by_squares(moves: Iterable[MoveAttacks]) -> tuple[MoveAttacks, ...]:
@@ -170,21 +187,25 @@ def _by_squares(moves: Iterable[MoveAttacks]) -> tuple[MoveAttacks, ...]:
     return tuple(kept.values())
 
 
-def _move_drill(
-    facts: PositionFacts, kind: str, what: str, keep: Callable[[MoveAttacks], bool]
-) -> Drill:
+# What a move drill keeps of a move: the targets it names (none for checks and captures), or
+# None to leave the move out.
+Keep = Callable[[MoveAttacks], tuple[int, ...] | None]
+
+
+def _move_drill(facts: PositionFacts, kind: str, what: str, keep: Keep) -> Drill:
     board = facts.board
-    found = _by_squares(item for item in facts.moves if keep(item))
+    kept = {item: keep(item) for item in facts.moves}
+    found = _by_squares(item for item, targets in kept.items() if targets is not None)
     far = 0
     reasons = []
     for item in found:
         move = item.move
-        targets = item.targets if kind == "fork" else item.new_targets
+        targets = kept[item] or ()
         far = max([far, distance(move.from_square, move.to_square)])
         far = max([far, *(distance(move.to_square, t) for t in targets)])
         said = f"{board.san(move)} ({move.uci()})"
         if kind in ("threats", "fork"):
-            piece = PIECE_NAMES[board.board[move.from_square] & 7]
+            piece = PIECE_NAMES[piece_type_of(board.board[move.from_square])]
             said += f": the {piece} attacks {_pieces(board, targets)}"
         reasons.append(said)
     summary = f"{_side(facts)}'s {what}: " + ("; ".join(reasons) if reasons else "none") + "."
@@ -196,23 +217,35 @@ def _move_drill(
 
 
 def _checks(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
-    return _move_drill(facts, "checks", "checks", lambda item: item.gives_check)
+    return _move_drill(facts, "checks", "checks", lambda item: () if item.gives_check else None)
 
 
 def _captures(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
-    return _move_drill(facts, "captures", "captures", lambda item: item.is_capture)
+    return _move_drill(facts, "captures", "captures", lambda item: () if item.is_capture else None)
 
 
 def _threats(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
-    def is_threat(item: MoveAttacks) -> bool:
-        quiet = not item.is_capture and not item.gives_check
-        return quiet and any(facts.board.board[t] & 7 != KING for t in item.new_targets)
+    cells = facts.board.board
 
-    return _move_drill(facts, "threats", "threats", is_threat)
+    def threatened(item: MoveAttacks) -> tuple[int, ...] | None:
+        # The cheap geometric questions first: most moves stop there.
+        new = [t for t in item.new_attacked if piece_type_of(cells[t]) != KING]
+        if item.is_capture or item.gives_check or not new:
+            return None
+        targets = tuple(t for t in facts.targets_of(item) if t in new)
+        return targets if targets and not facts.loses_material(item.move) else None
+
+    return _move_drill(facts, "threats", "threats", threatened)
 
 
 def _fork(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
-    return _move_drill(facts, "fork", "forks", lambda item: len(item.targets) >= 2)
+    def forked(item: MoveAttacks) -> tuple[int, ...] | None:
+        if len(item.attacked) < 2:
+            return None
+        targets = facts.targets_of(item)
+        return targets if len(targets) >= 2 and not facts.loses_material(item.move) else None
+
+    return _move_drill(facts, "fork", "forks", forked)
 
 
 def _count(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | None:
@@ -222,7 +255,7 @@ def _count(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | N
         return None
     # Mostly a square with a piece the side to move may take, so the exchange is a question.
     cells = board.board
-    takeable = [sq for sq in contested if cells[sq] and cells[sq] >> 3 != board.turn]
+    takeable = [sq for sq in contested if cells[sq] and color_of(cells[sq]) != board.turn]
     square = rng.pick(takeable, contested)
     if square not in contested:
         return None
@@ -271,21 +304,23 @@ def _names(squares: Iterable[int]) -> str:
 
 
 def _board_squares() -> list[int]:
-    return [rank * 16 + file for file in range(8) for rank in range(8)]
+    return in_name_order(SQUARES)
 
 
 def _safe(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | None:
     board, labels = facts.board, facts.labels
-    movable = [sq for sq in labels if board.board[sq] & 7 != KING]
+    movable = [sq for sq in labels if piece_type_of(board.board[sq]) != KING]
     if not movable:
         return None
-    mixed = [sq for sq in movable if LOSING in labels[sq].values()]
+    # Mostly a piece with a square to avoid: one its exchange there loses, or a pinned piece.
+    pinned = {pin.pinned for pin in facts.pins}
+    mixed = [sq for sq in movable if LOSING in labels[sq].values() or sq in pinned]
     piece = rng.pick(mixed, movable)
     if piece not in movable:
         return None
     targets = labels[piece]
-    safe = tuple(in_name_order(t for t, label in targets.items() if label != LOSING))
-    losing = tuple(in_name_order(t for t, label in targets.items() if label == LOSING))
+    losing = tuple(t for t in targets if facts.loses_material(Move(piece, t)))
+    safe = tuple(t for t in targets if t not in losing)
     reasons = (
         f"The {_piece(board, piece)} can go safely to {_names(safe)}; "
         f"it loses material on {_names(losing)}.",
@@ -328,13 +363,14 @@ def _blunder(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill |
         return None
     value, _ = exchange_on_target(board, packed)
     mover = board.turn
-    before = set(facts.threats.hanging)
+    before = set(facts.hanging or ())
     after = board.copy()
     after.push(played)
-    hanging_after = find_hanging(after, piece_attack_lists(after))
+    # The opponent moves next: its winning captures are the mover's pieces hanging.
+    hanging_after = [sq for sq, gain in capture_gains(after).items() if gain > 0]
     left = [
         sq for sq in hanging_after
-        if after.board[sq] >> 3 == mover and sq != played.to_square and sq not in before
+        if sq != QUIET and sq != played.to_square and sq not in before
     ]  # fmt: skip
     drops = tuple(in_name_order(([played.to_square] if value < 0 else []) + left))
     san = board.san(played)

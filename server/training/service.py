@@ -6,7 +6,9 @@ the pending store and hands it out; `answer(id, answer, address)` takes it back 
 judges the answer. A position's facts are cached (an LRU shared by every request, as the game
 page caches its facts), a drill with nothing to find is mostly passed over (`EMPTY_SHARE`),
 and the positions that gave a drill of a kind and level are remembered in a small pool per
-kind and level, so a level seldom met is found again without a search.
+kind and level, so a level seldom met is found again without a search. A visitor is not given
+a position it had a drill of that kind on while others are left (server.training.seen): the
+pool's positions are those most often offered again.
 Every request of an address first takes a token of its bucket (server.shared.buckets).
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from chesscore.training import KINDS, Drill, PositionFacts, Verdict, judge, make_drill
@@ -25,6 +28,7 @@ from server.threats.cache import LruCache
 from server.training.pending import PendingDrills
 from server.training.positions import SiteGames, TrainingPosition, shipped_positions
 from server.training.requests import AnswerRequest, check_form
+from server.training.seen import SeenPositions
 
 # Positions tried per request before the nearest level found is given instead.
 TRIES = 40
@@ -79,10 +83,12 @@ class TrainingService:
             (k, lv): deque[TrainingPosition](maxlen=POOL_SIZE) for k in KINDS for lv in LEVELS
         }
         self.buckets = buckets or AddressBuckets(BURST, INTERVAL)
+        self.seen = SeenPositions()
 
     def next_drill(self, kind: str, level: int, address: str) -> Given:
         self.buckets.take(address, "training requests")
-        drill, facts, position = self.choose(kind, level)
+        drill, facts, position = self.choose(kind, level, self.seen.of(address, kind))
+        self.seen.add(address, kind, drill.fen)
         return Given(self.pending.add(drill, address), drill, facts, position.source)
 
     def answer(self, asked: AnswerRequest, address: str) -> Judged:
@@ -103,16 +109,23 @@ class TrainingService:
         facts: PositionFacts = self.facts.get(fen, lambda: PositionFacts(fen))
         return facts
 
-    def choose(self, kind: str, level: int) -> Found:
-        """A drill of `kind` as near `level` as `TRIES` positions give; of the kinds that ask
-        to find something, one with nothing to find only when this request wants one (see
-        `EMPTY_SHARE`), or when no other turned up."""
+    def choose(self, kind: str, level: int, seen: AbstractSet[str] = frozenset()) -> Found:
+        """A drill of `kind` as near `level` as `TRIES` positions give, on a position whose
+        FEN is not in `seen` unless every try was; of the kinds that ask to find something,
+        one with nothing to find only when this request wants one (see `EMPTY_SHARE`), or
+        when no other turned up."""
         best: Found | None = None
         empty: Found | None = None
         wants_empty = self.rng.random() < EMPTY_SHARE
-        pool = self.pools[kind, level]
+        # The pool's positions this visitor has not met yet: offered again and again, the
+        # others would use up every try once a visitor has had a few drills of a rare kind.
+        pool = [position for position in self.pools[kind, level] if position.fen not in seen]
+        repeated: TrainingPosition | None = None
         for attempt in range(TRIES):
             position = self._position(attempt, pool if attempt % 2 == 0 else None)
+            if position.fen in seen:
+                repeated = repeated or position
+                continue
             facts = self.facts_of(position.fen)
             drill = make_drill(facts, kind, self.rng, position.played)
             if drill is None:
@@ -126,11 +139,18 @@ class TrainingService:
             if best is None or abs(drill.level - level) < abs(best[0].level - level):
                 best = drill, facts, position
         found = best or empty
+        if found is None and repeated is not None:  # every try was seen: the first again
+            found = self._drill_on(kind, repeated)
         if found is None:  # no shipped position lacks a drill of every kind: a safeguard
             raise RequestError("not_found", f"no {kind} drill could be made now; try again")
         return found
 
-    def _position(self, attempt: int, pool: deque[TrainingPosition] | None) -> TrainingPosition:
+    def _drill_on(self, kind: str, position: TrainingPosition) -> Found | None:
+        facts = self.facts_of(position.fen)
+        drill = make_drill(facts, kind, self.rng, position.played)
+        return None if drill is None else (drill, facts, position)
+
+    def _position(self, attempt: int, pool: list[TrainingPosition] | None) -> TrainingPosition:
         """A request's first try may be a game played here (`SITE_SHARE` of them), the others
         are the pool's or the shipped set's: a game is read from the store once at most."""
         rng = self.rng
