@@ -148,8 +148,8 @@ SERVER_FLOORS: tuple[tuple[str, ...], ...] = (
         "server.games",
         "server.lobby",
         "server.analysis",
-        "server.players",
         "server.review",
+        "server.players",
         "server.training",
     ),
     # The root: every domain's tables opened, every service built, every route registered.
