@@ -10,6 +10,7 @@
  * checks, low time and the end of the game sound (sounds.js) unless muted.
  */
 import { connectToGame } from './connection.js';
+import { refusalText } from './client.js';
 import { createBoard } from './board.js';
 import { askPromotion } from './promotion.js';
 import { createHistory } from './history.js';
@@ -410,7 +411,7 @@ function settleMove(reply) {
       reply.code === 'timeout'
         ? 'The server did not answer the move in time; ' +
           'the board shows the last position it confirmed.'
-        : reply.error;
+        : refusalText(reply);
     board.restore();
   }
   return reply.ok;

@@ -6,7 +6,7 @@
  * the server (`GET /api/games/<id>/positions/<ply>`); if it cannot be had, the page says so
  * rather than guess it.
  */
-import { getJson } from './connection.js';
+import { requestJson } from './client.js';
 
 export function createHistory(gameId) {
   const positions = new Map();
@@ -33,7 +33,7 @@ export function createHistory(gameId) {
     /** Ask the server for position `ply`; resolves with it, or null if it cannot be had. */
     async fetch(ply) {
       if (positions.has(ply)) return positions.get(ply);
-      if (!asked.has(ply)) asked.set(ply, getJson(`/api/games/${gameId}/positions/${ply}`));
+      if (!asked.has(ply)) asked.set(ply, requestJson(`/api/games/${gameId}/positions/${ply}`));
       const reply = await asked.get(ply);
       if (!reply.ok || typeof reply.fen !== 'string') {
         asked.delete(ply);

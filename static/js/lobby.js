@@ -12,6 +12,7 @@
  * from the address.
  */
 import { listGames, rememberGame } from './storage.js';
+import { refusalText } from './client.js';
 import { connectToLobby } from './lobby/socket.js';
 import { wireNameField } from './lobby/name.js';
 import { makeSeekList, readSeekForm } from './lobby/seeks.js';
@@ -60,7 +61,7 @@ function openGame(seat) {
 }
 
 function showError(line, reply) {
-  $(line).textContent = reply.ok ? '' : reply.error;
+  $(line).textContent = reply.ok ? '' : refusalText(reply);
 }
 
 // -- quick pairing -------------------------------------------------------------------------

@@ -9,6 +9,7 @@
  * The page takes the premove off the board when it is settled: played (the state two plies on),
  * dropped (the server's notice), or overtaken (a takeback, the game over).
  */
+import { refusalText } from './client.js';
 
 /**
  * `board`: {cancelPremove()}; `send(move)` asks the server to queue `move` (UCI, or null to
@@ -40,7 +41,7 @@ export function createPremoves({ board, send, say, mark = () => {} }) {
       const reply = await send(mine.uci);
       if (queued !== mine) return; // replaced or settled meanwhile
       if (!reply.ok) {
-        say(`Premove ${mine.uci} not kept: ${reply.error}`);
+        say(`Premove ${mine.uci} not kept: ${refusalText(reply)}`);
         forget();
       } else if (reply.played) {
         forget(); // it was the player's turn already: played as a move

@@ -5,31 +5,27 @@
  * localStorage (storage.js).
  */
 
+import { refusalText, requestJson } from '../client.js';
 import { listGames } from '../storage.js';
 
-/** POST `body` as JSON to `path`; the reply, or a failure naming what went wrong. */
-export async function post(path, body = {}) {
-  let response;
-  try {
-    response = await fetch(path, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-    });
-  } catch {
-    return { ok: false, error: 'the server could not be reached; try again' };
-  }
-  try {
-    return await response.json();
-  } catch {
-    return { ok: false, error: `the server answered ${response.status}` };
-  }
+/** @typedef {import('../client.js').Reply} Reply */
+
+/**
+ * POST `body` as JSON to `path` (the accounts' API takes only posts).
+ * @param {string} path
+ * @param {object} [body]
+ */
+export function post(path, body = {}) {
+  return requestJson(path, body);
 }
 
-/** Show `reply`'s error in `element` (or clear it). */
+/**
+ * Show `reply`'s refusal in `element` (or clear it).
+ * @param {HTMLElement} element
+ * @param {Reply} reply
+ */
 export function showError(element, reply) {
-  element.textContent = reply && !reply.ok ? reply.error : '';
+  element.textContent = reply.ok ? '' : refusalText(reply);
 }
 
 /** The ids of the games this browser remembers playing. */
@@ -103,7 +99,7 @@ export async function addPasskey(password) {
     const credential = await navigator.credentials.create({ publicKey });
     return post('/api/account/passkeys', { ticket: start.ticket, credential: credential.toJSON() });
   } catch (error) {
-    return { ok: false, error: `no passkey was made (${error.name})` };
+    return passkeyRefusal('no passkey was made', error);
   }
 }
 
@@ -116,6 +112,17 @@ export async function signInWithPasskey() {
     const credential = await navigator.credentials.get({ publicKey });
     return post('/api/account/passkey/login', { ticket: start.ticket, credential: credential.toJSON() });
   } catch (error) {
-    return { ok: false, error: `no passkey was used (${error.name})` };
+    return passkeyRefusal('no passkey was used', error);
   }
+}
+
+/**
+ * The authenticator's failure (the player cancelled, no passkey for this site...) as a refusal.
+ * @param {string} words
+ * @param {unknown} error
+ * @returns {import('../client.js').Refusal}
+ */
+function passkeyRefusal(words, error) {
+  const name = error instanceof Error ? error.name : String(error);
+  return { ok: false, code: 'passkey', message: `${words} (${name})` };
 }

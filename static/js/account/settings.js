@@ -3,6 +3,7 @@
  * games, delete.
  */
 
+import { requestJson } from '../client.js';
 import { addPasskey, hasPasskeys, onSubmit, post, setUpClaim, showError } from './api.js';
 
 document.getElementById('logout').addEventListener('click', async () => {
@@ -49,12 +50,7 @@ document.getElementById('passkey-form').addEventListener('submit', async (event)
 /** The account's passkeys, each with a button that removes it. */
 async function showPasskeys() {
   const list = document.getElementById('passkey-list');
-  let reply;
-  try {
-    reply = await (await fetch('/api/account/passkeys')).json();
-  } catch {
-    return;
-  }
+  const reply = await requestJson('/api/account/passkeys');
   if (!reply.ok) return;
   list.replaceChildren(
     ...reply.passkeys.map((id, index) => {

@@ -19,7 +19,8 @@ import { createPreview } from '../overlays/preview.js';
 import { createSquareFocus } from '../panel/squares.js';
 import { createTree, ROOT } from './tree.js';
 import { renderTree } from './treeview.js';
-import { connectAnalysis, refusalText } from './socket.js';
+import { refusalText } from '../client.js';
+import { connectAnalysis } from './socket.js';
 import { createEngine } from './engine.js';
 import { createSources } from './sources.js';
 import { createExport } from './export.js';
@@ -360,9 +361,8 @@ function redrawOverlay() {
   nodeOverlay.draw(position, page.tree.get(page.currentId).fen, page.preview);
 }
 
-async function describeSquare(square) {
-  const reply = await request('analysis_describe', { ...currentPath(), square });
-  return reply.ok ? reply : { ok: false, error: refusalText(reply) };
+function describeSquare(square) {
+  return request('analysis_describe', { ...currentPath(), square });
 }
 
 function speak(position) {
@@ -498,7 +498,7 @@ $('#review-game').addEventListener('click', async () => {
   const reply = await reviewMainLine(page.tree);
   button.disabled = false;
   if (!reply.ok) {
-    $('#export-feedback').textContent = `Could not review this game: ${reply.message}`;
+    $('#export-feedback').textContent = `Could not review this game: ${refusalText(reply)}`;
     return;
   }
   window.location.href = reviewUrl(reply.id);

@@ -9,7 +9,7 @@
  * accepts it with a notice (a position that cannot arise in a game).
  */
 import { Chessground } from '/vendor/chessground/chessground.min.js';
-import { refusalText } from './socket.js';
+import { refusalText } from '../client.js';
 
 const ROLES = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'];
 const EMPTY = '8/8/8/8/8/8/8/8';

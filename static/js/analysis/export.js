@@ -4,7 +4,7 @@
  * `POST /api/analysis/export`), the FEN of the node on view, and a link that reopens the
  * same tree (stored by `POST /api/analysis`, reopened at `/analysis/<id>`).
  */
-import { fetchJson, fetchText, errorMessage } from './http.js';
+import { refusalText, requestJson, requestText } from '../client.js';
 import { copyText } from '../panel/links.js';
 
 /**
@@ -19,8 +19,8 @@ export function createExport(elements, { tree, fen }) {
 
   async function pgn() {
     const annotations = elements.annotations.checked;
-    const reply = await fetchText('/api/analysis/export', { tree: tree().toExport(), annotations });
-    if (!reply.ok) say(`Could not export the PGN: ${errorMessage(reply)}`);
+    const reply = await requestText('/api/analysis/export', { tree: tree().toExport(), annotations });
+    if (!reply.ok) say(`Could not export the PGN: ${refusalText(reply)}`);
     return reply.ok ? reply.text : null;
   }
 
@@ -49,12 +49,12 @@ export function createExport(elements, { tree, fen }) {
     say((await copyText(text)) ? `Copied: ${text}` : `Copy this by hand: ${text}`);
   });
   elements.share.addEventListener('click', async () => {
-    const reply = await fetchJson('/api/analysis', { tree: tree().toExport() });
-    if (!reply.ok || !reply.data.id) {
-      say(`Could not store the analysis: ${errorMessage(reply)}`);
+    const reply = await requestJson('/api/analysis', { tree: tree().toExport() });
+    if (!reply.ok) {
+      say(`Could not store the analysis: ${refusalText(reply)}`);
       return;
     }
-    const link = new URL(`/analysis/${reply.data.id}`, window.location.origin).href;
+    const link = new URL(`/analysis/${reply.id}`, window.location.origin).href;
     elements.link.value = link;
     elements.linkRow.hidden = false;
     say((await copyText(link)) ? `Link copied: ${link}` : `Copy the link by hand: ${link}`);

@@ -5,6 +5,7 @@
  * (docs/protocol.md). Lines of any job but the latest are ignored. A job pre-empted by a live
  * game's search (games come first) is asked for again a few seconds later.
  */
+import { refusalText } from '../client.js';
 
 const RESUME_MS = 3000;
 // The server computes at most this many lines (server/transport/requests.py MAX_MULTIPV).
@@ -31,7 +32,7 @@ export function createServerEngine({ request, onUpdate, onStatus }) {
     const reply = await request('engine_start', payload);
     if (asked !== job.asked) return;
     if (reply.ok) job.id = reply.job;
-    else onStatus(`Engine: ${reply.message ?? reply.error}`);
+    else onStatus(`Engine: ${refusalText(reply)}`);
   }
 
   /** A live game's search took the worker: say so, and ask again in a moment for the same

@@ -5,7 +5,7 @@
  * judges all of it (`POST /api/analysis`, docs/protocol.md); this module only carries the
  * text there and the tree, the list to choose from or the error back.
  */
-import { fetchJson, errorMessage } from './http.js';
+import { refusalText, requestJson } from '../client.js';
 
 // Pasted text is taken for a FEN when it is one line of eight ranks; anything else is PGN
 // (the server says what is wrong with either).
@@ -30,19 +30,19 @@ export function createSources(elements, onTree) {
 
   async function post(body) {
     elements.error.textContent = '';
-    const reply = await fetchJson('/api/analysis', { ...body, store: false });
+    const reply = await requestJson('/api/analysis', { ...body, store: false });
     if (!reply.ok) {
-      fail(errorMessage(reply));
+      fail(refusalText(reply));
       return false;
     }
-    if (reply.data.choose) {
+    if (reply.choose) {
       pending = body;
-      offerChoice(reply.data.choose);
+      offerChoice(reply.choose);
       return true;
     }
     closeChoice();
     elements.box.open = false; // loaded: the moves take the room back
-    onTree(reply.data.tree);
+    onTree(reply.tree);
     return true;
   }
 
@@ -107,16 +107,16 @@ export function createSources(elements, onTree) {
     async open({ analysisId, gameId, fen }) {
       const queryFen = new URLSearchParams(window.location.search).get('fen');
       let reply;
-      if (analysisId) reply = await fetchJson(`/api/analysis/${encodeURIComponent(analysisId)}`);
-      else if (gameId) reply = await fetchJson(`/api/analysis/game/${encodeURIComponent(gameId)}`);
+      if (analysisId) reply = await requestJson(`/api/analysis/${encodeURIComponent(analysisId)}`);
+      else if (gameId) reply = await requestJson(`/api/analysis/game/${encodeURIComponent(gameId)}`);
       else if (fen || queryFen) return post({ fen: fen || queryFen });
       else return post({ fen: START_FEN });
       if (!reply.ok) {
-        fail(`Could not open this analysis: ${errorMessage(reply)}`);
+        fail(`Could not open this analysis: ${refusalText(reply)}`);
         return false;
       }
       // A game opens where it stands, as on lichess; a shared tree at its start.
-      onTree({ ...reply.data.tree, id: reply.data.id ?? null }, { atEnd: Boolean(gameId) });
+      onTree({ ...reply.tree, id: reply.id ?? null }, { atEnd: Boolean(gameId) });
       return true;
     },
   };

@@ -6,6 +6,7 @@
  * when the page says someone is signed in; a session ended meanwhile (401) leaves the list as
  * it was.
  */
+import { requestJson } from '../client.js';
 
 function gameItem(href, text, detail) {
   const item = document.createElement('li');
@@ -28,14 +29,8 @@ const RESULTS = { win: 'won', draw: 'drawn', loss: 'lost' };
  * account's games; `onShown(count)` with how many games the list now has.
  */
 export async function listAccountGames(list, section, listed, onShown) {
-  let reply;
-  try {
-    const answer = await fetch('/api/account/games', { credentials: 'same-origin' });
-    if (!answer.ok) return;
-    reply = await answer.json();
-  } catch {
-    return; // offline or no server: this browser's games are still listed
-  }
+  const reply = await requestJson('/api/account/games');
+  if (!reply.ok) return; // offline, no server or signed out: this browser's games are still listed
   for (const game of reply.playing.filter((game) => !listed.has(game.id))) {
     list.append(gameItem(`/game/${game.id}`, `${game.color} against ${game.opponent}`, describePlaying(game)));
   }

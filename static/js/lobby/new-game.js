@@ -5,7 +5,7 @@
  * which shows the invitation and watch links.
  */
 import { Chessground } from '/vendor/chessground/chessground.min.js';
-import { postJson } from '../connection.js';
+import { refusalText, requestJson } from '../client.js';
 import { rememberGame } from '../storage.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -46,9 +46,9 @@ export function wireNewGameForm(currentName) {
   async function startGame(opponent) {
     $('#lobby-error').textContent = '';
     const body = makeRequest(opponent);
-    const reply = await postJson('/api/games', body);
+    const reply = await requestJson('/api/games', body);
     if (!reply.ok) {
-      $('#lobby-error').textContent = `The game was not created: ${reply.error}`;
+      $('#lobby-error').textContent = `The game was not created: ${refusalText(reply)}`;
       return;
     }
     rememberGame(reply.game, {

@@ -6,6 +6,7 @@
  * `can_claim_draw`, `ply`); the server still judges each request, and its error, if any, is
  * shown beside the buttons. Spectators get no buttons at all.
  */
+import { refusalText } from '../client.js';
 
 /** `send(event, fields)` resolves with the server's reply. Returns {render(state, role)}. */
 export function createActions(container, message, send) {
@@ -15,7 +16,7 @@ export function createActions(container, message, send) {
   async function act(event, fields = {}) {
     message.textContent = '';
     const reply = await send(event, fields);
-    if (!reply.ok) message.textContent = reply.error;
+    if (!reply.ok) message.textContent = refusalText(reply);
   }
 
   function render(state, role) {

@@ -3,6 +3,7 @@
  * friend's seat is free), copy FEN of the position on view, download the PGN, and the link
  * to the analysis board.
  */
+import { refusalText, requestFile } from '../client.js';
 
 /** Copy `text`; resolves true when the clipboard took it. */
 export async function copyText(text) {
@@ -38,22 +39,21 @@ export function wireCopyButton(button, getText, feedback) {
  * `annotated`: with the threat annotations as [%csl]/[%cal] comments.
  */
 export async function downloadPgn(gameId, feedback, annotated = false) {
-  try {
-    const query = annotated ? '?annotated=1' : '';
-    const response = await fetch(`/api/games/${gameId}/pgn${query}`);
-    if (!response.ok) throw new Error(`the server answered ${response.status}`);
-    const url = URL.createObjectURL(await response.blob());
-    const anchor = document.createElement('a');
-    anchor.href = url;
-    anchor.download = `game-${gameId}${annotated ? '-annotated' : ''}.pgn`;
-    document.body.append(anchor);
-    anchor.click();
-    anchor.remove();
-    URL.revokeObjectURL(url);
-    feedback.textContent = annotated ? 'Annotated PGN downloaded' : 'PGN downloaded';
-  } catch (error) {
-    feedback.textContent = `Could not download the PGN: ${error.message}`;
+  const query = annotated ? '?annotated=1' : '';
+  const reply = await requestFile(`/api/games/${gameId}/pgn${query}`);
+  if (!reply.ok) {
+    feedback.textContent = `Could not download the PGN: ${refusalText(reply)}`;
+    return;
   }
+  const url = URL.createObjectURL(reply.blob);
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = `game-${gameId}${annotated ? '-annotated' : ''}.pgn`;
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  URL.revokeObjectURL(url);
+  feedback.textContent = annotated ? 'Annotated PGN downloaded' : 'PGN downloaded';
 }
 
 /** Show the invitation row only while it is useful: the creator's friend seat is still free. */

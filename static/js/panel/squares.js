@@ -6,6 +6,7 @@
  * description, for the position on view.
  */
 import { squaresInReadingOrder } from '../geometry.js';
+import { refusalText } from '../client.js';
 
 const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
 
@@ -35,7 +36,7 @@ export function createSquareFocus(layer, description, describe) {
     delete cells.get(square).dataset.description;
     const reply = await describe(square);
     if (current !== square) return; // the focus moved on meanwhile
-    const text = reply.ok ? reply.text : `${square}: ${reply.error}`;
+    const text = reply.ok ? reply.text : `${square}: ${refusalText(reply)}`;
     description.textContent = text;
     cells.get(square).dataset.description = text;
   }

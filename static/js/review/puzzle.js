@@ -14,7 +14,7 @@ import { CLASS_SYMBOLS, fenBefore, mistakesOf, movesBefore } from './model.js';
 import { adviceWords } from './advice.js';
 import { moveNumber } from './graph.js';
 import { loadProgress, saveProgress } from './solved.js';
-import { refusalText } from './socket.js';
+import { refusalText } from '../client.js';
 
 const SIDE = { white: 'White', black: 'Black' };
 

@@ -5,14 +5,19 @@
  * "Review this game", which sends its main line as PGN. The server answers with the review's
  * id (the same id for a game or PGN already reviewed); the page then opens /review/<id>.
  */
-import { fetchJson, fetchText, errorMessage } from '../analysis/http.js';
+import { refusalText, requestJson, requestText } from '../client.js';
 import { findGame, rememberGame } from '../storage.js';
 
-/** POST `body` ({game} or {pgn}); resolves {ok: true, id} or {ok: false, message}. */
+/** @typedef {import('../client.js').Refusal} Refusal */
+
+/**
+ * POST `body` ({game} or {pgn}); resolves {ok: true, id} or a refusal.
+ * @param {{game: string} | {pgn: string}} body
+ * @returns {Promise<{ok: true, id: string} | Refusal>}
+ */
 export async function requestReview(body) {
-  const reply = await fetchJson('/api/reviews', body);
-  if (!reply.ok || !reply.data?.id) return { ok: false, message: errorMessage(reply) };
-  return { ok: true, id: reply.data.id };
+  const reply = await requestJson('/api/reviews', body);
+  return reply.ok ? { ok: true, id: reply.id } : reply;
 }
 
 export const reviewUrl = (id) => `/review/${encodeURIComponent(id)}`;
@@ -39,7 +44,7 @@ export function createGameReview(elements, gameId) {
     elements.button.disabled = false;
     if (!reply.ok) {
       asked = false;
-      elements.feedback.textContent = `Could not request the analysis: ${reply.message}`;
+      elements.feedback.textContent = `Could not request the analysis: ${refusalText(reply)}`;
       return null;
     }
     rememberGame(gameId, { reviewId: reply.id });
@@ -71,7 +76,8 @@ export function createGameReview(elements, gameId) {
 /**
  * The analysis board's "Review this game": the main line of `tree` (its headers, no
  * variations) as PGN, written by the server (`POST /api/analysis/export`), then reviewed.
- * Resolves {ok: true, id} or {ok: false, message}.
+ * Resolves {ok: true, id} or a refusal.
+ * @returns {Promise<{ok: true, id: string} | Refusal>}
  */
 export async function reviewMainLine(tree) {
   const whole = tree.toExport();
@@ -82,11 +88,11 @@ export async function reviewMainLine(tree) {
     nodes.push({ ...node, parent: nodes.length - 1, children: [] });
     [index] = node.children;
   }
-  if (nodes.length === 1) return { ok: false, message: 'there are no moves to review' };
-  const pgn = await fetchText('/api/analysis/export', {
+  if (nodes.length === 1) return { ok: false, code: 'no_moves', message: 'there are no moves to review' };
+  const pgn = await requestText('/api/analysis/export', {
     tree: { ...whole, nodes },
     annotations: false,
   });
-  if (!pgn.ok) return { ok: false, message: pgn.message };
+  if (!pgn.ok) return pgn;
   return requestReview({ pgn: pgn.text });
 }

@@ -15,7 +15,7 @@ import { createBoard } from '../board.js';
 import { announce } from '../announce.js';
 import { findGame } from '../storage.js';
 import { createThreatOverlay, OVERLAY_BRUSHES } from '../overlays/threats.js';
-import { fetchJson, errorMessage } from '../analysis/http.js';
+import { refusalText, requestFile, requestJson } from '../client.js';
 import { bindKeys, bindStepButtons } from '../analysis/keys.js';
 import { connectReview } from './socket.js';
 import { mergeUpdate, mistakesOf, winPercents } from './model.js';
@@ -121,16 +121,16 @@ function schedulePoll() {
 }
 
 async function load() {
-  const reply = await fetchJson(`/api/reviews/${encodeURIComponent(reviewId)}`);
+  const reply = await requestJson(`/api/reviews/${encodeURIComponent(reviewId)}`);
   if (!reply.ok) {
-    $('#review-error').textContent = `Could not load the review: ${errorMessage(reply)}`;
+    $('#review-error').textContent = `Could not load the review: ${refusalText(reply)}`;
     root.dataset.status = 'error';
     if (reply.status !== 404) page.pollTimer = window.setTimeout(load, POLL_MS);
     return;
   }
   // A whole review from the socket may have come first; the newer one wins.
-  if (page.review && progressOf(page.review) > progressOf(reply.data)) return;
-  receive(page.review ? mergeUpdate(page.review, reply.data) : reply.data);
+  if (page.review && progressOf(page.review) > progressOf(reply)) return;
+  receive(page.review ? mergeUpdate(page.review, reply) : reply);
 }
 
 const progressOf = (review) => (review.status === 'done' ? Infinity : review.progress?.done ?? 0);
@@ -248,22 +248,21 @@ bindKeys(document, navigate, () => puzzles.active());
 
 $('#export-pgn').addEventListener('click', async () => {
   const feedback = $('#review-feedback');
-  try {
-    const response = await fetch(`/api/reviews/${encodeURIComponent(reviewId)}/pgn`);
-    if (!response.ok) throw new Error(`the server answered ${response.status}`);
-    const url = URL.createObjectURL(await response.blob());
-    const anchor = Object.assign(document.createElement('a'), {
-      href: url,
-      download: `review-${reviewId}.pgn`,
-    });
-    document.body.append(anchor);
-    anchor.click();
-    anchor.remove();
-    URL.revokeObjectURL(url);
-    feedback.textContent = 'Reviewed PGN downloaded';
-  } catch (error) {
-    feedback.textContent = `Could not export the PGN: ${error.message}`;
+  const reply = await requestFile(`/api/reviews/${encodeURIComponent(reviewId)}/pgn`);
+  if (!reply.ok) {
+    feedback.textContent = `Could not export the PGN: ${refusalText(reply)}`;
+    return;
   }
+  const url = URL.createObjectURL(reply.blob);
+  const anchor = Object.assign(document.createElement('a'), {
+    href: url,
+    download: `review-${reviewId}.pgn`,
+  });
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  URL.revokeObjectURL(url);
+  feedback.textContent = 'Reviewed PGN downloaded';
 });
 
 // -- the connection ------------------------------------------------------------------------

@@ -11,7 +11,7 @@
  */
 import { createBoard } from '../board.js';
 import { createThreatOverlay, OVERLAY_BRUSHES } from '../overlays/threats.js';
-import { fetchJson, errorMessage } from '../analysis/http.js';
+import { refusalText, requestJson } from '../client.js';
 import { TRAIN_BRUSHES, isMoveKind, pickedMarks, pinPairs, verdictMarks } from './marks.js';
 import { createSession } from './session.js';
 import { history as dayHistory, levelFor, ratingOf, record } from './progress.js';
@@ -71,9 +71,9 @@ function freshAnswer() {
 async function nextDrill() {
   const level = levelFor(ratingOf(kind));
   setState('loading');
-  const reply = await fetchJson(`/api/train/next?kind=${encodeURIComponent(kind)}&level=${level}`);
-  if (!reply.ok) return showError(errorMessage(reply));
-  drill = reply.data.drill;
+  const reply = await requestJson(`/api/train/next?kind=${encodeURIComponent(kind)}&level=${level}`);
+  if (!reply.ok) return showError(refusalText(reply));
+  drill = reply.drill;
   verdict = null;
   answer = freshAnswer();
   showDrill();
@@ -223,12 +223,12 @@ async function submit() {
   const seconds = (performance.now() - started) / 1000;
   clearInterval(timer);
   setState('judging');
-  const reply = await fetchJson('/api/train/answer', { id: drill.id, answer: answerValue() });
+  const reply = await requestJson('/api/train/answer', { id: drill.id, answer: answerValue() });
   if (!reply.ok) {
     setState('asking');
-    return showError(errorMessage(reply));
+    return showError(refusalText(reply));
   }
-  verdict = reply.data;
+  verdict = reply;
   session.add(drill.kind, verdict.correct, seconds);
   record({ kind: drill.kind, level: drill.level, correct: verdict.correct, seconds });
   showVerdict();
