@@ -184,7 +184,8 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
 
 /** The kept settings, checked; the server's engine where no WebAssembly runs. */
 function readSettings(wasm) {
-  let kept = {};
+  /** @type {any} */
+  let kept;
   try {
     kept = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? '{}') ?? {};
   } catch {
