@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Out of the analysis board: the PGN of the whole tree (downloaded or copied, with the
  * threat annotations as an option, written by the server from the tree:
@@ -11,8 +12,11 @@ import { copyText } from '../panel/links.js';
  * `elements`: {annotations (checkbox), download, copyPgn, pgnText, copyFen, share, linkRow, link,
  * feedback};
  * `tree()` the current tree, `fen()` the FEN on view.
+ * @param {{annotations: HTMLInputElement, download: HTMLElement, copyPgn: HTMLElement, pgnText: HTMLTextAreaElement, copyFen: HTMLElement, share: HTMLElement, linkRow: HTMLElement, link: HTMLInputElement, feedback: HTMLElement}} elements
+ * @param {{tree: () => import('./tree.js').AnalysisTree, fen: () => string}} sources
  */
 export function createExport(elements, { tree, fen }) {
+  /** @param {string} text */
   const say = (text) => {
     elements.feedback.textContent = text;
   };

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Asking for a review from the other pages (`POST /api/reviews`, docs/protocol.md): the game
  * page's "Request a computer analysis" once a game is over (at once, as a link, for a game
@@ -20,6 +21,7 @@ export async function requestReview(body) {
   return reply.ok ? { ok: true, id: reply.id } : reply;
 }
 
+/** @param {string} id */
 export const reviewUrl = (id) => `/review/${encodeURIComponent(id)}`;
 
 /**
@@ -27,10 +29,13 @@ export const reviewUrl = (id) => `/review/${encodeURIComponent(id)}`;
  * `gameId`. Returns render(state): nothing while the game is played; after it, the link when
  * the review is known (asked for at once for a game marked `review` in this browser's list
  * of games), else the button.
+ * @param {{button: HTMLButtonElement, link: HTMLAnchorElement, feedback: HTMLElement}} elements
+ * @param {string} gameId
  */
 export function createGameReview(elements, gameId) {
   let asked = false;
 
+  /** @param {string} id */
   function showLink(id) {
     elements.link.href = reviewUrl(id);
     elements.link.hidden = false;
@@ -58,6 +63,7 @@ export function createGameReview(elements, gameId) {
   });
 
   return {
+    /** @param {import('../wire.js').GameState} state */
     render(state) {
       const over = state.status !== 'playing';
       const known = findGame(gameId);
@@ -77,14 +83,16 @@ export function createGameReview(elements, gameId) {
  * The analysis board's "Review this game": the main line of `tree` (its headers, no
  * variations) as PGN, written by the server (`POST /api/analysis/export`), then reviewed.
  * Resolves {ok: true, id} or a refusal.
+ * @param {import('../analysis/tree.js').AnalysisTree} tree
  * @returns {Promise<{ok: true, id: string} | Refusal>}
  */
 export async function reviewMainLine(tree) {
   const whole = tree.toExport();
+  /** @type {typeof whole.nodes} */
   const nodes = [{ ...whole.nodes[0], children: [] }];
   for (let index = whole.nodes[0].children[0]; index !== undefined; ) {
     const node = whole.nodes[index];
-    nodes.at(-1).children = [nodes.length];
+    nodes[nodes.length - 1].children = [nodes.length];
     nodes.push({ ...node, parent: nodes.length - 1, children: [] });
     [index] = node.children;
   }

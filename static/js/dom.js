@@ -1,0 +1,22 @@
+// @ts-check
+/**
+ * The page's own elements, found by id: the templates always have them, so a missing one is a
+ * bug of the page, thrown at once instead of a null met later. The kind asked for (an input, a
+ * button) is checked too, and so known to the type checker.
+ */
+
+/**
+ * The element `id` of this page, of kind `kind` (HTMLElement when not given).
+ * @template {HTMLElement} [T=HTMLElement]
+ * @param {string} id
+ * @param {{new (): T, prototype: T}} [kind]
+ * @returns {T}
+ */
+export function byId(id, kind) {
+  const element = document.getElementById(id);
+  const wanted = kind ?? HTMLElement;
+  if (!(element instanceof wanted)) {
+    throw new Error(`the page has no ${wanted.name} #${id}`);
+  }
+  return /** @type {T} */ (element);
+}
