@@ -7,6 +7,12 @@
 
 /** @typedef {'white' | 'black'} Color */
 
+/** A square's name, 'a1' to 'h8' (chessground's `Key`). */
+/** @typedef {import('/vendor/chessground/types.js').Key} Square */
+
+/** A shape drawn on the board: a circle (`orig`) or an arrow (`orig` to `dest`). */
+/** @typedef {import('/vendor/chessground/draw.js').DrawShape} Shape */
+
 /**
  * A game's state as `join` answers it and `state` pushes it.
  * @typedef {{ply: number, version: number, fen: string, status: string, [field: string]: any}} GameState
