@@ -13,7 +13,7 @@ export default [
       globals: { ...globals.browser },
     },
     rules: {
-      'no-unused-vars': ['error', { args: 'after-used', ignoreRestSiblings: true, caughtErrors: 'none' }],
+      'no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_', ignoreRestSiblings: true, caughtErrors: 'none' }],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-implicit-globals': 'error',
       'no-shadow-restricted-names': 'error',

@@ -20,3 +20,34 @@ export function byId(id, kind) {
   }
   return /** @type {T} */ (element);
 }
+
+/**
+ * The element under `parent` that `selector` names, of kind `kind` (HTMLElement when not
+ * given).
+ * @template {HTMLElement} [T=HTMLElement]
+ * @param {ParentNode} parent
+ * @param {string} selector
+ * @param {{new (): T, prototype: T}} [kind]
+ * @returns {T}
+ */
+export function find(parent, selector, kind) {
+  const element = parent.querySelector(selector);
+  const wanted = kind ?? HTMLElement;
+  if (!(element instanceof wanted)) {
+    throw new Error(`the page has no ${wanted.name} ${selector}`);
+  }
+  return /** @type {T} */ (element);
+}
+
+/**
+ * The element of this page's template that `selector` names, as `document.querySelector`
+ * finds it (null where the template lacks it, as before), typed as `_kind` (HTMLElement when
+ * not given) for the type checker; the kind is not checked when the page runs.
+ * @template {HTMLElement} [T=HTMLElement]
+ * @param {string} selector
+ * @param {{new (): T, prototype: T}} [_kind]
+ * @returns {T}
+ */
+export function $(selector, _kind) {
+  return /** @type {T} */ (document.querySelector(selector));
+}

@@ -33,8 +33,8 @@ import { createActions } from './panel/actions.js';
 import { wireCopyButton, downloadPgn, renderInvite, renderAnalyseLink } from './panel/links.js';
 import { createGameReview } from './review/request.js';
 import { keptName } from './lobby/name.js';
+import { $ } from './dom.js';
 
-const $ = (selector) => document.querySelector(selector);
 const root = $('main.game');
 const gameId = root.dataset.game;
 
@@ -470,9 +470,9 @@ $('#flip').addEventListener('click', () => {
   render();
 });
 wireStepping(document, step);
-$('#watch-link').value = new URL(`/game/${gameId}`, window.location.origin).href;
-wireCopyButton($('#copy-watch'), () => $('#watch-link').value, $('#link-feedback'));
-wireCopyButton($('#copy-invite'), () => $('#invite-link').value, $('#link-feedback'));
+$('#watch-link', HTMLInputElement).value = new URL(`/game/${gameId}`, window.location.origin).href;
+wireCopyButton($('#copy-watch'), () => $('#watch-link', HTMLInputElement).value, $('#link-feedback'));
+wireCopyButton($('#copy-invite'), () => $('#invite-link', HTMLInputElement).value, $('#link-feedback'));
 wireCopyButton($('#copy-fen'), () => root.dataset.fen ?? '', $('#link-feedback'));
 $('#download-pgn').addEventListener('click', () => downloadPgn(gameId, $('#link-feedback')));
 $('#download-annotated-pgn').addEventListener('click', () =>

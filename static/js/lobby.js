@@ -19,8 +19,8 @@ import { makeSeekList, readSeekForm } from './lobby/seeks.js';
 import { makeTv } from './lobby/tv.js';
 import { wireNewGameForm } from './lobby/new-game.js';
 import { listAccountGames } from './lobby/my-games.js';
+import { $ } from './dom.js';
 
-const $ = (selector) => document.querySelector(selector);
 
 const currentName = wireNameField($('#visitor-name'), $('#name-error'));
 wireNewGameForm(currentName);
@@ -71,14 +71,14 @@ function showWaiting(control) {
   for (const button of document.querySelectorAll('.quick-pair')) {
     button.setAttribute('aria-pressed', String(button.dataset.control === control));
   }
-  const mode = $('#pair-rated').checked ? ' (rated)' : '';
+  const mode = $('#pair-rated', HTMLInputElement).checked ? ' (rated)' : '';
   $('#pair-status').textContent = control ? `Waiting for an opponent at ${control}${mode}…` : '';
   $('#pair-cancel').hidden = control === null;
 }
 
 async function quickPair(control) {
   if (waitingFor === control) return cancelWait();
-  const reply = await lobby.request('pair', { control, name: currentName(), rated: $('#pair-rated').checked });
+  const reply = await lobby.request('pair', { control, name: currentName(), rated: $('#pair-rated', HTMLInputElement).checked });
   showError('#pair-error', reply);
   if (!reply.ok) return;
   if (reply.replaced.includes(seekList.ownId)) $('#seek-status').textContent = '';
@@ -127,12 +127,12 @@ $('#create-seek').addEventListener('click', createSeek);
 // A rated game is never assisted, and always has a clock (docs/ratings.md): the overlay box
 // and "No clock" say so while "Rated" is ticked.
 $('#seek-rated').addEventListener('change', () => {
-  const rated = $('#seek-rated').checked;
-  $('#seek-assisted').disabled = rated;
-  if (rated) $('#seek-assisted').checked = false;
+  const rated = $('#seek-rated', HTMLInputElement).checked;
+  $('#seek-assisted', HTMLInputElement).disabled = rated;
+  if (rated) $('#seek-assisted', HTMLInputElement).checked = false;
   const untimed = $('#seek-control option[value=""]');
   untimed.disabled = rated;
-  if (rated && $('#seek-control').value === '') $('#seek-control').value = '5+3';
+  if (rated && $('#seek-control', HTMLSelectElement).value === '') $('#seek-control', HTMLSelectElement).value = '5+3';
 });
 
 // -- this browser's games ------------------------------------------------------------------

@@ -29,8 +29,8 @@ import { bindKeys, bindStepButtons } from './keys.js';
 import { renderFacts, renderGameTitle } from './facts.js';
 import { createNodeOverlay } from './overlay.js';
 import { reviewMainLine, reviewUrl } from '../review/request.js';
+import { $ } from '../dom.js';
 
-const $ = (selector) => document.querySelector(selector);
 const root = $('#analysis');
 
 const page = {
@@ -332,8 +332,8 @@ function render() {
     position,
     page.notice,
   );
-  $('#promote-variation').disabled = page.tree.isMainline(page.currentId);
-  $('#delete-variation').disabled = page.currentId === ROOT;
+  $('#promote-variation', HTMLButtonElement).disabled = page.tree.isMainline(page.currentId);
+  $('#delete-variation', HTMLButtonElement).disabled = page.currentId === ROOT;
   root.dataset.ply = String(page.tree.depth(page.currentId));
   root.dataset.ready = position ? 'true' : 'false';
   squares.refresh();

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * "Your games" for a signed-in player, on any browser: the games in play whose seats the
  * account took (from GET /api/account/games; opening one joins it in that seat, the server
@@ -8,6 +9,11 @@
  */
 import { requestJson } from '../client.js';
 
+/**
+ * @param {string} href
+ * @param {string} text
+ * @param {string} detail
+ */
 function gameItem(href, text, detail) {
   const item = document.createElement('li');
   const link = document.createElement('a');
@@ -17,21 +23,27 @@ function gameItem(href, text, detail) {
   return item;
 }
 
+/** @param {import('../wire.js').WireObject} game */
 function describePlaying(game) {
   const control = game.control ?? 'no clock';
   return ` · ${control}${game.rated ? ' · rated' : ''} · ${Math.ceil(game.plies / 2)} moves`;
 }
 
+/** @type {Record<string, string>} */
 const RESULTS = { win: 'won', draw: 'drawn', loss: 'lost' };
 
 /**
  * Fill `list` (the <ul> of this browser's games, whose ids are `listed`) and `section` with the
  * account's games; `onShown(count)` with how many games the list now has.
+ * @param {HTMLElement} list
+ * @param {HTMLElement} section
+ * @param {Set<string>} listed
+ * @param {(count: number) => void} onShown
  */
 export async function listAccountGames(list, section, listed, onShown) {
   const reply = await requestJson('/api/account/games');
   if (!reply.ok) return; // offline, no server or signed out: this browser's games are still listed
-  for (const game of reply.playing.filter((game) => !listed.has(game.id))) {
+  for (const game of reply.playing.filter((/** @type {import('../wire.js').WireObject} */ game) => !listed.has(game.id))) {
     list.append(gameItem(`/game/${game.id}`, `${game.color} against ${game.opponent}`, describePlaying(game)));
   }
   onShown(list.children.length);

@@ -5,8 +5,8 @@
  * rating in the control's speed (`1500?` while provisional), and whether it is rated and for
  * which ratings (`Rated · 1400–1800`).
  */
+import { $ } from '../dom.js';
 
-const $ = (selector) => document.querySelector(selector);
 const SIDES = { white: 'White', black: 'Black', random: 'Random' };
 
 export function makeSeekList({ onJoin, onCancel }) {
@@ -91,16 +91,16 @@ function formatMode(seek) {
 
 /** The seek request the form describes (a range with one end left empty is open there). */
 export function readSeekForm(name) {
-  const control = $('#seek-control').value;
+  const control = $('#seek-control', HTMLSelectElement).value;
   const request = {
     control: control || null,
-    color: $('#seek-color').value,
-    assisted: $('#seek-assisted').checked && !$('#seek-rated').checked,
+    color: $('#seek-color', HTMLSelectElement).value,
+    assisted: $('#seek-assisted', HTMLInputElement).checked && !$('#seek-rated', HTMLInputElement).checked,
     name,
-    rated: $('#seek-rated').checked,
+    rated: $('#seek-rated', HTMLInputElement).checked,
   };
-  const low = $('#seek-range-low').value;
-  const high = $('#seek-range-high').value;
+  const low = $('#seek-range-low', HTMLInputElement).value;
+  const high = $('#seek-range-high', HTMLInputElement).value;
   if (low || high) request.rating_range = [Number(low || 400), Number(high || 4000)];
   return request;
 }

@@ -7,8 +7,8 @@
  * livelier, the TV moves at once. Names are text, never markup.
  */
 import { Chessground } from '/vendor/chessground/chessground.min.js';
+import { $ } from '../dom.js';
 
-const $ = (selector) => document.querySelector(selector);
 const SWITCH_AFTER_END_MS = 3000;
 
 function playerName(player, level) {
@@ -64,7 +64,7 @@ export function makeTv(request) {
     $('#no-tv').hidden = gameId !== null;
     if (gameId === null) return;
     $('#tv').dataset.game = gameId;
-    $('#tv-link').href = `/game/${gameId}`;
+    $('#tv-link', HTMLAnchorElement).href = `/game/${gameId}`;
     const reply = await request('join', { game: gameId });
     if (reply.ok) showState(reply.state);
   }

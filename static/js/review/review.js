@@ -24,8 +24,8 @@ import { renderMoves } from './moves.js';
 import { engineWords, renderPlayers, renderProgress } from './summary.js';
 import { ADVICE_BRUSHES, explanationShapes, renderAdvice } from './advice.js';
 import { createPuzzles } from './puzzle.js';
+import { $ } from '../dom.js';
 
-const $ = (selector) => document.querySelector(selector);
 const root = $('#review');
 const reviewId = root.dataset.reviewId;
 const POLL_MS = 2000;

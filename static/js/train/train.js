@@ -16,8 +16,8 @@ import { TRAIN_BRUSHES, isMoveKind, pickedMarks, pinPairs, verdictMarks } from '
 import { createSession } from './session.js';
 import { history as dayHistory, levelFor, ratingOf, record } from './progress.js';
 import { createHistoryGraph } from './history.js';
+import { $ } from '../dom.js';
 
-const $ = (selector) => document.querySelector(selector);
 const KIND_NAMES = {
   hanging: 'Hanging',
   checks: 'Checks',
