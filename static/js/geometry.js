@@ -13,8 +13,9 @@ import { invRanks } from '/vendor/chessground/util.js';
 /**
  * All 64 square names, a8 first, in reading order for `orientation`.
  * @param {string} orientation
+ * @returns {import('/vendor/chessground/types.js').Key[]}
  */
 export function squaresInReadingOrder(orientation) {
-  const squares = invRanks.flatMap((rank) => files.map((file) => `${file}${rank}`));
+  const squares = invRanks.flatMap((rank) => files.map((file) => /** @type {const} */ (`${file}${rank}`)));
   return orientation === 'white' ? squares : squares.reverse();
 }

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Premoves, as on lichess: while the opponent (or the computer) is to move, the player may
  * queue one move; chessground shows it on the board and offers its squares by its own premove
@@ -15,8 +16,10 @@ import { refusalText } from './client.js';
  * `board`: {cancelPremove()}; `send(move)` asks the server to queue `move` (UCI, or null to
  * cancel) and resolves with its reply; `say(text)` shows a notice to the player; `mark(uci)`
  * records the premove the server holds (null: none), for whoever reads the page.
+ * @param {{board: {cancelPremove: () => void}, send: (move: string | null) => Promise<import('./client.js').Reply>, say: (text: string) => void, mark?: (uci: string | null) => void}} hooks
  */
 export function createPremoves({ board, send, say, mark = () => {} }) {
+  /** @type {{uci: string, ply: number} | null} */
   let queued = null; // {uci, ply}: the premove sent and the ply it was made at
 
   /** Take the premove off the board without telling the server (it knows already). */
@@ -27,7 +30,12 @@ export function createPremoves({ board, send, say, mark = () => {} }) {
   }
 
   return {
-    /** chessground set a premove (`orig`, `dest`) or cancelled it (`orig` null). */
+    /**
+     * chessground set a premove (`orig`, `dest`) or cancelled it (`orig` null).
+     * @param {string | null} orig
+     * @param {string | undefined} dest
+     * @param {number} ply
+     */
     async changed(orig, dest, ply) {
       if (orig === null) {
         if (queued === null) return;
@@ -49,14 +57,20 @@ export function createPremoves({ board, send, say, mark = () => {} }) {
         mark(mine.uci);
       }
     },
-    /** A new state came: settle the premove it played or made pointless. */
+    /**
+     * A new state came: settle the premove it played or made pointless.
+     * @param {import('./wire.js').GameState} state
+     */
     received(state) {
       if (queued === null) return;
       const played = state.ply >= queued.ply + 2;
       const overtaken = state.ply < queued.ply || state.status !== 'playing';
       if (played || overtaken) forget();
     },
-    /** The server dropped the premove (`premove` notice): it was not legal on the turn. */
+    /**
+     * The server dropped the premove (`premove` notice): it was not legal on the turn.
+     * @param {{dropped: string, reason: string}} notice
+     */
     dropped(notice) {
       if (queued === null || notice.dropped !== queued.uci) return;
       say(`Premove not played: ${notice.reason}`);

@@ -16,7 +16,7 @@
  * square, or null when it is not a listed destination; `ask(uci)` resolves with the server's
  * reply; `show(preview)` and `clear()` redraw.
  * @param {HTMLElement} element
- * @param {{board: {selected: () => string | undefined, squareAt: (x: number, y: number) => string | undefined}, targetOf: (from: string, square: string | undefined) => string | null, ask: (uci: string) => Promise<import('../client.js').Reply>, show: (preview: any) => void, clear: () => void}} hooks
+ * @param {{board: {selected: () => string | null, squareAt: (x: number, y: number) => string | null}, targetOf: (from: string, square: string | null) => string | null, ask: (uci: string) => Promise<import('../client.js').Reply>, show: (preview: any) => void, clear: () => void}} hooks
  */
 export function createPreview(element, { board, targetOf, ask, show, clear }) {
   /** @type {string | null} */
