@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The lobby at `/`: find a stranger to play (quick pairing by time control, or open
  * challenges that anyone joins with one click), watch the games in play with the most active
@@ -21,10 +22,10 @@ import { wireNewGameForm } from './lobby/new-game.js';
 import { listAccountGames } from './lobby/my-games.js';
 import { $ } from './dom.js';
 
-
 const currentName = wireNameField($('#visitor-name'), $('#name-error'));
 wireNewGameForm(currentName);
 
+/** @type {string | null} */
 let waitingFor = null; // the quick-pairing control this visitor waits for
 
 const lobby = connectToLobby({
@@ -35,7 +36,7 @@ const lobby = connectToLobby({
   },
   onEnter(reply) {
     // After a lost connection the server withdrew what the old one held.
-    if (!reply.seeks.some((seek) => seek.id === seekList.ownId)) {
+    if (!reply.seeks.some((/** @type {{id: string}} */ seek) => seek.id === seekList.ownId)) {
       seekList.setOwn(null);
       $('#seek-status').textContent = '';
     }
@@ -55,20 +56,26 @@ const lobby = connectToLobby({
 const seekList = makeSeekList({ onJoin: joinSeek, onCancel: cancelSeek });
 const tv = makeTv(lobby.request);
 
+/** @param {import('./wire.js').WireObject} seat a seat the server gave: game, color, seat, opponent */
 function openGame(seat) {
   rememberGame(seat.game, { color: seat.color, opponent: 'friend', against: seat.opponent, over: false });
   window.location.href = `/game/${seat.game}?seat=${seat.seat}`;
 }
 
+/**
+ * @param {string} line
+ * @param {import('./client.js').Reply} reply
+ */
 function showError(line, reply) {
   $(line).textContent = reply.ok ? '' : refusalText(reply);
 }
 
 // -- quick pairing -------------------------------------------------------------------------
 
+/** @param {string | null} control */
 function showWaiting(control) {
   waitingFor = control;
-  for (const button of document.querySelectorAll('.quick-pair')) {
+  for (const button of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.quick-pair'))) {
     button.setAttribute('aria-pressed', String(button.dataset.control === control));
   }
   const mode = $('#pair-rated', HTMLInputElement).checked ? ' (rated)' : '';
@@ -76,6 +83,7 @@ function showWaiting(control) {
   $('#pair-cancel').hidden = control === null;
 }
 
+/** @param {string | null} control */
 async function quickPair(control) {
   if (waitingFor === control) return cancelWait();
   const reply = await lobby.request('pair', { control, name: currentName(), rated: $('#pair-rated', HTMLInputElement).checked });
@@ -91,9 +99,9 @@ async function cancelWait() {
   showWaiting(null);
 }
 
-for (const button of document.querySelectorAll('.quick-pair')) {
+for (const button of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.quick-pair'))) {
   button.setAttribute('aria-pressed', 'false');
-  button.addEventListener('click', () => quickPair(button.dataset.control));
+  button.addEventListener('click', () => quickPair(button.dataset.control ?? null));
 }
 $('#pair-cancel').addEventListener('click', cancelWait);
 
@@ -109,12 +117,17 @@ async function createSeek() {
   $('#seek-status').textContent = 'Your challenge is listed: the game starts when someone joins.';
 }
 
+/** @param {{id: string}} seek */
 async function cancelSeek(seek) {
   const reply = await lobby.request('seek_cancel', { seek: seek.id });
   showError('#seek-error', reply);
   $('#seek-status').textContent = '';
 }
 
+/**
+ * @param {import('./lobby/seeks.js').Seek} seek
+ * @param {HTMLButtonElement} button
+ */
 async function joinSeek(seek, button) {
   button.disabled = true;
   const reply = await lobby.request('seek_accept', { seek: seek.id, name: currentName() });
@@ -130,7 +143,7 @@ $('#seek-rated').addEventListener('change', () => {
   const rated = $('#seek-rated', HTMLInputElement).checked;
   $('#seek-assisted', HTMLInputElement).disabled = rated;
   if (rated) $('#seek-assisted', HTMLInputElement).checked = false;
-  const untimed = $('#seek-control option[value=""]');
+  const untimed = $('#seek-control option[value=""]', HTMLOptionElement);
   untimed.disabled = rated;
   if (rated && $('#seek-control', HTMLSelectElement).value === '') $('#seek-control', HTMLSelectElement).value = '5+3';
 });

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Open challenges: the list everyone in the lobby sees, kept by id from the server's
  * `seek_added` / `seeks_removed` messages, and the form that creates one. Every name is put
@@ -7,10 +8,16 @@
  */
 import { $ } from '../dom.js';
 
+/** @typedef {import('../wire.js').WireObject} Seek a seek as the server lists it */
+
+/** @type {Record<string, string>} */
 const SIDES = { white: 'White', black: 'Black', random: 'Random' };
 
+/** @param {{onJoin: (seek: Seek, button: HTMLButtonElement) => void, onCancel: (seek: Seek) => void}} hooks */
 export function makeSeekList({ onJoin, onCancel }) {
+  /** @type {Map<string, Seek>} */
   const seeks = new Map();
+  /** @type {string | null} */
   let ownId = null;
 
   function render() {
@@ -20,6 +27,7 @@ export function makeSeekList({ onJoin, onCancel }) {
     $('#no-seeks').hidden = seeks.size > 0;
   }
 
+  /** @param {Seek} seek */
   function makeRow(seek) {
     const row = document.createElement('tr');
     row.dataset.seek = seek.id;
@@ -56,20 +64,24 @@ export function makeSeekList({ onJoin, onCancel }) {
   }
 
   return {
+    /** @param {Seek[]} list */
     reset(list) {
       seeks.clear();
       for (const seek of list) seeks.set(seek.id, seek);
       render();
     },
+    /** @param {Seek} seek */
     add(seek) {
       seeks.set(seek.id, seek);
       render();
     },
+    /** @param {string[]} ids */
     remove(ids) {
       for (const id of ids) seeks.delete(id);
-      if (ids.includes(ownId)) ownId = null;
+      if (ownId !== null && ids.includes(ownId)) ownId = null;
       render();
     },
+    /** @param {string | null} id */
     setOwn(id) {
       ownId = id;
       render();
@@ -80,18 +92,24 @@ export function makeSeekList({ onJoin, onCancel }) {
   };
 }
 
+/** @param {Seek} seek */
 export function formatRating(seek) {
   return seek.rating === null || seek.rating === undefined ? '' : `${seek.rating}${seek.provisional ? '?' : ''}`;
 }
 
+/** @param {Seek} seek */
 function formatMode(seek) {
   const mode = seek.rated ? 'Rated' : 'Casual';
   return seek.rating_range ? `${mode} · ${seek.rating_range[0]}–${seek.rating_range[1]}` : mode;
 }
 
-/** The seek request the form describes (a range with one end left empty is open there). */
+/**
+ * The seek request the form describes (a range with one end left empty is open there).
+ * @param {string} name
+ */
 export function readSeekForm(name) {
   const control = $('#seek-control', HTMLSelectElement).value;
+  /** @type {{[field: string]: unknown}} */
   const request = {
     control: control || null,
     color: $('#seek-color', HTMLSelectElement).value,
