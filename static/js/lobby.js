@@ -117,7 +117,7 @@ async function createSeek() {
   $('#seek-status').textContent = 'Your challenge is listed: the game starts when someone joins.';
 }
 
-/** @param {{id: string}} seek */
+/** @param {import('./lobby/seeks.js').Seek} seek */
 async function cancelSeek(seek) {
   const reply = await lobby.request('seek_cancel', { seek: seek.id });
   showError('#seek-error', reply);

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The board editor: a chessground board where pieces move freely, spare pieces to drag on
  * (or pick, then click squares), pieces dragged off the board are gone, and the rest of the
@@ -11,17 +12,29 @@
 import { Chessground } from '/vendor/chessground/chessground.min.js';
 import { refusalText } from '../client.js';
 
+/** @typedef {import('/vendor/chessground/types.js').Role} Role */
+/** @typedef {import('/vendor/chessground/types.js').Color} Color */
+/** @typedef {import('/vendor/chessground/types.js').Key} Key */
+/** @typedef {import('/vendor/chessground/types.js').Piece} Piece */
+
+/** @type {Role[]} */
 const ROLES = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'];
 const EMPTY = '8/8/8/8/8/8/8/8';
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR';
+/** @type {('K' | 'Q' | 'k' | 'q')[]} */
 const CASTLING = ['K', 'Q', 'k', 'q'];
+/** @type {Color[]} */
+const COLORS = ['white', 'black'];
 
 /**
  * `elements`: {board, spares: {white, black}, turn (select), castling: {K, Q, k, q}
  * (checkboxes), enPassant (input), fen (input), analyse, start, clear, error, trash};
  * `request` the socket's; `onAccept(fen, position)` when the server accepted the FEN.
+ * @param {{board: HTMLElement, spares: {white: HTMLElement, black: HTMLElement}, turn: HTMLSelectElement, castling: Record<'K' | 'Q' | 'k' | 'q', HTMLInputElement>, enPassant: HTMLInputElement, fen: HTMLInputElement, analyse: HTMLElement, start: HTMLElement, clear: HTMLElement, error: HTMLElement, trash: HTMLElement}} elements
+ * @param {{request: (event: string, payload?: object) => Promise<import('../client.js').Reply>, onAccept: (fen: string, position: import('../wire.js').Position) => void}} hooks
  */
 export function createEditor(elements, { request, onAccept }) {
+  /** @type {Piece | 'trash' | null} */
   let placing = null; // a spare piece picked: each square clicked gets one; 'trash' removes
   let counters = '0 1'; // halfmove clock and move number, kept from the FEN opened
   const ground = Chessground(elements.board, {
@@ -39,10 +52,14 @@ export function createEditor(elements, { request, onAccept }) {
   for (const type of ['mousedown', 'touchstart']) {
     elements.board.addEventListener(type, placeOn, { capture: true, passive: false });
   }
-  for (const color of ['white', 'black']) {
+  for (const color of COLORS) {
     elements.spares[color].replaceChildren(...ROLES.map((role) => spareButton(color, role)));
   }
 
+  /**
+   * @param {Color} color
+   * @param {Role} role
+   */
   function spareButton(color, role) {
     const button = document.createElement('button');
     button.type = 'button';
@@ -59,15 +76,24 @@ export function createEditor(elements, { request, onAccept }) {
     return button;
   }
 
+  /**
+   * @param {MouseEvent | TouchEvent} event
+   * @param {Color} color
+   * @param {Role} role
+   */
   function drag(event, color, role) {
-    if (event.button !== undefined && event.button !== 0) return;
+    if (event instanceof MouseEvent && event.button !== 0) return;
     event.preventDefault();
     // A drag places one piece by itself: the click-to-place mode ends.
     pick(null, null);
     ground.dragNewPiece({ color, role }, event, true);
   }
 
-  /** A spare piece (or the trash) picked: clicks on squares place it until picked again. */
+  /**
+   * A spare piece (or the trash) picked: clicks on squares place it until picked again.
+   * @param {Piece | 'trash' | null} piece
+   * @param {HTMLElement | null} button
+   */
   function pick(piece, button) {
     const same = placing && button?.getAttribute('aria-pressed') === 'true';
     placing = same ? null : piece;
@@ -79,10 +105,12 @@ export function createEditor(elements, { request, onAccept }) {
   /**
    * In click-to-place mode a press on a square places the picked piece (or removes one), and
    * chessground never sees the press: it would pick up the piece there instead.
+   * @param {Event} event
    */
   function placeOn(event) {
     if (!placing) return;
-    const point = event.touches?.[0] ?? event;
+    // Not `instanceof TouchEvent`: desktop Firefox has no such constructor.
+    const point = 'touches' in event ? /** @type {TouchEvent} */ (event).touches[0] : /** @type {MouseEvent} */ (event);
     const square = ground.getKeyAtDomPos([point.clientX, point.clientY]);
     if (!square) return;
     event.preventDefault();
@@ -107,7 +135,10 @@ export function createEditor(elements, { request, onAccept }) {
     elements.error.textContent = '';
   }
 
-  /** Show `text` (a FEN typed or given) on the board and in the fields, as far as it reads. */
+  /**
+   * Show `text` (a FEN typed or given) on the board and in the fields, as far as it reads.
+   * @param {string} text
+   */
   function readFen(text) {
     const [placement, side, castling, enPassant, halfmove, fullmove] = text.trim().split(/\s+/);
     counters = /^\d+$/.test(halfmove) && /^\d+$/.test(fullmove) ? `${halfmove} ${fullmove}` : '0 1';
@@ -147,7 +178,10 @@ export function createEditor(elements, { request, onAccept }) {
   writeFen();
 
   return {
-    /** Open the editor on `text` (the FEN of the node on view). */
+    /**
+     * Open the editor on `text` (the FEN of the node on view).
+     * @param {string} text
+     */
     load(text) {
       readFen(text);
       writeFen();

@@ -42,7 +42,7 @@ export function chooseBuild() {
  */
 /**
  * A search as the page asks for it.
- * @typedef {{fen: string, moves: string[], multipv: number, movetime: number | null}} Search
+ * @typedef {{fen: string, moves: string[], multipv: number, movetime: number | null, cancelled?: boolean}} Search
  */
 /** @typedef {NonNullable<ReturnType<typeof parseInfo>>} Info */
 
