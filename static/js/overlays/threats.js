@@ -30,7 +30,7 @@ import { squaresInReadingOrder } from '../geometry.js';
  * @property {PinLine[] | null} [pins]
  * @property {string} fen
  * @property {Key | null} [checkedKing]
- * @property {Color} perspective
+ * @property {Color} [perspective] whose threats are "mine" (needed unless the mode is off)
  * @property {Color} orientation
  * @property {string} mode
  * @property {string} [density]
@@ -113,7 +113,7 @@ export function createThreatOverlay(grid, heat, board) {
      */
     render(view) {
       layout(view.orientation);
-      const colors = shownColors(view.mode, view.perspective);
+      const colors = shownColors(view.mode, /** @type {Color} */ (view.perspective));
       grid.hidden = colors.length === 0 || !view.threats;
       heat.hidden = grid.hidden;
       grid.dataset.mode = view.mode;

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The review page (/review/<id>): a game's computer analysis as lichess shows it. The board
  * with the move list beside it, each move marked `?!` / `?` / `??`; per player the accuracy
@@ -27,15 +28,21 @@ import { createPuzzles } from './puzzle.js';
 import { $ } from '../dom.js';
 
 const root = $('#review');
-const reviewId = root.dataset.reviewId;
+const reviewId = /** @type {string} */ (root.dataset.reviewId); // the template writes it
 const POLL_MS = 2000;
 
+/** @typedef {import('/vendor/chessground/types.js').Key} Key */
+
+/** @typedef {import('../wire.js').WireObject} Review */
+/** @typedef {import('../wire.js').Color} Color */
+
+/** @type {{review: Review | null, ply: number, viewer: Color | null, watched: boolean, pollTimer: number | undefined, announcedDone: boolean}} */
 const page = {
   review: null,
   ply: 0,
   viewer: null, // this browser's seat in the reviewed game, when it played it
   watched: false, // review_watch answered on the live connection: pushes are coming
-  pollTimer: null,
+  pollTimer: undefined,
   announcedDone: false,
 };
 
@@ -81,6 +88,7 @@ const puzzles = createPuzzles({
 
 // -- receiving -----------------------------------------------------------------------------
 
+/** @param {Review} review */
 function receive(review) {
   const first = page.review === null;
   page.review = review;
@@ -96,7 +104,10 @@ function receive(review) {
   schedulePoll();
 }
 
-/** The parts that do not change as the review goes: the title and the links. */
+/**
+ * The parts that do not change as the review goes: the title and the links.
+ * @param {Review} review
+ */
 function renderOnce(review) {
   const { White: white = 'White', Black: black = 'Black', Result: result } = review.headers ?? {};
   const ending = result && result !== '*' ? `, ${result}` : '';
@@ -104,7 +115,7 @@ function renderOnce(review) {
   document.title = `Review: ${white} – ${black}`;
   $('#review-engine').textContent = `Judged by ${engineWords(review)}`;
   const gameId = review.source?.game;
-  const link = $('#open-analysis');
+  const link = $('#open-analysis', HTMLAnchorElement);
   link.hidden = !gameId;
   if (gameId) link.href = `/analysis/${encodeURIComponent(gameId)}`;
   const seat = gameId ? findGame(gameId)?.color : null;
@@ -133,7 +144,7 @@ async function load() {
   receive(page.review ? mergeUpdate(page.review, reply) : reply);
 }
 
-const progressOf = (review) => (review.status === 'done' ? Infinity : review.progress?.done ?? 0);
+const progressOf = (/** @type {Review} */ review) => (review.status === 'done' ? Infinity : review.progress?.done ?? 0);
 
 // -- drawing -------------------------------------------------------------------------------
 
@@ -169,13 +180,17 @@ function render() {
   drawBoard(review, ply);
 }
 
+/**
+ * @param {Review} review
+ * @param {number} ply
+ */
 function drawBoard(review, ply) {
   const item = ply > 0 ? review.plies[ply - 1] : null;
   const fen = item ? item.fen : review.start_fen;
   board.show({
     fen,
     turn: fen.split(' ')[1] === 'b' ? 'black' : 'white',
-    lastMove: item ? uciToMove(item.uci) : null,
+    lastMove: item ? /** @type {[Key, Key]} */ (uciToMove(item.uci)) : null,
     // The check is read off the SAN's suffix, which the server wrote.
     check: Boolean(item && /[+#]$/.test(item.san)),
     dests: null,
@@ -186,14 +201,19 @@ function drawBoard(review, ply) {
   root.dataset.shapes = String(shapes.length);
 }
 
-/** The buttons of "learn from your mistakes", once the review is done: one per side, the
- * viewer's first (their seat in the game, when this browser played it). */
+/**
+ * The buttons of "learn from your mistakes", once the review is done: one per side, the
+ * viewer's first (their seat in the game, when this browser played it).
+ * @param {Review} review
+ */
 function renderLearn(review) {
   const box = $('#learn');
   box.hidden = review.status !== 'done';
   if (box.hidden || box.dataset.built === 'true') return;
   box.dataset.built = 'true';
+  /** @type {Record<Color, Color>} */
   const other = { white: 'black', black: 'white' };
+  /** @type {Color[]} */
   const sides = page.viewer ? [page.viewer, other[page.viewer]] : ['white', 'black'];
   box.replaceChildren(
     ...sides.map((color) => {
@@ -218,6 +238,7 @@ function renderLearn(review) {
 
 // -- stepping ------------------------------------------------------------------------------
 
+/** @param {number} ply */
 function goTo(ply) {
   if (!page.review || puzzles.active()) return;
   page.ply = Math.max(0, Math.min(page.review.plies.length, ply));
@@ -267,11 +288,16 @@ $('#export-pgn').addEventListener('click', async () => {
 
 // -- the connection ------------------------------------------------------------------------
 
+/** @type {Record<string, string>} */
 const CONNECTION_TEXT = {
   connected: 'Connected',
   reconnecting: 'Connection lost: reconnecting…',
 };
 
+/**
+ * @param {string} status
+ * @param {string} [words]
+ */
 function showConnection(status, words) {
   const element = $('#connection');
   element.dataset.state = status;
