@@ -140,6 +140,8 @@ export function createTree(data) {
     headers,
     result,
     get,
+    /** The node `id`, which the caller knows is in the tree (else an error says so). */
+    node: must,
     parentOf,
     line,
     /**
@@ -150,7 +152,7 @@ export function createTree(data) {
       fen: root.fen,
       moves: line(id)
         .slice(1)
-        .map((node) => node.uci),
+        .map((node) => /** @type {string} */ (node.uci)), // every node below the root has one
     }),
     /**
      * How many moves below the root `id` is.

@@ -228,7 +228,7 @@ function renderLearn(review) {
       button.addEventListener('click', () => {
         root.dataset.mode = 'puzzle';
         overlay.render({ threats: null, fen: '', orientation: board.orientation(), mode: 'off' });
-        puzzles.start(page.review, color);
+        if (page.review) puzzles.start(page.review, color);
         $('#puzzle').scrollIntoView({ block: 'nearest' });
       });
       return button;
