@@ -25,6 +25,7 @@ import { Chessground } from '/vendor/chessground/chessground.min.js';
  * @property {Color | null} [player] the colour whose pieces may be picked up
  */
 /** @typedef {ReturnType<typeof createBoard>} Board */
+/** @typedef {import('/vendor/chessground/draw.js').DrawBrushes} DrawBrushes */
 
 /**
  * `onMove(orig, dest)` is called when the player drops or clicks a piece onto a listed target,
@@ -33,7 +34,12 @@ import { Chessground } from '/vendor/chessground/chessground.min.js';
  * a right-click); `brushes` are the overlays' own arrow colours; `frame` gets the board's
  * rendered size as CSS variables.
  * @param {HTMLElement} element
- * @param {{onMove: (orig: Key, dest: Key) => void, onSelect?: (square: Key) => void, onPremove?: (orig: Key | null, dest?: Key) => void, brushes?: import('/vendor/chessground/draw.js').DrawBrushes | {}, frame?: HTMLElement | null}} hooks
+ * @param {object} hooks
+ * @param {(orig: Key, dest: Key) => void} hooks.onMove
+ * @param {(square: Key) => void} [hooks.onSelect]
+ * @param {(orig: Key | null, dest?: Key) => void} [hooks.onPremove]
+ * @param {import('/vendor/chessground/draw.js').DrawBrushes | {}} [hooks.brushes]
+ * @param {HTMLElement | null} [hooks.frame]
  */
 export function createBoard(
   element,
@@ -54,7 +60,7 @@ export function createBoard(
     draggable: { showGhost: true },
     animation: { enabled: true, duration: 220 },
     highlight: { lastMove: true, check: true },
-    drawable: { enabled: true, visible: true, brushes: /** @type {import('/vendor/chessground/draw.js').DrawBrushes} */ (brushes) },
+    drawable: { enabled: true, visible: true, brushes: /** @type {DrawBrushes} */ (brushes) },
     events: { move: (orig, dest) => onMove(orig, dest), select: (square) => onSelect(square) },
   });
   /** @type {BoardView | null} */
@@ -76,7 +82,10 @@ export function createBoard(
         turnColor: view.turn,
         lastMove: view.lastMove ?? undefined,
         check: view.check ? view.turn : false,
-        movable: { color: color ?? undefined, dests: /** @type {Map<Key, Key[]>} */ (new Map(Object.entries(view.dests ?? {}))) },
+        movable: {
+          color: color ?? undefined,
+          dests: /** @type {Map<Key, Key[]>} */ (new Map(Object.entries(view.dests ?? {}))),
+        },
       });
     },
     /** The premove shown, as [orig, dest], or null. */
@@ -102,12 +111,14 @@ export function createBoard(
      * @param {Record<string, string>} classes
      */
     markSquares(classes) {
-      ground.set({ highlight: { custom: /** @type {Map<Key, string>} */ (new Map(Object.entries(classes))) } });
+      const custom = /** @type {Map<Key, string>} */ (new Map(Object.entries(classes)));
+      ground.set({ highlight: { custom } });
     },
     /** The square of the piece picked up, or null. */
     selected: () => ground.state.selected ?? null,
     /** The square under the screen point (x, y), or null off the board. */
-    squareAt: (/** @type {number} */ x, /** @type {number} */ y) => ground.getKeyAtDomPos([x, y]) ?? null,
+    /** @type {(x: number, y: number) => Key | null} */
+    squareAt: (x, y) => ground.getKeyAtDomPos([x, y]) ?? null,
     /**
      * Arrows and circles drawn by the page (check, pins, hanging pieces).
      * @param {import('/vendor/chessground/draw.js').DrawShape[]} shapes

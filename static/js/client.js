@@ -38,6 +38,8 @@ import { io } from '/vendor/socket.io/socket.io.esm.min.js';
  */
 
 const REQUEST_TIMEOUT_MS = 8000;
+// `ok: true` typed as the literal, which an object's `true` is not.
+const TRUE = /** @type {const} */ (true);
 
 // Every page the same, as each page had it: WebSocket from the first request, and a lost
 // connection tried again at least every 2 s.
@@ -90,7 +92,8 @@ function isRecord(value) {
 
 /** @param {number} [status] */
 function answeredText(status) {
-  return status === undefined ? 'the server answered nothing readable' : `the server answered ${status}`;
+  if (status === undefined) return 'the server answered nothing readable';
+  return `the server answered ${status}`;
 }
 
 /**
@@ -124,9 +127,12 @@ export function openSocket() {
  */
 function emitRequest(socket, event, payload) {
   return new Promise((resolve) => {
-    socket.timeout(REQUEST_TIMEOUT_MS).emit(event, payload, (/** @type {unknown} */ error, /** @type {unknown} */ reply) => {
-      resolve(error ? refuse('timeout', `the server did not answer '${event}' in time`) : readReply(reply));
-    });
+    /** @type {(error: unknown, reply: unknown) => void} */
+    const settle = (error, reply) => {
+      if (error) resolve(refuse('timeout', `the server did not answer '${event}' in time`));
+      else resolve(readReply(reply));
+    };
+    socket.timeout(REQUEST_TIMEOUT_MS).emit(event, payload, settle);
   });
 }
 
@@ -196,7 +202,7 @@ export function requestJson(url, body) {
  * @returns {Promise<{ok: true, text: string} | Refusal>}
  */
 export function requestText(url, body) {
-  return send(url, body, async (response) => ({ ok: /** @type {const} */ (true), text: await response.text() }));
+  return send(url, body, async (response) => ({ ok: TRUE, text: await response.text() }));
 }
 
 /**
@@ -205,5 +211,5 @@ export function requestText(url, body) {
  * @returns {Promise<{ok: true, blob: Blob} | Refusal>}
  */
 export function requestFile(url) {
-  return send(url, undefined, async (response) => ({ ok: /** @type {const} */ (true), blob: await response.blob() }));
+  return send(url, undefined, async (response) => ({ ok: TRUE, blob: await response.blob() }));
 }

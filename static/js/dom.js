@@ -51,3 +51,14 @@ export function find(parent, selector, kind) {
 export function $(selector, _kind) {
   return /** @type {T} */ (document.querySelector(selector));
 }
+
+/**
+ * The elements under `parent` (the document when not given) that `selector` names, in
+ * document order.
+ * @param {string} selector
+ * @param {ParentNode} [parent]
+ * @returns {HTMLElement[]}
+ */
+export function all(selector, parent = document) {
+  return /** @type {HTMLElement[]} */ ([...parent.querySelectorAll(selector)]);
+}

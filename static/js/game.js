@@ -45,11 +45,28 @@ const gameId = /** @type {string} */ (root.dataset.game); // the template writes
 /** @typedef {import('/vendor/chessground/types.js').Key} Key */
 /**
  * A position the page shows: the live state's, or an earlier one from the history.
- * @typedef {{ply: number, fen: string, check?: boolean, checked_king?: Key | null, threats: WireObject | null, insight?: WireObject | null, preview?: WireObject}} Shown
+ * @typedef {{
+ *   ply: number,
+ *   fen: string,
+ *   check?: boolean,
+ *   checked_king?: Key | null,
+ *   threats: WireObject | null,
+ *   insight?: WireObject | null,
+ *   preview?: WireObject,
+ * }} Shown
  */
 
 // `role` is '' until the server answers the join ('white', 'black' or 'spectator' then).
-/** @type {{state: GameState | null, role: string, viewPly: number | null, oriented: boolean, connected: boolean, preview: WireObject | null}} */
+/**
+ * @type {{
+ *   state: GameState | null,
+ *   role: string,
+ *   viewPly: number | null,
+ *   oriented: boolean,
+ *   connected: boolean,
+ *   preview: WireObject | null,
+ * }}
+ */
 const page = {
   state: null,
   role: '',
@@ -135,9 +152,11 @@ function receiveJoin(reply) {
     board.setOrientation(page.role === 'black' ? 'black' : 'white');
     page.oriented = true;
   }
-  const missedMoves = (reply.missed ?? []).filter((/** @type {{type: string, san: string, by: string}} */ change) => change.type === 'move');
+  /** @type {{type: string, san: string, by: string}[]} */
+  const missed = reply.missed ?? [];
+  const missedMoves = missed.filter((change) => change.type === 'move');
   if (page.state && missedMoves.length > 0) {
-    const words = missedMoves.map((/** @type {{type: string, san: string, by: string}} */ change) => describeSanOnly(change, change.by)).join('. ');
+    const words = missedMoves.map((change) => describeSanOnly(change, change.by)).join('. ');
     announce($('#announcer'), `While the connection was lost: ${words}`);
   }
   receiveState(reply.state, false);

@@ -16,6 +16,8 @@ import { invRanks } from '/vendor/chessground/util.js';
  * @returns {import('/vendor/chessground/types.js').Key[]}
  */
 export function squaresInReadingOrder(orientation) {
-  const squares = invRanks.flatMap((rank) => files.map((file) => /** @type {const} */ (`${file}${rank}`)));
+  const squares = invRanks.flatMap((rank) =>
+    files.map((file) => /** @type {const} */ (`${file}${rank}`)),
+  );
   return orientation === 'white' ? squares : squares.reverse();
 }

@@ -20,7 +20,7 @@ import { makeSeekList, readSeekForm } from './lobby/seeks.js';
 import { makeTv } from './lobby/tv.js';
 import { wireNewGameForm } from './lobby/new-game.js';
 import { listAccountGames } from './lobby/my-games.js';
-import { $ } from './dom.js';
+import { $, all } from './dom.js';
 
 const currentName = wireNameField($('#visitor-name'), $('#name-error'));
 wireNewGameForm(currentName);
@@ -75,7 +75,7 @@ function showError(line, reply) {
 /** @param {string | null} control */
 function showWaiting(control) {
   waitingFor = control;
-  for (const button of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.quick-pair'))) {
+  for (const button of all('.quick-pair')) {
     button.setAttribute('aria-pressed', String(button.dataset.control === control));
   }
   const mode = $('#pair-rated', HTMLInputElement).checked ? ' (rated)' : '';
@@ -86,7 +86,8 @@ function showWaiting(control) {
 /** @param {string | null} control */
 async function quickPair(control) {
   if (waitingFor === control) return cancelWait();
-  const reply = await lobby.request('pair', { control, name: currentName(), rated: $('#pair-rated', HTMLInputElement).checked });
+  const rated = $('#pair-rated', HTMLInputElement).checked;
+  const reply = await lobby.request('pair', { control, name: currentName(), rated });
   showError('#pair-error', reply);
   if (!reply.ok) return;
   if (reply.replaced.includes(seekList.ownId)) $('#seek-status').textContent = '';
@@ -99,7 +100,7 @@ async function cancelWait() {
   showWaiting(null);
 }
 
-for (const button of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.quick-pair'))) {
+for (const button of all('.quick-pair')) {
   button.setAttribute('aria-pressed', 'false');
   button.addEventListener('click', () => quickPair(button.dataset.control ?? null));
 }
@@ -145,7 +146,8 @@ $('#seek-rated').addEventListener('change', () => {
   if (rated) $('#seek-assisted', HTMLInputElement).checked = false;
   const untimed = $('#seek-control option[value=""]', HTMLOptionElement);
   untimed.disabled = rated;
-  if (rated && $('#seek-control', HTMLSelectElement).value === '') $('#seek-control', HTMLSelectElement).value = '5+3';
+  const control = $('#seek-control', HTMLSelectElement);
+  if (rated && control.value === '') control.value = '5+3';
 });
 
 // -- this browser's games ------------------------------------------------------------------

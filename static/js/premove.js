@@ -16,7 +16,11 @@ import { refusalText } from './client.js';
  * `board`: {cancelPremove()}; `send(move)` asks the server to queue `move` (UCI, or null to
  * cancel) and resolves with its reply; `say(text)` shows a notice to the player; `mark(uci)`
  * records the premove the server holds (null: none), for whoever reads the page.
- * @param {{board: {cancelPremove: () => void}, send: (move: string | null) => Promise<import('./client.js').Reply>, say: (text: string) => void, mark?: (uci: string | null) => void}} hooks
+ * @param {object} hooks
+ * @param {{cancelPremove: () => void}} hooks.board
+ * @param {(move: string | null) => Promise<import('./client.js').Reply>} hooks.send
+ * @param {(text: string) => void} hooks.say
+ * @param {(uci: string | null) => void} [hooks.mark]
  */
 export function createPremoves({ board, send, say, mark = () => {} }) {
   /** @type {{uci: string, ply: number} | null} */

@@ -34,7 +34,8 @@ const SPEED_COLORS = {
 
 /** @param {number | string} time */
 function dateLabel(time) {
-  return new Date(Number(time)).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  const date = new Date(Number(time));
+  return date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 /** @param {RatingHistory} history */
@@ -107,7 +108,10 @@ function drawGraph(canvas, history) {
 /** The games' end times in the visitor's own time zone (the server writes them in UTC). */
 function localTimes() {
   const format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-  for (const time of /** @type {NodeListOf<HTMLTimeElement>} */ (document.querySelectorAll('.game-meta time[datetime]'))) {
+  const times = /** @type {NodeListOf<HTMLTimeElement>} */ (
+    document.querySelectorAll('.game-meta time[datetime]')
+  );
+  for (const time of times) {
     time.title = time.textContent ?? '';
     time.textContent = format.format(new Date(time.dateTime));
   }

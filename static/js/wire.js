@@ -15,7 +15,13 @@
 
 /**
  * A game's state as `join` answers it and `state` pushes it.
- * @typedef {{ply: number, version: number, fen: string, status: string, [field: string]: any}} GameState
+ * @typedef {{
+ *   ply: number,
+ *   version: number,
+ *   fen: string,
+ *   status: string,
+ *   [field: string]: any,
+ * }} GameState
  */
 
 /**

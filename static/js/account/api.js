@@ -111,7 +111,8 @@ export async function addPasskey(password) {
   if (!start.ok) return start;
   try {
     const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(start.options);
-    const credential = /** @type {PublicKeyCredential} */ (await navigator.credentials.create({ publicKey }));
+    const made = await navigator.credentials.create({ publicKey });
+    const credential = /** @type {PublicKeyCredential} */ (made);
     return post('/api/account/passkeys', { ticket: start.ticket, credential: credential.toJSON() });
   } catch (error) {
     return passkeyRefusal('no passkey was made', error);
@@ -127,7 +128,8 @@ export async function signInWithPasskey() {
   if (!start.ok) return start;
   try {
     const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(start.options);
-    const credential = /** @type {PublicKeyCredential} */ (await navigator.credentials.get({ publicKey }));
+    const used = await navigator.credentials.get({ publicKey });
+    const credential = /** @type {PublicKeyCredential} */ (used);
     return post('/api/account/passkey/login', { ticket: start.ticket, credential: credential.toJSON() });
   } catch (error) {
     return passkeyRefusal('no passkey was used', error);

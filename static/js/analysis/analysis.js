@@ -39,7 +39,18 @@ const root = $('#analysis');
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {import('/vendor/chessground/types.js').Key} Key */
 
-/** @type {{tree: import('./tree.js').AnalysisTree, currentId: string, positions: Map<string, Position>, fork: number, notice: string | null, preview: WireObject | null, menuId: string | null, steppedAt: number}} */
+/**
+ * @type {{
+ *   tree: import('./tree.js').AnalysisTree,
+ *   currentId: string,
+ *   positions: Map<string, Position>,
+ *   fork: number,
+ *   notice: string | null,
+ *   preview: WireObject | null,
+ *   menuId: string | null,
+ *   steppedAt: number,
+ * }}
+ */
 const page = {
   tree: createTree({ fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' }),
   currentId: ROOT,

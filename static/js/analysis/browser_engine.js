@@ -24,13 +24,24 @@ const RENDER_MS = 120;
 /** @typedef {{rank: number, score: Score, exact: boolean, uci: string[], san: string[]}} Line */
 /**
  * The search on view and what it found so far.
- * @typedef {{search: Search, fen: string, lines: Map<number, Line>, depth: number, nodes: number, nps: number, time: number, timer: ReturnType<typeof setTimeout> | null}} Running
+ * @typedef {{
+ *   search: Search,
+ *   fen: string,
+ *   lines: Map<number, Line>,
+ *   depth: number,
+ *   nodes: number,
+ *   nps: number,
+ *   time: number,
+ *   timer: ReturnType<typeof setTimeout> | null,
+ * }} Running
  */
 
 /**
  * `onUpdate(update)` gets the lines of the search on view; `onFailure(message)` is told when
  * the engine cannot run here. Returns {name, ready, start, stop}.
- * @param {{onUpdate: (update: import('../wire.js').WireObject) => void, onFailure: (message: string) => void}} hooks
+ * @param {object} hooks
+ * @param {(update: import('../wire.js').WireObject) => void} hooks.onUpdate
+ * @param {(message: string) => void} hooks.onFailure
  */
 export function createBrowserEngine({ onUpdate, onFailure }) {
   /** @type {Running | null} */

@@ -30,8 +30,21 @@ const COLORS = ['white', 'black'];
  * `elements`: {board, spares: {white, black}, turn (select), castling: {K, Q, k, q}
  * (checkboxes), enPassant (input), fen (input), analyse, start, clear, error, trash};
  * `request` the socket's; `onAccept(fen, position)` when the server accepted the FEN.
- * @param {{board: HTMLElement, spares: {white: HTMLElement, black: HTMLElement}, turn: HTMLSelectElement, castling: Record<'K' | 'Q' | 'k' | 'q', HTMLInputElement>, enPassant: HTMLInputElement, fen: HTMLInputElement, analyse: HTMLElement, start: HTMLElement, clear: HTMLElement, error: HTMLElement, trash: HTMLElement}} elements
- * @param {{request: (event: string, payload?: object) => Promise<import('../client.js').Reply>, onAccept: (fen: string, position: import('../wire.js').Position) => void}} hooks
+ * @param {object} elements
+ * @param {HTMLElement} elements.board
+ * @param {{white: HTMLElement, black: HTMLElement}} elements.spares
+ * @param {HTMLSelectElement} elements.turn
+ * @param {Record<'K' | 'Q' | 'k' | 'q', HTMLInputElement>} elements.castling
+ * @param {HTMLInputElement} elements.enPassant
+ * @param {HTMLInputElement} elements.fen
+ * @param {HTMLElement} elements.analyse
+ * @param {HTMLElement} elements.start
+ * @param {HTMLElement} elements.clear
+ * @param {HTMLElement} elements.error
+ * @param {HTMLElement} elements.trash
+ * @param {object} hooks
+ * @param {(event: string, payload?: object) => Promise<import('../client.js').Reply>} hooks.request
+ * @param {(fen: string, position: import('../wire.js').Position) => void} hooks.onAccept
  */
 export function createEditor(elements, { request, onAccept }) {
   /** @type {Piece | 'trash' | null} */
@@ -110,7 +123,8 @@ export function createEditor(elements, { request, onAccept }) {
   function placeOn(event) {
     if (!placing) return;
     // Not `instanceof TouchEvent`: desktop Firefox has no such constructor.
-    const point = 'touches' in event ? /** @type {TouchEvent} */ (event).touches[0] : /** @type {MouseEvent} */ (event);
+    const point =
+      'touches' in event ? /** @type {TouchEvent} */ (event).touches[0] : /** @type {MouseEvent} */ (event);
     const square = ground.getKeyAtDomPos([point.clientX, point.clientY]);
     if (!square) return;
     event.preventDefault();

@@ -23,7 +23,13 @@ const SWITCH_KEY = 'chess.analysisEngine';
 /** @typedef {{fen: string, moves: string[]}} Path */
 /**
  * An engine either side: in this browser or on the server.
- * @typedef {{name: string, start: (path: Path, fen: string, settings: {multipv: number, movetime: number | null}) => void, stop: () => void, receive?: (update: import('../wire.js').WireObject) => void, restart?: () => void}} Engine
+ * @typedef {{
+ *   name: string,
+ *   start: (path: Path, fen: string, settings: {multipv: number, movetime: number | null}) => void,
+ *   stop: () => void,
+ *   receive?: (update: import('../wire.js').WireObject) => void,
+ *   restart?: () => void,
+ * }} Engine
  */
 /**
  * @typedef {object} EngineElements
@@ -48,11 +54,24 @@ const DEFAULTS = { source: 'browser', multipv: 3, movetime: 8000 };
  * barText, score}; `request` the socket's; `onPlayLine(ucis)` plays a line's first moves from
  * the node; `onUpdate(update)` hears every update drawn.
  * @param {EngineElements} elements
- * @param {{request: (event: string, payload?: object) => Promise<import('../client.js').Reply>, onPlayLine: (ucis: string[]) => void, onUpdate: (update: import('../wire.js').WireObject) => void}} hooks
+ * @param {object} hooks
+ * @param {(event: string, payload?: object) => Promise<import('../client.js').Reply>} hooks.request
+ * @param {(ucis: string[]) => void} hooks.onPlayLine
+ * @param {(update: import('../wire.js').WireObject) => void} hooks.onUpdate
  */
 export function createEngine(elements, { request, onPlayLine, onUpdate }) {
   const wasm = canRunStockfish();
-  /** @type {{on: boolean, settings: Settings, path: Path | null, fen: string | null, startedAt: number, firstShown: boolean, engines: Record<string, Engine>}} */
+  /**
+   * @type {{
+   *   on: boolean,
+   *   settings: Settings,
+   *   path: Path | null,
+   *   fen: string | null,
+   *   startedAt: number,
+   *   firstShown: boolean,
+   *   engines: Record<string, Engine>,
+   * }}
+   */
   const panel = {
     on: localStorage.getItem(SWITCH_KEY) !== 'off',
     settings: readSettings(wasm),
@@ -112,7 +131,9 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
   /** @param {import('../wire.js').WireObject} update */
   function render(update) {
     elements.lines.replaceChildren(
-      ...update.lines.map((/** @type {import('./browser_engine.js').Line} */ line) => lineRow(line, panel.fen ?? '', onPlayLine)),
+      ...update.lines.map((/** @type {import('./browser_engine.js').Line} */ line) =>
+        lineRow(line, panel.fen ?? '', onPlayLine),
+      ),
     );
     if (update.lines.length > 0) showStatus(describeSearch(update));
     else if (update.outcome) showStatus('Checkmate: no move to analyse.');

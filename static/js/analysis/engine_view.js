@@ -7,7 +7,15 @@
  */
 import { rootPly } from './treeview.js';
 
-/** @typedef {{cp: number, mate?: undefined, winner?: undefined} | {mate: number, cp?: undefined, winner?: string}} Score */
+/**
+ * @typedef {{
+ *   cp: number,
+ *   mate?: undefined,
+ *   winner?: undefined} | {mate: number,
+ *   cp?: undefined,
+ *   winner?: string,
+ * }} Score
+ */
 
 /**
  * A score as a player reads it: `+0.34`, `-1.20`, `#3` (White mates), `#-3` (Black mates),
@@ -45,7 +53,11 @@ export function whiteShare(score) {
 
 /**
  * Draw `score` (or null: no evaluation) on the bar `{bar, barFill, barText}` and `head`.
- * @param {{bar: HTMLElement, barFill: HTMLElement, barText: HTMLElement, score: HTMLElement}} elements
+ * @param {object} elements
+ * @param {HTMLElement} elements.bar
+ * @param {HTMLElement} elements.barFill
+ * @param {HTMLElement} elements.barText
+ * @param {HTMLElement} elements.score
  * @param {Score | null} score
  */
 export function renderScore(elements, score) {

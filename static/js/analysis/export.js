@@ -12,7 +12,16 @@ import { copyText } from '../panel/links.js';
  * `elements`: {annotations (checkbox), download, copyPgn, pgnText, copyFen, share, linkRow, link,
  * feedback};
  * `tree()` the current tree, `fen()` the FEN on view.
- * @param {{annotations: HTMLInputElement, download: HTMLElement, copyPgn: HTMLElement, pgnText: HTMLTextAreaElement, copyFen: HTMLElement, share: HTMLElement, linkRow: HTMLElement, link: HTMLInputElement, feedback: HTMLElement}} elements
+ * @param {object} elements
+ * @param {HTMLInputElement} elements.annotations
+ * @param {HTMLElement} elements.download
+ * @param {HTMLElement} elements.copyPgn
+ * @param {HTMLTextAreaElement} elements.pgnText
+ * @param {HTMLElement} elements.copyFen
+ * @param {HTMLElement} elements.share
+ * @param {HTMLElement} elements.linkRow
+ * @param {HTMLInputElement} elements.link
+ * @param {HTMLElement} elements.feedback
  * @param {{tree: () => import('./tree.js').AnalysisTree, fen: () => string}} sources
  */
 export function createExport(elements, { tree, fen }) {

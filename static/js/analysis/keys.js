@@ -32,7 +32,10 @@ export function bindKeys(target, navigate, paused) {
   target.addEventListener('keydown', (/** @type {Event} */ keyEvent) => {
     const event = /** @type {KeyboardEvent} */ (keyEvent);
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (paused() || /** @type {Element} */ (event.target).closest?.('input, textarea, select, .square-focus, [role=menu]')) {
+    const field = /** @type {Element} */ (event.target).closest?.(
+      'input, textarea, select, .square-focus, [role=menu]',
+    );
+    if (paused() || field) {
       return;
     }
     const name = (event.shiftKey ? SHIFTED : PLAIN)[event.key];

@@ -13,7 +13,12 @@ import { describeChange, renderChangeLegend } from '../overlays/change.js';
 /**
  * `parts`: {board, overlay (createThreatOverlay's), control (createOverlayControl's),
  * legend (the change legend's box), root (which gets `data-preview`)}.
- * @param {{board: import('../board.js').Board, overlay: import('../overlays/threats.js').ThreatOverlay, control: import('../overlays/control.js').OverlayControl, legend: HTMLElement, root: HTMLElement}} parts
+ * @param {object} parts
+ * @param {import('../board.js').Board} parts.board
+ * @param {import('../overlays/threats.js').ThreatOverlay} parts.overlay
+ * @param {import('../overlays/control.js').OverlayControl} parts.control
+ * @param {HTMLElement} parts.legend
+ * @param {HTMLElement} parts.root
  */
 export function createNodeOverlay({ board, overlay, control, legend, root }) {
   return {

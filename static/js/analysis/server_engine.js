@@ -25,7 +25,16 @@ export const SERVER_MAX_MULTIPV = 3;
  * @param {EngineHooks} hooks
  */
 export function createServerEngine({ request, onUpdate, onStatus }) {
-  /** @type {{path: Path | null, fen: string | null, multipv: number, id: string | null, running: boolean, asked: number}} */
+  /**
+   * @type {{
+   *   path: Path | null,
+   *   fen: string | null,
+   *   multipv: number,
+   *   id: string | null,
+   *   running: boolean,
+   *   asked: number,
+   * }}
+   */
   const job = {
     path: null,
     fen: null,

@@ -10,7 +10,9 @@
 import { openSocket } from '../client.js';
 
 /**
- * @param {{onStatus: (status: 'connected' | 'reconnecting') => void, onLines: (lines: any) => void}} handlers
+ * @param {object} handlers
+ * @param {(status: 'connected' | 'reconnecting') => void} handlers.onStatus
+ * @param {(lines: any) => void} handlers.onLines
  */
 export function connectAnalysis({ onStatus, onLines }) {
   const { socket, request } = openSocket();

@@ -19,7 +19,13 @@ export const looksLikeFen = (/** @type {string} */ text) => FEN_SHAPE.test(text)
  * `elements`: {box (the <details> holding them), text, load, file, list, error};
  * `onTree(tree, {atEnd})` receives a loaded tree (`atEnd`: show the end of its main line).
  * Returns {open(root dataset)} for the page's first tree.
- * @param {{box: HTMLDetailsElement, text: HTMLTextAreaElement, load: HTMLElement, file: HTMLInputElement, list: HTMLElement, error: HTMLElement}} elements
+ * @param {object} elements
+ * @param {HTMLDetailsElement} elements.box
+ * @param {HTMLTextAreaElement} elements.text
+ * @param {HTMLElement} elements.load
+ * @param {HTMLInputElement} elements.file
+ * @param {HTMLElement} elements.list
+ * @param {HTMLElement} elements.error
  * @param {(tree: any, options?: {atEnd: boolean}) => void} onTree
  */
 export function createSources(elements, onTree) {
@@ -67,7 +73,8 @@ export function createSources(elements, onTree) {
       button.className = 'choose-game';
       button.dataset.index = String(game.index);
       const who = `${game.white ?? '?'} – ${game.black ?? '?'}`;
-      const known = (/** @type {string | undefined} */ text) => text && !/^[?.]*$/.test(text); // PGN writes unknowns as ? and ?.??
+      // PGN writes unknowns as ? and ?.??
+      const known = (/** @type {string | undefined} */ text) => text && !/^[?.]*$/.test(text);
       const when = [game.event, game.date].filter(known).join(', ');
       const result = game.result === '*' ? '' : game.result; // '*': no result known
       const title = [who, result].filter(Boolean).join(' ');

@@ -42,11 +42,22 @@ export function chooseBuild() {
  */
 /**
  * A search as the page asks for it.
- * @typedef {{fen: string, moves: string[], multipv: number, movetime: number | null, cancelled?: boolean}} Search
+ * @typedef {{
+ *   fen: string,
+ *   moves: string[],
+ *   multipv: number,
+ *   movetime: number | null,
+ *   cancelled?: boolean,
+ * }} Search
  */
 /** @typedef {NonNullable<ReturnType<typeof parseInfo>>} Info */
 
-/** @param {{onInfo: (search: Search, info: Info) => void, onDone: (search: Search) => void, onError: (words: string) => void}} hooks */
+/**
+ * @param {object} hooks
+ * @param {(search: Search, info: Info) => void} hooks.onInfo
+ * @param {(search: Search) => void} hooks.onDone
+ * @param {(words: string) => void} hooks.onError
+ */
 export function startStockfish({ onInfo, onDone, onError }) {
   const build = chooseBuild();
   const worker = new Worker(build.url);
@@ -134,7 +145,19 @@ export function startStockfish({ onInfo, onDone, onError }) {
  */
 export function parseInfo(line) {
   const words = line.split(' ');
-  /** @type {{depth: number, multipv: number, score: {cp?: number, mate?: number} | null, bound: string | null, nodes: number, nps: number, time: number, pv: string[], [field: string]: unknown}} */
+  /**
+   * @type {{
+   *   depth: number,
+   *   multipv: number,
+   *   score: {cp?: number, mate?: number} | null,
+   *   bound: string | null,
+   *   nodes: number,
+   *   nps: number,
+   *   time: number,
+   *   pv: string[],
+   *   [field: string]: unknown,
+   * }}
+   */
   const info = { depth: 0, multipv: 1, score: null, bound: null, nodes: 0, nps: 0, time: 0, pv: [] };
   for (let index = 1; index < words.length; index += 1) {
     const word = words[index];

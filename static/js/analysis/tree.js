@@ -28,7 +28,17 @@ export const ROOT = 'root';
 
 /**
  * A node in the server's flat form: its children named by index.
- * @typedef {{uci?: string, san?: string, fen?: string, comment?: string | null, nags?: number[], clock?: unknown, eval?: unknown, children?: number[], parent?: number | null}} FlatNode
+ * @typedef {{
+ *   uci?: string,
+ *   san?: string,
+ *   fen?: string,
+ *   comment?: string | null,
+ *   nags?: number[],
+ *   clock?: unknown,
+ *   eval?: unknown,
+ *   children?: number[],
+ *   parent?: number | null,
+ * }} FlatNode
  */
 
 /** @typedef {ReturnType<typeof createTree>} AnalysisTree */
@@ -37,7 +47,12 @@ export const ROOT = 'root';
  * A tree from the server's flat form (`{fen, headers, result, nodes}`, `nodes[0]` the root,
  * each node naming its `children` by index: `POST /api/analysis`, `GET /api/analysis/<id>`),
  * or a bare root `{fen}` (a position from the editor).
- * @param {{fen: string, comment?: string | null, headers?: Record<string, string>, result?: string, nodes?: FlatNode[]}} data
+ * @param {object} data
+ * @param {string} data.fen
+ * @param {string | null} [data.comment]
+ * @param {Record<string, string>} [data.headers]
+ * @param {string} [data.result]
+ * @param {FlatNode[]} [data.nodes]
  */
 export function createTree(data) {
   let counter = 0;

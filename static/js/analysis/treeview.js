@@ -19,7 +19,12 @@
  */
 /**
  * What drawing one tree needs throughout.
- * @typedef {{tree: import('./tree.js').AnalysisTree, currentId: string, actions: TreeActions, start: number}} DrawContext
+ * @typedef {{
+ *   tree: import('./tree.js').AnalysisTree,
+ *   currentId: string,
+ *   actions: TreeActions,
+ *   start: number,
+ * }} DrawContext
  */
 
 /** @type {Record<number, string>} */

@@ -43,7 +43,9 @@ const RESULTS = { win: 'won', draw: 'drawn', loss: 'lost' };
 export async function listAccountGames(list, section, listed, onShown) {
   const reply = await requestJson('/api/account/games');
   if (!reply.ok) return; // offline, no server or signed out: this browser's games are still listed
-  for (const game of reply.playing.filter((/** @type {import('../wire.js').WireObject} */ game) => !listed.has(game.id))) {
+  /** @type {import('../wire.js').WireObject[]} */
+  const playing = reply.playing;
+  for (const game of playing.filter((game) => !listed.has(game.id))) {
     list.append(gameItem(`/game/${game.id}`, `${game.color} against ${game.opponent}`, describePlaying(game)));
   }
   onShown(list.children.length);

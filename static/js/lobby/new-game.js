@@ -24,7 +24,8 @@ function wireToggleGroup(selector) {
       for (const other of buttons) other.setAttribute('aria-pressed', String(other === button));
     });
   }
-  return () => /** @type {HTMLElement} */ (buttons.find((button) => button.getAttribute('aria-pressed') === 'true'));
+  const pressed = () => buttons.find((button) => button.getAttribute('aria-pressed') === 'true');
+  return () => /** @type {HTMLElement} */ (pressed());
 }
 
 /** @param {() => string} currentName */
@@ -37,7 +38,11 @@ export function wireNewGameForm(currentName) {
   /** @param {'friend' | 'computer'} opponent */
   function makeRequest(opponent) {
     /** @type {{[field: string]: unknown}} */
-    const body = { opponent, color: chosenColor().dataset.color, assisted: $('#assisted', HTMLInputElement).checked };
+    const body = {
+      opponent,
+      color: chosenColor().dataset.color,
+      assisted: $('#assisted', HTMLInputElement).checked,
+    };
     const clock = chosenClock().dataset.clock;
     if (clock) {
       const [minutes, increment] = clock.split('+').map(Number);

@@ -13,7 +13,11 @@ import { $ } from '../dom.js';
 /** @type {Record<string, string>} */
 const SIDES = { white: 'White', black: 'Black', random: 'Random' };
 
-/** @param {{onJoin: (seek: Seek, button: HTMLButtonElement) => void, onCancel: (seek: Seek) => void}} hooks */
+/**
+ * @param {object} hooks
+ * @param {(seek: Seek, button: HTMLButtonElement) => void} hooks.onJoin
+ * @param {(seek: Seek) => void} hooks.onCancel
+ */
 export function makeSeekList({ onJoin, onCancel }) {
   /** @type {Map<string, Seek>} */
   const seeks = new Map();
@@ -109,13 +113,14 @@ function formatMode(seek) {
  */
 export function readSeekForm(name) {
   const control = $('#seek-control', HTMLSelectElement).value;
+  const rated = $('#seek-rated', HTMLInputElement).checked;
   /** @type {{[field: string]: unknown}} */
   const request = {
     control: control || null,
     color: $('#seek-color', HTMLSelectElement).value,
-    assisted: $('#seek-assisted', HTMLInputElement).checked && !$('#seek-rated', HTMLInputElement).checked,
+    assisted: $('#seek-assisted', HTMLInputElement).checked && !rated,
     name,
-    rated: $('#seek-rated', HTMLInputElement).checked,
+    rated,
   };
   const low = $('#seek-range-low', HTMLInputElement).value;
   const high = $('#seek-range-high', HTMLInputElement).value;

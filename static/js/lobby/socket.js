@@ -8,7 +8,13 @@
  */
 import { openSocket } from '../client.js';
 
-const MESSAGES = /** @type {const} */ (['seek_added', 'seeks_removed', 'paired', 'lobby_games', 'state']);
+const MESSAGES = /** @type {const} */ ([
+  'seek_added',
+  'seeks_removed',
+  'paired',
+  'lobby_games',
+  'state',
+]);
 
 /**
  * @typedef {{

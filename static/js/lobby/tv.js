@@ -15,7 +15,12 @@ const SWITCH_AFTER_END_MS = 3000;
 /** @typedef {import('/vendor/chessground/types.js').Key} Key */
 
 /** @typedef {import('../wire.js').WireObject} WatchedGame */
-/** @typedef {{games: WatchedGame[], tv: string | null}} Watched the games to watch, the server's choice for TV */
+/**
+ * @typedef {{
+ *   games: WatchedGame[],
+ *   tv: string | null,
+ * }} Watched the games to watch, the server's choice for TV
+ */
 
 /**
  * @param {{kind?: string, name?: string | null}} player
@@ -58,7 +63,8 @@ export function makeTv(request) {
   function showState(state) {
     if (state.game !== current) return;
     const last = state.last_move?.uci;
-    board.set({ fen: state.fen, lastMove: last ? [/** @type {Key} */ (last.slice(0, 2)), /** @type {Key} */ (last.slice(2, 4))] : undefined });
+    const lastMove = last ? /** @type {Key[]} */ ([last.slice(0, 2), last.slice(2, 4)]) : undefined;
+    board.set({ fen: state.fen, lastMove });
     $('#tv-top').textContent = playerName(state.players.black, state.level);
     $('#tv-bottom').textContent = playerName(state.players.white, state.level);
     $('#tv').dataset.ply = String(state.ply);

@@ -38,7 +38,9 @@ export function describeChange(change, mode, perspective) {
   const lines = [];
   /** @param {{by: import('../wire.js').Color}} fact */
   const byShown = (fact) => colors.includes(fact.by);
-  const discovered = new Set(change.discovered.map((/** @type {{from: string, to: string}} */ a) => `${a.from}${a.to}`));
+  /** @type {{from: string, to: string}[]} */
+  const discoveries = change.discovered;
+  const discovered = new Set(discoveries.map((a) => `${a.from}${a.to}`));
   for (const attack of change.new_attacks.filter(byShown)) {
     if (discovered.has(`${attack.from}${attack.to}`)) continue;
     shapes.push({ orig: attack.from, dest: attack.to, brush: 'newAttack' });

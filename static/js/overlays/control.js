@@ -106,7 +106,9 @@ export function createOverlayControl(modes, densities, note, onChange) {
      */
     setSpectator(spectator) {
       const labels = spectator ? SPECTATOR_LABELS : PLAYER_LABELS;
-      for (const button of modeGroup.buttons) button.textContent = labels[button.dataset.value ?? 'off'];
+      for (const button of modeGroup.buttons) {
+        button.textContent = labels[button.dataset.value ?? 'off'];
+      }
     },
   };
 }

@@ -16,7 +16,12 @@
  * square, or null when it is not a listed destination; `ask(uci)` resolves with the server's
  * reply; `show(preview)` and `clear()` redraw.
  * @param {HTMLElement} element
- * @param {{board: {selected: () => string | null, squareAt: (x: number, y: number) => string | null}, targetOf: (from: string, square: string | null) => string | null, ask: (uci: string) => Promise<import('../client.js').Reply>, show: (preview: any) => void, clear: () => void}} hooks
+ * @param {object} hooks
+ * @param {{selected: () => string | null, squareAt: (x: number, y: number) => string | null}} hooks.board
+ * @param {(from: string, square: string | null) => string | null} hooks.targetOf
+ * @param {(uci: string) => Promise<import('../client.js').Reply>} hooks.ask
+ * @param {(preview: any) => void} hooks.show
+ * @param {() => void} hooks.clear
  */
 export function createPreview(element, { board, targetOf, ask, show, clear }) {
   /** @type {string | null} */

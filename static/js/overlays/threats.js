@@ -95,7 +95,8 @@ export function createThreatOverlay(grid, heat, board) {
     heat.replaceChildren();
     for (const square of squaresInReadingOrder(newOrientation)) {
       const cell = cells.get(square) ?? makeCell(square);
-      const tint = tints.get(square) ?? Object.assign(document.createElement('div'), { className: 'heat-cell' });
+      const tint =
+        tints.get(square) ?? Object.assign(document.createElement('div'), { className: 'heat-cell' });
       cells.set(square, cell);
       tints.set(square, tint);
       grid.append(cell);
@@ -213,7 +214,9 @@ function makeShapes(threats, { pins, checkedKing }, pieces, colors) {
       shapes.push({ orig: checker, dest: checkedKing, brush: 'red' });
     }
   }
-  const lines = pins ?? threats.pins.map((/** @type {{pinner: Key, pinned: Key, king: Key}} */ pin) => ({ ...pin, target: pin.king, absolute: true }));
+  /** @type {{pinner: Key, pinned: Key, king: Key}[]} */
+  const absolutePins = threats.pins;
+  const lines = pins ?? absolutePins.map((pin) => ({ ...pin, target: pin.king, absolute: true }));
   for (const pin of lines) {
     if (colors.includes(colorOf(pin.pinner))) shapes.push(...pinLine(pin));
   }

@@ -7,7 +7,14 @@
  */
 
 /** @typedef {import('../wire.js').Color} Color */
-/** @typedef {{initial_ms: number, white_ms: number, black_ms: number, running: Color | null}} Clock */
+/**
+ * @typedef {{
+ *   initial_ms: number,
+ *   white_ms: number,
+ *   black_ms: number,
+ *   running: Color | null,
+ * }} Clock
+ */
 /** @type {Color[]} */
 const COLORS = ['white', 'black'];
 

@@ -32,7 +32,8 @@ export function renderMoves(list, moves, startFen, viewPly, onSelect) {
       if (!isWhite) row.append(placeholder());
       list.append(row);
     }
-    /** @type {HTMLElement} */ (row).append(moveButton(move, index + 1, number, isWhite, viewPly, onSelect));
+    const button = moveButton(move, index + 1, number, isWhite, viewPly, onSelect);
+    /** @type {HTMLElement} */ (row).append(button);
   });
   list.querySelector('[aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
 }

@@ -83,7 +83,9 @@ export function createSquareFocus(layer, description, describe) {
       if (orientation === newOrientation) return;
       orientation = newOrientation;
       layer.replaceChildren(
-        ...squaresInReadingOrder(newOrientation).map((sq) => /** @type {HTMLButtonElement} */ (cells.get(sq))),
+        ...squaresInReadingOrder(newOrientation).map(
+          (sq) => /** @type {HTMLButtonElement} */ (cells.get(sq)),
+        ),
       );
     },
     /** The position on view changed: describe the focused square again. */

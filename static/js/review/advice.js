@@ -35,7 +35,9 @@ const ROLE_BRUSHES = {
  */
 export function explanationShapes(explanation, best = null) {
   if (!explanation) return [];
-  const circles = (explanation.squares ?? []).map((/** @type {import('../wire.js').Square} */ square) => ({
+  /** @type {import('../wire.js').Square[]} */
+  const squares = explanation.squares ?? [];
+  const circles = squares.map((square) => ({
     orig: square,
     brush: 'adviceSquare',
   }));

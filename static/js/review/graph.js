@@ -127,7 +127,9 @@ export function createGraph(canvas, { onSelect }) {
       const dataset = chart.data.datasets[0];
       dataset.data = percents.map((y, x) => ({ x, y }));
       /** @type {(string | null)[]} */
-      const marks = [null, ...newReview.plies.map((/** @type {{class: string | null}} */ ply) => ply.class)];
+      /** @type {{class: string | null}[]} */
+      const plies = newReview.plies;
+      const marks = [null, ...plies.map((ply) => ply.class)];
       dataset.pointRadius = marks.map((mark) => (mark ? 4 : 0));
       dataset.pointHoverRadius = marks.map((mark) => (mark ? 6 : 3));
       dataset.pointBackgroundColor = marks.map((mark) => (mark && CLASS_COLORS[mark]) || LINE_COLOR);

@@ -9,8 +9,14 @@
  */
 
 /** @typedef {import('../wire.js').WireObject} Review the server's review (docs/protocol.md) */
-/** @typedef {import('../wire.js').WireObject} PlyItem one ply of a review: san, uci, fen, color, class, eval... */
-/** @typedef {{cp: number, mate?: undefined} | {mate: number, cp?: undefined}} Evaluation White's view */
+/** @typedef {import('../wire.js').WireObject} PlyItem a ply of a review: san, uci, fen, class... */
+/**
+ * @typedef {{
+ *   cp: number,
+ *   mate?: undefined} | {mate: number,
+ *   cp?: undefined,
+ * }} Evaluation White's view
+ */
 
 export const CLASSES = ['inaccuracy', 'mistake', 'blunder'];
 /** @type {Record<string, string>} */
@@ -45,7 +51,8 @@ export function formatEval(evaluation) {
 }
 
 /** Whether ply item `ply` has been judged (its fields other than SAN, UCI, FEN are set). */
-export const isJudged = (/** @type {PlyItem} */ ply) => ply.best !== null || ply.accuracy !== null || ply.eval !== null;
+export const isJudged = (/** @type {PlyItem} */ ply) =>
+  ply.best !== null || ply.accuracy !== null || ply.eval !== null;
 
 /**
  * Merge `update` (a `review_update` push, or a whole review) into `review`; returns it.
@@ -111,7 +118,9 @@ export function countMarks(review) {
  */
 export function mistakesOf(review, color) {
   const isPuzzle = (/** @type {PlyItem} */ ply) => ply.class === 'mistake' || ply.class === 'blunder';
-  return review.plies.filter((/** @type {PlyItem} */ ply) => ply.color === color && isPuzzle(ply) && ply.best);
+  /** @type {PlyItem[]} */
+  const plies = review.plies;
+  return plies.filter((ply) => ply.color === color && isPuzzle(ply) && ply.best);
 }
 
 /**

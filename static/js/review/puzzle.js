@@ -42,10 +42,28 @@ const SIDE = { white: 'White', black: 'Black' };
  * `parts`: {elements: {box, head, prompt, text, progress, hint, solution, next, close,
  * promotion}, board, overlay (createThreatOverlay's), request(event, payload), reviewId,
  * onExit()}. Returns {start(review, color), active(), redraw()}.
- * @param {{elements: PuzzleElements, board: import('../board.js').Board, overlay: import('../overlays/threats.js').ThreatOverlay, request: (event: string, payload?: object) => Promise<import('../client.js').Reply>, reviewId: string, onExit: () => void}} parts
+ * @param {object} parts
+ * @param {PuzzleElements} parts.elements
+ * @param {import('../board.js').Board} parts.board
+ * @param {import('../overlays/threats.js').ThreatOverlay} parts.overlay
+ * @param {(event: string, payload?: object) => Promise<import('../client.js').Reply>} parts.request
+ * @param {string} parts.reviewId
+ * @param {() => void} parts.onExit
  */
 export function createPuzzles({ elements, board, overlay, request, reviewId, onExit }) {
-  /** @type {{review: Review | null, color: string | null, list: PlyItem[], index: number, position: Position | null, hints: number, finished: boolean, active: boolean, token: number}} */
+  /**
+   * @type {{
+   *   review: Review | null,
+   *   color: string | null,
+   *   list: PlyItem[],
+   *   index: number,
+   *   position: Position | null,
+   *   hints: number,
+   *   finished: boolean,
+   *   active: boolean,
+   *   token: number,
+   * }}
+   */
   const state = {
     review: null,
     color: null,

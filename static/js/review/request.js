@@ -96,7 +96,9 @@ export async function reviewMainLine(tree) {
     nodes.push({ ...node, parent: nodes.length - 1, children: [] });
     [index] = node.children;
   }
-  if (nodes.length === 1) return { ok: false, code: 'no_moves', message: 'there are no moves to review' };
+  if (nodes.length === 1) {
+    return { ok: false, code: 'no_moves', message: 'there are no moves to review' };
+  }
   const pgn = await requestText('/api/analysis/export', {
     tree: { ...whole, nodes },
     annotations: false,

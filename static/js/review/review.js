@@ -36,7 +36,16 @@ const POLL_MS = 2000;
 /** @typedef {import('../wire.js').WireObject} Review */
 /** @typedef {import('../wire.js').Color} Color */
 
-/** @type {{review: Review | null, ply: number, viewer: Color | null, watched: boolean, pollTimer: number | undefined, announcedDone: boolean}} */
+/**
+ * @type {{
+ *   review: Review | null,
+ *   ply: number,
+ *   viewer: Color | null,
+ *   watched: boolean,
+ *   pollTimer: number | undefined,
+ *   announcedDone: boolean,
+ * }}
+ */
 const page = {
   review: null,
   ply: 0,
@@ -144,7 +153,8 @@ async function load() {
   receive(page.review ? mergeUpdate(page.review, reply) : reply);
 }
 
-const progressOf = (/** @type {Review} */ review) => (review.status === 'done' ? Infinity : review.progress?.done ?? 0);
+/** @param {Review} review */
+const progressOf = (review) => (review.status === 'done' ? Infinity : review.progress?.done ?? 0);
 
 // -- drawing -------------------------------------------------------------------------------
 

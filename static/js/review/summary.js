@@ -8,6 +8,8 @@ import { CLASSES, CLASS_NAMES, CLASS_SYMBOLS, countMarks, percentDone } from './
 
 /** @typedef {import('../wire.js').WireObject} Review */
 
+/** @type {import('../wire.js').Color[]} */
+const COLORS = ['white', 'black'];
 /** @type {Record<string, string>} */
 const PLURALS = { inaccuracy: 'Inaccuracies', mistake: 'Mistakes', blunder: 'Blunders' };
 /** @type {Record<string, string>} */
@@ -64,7 +66,7 @@ export function renderProgress(elements, review) {
 export function renderPlayers(box, review) {
   const counts = countMarks(review);
   box.replaceChildren(
-    .../** @type {import('../wire.js').Color[]} */ (['white', 'black']).map((color) => playerCard(review, color, counts[color])),
+    ...COLORS.map((color) => playerCard(review, color, counts[color])),
   );
 }
 

@@ -27,7 +27,12 @@ export const TRAIN_BRUSHES = {
 /** @typedef {import('../wire.js').Square} Square */
 /**
  * An answer being given.
- * @typedef {{moves: Set<string>, pins: Map<string, Set<string>>, squares: Set<string>, choosing: string | null}} Answer
+ * @typedef {{
+ *   moves: Set<string>,
+ *   pins: Map<string, Set<string>>,
+ *   squares: Set<string>,
+ *   choosing: string | null,
+ * }} Answer
  */
 
 /** @type {Record<string, string>} */

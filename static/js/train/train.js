@@ -17,7 +17,7 @@ import { TRAIN_BRUSHES, isMoveKind, pickedMarks, pinPairs, verdictMarks } from '
 import { createSession } from './session.js';
 import { history as dayHistory, levelFor, ratingOf, record } from './progress.js';
 import { createHistoryGraph } from './history.js';
-import { $ } from '../dom.js';
+import { $, all } from '../dom.js';
 
 /** @type {Record<string, string>} */
 const KIND_NAMES = {
@@ -55,6 +55,15 @@ let kind = new URLSearchParams(location.search).get('kind') ?? 'hanging';
 /** @typedef {import('../wire.js').WireObject} Drill a drill as the server gives it */
 /** @typedef {import('../wire.js').WireObject} Verdict the server's judgement of an answer */
 /** @typedef {ReturnType<typeof freshAnswer>} Answer */
+/**
+ * A count's answer: the attackers of each colour, and what the side to move gets.
+ * @typedef {{
+ *   white: number | null,
+ *   black: number | null,
+ *   exchange: string | null,
+ *   [color: string]: number | string | null,
+ * }} Count
+ */
 /** @typedef {import('/vendor/chessground/types.js').Key} Key */
 
 /** @type {Drill | null} */
@@ -78,7 +87,7 @@ function freshAnswer() {
     // is the pinned piece whose target the next tap names.
     pins: /** @type {Map<string, Set<string>>} */ (new Map()),
     choosing: /** @type {string | null} */ (null),
-    count: /** @type {{white: number | null, black: number | null, exchange: string | null, [color: string]: number | string | null}} */ ({ white: null, black: null, exchange: null }),
+    count: /** @type {Count} */ ({ white: null, black: null, exchange: null }),
     safe: /** @type {boolean | null} */ (null),
   };
 }
@@ -100,11 +109,12 @@ async function nextDrill() {
 
 function showDrill() {
   const blunder = asked().kind === 'blunder';
+  const move = asked().move;
   board.setOrientation(asked().turn);
   board.show({
     fen: blunder ? asked().after : asked().fen,
     turn: blunder ? other(asked().turn) : asked().turn,
-    lastMove: blunder ? [/** @type {Key} */ (asked().move.slice(0, 2)), /** @type {Key} */ (asked().move.slice(2, 4))] : null,
+    lastMove: blunder ? /** @type {[Key, Key]} */ ([move.slice(0, 2), move.slice(2, 4)]) : null,
     check: false,
     dests: isMoveKind(asked().kind) ? asked().dests : null,
   });
@@ -308,7 +318,8 @@ function countSaid(truth) {
  * @param {Verdict} verdict
  */
 function pinsJudged(verdict) {
-  const listed = (/** @type {[string, string][]} */ pairs) => pairs.map(([pinned, target]) => `${pinned} → ${target}`).join(', ');
+  const listed = (/** @type {[string, string][]} */ pairs) =>
+    pairs.map(([pinned, target]) => `${pinned} → ${target}`).join(', ');
   const missed = verdict.missed_targets ?? [];
   const wrong = verdict.wrong_targets ?? [];
   return (
@@ -358,17 +369,17 @@ function setState(state) {
 /** @param {string} newKind */
 function chooseKind(newKind) {
   kind = newKind;
-  for (const button of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.train-kinds button'))) {
+  for (const button of all('.train-kinds button')) {
     button.setAttribute('aria-pressed', String(button.dataset.kind === kind));
   }
   nextDrill();
 }
 
 function bind() {
-  for (const button of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.train-kinds button'))) {
+  for (const button of all('.train-kinds button')) {
     button.addEventListener('click', () => chooseKind(button.dataset.kind ?? 'hanging'));
   }
-  for (const key of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.count-key'))) {
+  for (const key of all('.count-key')) {
     key.addEventListener('click', () => {
       if (verdict) return;
       answer.count[key.dataset.color ?? ''] = Number(key.dataset.count);
@@ -377,7 +388,7 @@ function bind() {
       }
     });
   }
-  for (const key of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.exchange-key'))) {
+  for (const key of all('.exchange-key')) {
     key.addEventListener('click', () => {
       if (verdict) return;
       // The buttons name the winner; the API asks what the side to move gets.
@@ -388,7 +399,7 @@ function bind() {
       }
     });
   }
-  for (const button of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.train-yesno button'))) {
+  for (const button of all('.train-yesno button')) {
     button.addEventListener('click', () => {
       if (verdict) return;
       answer.safe = button.dataset.safe === 'true';
