@@ -67,9 +67,13 @@ cluster: $(VENV)/.installed-dev node_modules/.package-lock.json
 cluster-stop:
 	$(PY) -m deploy.cluster stop
 
-lint: $(VENV)/.installed-dev
+# The front end too: TypeScript checks static/js's JSDoc types (tsconfig.json) and ESLint lints
+# it (eslint.config.mjs), both from the npm dev dependencies `npm ci` installs.
+lint: $(VENV)/.installed-dev node_modules/.package-lock.json
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	npx --no -- tsc --noEmit -p .
+	npx --no -- eslint --max-warnings 0 static/js
 
 format: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff format .

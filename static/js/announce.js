@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Moves in words for screen readers, written into an aria-live region.
  *
@@ -5,16 +6,29 @@
  * sent to every receiver, assisted or not: the page words nothing itself.
  */
 
-/** The sentence for the move of `state` (its `last_move`). */
+/**
+ * The sentence for the move of `state` (its `last_move`).
+ * @param {import('./wire.js').GameState} state
+ * @returns {string}
+ */
 export function describeLastMove(state) {
   return state.announcement;
 }
 
-/** A sentence for a move whose earlier position the page never saw (only the SAN is known). */
+/**
+ * A sentence for a move whose earlier position the page never saw (only the SAN is known).
+ * @param {{san: string}} move
+ * @param {string} by
+ */
 export function describeSanOnly(move, by) {
   return `${capitalize(by)} played ${move.san}`;
 }
 
+/**
+ * Speak `text` in the aria-live `region`.
+ * @param {HTMLElement} region
+ * @param {string} text
+ */
 export function announce(region, text) {
   // Clearing first makes screen readers speak a sentence even when it repeats the last one.
   region.textContent = '';
@@ -23,6 +37,7 @@ export function announce(region, text) {
   }, 30);
 }
 
+/** @param {string} word */
 function capitalize(word) {
   return word ? word[0].toUpperCase() + word.slice(1) : word;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Board view: chessground shows the position the page is looking at, and nothing else.
  *
@@ -11,12 +12,34 @@
  */
 import { Chessground } from '/vendor/chessground/chessground.min.js';
 
+/** @typedef {import('/vendor/chessground/types.js').Key} Key */
+/** @typedef {import('/vendor/chessground/types.js').Color} Color */
+/**
+ * A position to show.
+ * @typedef {object} BoardView
+ * @property {string} fen
+ * @property {Color} turn
+ * @property {[Key, Key] | null} [lastMove]
+ * @property {boolean} [check]
+ * @property {Record<string, Key[]> | null} [dests] null: the player cannot move now
+ * @property {Color | null} [player] the colour whose pieces may be picked up
+ */
+/** @typedef {ReturnType<typeof createBoard>} Board */
+/** @typedef {import('/vendor/chessground/draw.js').DrawBrushes} DrawBrushes */
+
 /**
  * `onMove(orig, dest)` is called when the player drops or clicks a piece onto a listed target,
  * `onSelect(square)` when a piece or square is picked up or clicked, `onPremove(orig, dest)`
  * when a premove is set and `onPremove(null)` when chessground cancels it (a click elsewhere,
  * a right-click); `brushes` are the overlays' own arrow colours; `frame` gets the board's
  * rendered size as CSS variables.
+ * @param {HTMLElement} element
+ * @param {object} hooks
+ * @param {(orig: Key, dest: Key) => void} hooks.onMove
+ * @param {(square: Key) => void} [hooks.onSelect]
+ * @param {(orig: Key | null, dest?: Key) => void} [hooks.onPremove]
+ * @param {import('/vendor/chessground/draw.js').DrawBrushes | {}} [hooks.brushes]
+ * @param {HTMLElement | null} [hooks.frame]
  */
 export function createBoard(
   element,
@@ -37,9 +60,10 @@ export function createBoard(
     draggable: { showGhost: true },
     animation: { enabled: true, duration: 220 },
     highlight: { lastMove: true, check: true },
-    drawable: { enabled: true, visible: true, brushes },
+    drawable: { enabled: true, visible: true, brushes: /** @type {DrawBrushes} */ (brushes) },
     events: { move: (orig, dest) => onMove(orig, dest), select: (square) => onSelect(square) },
   });
+  /** @type {BoardView | null} */
   let shown = null;
 
   return {
@@ -48,6 +72,7 @@ export function createBoard(
      * dests: {from: [targets]} or null (null: the player cannot move now), player: the
      * colour whose pieces may be picked up (its premoves while the other side is to move),
      * or null}.
+     * @param {BoardView} view
      */
     show(view) {
       shown = view;
@@ -57,7 +82,10 @@ export function createBoard(
         turnColor: view.turn,
         lastMove: view.lastMove ?? undefined,
         check: view.check ? view.turn : false,
-        movable: { color, dests: new Map(Object.entries(view.dests ?? {})) },
+        movable: {
+          color: color ?? undefined,
+          dests: /** @type {Map<Key, Key[]>} */ (new Map(Object.entries(view.dests ?? {}))),
+        },
       });
     },
     /** The premove shown, as [orig, dest], or null. */
@@ -71,21 +99,30 @@ export function createBoard(
       if (shown) this.show(shown);
     },
     orientation: () => ground.state.orientation,
+    /** @param {Color} color */
     setOrientation(color) {
       if (ground.state.orientation !== color) ground.toggleOrientation();
     },
     flip() {
       ground.toggleOrientation();
     },
-    /** Extra classes on squares: square -> class (the safety of each destination). */
+    /**
+     * Extra classes on squares: square -> class (the safety of each destination).
+     * @param {Record<string, string>} classes
+     */
     markSquares(classes) {
-      ground.set({ highlight: { custom: new Map(Object.entries(classes)) } });
+      const custom = /** @type {Map<Key, string>} */ (new Map(Object.entries(classes)));
+      ground.set({ highlight: { custom } });
     },
     /** The square of the piece picked up, or null. */
     selected: () => ground.state.selected ?? null,
     /** The square under the screen point (x, y), or null off the board. */
+    /** @type {(x: number, y: number) => Key | null} */
     squareAt: (x, y) => ground.getKeyAtDomPos([x, y]) ?? null,
-    /** Arrows and circles drawn by the page (check, pins, hanging pieces). */
+    /**
+     * Arrows and circles drawn by the page (check, pins, hanging pieces).
+     * @param {import('/vendor/chessground/draw.js').DrawShape[]} shapes
+     */
     setShapes(shapes) {
       ground.setAutoShapes(shapes);
     },

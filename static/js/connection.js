@@ -1,37 +1,50 @@
+// @ts-check
 /**
- * Connection and protocol: the only module that talks to the server over Socket.IO.
+ * The game page's connection: the game's events over the page's one Socket.IO connection
+ * (client.js opens it and settles every request, a request never answered as a `timeout`
+ * refusal).
  *
  * It joins one game, keeps the version of the last state it saw, and after a lost connection
- * joins again with `since` so the server sends the current state (and what was missed).
- * Every request goes out with an acknowledgement and a time limit, so a request the server
- * never answers still settles: as `{ok: false, code: 'timeout'}`. The wire format is in
- * docs/protocol.md.
+ * joins again with `since` so the server sends the current state (and what was missed). The
+ * wire format is in docs/protocol.md.
  */
-import { io } from '/vendor/socket.io/socket.io.esm.min.js';
+import { openSocket, refusalText } from './client.js';
 
-const REQUEST_TIMEOUT_MS = 8000;
+/** @typedef {import('./client.js').Reply} Reply */
 
 /**
- * Join `gameId` and keep it joined. `handlers`: onStatus(text), onJoined(reply),
- * onState(state), onRematch(data), onPremove(notice), and `name`, the player's display name
- * sent with each join. Returns {request(event, fields), seenVersion(v)}.
+ * @typedef {object} GameHandlers
+ * @property {(status: string, words?: string) => void} onStatus
+ * @property {(reply: import('./client.js').Accepted) => void} onJoined
+ * @property {(state: any) => void} onState
+ * @property {(data: any) => void} onRematch
+ * @property {(notice: any) => void} [onPremove]
+ * @property {string | null} [name] the player's display name, sent with each join
+ */
+
+/**
+ * Join `gameId` and keep it joined.
+ * @param {string} gameId
+ * @param {GameHandlers} handlers
  */
 export function connectToGame(gameId, handlers) {
-  const socket = io({ transports: ['websocket'], reconnectionDelayMax: 2000 });
+  const { socket, request } = openSocket();
+  /** @type {number | null} */
   let lastVersion = null;
 
   async function join() {
+    /** @type {{game: string, name?: string, since?: number}} */
     const payload = { game: gameId };
     if (handlers.name) payload.name = handlers.name;
     if (lastVersion !== null) payload.since = lastVersion;
-    const reply = await send(socket, 'join', payload);
+    const reply = await request('join', payload);
     if (reply.ok) {
       handlers.onStatus('connected');
       handlers.onJoined(reply);
     } else if (reply.code === 'timeout') {
       socket.disconnect().connect();
     } else {
-      handlers.onStatus('error', reply.error);
+      handlers.onStatus('error', refusalText(reply));
     }
   }
 
@@ -46,50 +59,15 @@ export function connectToGame(gameId, handlers) {
   socket.on('premove', (notice) => handlers.onPremove?.(notice));
 
   return {
-    request: (event, fields = {}) => send(socket, event, { game: gameId, ...fields }),
+    /**
+     * @param {string} event
+     * @param {object} [fields]
+     * @returns {Promise<Reply>}
+     */
+    request: (event, fields = {}) => request(event, { game: gameId, ...fields }),
+    /** @param {number} version */
     seenVersion(version) {
       lastVersion = version;
     },
   };
-}
-
-/** Emit `event` and resolve with the server's reply, or a timeout error. */
-function send(socket, event, payload) {
-  return new Promise((resolve) => {
-    socket.timeout(REQUEST_TIMEOUT_MS).emit(event, payload, (error, reply) => {
-      if (error) {
-        resolve({ ok: false, code: 'timeout', error: `the server did not answer '${event}'` });
-      } else {
-        resolve(reply);
-      }
-    });
-  });
-}
-
-/** POST JSON to the HTTP API; resolves with the parsed reply (`ok` false on any failure). */
-export async function postJson(url, body) {
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-    });
-    return await response.json();
-  } catch (error) {
-    return { ok: false, code: 'network', error: `could not reach the server: ${error.message}` };
-  }
-}
-
-/** GET JSON from the HTTP API; `ok` false on any failure (an endpoint missing included). */
-export async function getJson(url) {
-  try {
-    const response = await fetch(url, { credentials: 'same-origin' });
-    if (!response.headers.get('Content-Type')?.includes('json')) {
-      return { ok: false, code: 'not_found', error: `${url} answered ${response.status}` };
-    }
-    return await response.json();
-  } catch (error) {
-    return { ok: false, code: 'network', error: `could not reach the server: ${error.message}` };
-  }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The game page: wires the connection, the board, the overlays and the side panel together.
  *
@@ -10,6 +11,7 @@
  * checks, low time and the end of the game sound (sounds.js) unless muted.
  */
 import { connectToGame } from './connection.js';
+import { refusalText } from './client.js';
 import { createBoard } from './board.js';
 import { askPromotion } from './promotion.js';
 import { createHistory } from './history.js';
@@ -32,20 +34,50 @@ import { createActions } from './panel/actions.js';
 import { wireCopyButton, downloadPgn, renderInvite, renderAnalyseLink } from './panel/links.js';
 import { createGameReview } from './review/request.js';
 import { keptName } from './lobby/name.js';
+import { $ } from './dom.js';
 
-const $ = (selector) => document.querySelector(selector);
 const root = $('main.game');
-const gameId = root.dataset.game;
+const gameId = /** @type {string} */ (root.dataset.game); // the template writes it
 
+/** @typedef {import('./wire.js').GameState} GameState */
+/** @typedef {import('./wire.js').WireObject} WireObject */
+/** @typedef {import('./wire.js').Color} Color */
+/** @typedef {import('/vendor/chessground/types.js').Key} Key */
+/**
+ * A position the page shows: the live state's, or an earlier one from the history.
+ * @typedef {{
+ *   ply: number,
+ *   fen: string,
+ *   check?: boolean,
+ *   checked_king?: Key | null,
+ *   threats: WireObject | null,
+ *   insight?: WireObject | null,
+ *   preview?: WireObject,
+ * }} Shown
+ */
+
+// `role` is '' until the server answers the join ('white', 'black' or 'spectator' then).
+/**
+ * @type {{
+ *   state: GameState | null,
+ *   role: string,
+ *   viewPly: number | null,
+ *   oriented: boolean,
+ *   connected: boolean,
+ *   preview: WireObject | null,
+ * }}
+ */
 const page = {
   state: null,
-  role: null,
+  role: '',
   viewPly: null,
   oriented: false,
   connected: false,
   preview: null,
 };
 const history = createHistory(gameId);
+/** The state last received: the page acts on the game only once it has one. */
+const live = () => /** @type {GameState} */ (page.state);
 const board = createBoard($('#board'), {
   onMove: playBoardMove,
   onSelect: markSafety,
@@ -93,7 +125,7 @@ const actions = createActions($('#actions'), $('#action-error'), connection.requ
 const preview = createPreview($('#board'), {
   board,
   targetOf: previewTarget,
-  ask: (uci) => connection.request('preview', { ply: page.state.ply, uci }),
+  ask: (uci) => connection.request('preview', { ply: live().ply, uci }),
   show: (found) => {
     page.preview = found;
     redrawOverlay();
@@ -110,6 +142,7 @@ const squares = createSquareFocus($('#square-focus'), $('#square-description'), 
 
 // -- receiving ---------------------------------------------------------------------------
 
+/** @param {WireObject} reply */
 function receiveJoin(reply) {
   page.role = reply.role;
   premoves.reset(); // the server forgets a seat's premove when it joins again
@@ -119,7 +152,9 @@ function receiveJoin(reply) {
     board.setOrientation(page.role === 'black' ? 'black' : 'white');
     page.oriented = true;
   }
-  const missedMoves = (reply.missed ?? []).filter((change) => change.type === 'move');
+  /** @type {{type: string, san: string, by: string}[]} */
+  const missed = reply.missed ?? [];
+  const missedMoves = missed.filter((change) => change.type === 'move');
   if (page.state && missedMoves.length > 0) {
     const words = missedMoves.map((change) => describeSanOnly(change, change.by)).join('. ');
     announce($('#announcer'), `While the connection was lost: ${words}`);
@@ -128,12 +163,16 @@ function receiveJoin(reply) {
   if (page.role !== 'spectator') {
     rememberGame(gameId, {
       color: page.role,
-      opponent: page.state.opponent,
-      over: page.state.status !== 'playing',
+      opponent: live().opponent,
+      over: live().status !== 'playing',
     });
   }
 }
 
+/**
+ * @param {GameState} state
+ * @param {boolean} speak
+ */
 function receiveState(state, speak) {
   const previous = page.state;
   if (previous && state.version < previous.version) return;
@@ -154,7 +193,12 @@ function receiveState(state, speak) {
   render();
 }
 
+/**
+ * @param {GameState} previous
+ * @param {GameState} state
+ */
 function announceChange(previous, state) {
+  /** @type {string[]} */
   const sentences = [];
   if (state.ply === previous.ply + 1 && state.last_move) {
     sentences.push(describeLastMove(state));
@@ -170,11 +214,13 @@ function announceChange(previous, state) {
   if (sentences.length > 0) announce($('#announcer'), sentences.join('. '));
 }
 
+/** @param {WireObject} data */
 function goToRematch(data) {
   rememberGame(data.rematch, { color: data.color, opponent: page.state?.opponent });
   window.location.href = `/game/${data.rematch}?seat=${encodeURIComponent(data.seat)}`;
 }
 
+/** @type {Record<string, string>} */
 const CONNECTION_TEXT = {
   connecting: 'Connecting…',
   joining: 'Joining the game…',
@@ -182,6 +228,10 @@ const CONNECTION_TEXT = {
   reconnecting: 'Connection lost: reconnecting…',
 };
 
+/**
+ * @param {string} status
+ * @param {string} [detail]
+ */
 function showConnection(status, detail) {
   const element = $('#connection');
   element.dataset.state = status;
@@ -196,14 +246,17 @@ function showConnection(status, detail) {
 
 // -- drawing -----------------------------------------------------------------------------
 
-/** The position on view: the live one, or an earlier one while stepping through the game. */
+/**
+ * The position on view: the live one, or an earlier one while stepping through the game.
+ * @returns {Shown | null}
+ */
 function viewedPosition() {
-  const { state, viewPly } = page;
+  const { viewPly } = page;
   if (viewPly === null) {
-    const { ply, fen, check, checked_king, threats, insight } = state;
+    const { ply, fen, check, checked_king, threats, insight } = live();
     return { ply, fen, check, checked_king, threats, insight };
   }
-  return history.get(viewPly);
+  return /** @type {Shown | null} */ (history.get(viewPly));
 }
 
 function render() {
@@ -211,7 +264,7 @@ function render() {
   if (!state) return;
   const position = viewedPosition();
   if (!position) {
-    fetchEarlier(page.viewPly);
+    fetchEarlier(/** @type {number} */ (page.viewPly));
     return;
   }
   const live = page.viewPly === null;
@@ -220,10 +273,10 @@ function render() {
   board.show({
     fen: position.fen,
     turn: position.fen.split(' ')[1] === 'b' ? 'black' : 'white',
-    lastMove: uciToMove(lastUci) ?? null,
+    lastMove: /** @type {[Key, Key] | undefined} */ (uciToMove(lastUci)) ?? null,
     check: position.check,
     dests: acting && state.turn === role ? state.dests : null,
-    player: acting ? role : null,
+    player: acting ? /** @type {Color} */ (role) : null,
   });
   strips.render(state, role, board.orientation(), position.fen);
   renderOverlay(overlaidPosition(position));
@@ -232,7 +285,11 @@ function render() {
   squares.refresh();
 }
 
-/** Whether `role` is a seat of the game in play (not a spectator, not after the end). */
+/**
+ * Whether `role` is a seat of the game in play (not a spectator, not after the end).
+ * @param {GameState} state
+ * @param {string} role
+ */
 function isPlaying(state, role) {
   return (role === 'white' || role === 'black') && state.status === 'playing';
 }
@@ -248,11 +305,16 @@ function redrawOverlay() {
  * of the live position, the server's preview of the position after that move (it has no
  * x-rays; its pins and change take the place of the insight's).
  */
+/**
+ * @param {Shown} position
+ * @returns {Shown}
+ */
 function overlaidPosition(position) {
   const found = page.viewPly === null ? page.preview : null;
   if (!found) return position;
   const insight = { xrays: null, pins: found.pins, change: found.change };
   return {
+    ply: position.ply,
     fen: found.fen,
     checked_king: found.checked_king,
     threats: found.threats,
@@ -261,6 +323,7 @@ function overlaidPosition(position) {
   };
 }
 
+/** @param {Shown} position */
 function renderOverlay(position) {
   const mode = overlayControl.mode();
   const perspective = overlayPerspective();
@@ -285,15 +348,23 @@ function renderOverlay(position) {
   root.dataset.preview = found ? found.move : '';
 }
 
-/** Mark each destination of the piece on `square` safe, contested or losing (from `safety`). */
+/**
+ * Mark each destination of the piece on `square` safe, contested or losing (from `safety`).
+ * @param {string} square
+ */
 function markSafety(square) {
   const labels = page.viewPly === null ? page.state?.safety?.[square] : null;
+  /** @type {Record<string, string>} */
   const classes = {};
   for (const [target, label] of Object.entries(labels ?? {})) classes[target] = `safety-${label}`;
   board.markSquares(classes);
 }
 
-/** The UCI to preview when the piece on `from` is held over `square`, or null. */
+/**
+ * The UCI to preview when the piece on `from` is held over `square`, or null.
+ * @param {string} from
+ * @param {string | null} square
+ */
 function previewTarget(from, square) {
   const { state } = page;
   // Nothing to show with the overlay off: then the server is not asked either.
@@ -312,8 +383,13 @@ function overlayPerspective() {
   return 'white';
 }
 
+/**
+ * @param {Shown} position
+ * @param {boolean} live
+ */
 function renderPanel(position, live) {
-  const { state, role } = page;
+  const { role } = page;
+  const state = /** @type {GameState} */ (page.state);
   renderStatus(root, state, role);
   renderMoves($('#moves'), state.moves, state.start_fen, position.ply, stepTo);
   actions.render(state, role);
@@ -340,6 +416,7 @@ function renderPanel(position, live) {
   root.dataset.fen = position.fen;
 }
 
+/** @param {number} ply */
 async function fetchEarlier(ply) {
   const position = await history.fetch(ply);
   if (page.viewPly !== ply) return;
@@ -347,13 +424,17 @@ async function fetchEarlier(ply) {
     render();
   } else {
     $('#history-note').hidden = false;
-    const san = page.state.moves[ply - 1]?.san ?? 'the start';
+    const san = live().moves[ply - 1]?.san ?? 'the start';
     $('#history-note').textContent = `The position after ${san} is not available from the server.`;
   }
 }
 
-/** Whether the game is assisted (or rated, never assisted), for everyone; an unassisted game's
- * players get no overlays. */
+/**
+ * Whether the game is assisted (or rated, never assisted), for everyone; an unassisted game's
+ * players get no overlays.
+ * @param {GameState} state
+ * @param {string} role
+ */
 function renderAssisted(state, role) {
   if (state.rated) {
     $('#assisted').textContent = 'Rated game: no threat overlays for the players.';
@@ -378,6 +459,10 @@ function inviteUrl() {
 
 // -- acting ------------------------------------------------------------------------------
 
+/**
+ * @param {string} orig
+ * @param {string} dest
+ */
 async function playBoardMove(orig, dest) {
   const { state, role } = page;
   if (!state || !state.dests || page.viewPly !== null) {
@@ -396,27 +481,36 @@ async function playBoardMove(orig, dest) {
   await sendMove(uci);
 }
 
-/** Send `uci`; a refusal or a missing answer puts the position back and says why. */
+/**
+ * Send `uci`; a refusal or a missing answer puts the position back and says why.
+ * @param {string} uci
+ */
 async function sendMove(uci) {
   $('#move-error').textContent = '';
-  return settleMove(await connection.request('move', { ply: page.state.ply, uci }));
+  return settleMove(await connection.request('move', { ply: live().ply, uci }));
 }
 
-/** After the server's answer to a move: back to the live position, or the move goes back. */
+/**
+ * After the server's answer to a move: back to the live position, or the move goes back.
+ * @param {import('./client.js').Reply} reply
+ */
 function settleMove(reply) {
-  if (reply.ok && page.viewPly !== null) stepTo(page.state.ply);
+  if (reply.ok && page.viewPly !== null) stepTo(live().ply);
   if (!reply.ok) {
     $('#move-error').textContent =
       reply.code === 'timeout'
         ? 'The server did not answer the move in time; ' +
           'the board shows the last position it confirmed.'
-        : reply.error;
+        : refusalText(reply);
     board.restore();
   }
   return reply.ok;
 }
 
-/** A typed move: UCI goes as `uci`, SAN as `san`; the server reads and judges both. */
+/**
+ * A typed move: UCI goes as `uci`, SAN as `san`; the server reads and judges both.
+ * @param {string} text
+ */
 async function playTypedMove(text) {
   $('#move-error').textContent = '';
   const parsed = parseTypedMove(text);
@@ -425,26 +519,28 @@ async function playTypedMove(text) {
     return false;
   }
   if (parsed.uci) return sendMove(parsed.uci);
-  return settleMove(await connection.request('move', { ply: page.state.ply, san: parsed.san }));
+  return settleMove(await connection.request('move', { ply: live().ply, san: parsed.san }));
 }
 
+/** @param {number} ply */
 function stepTo(ply) {
-  page.viewPly = ply >= page.state.ply ? null : Math.max(0, ply);
+  page.viewPly = ply >= live().ply ? null : Math.max(0, ply);
   render();
 }
 
+/** @param {string} where */
 function step(where) {
   if (!page.state) return;
-  const current = page.viewPly ?? page.state.ply;
-  const target = { first: 0, previous: current - 1, next: current + 1, last: page.state.ply }[
-    where
-  ];
+  const current = page.viewPly ?? live().ply;
+  /** @type {Record<string, number>} */
+  const targets = { first: 0, previous: current - 1, next: current + 1, last: live().ply };
+  const target = targets[where];
   stepTo(target);
 }
 
 $('#typed-move').addEventListener('submit', async (event) => {
   event.preventDefault();
-  const input = $('#typed-move-input');
+  const input = $('#typed-move-input', HTMLInputElement);
   if (await playTypedMove(input.value)) input.value = '';
 });
 
@@ -469,9 +565,9 @@ $('#flip').addEventListener('click', () => {
   render();
 });
 wireStepping(document, step);
-$('#watch-link').value = new URL(`/game/${gameId}`, window.location.origin).href;
-wireCopyButton($('#copy-watch'), () => $('#watch-link').value, $('#link-feedback'));
-wireCopyButton($('#copy-invite'), () => $('#invite-link').value, $('#link-feedback'));
+$('#watch-link', HTMLInputElement).value = new URL(`/game/${gameId}`, window.location.origin).href;
+wireCopyButton($('#copy-watch'), () => $('#watch-link', HTMLInputElement).value, $('#link-feedback'));
+wireCopyButton($('#copy-invite'), () => $('#invite-link', HTMLInputElement).value, $('#link-feedback'));
 wireCopyButton($('#copy-fen'), () => root.dataset.fen ?? '', $('#link-feedback'));
 $('#download-pgn').addEventListener('click', () => downloadPgn(gameId, $('#link-feedback')));
 $('#download-annotated-pgn').addEventListener('click', () =>

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Earlier positions of the game, for stepping back through the move list.
  *
@@ -6,14 +7,22 @@
  * the server (`GET /api/games/<id>/positions/<ply>`); if it cannot be had, the page says so
  * rather than guess it.
  */
-import { getJson } from './connection.js';
+import { requestJson } from './client.js';
 
+/** @typedef {import('./wire.js').Position} Position */
+
+/** @param {string} gameId */
 export function createHistory(gameId) {
+  /** @type {Map<number, Position>} */
   const positions = new Map();
+  /** @type {Map<number, Promise<import('./client.js').Reply>>} */
   const asked = new Map();
 
   return {
-    /** Keep the position of `state`; a takeback drops the positions after it. */
+    /**
+     * Keep the position of `state`; a takeback drops the positions after it.
+     * @param {import('./wire.js').GameState} state
+     */
     record(state) {
       for (const cache of [positions, asked]) {
         for (const ply of cache.keys()) {
@@ -29,12 +38,18 @@ export function createHistory(gameId) {
         insight: state.insight,
       });
     },
+    /** @param {number} ply */
     get: (ply) => positions.get(ply) ?? null,
-    /** Ask the server for position `ply`; resolves with it, or null if it cannot be had. */
+    /**
+     * Ask the server for position `ply`; resolves with it, or null if it cannot be had.
+     * @param {number} ply
+     * @returns {Promise<Position | null>}
+     */
     async fetch(ply) {
-      if (positions.has(ply)) return positions.get(ply);
-      if (!asked.has(ply)) asked.set(ply, getJson(`/api/games/${gameId}/positions/${ply}`));
-      const reply = await asked.get(ply);
+      const known = positions.get(ply);
+      if (known) return known;
+      if (!asked.has(ply)) asked.set(ply, requestJson(`/api/games/${gameId}/positions/${ply}`));
+      const reply = await /** @type {Promise<import('./client.js').Reply>} */ (asked.get(ply));
       if (!reply.ok || typeof reply.fen !== 'string') {
         asked.delete(ply);
         return null;

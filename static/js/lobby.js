@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The lobby at `/`: find a stranger to play (quick pairing by time control, or open
  * challenges that anyone joins with one click), watch the games in play with the most active
@@ -12,18 +13,19 @@
  * from the address.
  */
 import { listGames, rememberGame } from './storage.js';
+import { refusalText } from './client.js';
 import { connectToLobby } from './lobby/socket.js';
 import { wireNameField } from './lobby/name.js';
 import { makeSeekList, readSeekForm } from './lobby/seeks.js';
 import { makeTv } from './lobby/tv.js';
 import { wireNewGameForm } from './lobby/new-game.js';
 import { listAccountGames } from './lobby/my-games.js';
-
-const $ = (selector) => document.querySelector(selector);
+import { $, all } from './dom.js';
 
 const currentName = wireNameField($('#visitor-name'), $('#name-error'));
 wireNewGameForm(currentName);
 
+/** @type {string | null} */
 let waitingFor = null; // the quick-pairing control this visitor waits for
 
 const lobby = connectToLobby({
@@ -34,7 +36,7 @@ const lobby = connectToLobby({
   },
   onEnter(reply) {
     // After a lost connection the server withdrew what the old one held.
-    if (!reply.seeks.some((seek) => seek.id === seekList.ownId)) {
+    if (!reply.seeks.some((/** @type {{id: string}} */ seek) => seek.id === seekList.ownId)) {
       seekList.setOwn(null);
       $('#seek-status').textContent = '';
     }
@@ -54,30 +56,38 @@ const lobby = connectToLobby({
 const seekList = makeSeekList({ onJoin: joinSeek, onCancel: cancelSeek });
 const tv = makeTv(lobby.request);
 
+/** @param {import('./wire.js').WireObject} seat a seat the server gave: game, color, seat, opponent */
 function openGame(seat) {
   rememberGame(seat.game, { color: seat.color, opponent: 'friend', against: seat.opponent, over: false });
   window.location.href = `/game/${seat.game}?seat=${seat.seat}`;
 }
 
+/**
+ * @param {string} line
+ * @param {import('./client.js').Reply} reply
+ */
 function showError(line, reply) {
-  $(line).textContent = reply.ok ? '' : reply.error;
+  $(line).textContent = reply.ok ? '' : refusalText(reply);
 }
 
 // -- quick pairing -------------------------------------------------------------------------
 
+/** @param {string | null} control */
 function showWaiting(control) {
   waitingFor = control;
-  for (const button of document.querySelectorAll('.quick-pair')) {
+  for (const button of all('.quick-pair')) {
     button.setAttribute('aria-pressed', String(button.dataset.control === control));
   }
-  const mode = $('#pair-rated').checked ? ' (rated)' : '';
+  const mode = $('#pair-rated', HTMLInputElement).checked ? ' (rated)' : '';
   $('#pair-status').textContent = control ? `Waiting for an opponent at ${control}${mode}…` : '';
   $('#pair-cancel').hidden = control === null;
 }
 
+/** @param {string | null} control */
 async function quickPair(control) {
   if (waitingFor === control) return cancelWait();
-  const reply = await lobby.request('pair', { control, name: currentName(), rated: $('#pair-rated').checked });
+  const rated = $('#pair-rated', HTMLInputElement).checked;
+  const reply = await lobby.request('pair', { control, name: currentName(), rated });
   showError('#pair-error', reply);
   if (!reply.ok) return;
   if (reply.replaced.includes(seekList.ownId)) $('#seek-status').textContent = '';
@@ -90,9 +100,9 @@ async function cancelWait() {
   showWaiting(null);
 }
 
-for (const button of document.querySelectorAll('.quick-pair')) {
+for (const button of all('.quick-pair')) {
   button.setAttribute('aria-pressed', 'false');
-  button.addEventListener('click', () => quickPair(button.dataset.control));
+  button.addEventListener('click', () => quickPair(button.dataset.control ?? null));
 }
 $('#pair-cancel').addEventListener('click', cancelWait);
 
@@ -108,12 +118,17 @@ async function createSeek() {
   $('#seek-status').textContent = 'Your challenge is listed: the game starts when someone joins.';
 }
 
+/** @param {import('./lobby/seeks.js').Seek} seek */
 async function cancelSeek(seek) {
   const reply = await lobby.request('seek_cancel', { seek: seek.id });
   showError('#seek-error', reply);
   $('#seek-status').textContent = '';
 }
 
+/**
+ * @param {import('./lobby/seeks.js').Seek} seek
+ * @param {HTMLButtonElement} button
+ */
 async function joinSeek(seek, button) {
   button.disabled = true;
   const reply = await lobby.request('seek_accept', { seek: seek.id, name: currentName() });
@@ -126,12 +141,13 @@ $('#create-seek').addEventListener('click', createSeek);
 // A rated game is never assisted, and always has a clock (docs/ratings.md): the overlay box
 // and "No clock" say so while "Rated" is ticked.
 $('#seek-rated').addEventListener('change', () => {
-  const rated = $('#seek-rated').checked;
-  $('#seek-assisted').disabled = rated;
-  if (rated) $('#seek-assisted').checked = false;
-  const untimed = $('#seek-control option[value=""]');
+  const rated = $('#seek-rated', HTMLInputElement).checked;
+  $('#seek-assisted', HTMLInputElement).disabled = rated;
+  if (rated) $('#seek-assisted', HTMLInputElement).checked = false;
+  const untimed = $('#seek-control option[value=""]', HTMLOptionElement);
   untimed.disabled = rated;
-  if (rated && $('#seek-control').value === '') $('#seek-control').value = '5+3';
+  const control = $('#seek-control', HTMLSelectElement);
+  if (rated && control.value === '') control.value = '5+3';
 });
 
 // -- this browser's games ------------------------------------------------------------------

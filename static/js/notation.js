@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Typed moves: what to send for the text in the move box.
  *
@@ -11,7 +12,10 @@ const UCI = /^([a-h][1-8])([a-h][1-8])([qrbn])?$/;
 const LOOKS_LIKE_SAN =
   /^([NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQnbrq])?|[O0]-[O0](-[O0])?)[+#!?]*$/;
 
-/** {uci} for UCI text, {san} for SAN-like text, {error} for anything else. */
+/**
+ * {uci} for UCI text, {san} for SAN-like text, {error} for anything else.
+ * @param {string} text
+ */
 export function parseTypedMove(text) {
   const typed = text.trim();
   if (typed === '') return { error: 'Type a move first, e.g. e4, Nf3 or g1f3' };

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Premoves, as on lichess: while the opponent (or the computer) is to move, the player may
  * queue one move; chessground shows it on the board and offers its squares by its own premove
@@ -9,13 +10,20 @@
  * The page takes the premove off the board when it is settled: played (the state two plies on),
  * dropped (the server's notice), or overtaken (a takeback, the game over).
  */
+import { refusalText } from './client.js';
 
 /**
  * `board`: {cancelPremove()}; `send(move)` asks the server to queue `move` (UCI, or null to
  * cancel) and resolves with its reply; `say(text)` shows a notice to the player; `mark(uci)`
  * records the premove the server holds (null: none), for whoever reads the page.
+ * @param {object} hooks
+ * @param {{cancelPremove: () => void}} hooks.board
+ * @param {(move: string | null) => Promise<import('./client.js').Reply>} hooks.send
+ * @param {(text: string) => void} hooks.say
+ * @param {(uci: string | null) => void} [hooks.mark]
  */
 export function createPremoves({ board, send, say, mark = () => {} }) {
+  /** @type {{uci: string, ply: number} | null} */
   let queued = null; // {uci, ply}: the premove sent and the ply it was made at
 
   /** Take the premove off the board without telling the server (it knows already). */
@@ -26,7 +34,12 @@ export function createPremoves({ board, send, say, mark = () => {} }) {
   }
 
   return {
-    /** chessground set a premove (`orig`, `dest`) or cancelled it (`orig` null). */
+    /**
+     * chessground set a premove (`orig`, `dest`) or cancelled it (`orig` null).
+     * @param {string | null} orig
+     * @param {string | undefined} dest
+     * @param {number} ply
+     */
     async changed(orig, dest, ply) {
       if (orig === null) {
         if (queued === null) return;
@@ -40,7 +53,7 @@ export function createPremoves({ board, send, say, mark = () => {} }) {
       const reply = await send(mine.uci);
       if (queued !== mine) return; // replaced or settled meanwhile
       if (!reply.ok) {
-        say(`Premove ${mine.uci} not kept: ${reply.error}`);
+        say(`Premove ${mine.uci} not kept: ${refusalText(reply)}`);
         forget();
       } else if (reply.played) {
         forget(); // it was the player's turn already: played as a move
@@ -48,14 +61,20 @@ export function createPremoves({ board, send, say, mark = () => {} }) {
         mark(mine.uci);
       }
     },
-    /** A new state came: settle the premove it played or made pointless. */
+    /**
+     * A new state came: settle the premove it played or made pointless.
+     * @param {import('./wire.js').GameState} state
+     */
     received(state) {
       if (queued === null) return;
       const played = state.ply >= queued.ply + 2;
       const overtaken = state.ply < queued.ply || state.status !== 'playing';
       if (played || overtaken) forget();
     },
-    /** The server dropped the premove (`premove` notice): it was not legal on the turn. */
+    /**
+     * The server dropped the premove (`premove` notice): it was not legal on the turn.
+     * @param {{dropped: string, reason: string}} notice
+     */
     dropped(notice) {
       if (queued === null || notice.dropped !== queued.uci) return;
       say(`Premove not played: ${notice.reason}`);

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * A player's page, /@/<name>: the games' end times in the visitor's time zone, and the rating
  * graph, as lichess draws its own: one line per speed, the rating after each rated game against
@@ -19,6 +20,9 @@ import {
 Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip);
 
 // One colour per speed, told apart in colour-blind vision (the Okabe-Ito palette).
+/** @typedef {Record<string, [number, number][]>} RatingHistory speed -> [[time in ms, rating]] */
+
+/** @type {Record<string, string>} */
 const SPEED_COLORS = {
   ultraBullet: '#cc79a7',
   bullet: '#d55e00',
@@ -28,10 +32,13 @@ const SPEED_COLORS = {
   correspondence: '#56b4e9',
 };
 
+/** @param {number | string} time */
 function dateLabel(time) {
-  return new Date(time).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  const date = new Date(Number(time));
+  return date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
+/** @param {RatingHistory} history */
 function datasets(history) {
   return Object.entries(history).map(([speed, points]) => ({
     label: speed[0].toUpperCase() + speed.slice(1),
@@ -46,8 +53,11 @@ function datasets(history) {
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** The x axis's bounds: the games' span, at least a day either side of a single day's games
- * (Chart.js would otherwise spread one point over years). */
+/**
+ * The x axis's bounds: the games' span, at least a day either side of a single day's games
+ * (Chart.js would otherwise spread one point over years).
+ * @param {RatingHistory} history
+ */
 function timeBounds(history) {
   const times = Object.values(history).flatMap((points) => points.map(([time]) => time));
   const first = Math.min(...times);
@@ -55,12 +65,19 @@ function timeBounds(history) {
   return last - first < 2 * DAY_MS ? { min: first - DAY_MS, max: last + DAY_MS } : { min: first, max: last };
 }
 
-/** Ticks a day apart over a short span (each its own date), else at most six. */
+/**
+ * Ticks a day apart over a short span (each its own date), else at most six.
+ * @param {{min: number, max: number}} bounds
+ */
 function timeTicks(bounds) {
   const short = bounds.max - bounds.min <= 10 * DAY_MS;
   return { callback: dateLabel, maxTicksLimit: short ? 11 : 6, ...(short ? { stepSize: DAY_MS } : {}) };
 }
 
+/**
+ * @param {HTMLCanvasElement} canvas
+ * @param {RatingHistory} history
+ */
 function drawGraph(canvas, history) {
   const bounds = timeBounds(history);
   return new Chart(canvas, {
@@ -79,7 +96,7 @@ function drawGraph(canvas, history) {
         legend: { position: 'bottom', labels: { boxWidth: 12 } },
         tooltip: {
           callbacks: {
-            title: (items) => dateLabel(items[0].parsed.x),
+            title: (items) => dateLabel(items[0].parsed.x ?? 0),
             label: (item) => `${item.dataset.label}: ${item.parsed.y}`,
           },
         },
@@ -91,8 +108,11 @@ function drawGraph(canvas, history) {
 /** The games' end times in the visitor's own time zone (the server writes them in UTC). */
 function localTimes() {
   const format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-  for (const time of document.querySelectorAll('.game-meta time[datetime]')) {
-    time.title = time.textContent;
+  const times = /** @type {NodeListOf<HTMLTimeElement>} */ (
+    document.querySelectorAll('.game-meta time[datetime]')
+  );
+  for (const time of times) {
+    time.title = time.textContent ?? '';
     time.textContent = format.format(new Date(time.dateTime));
   }
 }
@@ -100,6 +120,6 @@ function localTimes() {
 localTimes();
 const source = document.getElementById('rating-history');
 const canvas = document.getElementById('rating-chart');
-if (source && canvas) {
-  window.ratingGraph = drawGraph(canvas, JSON.parse(source.textContent));
+if (source && canvas instanceof HTMLCanvasElement) {
+  Object.assign(window, { ratingGraph: drawGraph(canvas, JSON.parse(source.textContent ?? '{}')) });
 }

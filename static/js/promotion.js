@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The promotion picker: four real buttons (queen, rook, bishop, knight) and a cancel button
  * (Escape cancels too).
@@ -12,16 +13,23 @@ const CHOICES = [
   ['n', 'knight'],
 ];
 
-/** Ask which piece `color` promotes to; resolves with 'q'/'r'/'b'/'n', or null if cancelled. */
+/**
+ * Ask which piece `color` promotes to; resolves with 'q'/'r'/'b'/'n', or null if cancelled.
+ * @param {HTMLElement} dialog
+ * @param {string} color
+ * @returns {Promise<string | null>}
+ */
 export function askPromotion(dialog, color) {
   dialog.replaceChildren();
   const title = document.createElement('p');
   title.textContent = 'Promote to:';
   dialog.append(title);
   return new Promise((resolve) => {
+    /** @param {KeyboardEvent} event */
     const onKey = (event) => {
       if (event.key === 'Escape') finish(null);
     };
+    /** @param {string | null} letter */
     const finish = (letter) => {
       dialog.hidden = true;
       dialog.replaceChildren();
@@ -50,6 +58,6 @@ export function askPromotion(dialog, color) {
     cancel.addEventListener('click', () => finish(null));
     dialog.append(cancel);
     dialog.hidden = false;
-    dialog.querySelector('button').focus();
+    dialog.querySelector('button')?.focus();
   });
 }

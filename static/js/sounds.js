@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Sounds of the game: a move, a capture, a check, low time on the player's own clock and the
  * end of the game, with a mute switch the browser remembers (localStorage).
@@ -11,7 +12,10 @@
 const NAMES = ['move', 'capture', 'check', 'lowtime', 'end'];
 const STORAGE_KEY = 'chess.sound';
 
-/** A switch `button` (aria-pressed: sound on); returns {play(name), isMuted()}. */
+/**
+ * A switch `button` (aria-pressed: sound on); returns {play(name), isMuted()}.
+ * @param {HTMLElement} button
+ */
 export function createSounds(button) {
   const elements = new Map(
     NAMES.map((name) => {
@@ -36,6 +40,7 @@ export function createSounds(button) {
   show();
 
   return {
+    /** @param {string} name */
     play(name) {
       const audio = elements.get(name);
       if (muted || !audio) return;
@@ -49,6 +54,8 @@ export function createSounds(button) {
 /**
  * The sound for going from state `previous` to `state`, or null: the end of the game over
  * everything, then a check, a capture (SAN with an 'x') or a plain move.
+ * @param {import('./wire.js').GameState | null} previous
+ * @param {import('./wire.js').GameState} state
  */
 export function soundFor(previous, state) {
   if (!previous) return null;

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The games this browser plays, remembered in localStorage so the lobby can list them and the
  * game page can show the invitation link to its creator. The seat itself is an HttpOnly
@@ -7,6 +8,7 @@
 const KEY = 'chess.games';
 const LIMIT = 30;
 
+/** @returns {{id: string, [field: string]: any}[]} */
 export function listGames() {
   try {
     const games = JSON.parse(localStorage.getItem(KEY) ?? '[]');
@@ -16,7 +18,11 @@ export function listGames() {
   }
 }
 
-/** Add or update the record of game `id` with `fields` ({color, opponent, invite, over}). */
+/**
+ * Add or update the record of game `id` with `fields` ({color, opponent, invite, over}).
+ * @param {string} id
+ * @param {object} fields
+ */
 export function rememberGame(id, fields) {
   const games = listGames();
   const old = games.find((game) => game.id === id) ?? { id, created: Date.now() };
@@ -24,6 +30,7 @@ export function rememberGame(id, fields) {
   localStorage.setItem(KEY, JSON.stringify([{ ...old, ...fields }, ...others].slice(0, LIMIT)));
 }
 
+/** @param {string} id */
 export function findGame(id) {
   return listGames().find((game) => game.id === id) ?? null;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The accounts' API as the pages call it (docs/protocol.md, "Accounts"): JSON posts from this
  * site's own pages (the server refuses other sites'), and the claim of this browser's games,
@@ -5,31 +6,28 @@
  * localStorage (storage.js).
  */
 
+import { refusalText, requestJson } from '../client.js';
+import { byId } from '../dom.js';
 import { listGames } from '../storage.js';
 
-/** POST `body` as JSON to `path`; the reply, or a failure naming what went wrong. */
-export async function post(path, body = {}) {
-  let response;
-  try {
-    response = await fetch(path, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-    });
-  } catch {
-    return { ok: false, error: 'the server could not be reached; try again' };
-  }
-  try {
-    return await response.json();
-  } catch {
-    return { ok: false, error: `the server answered ${response.status}` };
-  }
+/** @typedef {import('../client.js').Reply} Reply */
+
+/**
+ * POST `body` as JSON to `path` (the accounts' API takes only posts).
+ * @param {string} path
+ * @param {object} [body]
+ */
+export function post(path, body = {}) {
+  return requestJson(path, body);
 }
 
-/** Show `reply`'s error in `element` (or clear it). */
+/**
+ * Show `reply`'s refusal in `element` (or clear it).
+ * @param {HTMLElement} element
+ * @param {Reply} reply
+ */
 export function showError(element, reply) {
-  element.textContent = reply && !reply.ok ? reply.error : '';
+  element.textContent = reply.ok ? '' : refusalText(reply);
 }
 
 /** The ids of the games this browser remembers playing. */
@@ -42,11 +40,15 @@ export function claimGames() {
   return post('/api/account/claim', { seats: browserGames() });
 }
 
-/** Call `submit` with the form's values when it is sent; its button waits meanwhile. */
+/**
+ * Call `submit` with the form's values when it is sent; its button waits meanwhile.
+ * @param {HTMLFormElement} form
+ * @param {() => Promise<void>} submit
+ */
 export function onSubmit(form, submit) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const button = form.querySelector('button[type=submit]');
+    const button = /** @type {HTMLButtonElement} */ (form.querySelector('button[type=submit]'));
     button.disabled = true;
     try {
       await submit();
@@ -56,13 +58,17 @@ export function onSubmit(form, submit) {
   });
 }
 
-/** Wire the claim button, text and status of a page (sign-up's last step, settings). */
+/**
+ * Wire the claim button, text and status of a page (sign-up's last step, settings).
+ * @param {{text: string, button: string, status: string, error: string}} ids
+ * @returns {number} how many games this browser has to claim
+ */
 export function setUpClaim(ids) {
   const games = browserGames();
-  const text = document.getElementById(ids.text);
-  const button = document.getElementById(ids.button);
-  const status = document.getElementById(ids.status);
-  const error = document.getElementById(ids.error);
+  const text = byId(ids.text);
+  const button = byId(ids.button, HTMLButtonElement);
+  const status = byId(ids.status);
+  const error = byId(ids.error);
   if (games.length === 0) {
     text.textContent = 'This browser has no games of yours to add.';
     button.hidden = true;
@@ -91,31 +97,52 @@ export function setUpClaim(ids) {
  */
 export function hasPasskeys() {
   const named = !/^[0-9.]+$|^\[/.test(window.location.hostname);
-  return Boolean(window.PublicKeyCredential?.parseCreationOptionsFromJSON && window.isSecureContext && named);
+  const json = typeof window.PublicKeyCredential?.parseCreationOptionsFromJSON === 'function';
+  return json && window.isSecureContext && named;
 }
 
-/** Add a passkey to the signed-in account: the server's options, the authenticator, back. */
+/**
+ * Add a passkey to the signed-in account: the server's options, the authenticator, back.
+ * @param {string} password
+ * @returns {Promise<Reply>}
+ */
 export async function addPasskey(password) {
   const start = await post('/api/account/passkeys/options', { password });
   if (!start.ok) return start;
   try {
     const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(start.options);
-    const credential = await navigator.credentials.create({ publicKey });
+    const made = await navigator.credentials.create({ publicKey });
+    const credential = /** @type {PublicKeyCredential} */ (made);
     return post('/api/account/passkeys', { ticket: start.ticket, credential: credential.toJSON() });
   } catch (error) {
-    return { ok: false, error: `no passkey was made (${error.name})` };
+    return passkeyRefusal('no passkey was made', error);
   }
 }
 
-/** Sign in with one of this site's passkeys. */
+/**
+ * Sign in with one of this site's passkeys.
+ * @returns {Promise<Reply>}
+ */
 export async function signInWithPasskey() {
   const start = await post('/api/account/passkey/options');
   if (!start.ok) return start;
   try {
     const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(start.options);
-    const credential = await navigator.credentials.get({ publicKey });
+    const used = await navigator.credentials.get({ publicKey });
+    const credential = /** @type {PublicKeyCredential} */ (used);
     return post('/api/account/passkey/login', { ticket: start.ticket, credential: credential.toJSON() });
   } catch (error) {
-    return { ok: false, error: `no passkey was used (${error.name})` };
+    return passkeyRefusal('no passkey was used', error);
   }
+}
+
+/**
+ * The authenticator's failure (the player cancelled, no passkey for this site...) as a refusal.
+ * @param {string} words
+ * @param {unknown} error
+ * @returns {import('../client.js').Refusal}
+ */
+function passkeyRefusal(words, error) {
+  const name = error instanceof Error ? error.name : String(error);
+  return { ok: false, code: 'passkey', message: `${words} (${name})` };
 }

@@ -1,13 +1,15 @@
+// @ts-check
 /** The sign-in page, by password or passkey: on success, back to the lobby. */
 
 import { hasPasskeys, onSubmit, post, showError, signInWithPasskey } from './api.js';
+import { byId } from '../dom.js';
 
-const error = document.getElementById('login-error');
+const error = byId('login-error');
 
-onSubmit(document.getElementById('login-form'), async () => {
+onSubmit(byId('login-form', HTMLFormElement), async () => {
   const reply = await post('/api/account/login', {
-    name: document.getElementById('login-name').value.trim(),
-    password: document.getElementById('login-password').value,
+    name: byId('login-name', HTMLInputElement).value.trim(),
+    password: byId('login-password', HTMLInputElement).value,
   });
   showError(error, reply);
   if (reply.ok) {
@@ -15,13 +17,13 @@ onSubmit(document.getElementById('login-form'), async () => {
   }
 });
 
-const passkey = document.getElementById('passkey-login');
+const passkey = byId('passkey-login', HTMLButtonElement);
 passkey.hidden = !hasPasskeys();
 passkey.addEventListener('click', async () => {
   passkey.disabled = true;
   const reply = await signInWithPasskey();
   passkey.disabled = false;
-  showError(document.getElementById('passkey-error'), reply);
+  showError(byId('passkey-error'), reply);
   if (reply.ok) {
     window.location.assign('/');
   }

@@ -1,14 +1,16 @@
+// @ts-check
 /** The recovery page: a recovery code sets a new password and signs in. */
 
 import { onSubmit, post, showError } from './api.js';
+import { byId } from '../dom.js';
 
-const error = document.getElementById('recover-error');
+const error = byId('recover-error');
 
-onSubmit(document.getElementById('recover-form'), async () => {
+onSubmit(byId('recover-form', HTMLFormElement), async () => {
   const reply = await post('/api/account/recover', {
-    name: document.getElementById('recover-name').value.trim(),
-    code: document.getElementById('recover-code').value,
-    password: document.getElementById('recover-password').value,
+    name: byId('recover-name', HTMLInputElement).value.trim(),
+    code: byId('recover-code', HTMLInputElement).value,
+    password: byId('recover-password', HTMLInputElement).value,
   });
   showError(error, reply);
   if (reply.ok) {

@@ -1,23 +1,26 @@
+// @ts-check
 /**
  * The account's settings: sign out, change the password, add a passkey, claim this browser's
  * games, delete.
  */
 
+import { requestJson } from '../client.js';
 import { addPasskey, hasPasskeys, onSubmit, post, setUpClaim, showError } from './api.js';
+import { byId } from '../dom.js';
 
-document.getElementById('logout').addEventListener('click', async () => {
+byId('logout').addEventListener('click', async () => {
   const reply = await post('/api/account/logout');
-  showError(document.getElementById('logout-error'), reply);
+  showError(byId('logout-error'), reply);
   if (reply.ok) {
     window.location.assign('/');
   }
 });
 
-const passwordError = document.getElementById('password-error');
-const passwordStatus = document.getElementById('password-status');
-onSubmit(document.getElementById('password-form'), async () => {
-  const current = document.getElementById('password-current');
-  const fresh = document.getElementById('password-new');
+const passwordError = byId('password-error');
+const passwordStatus = byId('password-status');
+onSubmit(byId('password-form', HTMLFormElement), async () => {
+  const current = byId('password-current', HTMLInputElement);
+  const fresh = byId('password-new', HTMLInputElement);
   const reply = await post('/api/account/password', { current: current.value, new: fresh.value });
   showError(passwordError, reply);
   passwordStatus.textContent = reply.ok ? 'Password changed.' : '';
@@ -27,37 +30,32 @@ onSubmit(document.getElementById('password-form'), async () => {
   }
 });
 
-const passkey = document.getElementById('add-passkey');
-const passkeyPassword = document.getElementById('passkey-password');
+const passkey = byId('add-passkey', HTMLButtonElement);
+const passkeyPassword = byId('passkey-password', HTMLInputElement);
 if (!hasPasskeys()) {
   passkey.disabled = true;
   passkeyPassword.disabled = true;
-  document.getElementById('passkey-status').textContent =
+  byId('passkey-status').textContent =
     'This browser cannot use passkeys on this address (it needs https or localhost).';
 }
-document.getElementById('passkey-form').addEventListener('submit', async (event) => {
+byId('passkey-form', HTMLFormElement).addEventListener('submit', async (event) => {
   event.preventDefault();
   passkey.disabled = true;
   const reply = await addPasskey(passkeyPassword.value);
   passkey.disabled = false;
-  showError(document.getElementById('passkey-error'), reply);
-  document.getElementById('passkey-status').textContent = reply.ok ? 'Passkey added.' : '';
+  showError(byId('passkey-error'), reply);
+  byId('passkey-status').textContent = reply.ok ? 'Passkey added.' : '';
   if (reply.ok) passkeyPassword.value = '';
   showPasskeys();
 });
 
 /** The account's passkeys, each with a button that removes it. */
 async function showPasskeys() {
-  const list = document.getElementById('passkey-list');
-  let reply;
-  try {
-    reply = await (await fetch('/api/account/passkeys')).json();
-  } catch {
-    return;
-  }
+  const list = byId('passkey-list');
+  const reply = await requestJson('/api/account/passkeys');
   if (!reply.ok) return;
   list.replaceChildren(
-    ...reply.passkeys.map((id, index) => {
+    .../** @type {string[]} */ (reply.passkeys).map((id, index) => {
       const item = document.createElement('li');
       item.textContent = `Passkey ${index + 1} (${id.slice(0, 8)}…) `;
       const remove = document.createElement('button');
@@ -66,8 +64,8 @@ async function showPasskeys() {
       remove.setAttribute('aria-label', `Remove passkey ${index + 1}`);
       remove.addEventListener('click', async () => {
         const gone = await post('/api/account/passkeys/delete', { id });
-        showError(document.getElementById('passkey-error'), gone);
-        document.getElementById('passkey-status').textContent = gone.ok ? 'Passkey removed.' : '';
+        showError(byId('passkey-error'), gone);
+        byId('passkey-status').textContent = gone.ok ? 'Passkey removed.' : '';
         showPasskeys();
       });
       item.append(remove);
@@ -79,11 +77,11 @@ showPasskeys();
 
 setUpClaim({ text: 'claim-text', button: 'claim-games', status: 'claim-status', error: 'claim-error' });
 
-onSubmit(document.getElementById('delete-form'), async () => {
+onSubmit(byId('delete-form', HTMLFormElement), async () => {
   const reply = await post('/api/account/delete', {
-    password: document.getElementById('delete-password').value,
+    password: byId('delete-password', HTMLInputElement).value,
   });
-  showError(document.getElementById('delete-error'), reply);
+  showError(byId('delete-error'), reply);
   if (reply.ok) {
     window.location.assign('/');
   }

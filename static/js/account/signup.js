@@ -1,17 +1,19 @@
+// @ts-check
 /**
  * The sign-up page: the form, then the recovery codes (shown once, with an "I saved them"
  * step before going on), then the offer to add this browser's earlier games.
  */
 
 import { onSubmit, post, setUpClaim, showError } from './api.js';
+import { byId } from '../dom.js';
 
-const form = document.getElementById('signup-form');
-const error = document.getElementById('signup-error');
+const form = byId('signup-form', HTMLFormElement);
+const error = byId('signup-error');
 
 onSubmit(form, async () => {
   const reply = await post('/api/account/signup', {
-    name: document.getElementById('signup-name').value.trim(),
-    password: document.getElementById('signup-password').value,
+    name: byId('signup-name', HTMLInputElement).value.trim(),
+    password: byId('signup-password', HTMLInputElement).value,
   });
   showError(error, reply);
   if (reply.ok) {
@@ -19,10 +21,14 @@ onSubmit(form, async () => {
   }
 });
 
+/**
+ * @param {string} name the new account's
+ * @param {string[]} codes its recovery codes
+ */
 function showCodes(name, codes) {
-  document.getElementById('signup-step').hidden = true;
-  document.getElementById('codes-step').hidden = false;
-  const list = document.getElementById('recovery-codes');
+  byId('signup-step').hidden = true;
+  byId('codes-step').hidden = false;
+  const list = byId('recovery-codes');
   list.replaceChildren(
     ...codes.map((code) => {
       const item = document.createElement('li');
@@ -32,7 +38,7 @@ function showCodes(name, codes) {
   );
   // The header as templates/base.html draws it for a signed-in player: the name leads to the
   // player's page, a gear beside it to the settings.
-  const nav = document.getElementById('nav-account');
+  const nav = byId('nav-account', HTMLAnchorElement);
   nav.textContent = name;
   nav.href = `/@/${encodeURIComponent(name)}`;
   const gear = Object.assign(document.createElement('a'), {
@@ -44,13 +50,13 @@ function showCodes(name, codes) {
   });
   gear.setAttribute('aria-label', 'Settings');
   nav.after(gear);
-  const saved = document.getElementById('codes-saved');
-  const done = document.getElementById('codes-done');
+  const saved = byId('codes-saved', HTMLInputElement);
+  const done = byId('codes-done', HTMLButtonElement);
   saved.addEventListener('change', () => {
     done.disabled = !saved.checked;
   });
-  document.getElementById('copy-codes').addEventListener('click', async () => {
-    const status = document.getElementById('copy-status');
+  byId('copy-codes').addEventListener('click', async () => {
+    const status = byId('copy-status');
     try {
       await navigator.clipboard.writeText(codes.join('\n'));
       status.textContent = 'Copied.';
@@ -60,7 +66,7 @@ function showCodes(name, codes) {
   });
   done.addEventListener('click', () => {
     list.replaceChildren(); // the codes leave the page once saved
-    document.getElementById('codes-step').hidden = true;
+    byId('codes-step').hidden = true;
     const count = setUpClaim({
       text: 'claim-text',
       button: 'claim-games',
@@ -71,8 +77,8 @@ function showCodes(name, codes) {
       window.location.assign('/');
       return;
     }
-    document.getElementById('claim-step').hidden = false;
-    document.getElementById('claim-skip').textContent = 'Go to the lobby';
+    byId('claim-step').hidden = false;
+    byId('claim-skip').textContent = 'Go to the lobby';
   });
-  document.getElementById('codes-title').focus?.();
+  byId('codes-title').focus();
 }

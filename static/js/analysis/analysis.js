@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The analysis board page: wires the move tree, the board, the overlays, the engine, the
  * sources, the editor and the export together.
@@ -19,7 +20,8 @@ import { createPreview } from '../overlays/preview.js';
 import { createSquareFocus } from '../panel/squares.js';
 import { createTree, ROOT } from './tree.js';
 import { renderTree } from './treeview.js';
-import { connectAnalysis, refusalText } from './socket.js';
+import { refusalText } from '../client.js';
+import { connectAnalysis } from './socket.js';
 import { createEngine } from './engine.js';
 import { createSources } from './sources.js';
 import { createExport } from './export.js';
@@ -28,10 +30,27 @@ import { bindKeys, bindStepButtons } from './keys.js';
 import { renderFacts, renderGameTitle } from './facts.js';
 import { createNodeOverlay } from './overlay.js';
 import { reviewMainLine, reviewUrl } from '../review/request.js';
+import { $, find } from '../dom.js';
 
-const $ = (selector) => document.querySelector(selector);
 const root = $('#analysis');
 
+/** @typedef {import('../wire.js').Position} Position */
+/** @typedef {import('../wire.js').WireObject} WireObject */
+/** @typedef {import('./tree.js').TreeNode} TreeNode */
+/** @typedef {import('/vendor/chessground/types.js').Key} Key */
+
+/**
+ * @type {{
+ *   tree: import('./tree.js').AnalysisTree,
+ *   currentId: string,
+ *   positions: Map<string, Position>,
+ *   fork: number,
+ *   notice: string | null,
+ *   preview: WireObject | null,
+ *   menuId: string | null,
+ *   steppedAt: number,
+ * }}
+ */
 const page = {
   tree: createTree({ fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' }),
   currentId: ROOT,
@@ -55,9 +74,12 @@ const socket = connectAnalysis({
 // stepping, nor our own engine's (docs/protocol.md "Evaluations in the exported PGN").
 const KEPT_EVALUATION_DEPTH = 16;
 
-/** Keep Stockfish's evaluation of the node on view once it is deep enough. */
+/**
+ * Keep Stockfish's evaluation of the node on view once it is deep enough.
+ * @param {WireObject} update
+ */
 function recordEvaluation(update) {
-  const node = page.tree.get(page.currentId);
+  const node = page.tree.node(page.currentId);
   const best = update.lines[0];
   if (node.uci === null || node.fen !== update.fen || !best) return;
   if (update.engine !== 'stockfish' || update.depth < KEPT_EVALUATION_DEPTH || !best.exact) return;
@@ -69,7 +91,7 @@ const board = createBoard($('#board'), {
   onSelect: markSafety,
   brushes: { ...OVERLAY_BRUSHES, ...CHANGE_BRUSHES },
   // The layers over the board take its rendered size, as on the game page (board.js).
-  frame: $('#board').closest('.board-frame'),
+  frame: /** @type {HTMLElement | null} */ ($('#board').closest('.board-frame')),
 });
 const overlay = createThreatOverlay($('#threat-grid'), $('#threat-heat'), board);
 const overlayControl = createOverlayControl(
@@ -140,7 +162,7 @@ createExport(
     link: $('#share-link'),
     feedback: $('#export-feedback'),
   },
-  { tree: () => page.tree, fen: () => page.tree.get(page.currentId).fen },
+  { tree: () => page.tree, fen: () => page.tree.node(page.currentId).fen },
 );
 const editor = createEditor(
   {
@@ -170,6 +192,8 @@ const editor = createEditor(
 /**
  * A new tree (from the server, or a FEN the editor had accepted with its `position`), shown
  * at its root or (`atEnd`) at the end of its main line.
+ * @param {Parameters<typeof createTree>[0] & {notice?: string | null, id?: string | null}} data
+ * @param {{position?: Position | null, atEnd?: boolean}} [options]
  */
 function loadTree(data, { position = null, atEnd = false } = {}) {
   page.tree = createTree(data);
@@ -187,6 +211,7 @@ const currentPath = () => page.tree.path(page.currentId);
  * Show node `id`: its board at once, its facts when the server answers. Steps closer together
  * than QUICK_STEP_MS (a key held down) ask the server only for the node they stop at, so the
  * connection's rate limits are not spent on nodes passed over.
+ * @param {string} id
  */
 function goTo(id) {
   if (!page.tree.get(id)) return;
@@ -197,7 +222,7 @@ function goTo(id) {
   board.markSquares({});
   hideMenu();
   $('#move-error').textContent = '';
-  const node = page.tree.get(id);
+  const node = page.tree.node(id);
   root.dataset.node = id;
   root.dataset.fen = node.fen;
   const now = performance.now();
@@ -214,14 +239,22 @@ function goTo(id) {
   }, QUICK_STEP_MS);
 }
 
-/** Start the engine on node `id` (changed to at `since`) and get or say its facts. */
+/**
+ * Start the engine on node `id` (changed to at `since`) and get or say its facts.
+ * @param {string} id
+ * @param {number} since
+ */
 function ask(id, since) {
-  engine.follow(page.tree.path(id), page.tree.get(id).fen, since);
+  engine.follow(page.tree.path(id), page.tree.node(id).fen, since);
   const known = page.positions.get(id);
   if (known) speak(known);
   else fetchPosition(id);
 }
 
+/**
+ * @param {string} id
+ * @param {boolean} [retry]
+ */
 async function fetchPosition(id, retry = true) {
   const tree = page.tree;
   const reply = await request('analysis_position', tree.path(id));
@@ -245,11 +278,14 @@ async function fetchPosition(id, retry = true) {
   }
 }
 
-/** A move from the node on view: follow the child that plays it, or ask the server for it. */
+/**
+ * A move from the node on view: follow the child that plays it, or ask the server for it.
+ * @param {string} uci
+ */
 async function playUci(uci) {
   $('#move-error').textContent = '';
   const from = page.currentId;
-  const existing = page.tree.get(from).children.find((child) => child.uci === uci);
+  const existing = page.tree.node(from).children.find((child) => child.uci === uci);
   if (existing) {
     goTo(existing.id);
     return true;
@@ -263,6 +299,9 @@ async function playUci(uci) {
 /**
  * Add the moves `ucis` below node `from`, one node each (all asked for at once); the id of
  * the last, or null when the server refused one (its words shown).
+ * @param {string} from
+ * @param {string[]} ucis
+ * @returns {Promise<string | null>}
  */
 async function extend(from, ucis) {
   const tree = page.tree;
@@ -289,33 +328,36 @@ async function extend(from, ucis) {
   return parent;
 }
 
+/** @param {string[]} ucis */
 async function playLine(ucis) {
   const last = await extend(page.currentId, ucis);
   if (last) goTo(last);
 }
 
+/** @param {string} id */
 function promote(id) {
   if (page.tree.promote(id)) render();
 }
 
+/** @param {string} id */
 function remove(id) {
   if (id === ROOT) return;
   const onView = page.tree.line(page.currentId).some((node) => node.id === id);
   const parent = page.tree.remove(id);
-  if (onView) goTo(parent);
+  if (onView && parent !== null) goTo(parent);
   else render();
 }
 
 // -- drawing -------------------------------------------------------------------------------
 
 function render() {
-  const node = page.tree.get(page.currentId);
+  const node = page.tree.node(page.currentId);
   const position = page.positions.get(page.currentId) ?? null;
   const turn = node.fen.split(' ')[1] === 'b' ? 'black' : 'white';
   board.show({
     fen: node.fen,
     turn,
-    lastMove: node.uci ? uciToMove(node.uci) : null,
+    lastMove: node.uci ? /** @type {[Key, Key]} */ (uciToMove(node.uci)) : null,
     check: position?.check ?? false,
     dests: position && socket.connected() ? position.dests : null,
   });
@@ -331,14 +373,17 @@ function render() {
     position,
     page.notice,
   );
-  $('#promote-variation').disabled = page.tree.isMainline(page.currentId);
-  $('#delete-variation').disabled = page.currentId === ROOT;
+  $('#promote-variation', HTMLButtonElement).disabled = page.tree.isMainline(page.currentId);
+  $('#delete-variation', HTMLButtonElement).disabled = page.currentId === ROOT;
   root.dataset.ply = String(page.tree.depth(page.currentId));
   root.dataset.ready = position ? 'true' : 'false';
   squares.refresh();
 }
 
-/** The choice of next moves at a node with several (lichess's fork): ↑/↓ pick, → plays. */
+/**
+ * The choice of next moves at a node with several (lichess's fork): ↑/↓ pick, → plays.
+ * @param {TreeNode} node
+ */
 function renderFork(node) {
   const fork = $('#fork');
   fork.hidden = node.children.length < 2;
@@ -357,28 +402,38 @@ function renderFork(node) {
 
 function redrawOverlay() {
   const position = page.positions.get(page.currentId) ?? null;
-  nodeOverlay.draw(position, page.tree.get(page.currentId).fen, page.preview);
+  nodeOverlay.draw(position, page.tree.node(page.currentId).fen, page.preview);
 }
 
-async function describeSquare(square) {
-  const reply = await request('analysis_describe', { ...currentPath(), square });
-  return reply.ok ? reply : { ok: false, error: refusalText(reply) };
+/** @param {string} square */
+function describeSquare(square) {
+  return request('analysis_describe', { ...currentPath(), square });
 }
 
+/** @param {Position} position */
 function speak(position) {
   if (position.announcement) announce($('#announcer'), position.announcement);
 }
 
+/** @param {string} square */
 function markSafety(square) {
-  nodeOverlay.markSafety(page.positions.get(page.currentId), square);
+  nodeOverlay.markSafety(page.positions.get(page.currentId) ?? null, square);
 }
 
+/**
+ * @param {string} from
+ * @param {string | null} square
+ */
 function previewTarget(from, square) {
-  return nodeOverlay.previewTarget(page.positions.get(page.currentId), from, square);
+  return nodeOverlay.previewTarget(page.positions.get(page.currentId) ?? null, from, square);
 }
 
 // -- acting --------------------------------------------------------------------------------
 
+/**
+ * @param {string} orig
+ * @param {string} dest
+ */
 async function playBoardMove(orig, dest) {
   const position = page.positions.get(page.currentId);
   if (!position) {
@@ -397,15 +452,20 @@ async function playBoardMove(orig, dest) {
   await playUci(uci);
 }
 
-/** The menu of a move (right click): it acts on that move, the node on view stays. */
+/**
+ * The menu of a move (right click): it acts on that move, the node on view stays.
+ * @param {string} id
+ * @param {number} x
+ * @param {number} y
+ */
 function showMenu(id, x, y) {
   page.menuId = id;
   const menu = $('#tree-menu');
   menu.hidden = false;
   menu.style.left = `${x}px`;
   menu.style.top = `${y}px`;
-  menu.querySelector('[data-action="promote"]').disabled = page.tree.isMainline(id);
-  menu.querySelector('button').focus();
+  find(menu, '[data-action="promote"]', HTMLButtonElement).disabled = page.tree.isMainline(id);
+  find(menu, 'button').focus();
 }
 
 function hideMenu() {
@@ -414,7 +474,7 @@ function hideMenu() {
 }
 
 $('#tree-menu').addEventListener('click', (event) => {
-  const action = event.target.closest('button')?.dataset.action;
+  const action = /** @type {Element} */ (event.target).closest('button')?.dataset.action;
   const id = page.menuId;
   hideMenu();
   if (!id) return;
@@ -422,7 +482,7 @@ $('#tree-menu').addEventListener('click', (event) => {
   if (action === 'delete') remove(id);
 });
 document.addEventListener('click', (event) => {
-  if (!event.target.closest('#tree-menu')) hideMenu();
+  if (!/** @type {Element} */ (event.target).closest('#tree-menu')) hideMenu();
 });
 $('#tree-menu').addEventListener('keydown', (event) => {
   if (event.key === 'Escape') hideMenu();
@@ -430,10 +490,11 @@ $('#tree-menu').addEventListener('keydown', (event) => {
 $('#promote-variation').addEventListener('click', () => promote(page.currentId));
 $('#delete-variation').addEventListener('click', () => remove(page.currentId));
 
+/** @param {boolean} open */
 function showEditor(open) {
   $('#editor').hidden = !open;
   $('#analysis-view').hidden = open;
-  if (open) editor.load(page.tree.get(page.currentId).fen);
+  if (open) editor.load(page.tree.node(page.currentId).fen);
 }
 $('#open-editor').addEventListener('click', () => showEditor(true));
 $('#close-editor').addEventListener('click', () => showEditor(false));
@@ -446,6 +507,7 @@ function flip() {
 }
 $('#flip').addEventListener('click', flip);
 
+/** @type {Record<string, () => void>} */
 const navigate = {
   first: () => goTo(ROOT),
   previous: () => goTo(page.tree.parentOf(page.currentId)?.id ?? ROOT),
@@ -455,8 +517,12 @@ const navigate = {
   },
   last: () => goTo(page.tree.end(page.currentId)),
   /** ↑/↓ at a fork pick the move → plays; elsewhere they go to the start and the end. */
-  forkUp: () => (chooseFork(-1) ? null : navigate.first()),
-  forkDown: () => (chooseFork(1) ? null : navigate.last()),
+  forkUp: () => {
+    if (!chooseFork(-1)) navigate.first();
+  },
+  forkDown: () => {
+    if (!chooseFork(1)) navigate.last();
+  },
   exitVariation: () => {
     const to = page.tree.exitVariation(page.currentId);
     if (to) goTo(to);
@@ -468,12 +534,13 @@ const navigate = {
   flip,
 };
 
+/** @param {number} step */
 function chooseFork(step) {
-  const count = page.tree.get(page.currentId).children.length;
+  const count = page.tree.node(page.currentId).children.length;
   const next = page.fork + step;
   if (count < 2 || next < 0 || next >= count) return false;
   page.fork = next;
-  renderFork(page.tree.get(page.currentId));
+  renderFork(page.tree.node(page.currentId));
   return true;
 }
 
@@ -492,13 +559,13 @@ for (const type of ['mouseup', 'touchend']) {
 
 // The main line's computer analysis (issue 18): posted as PGN, opened at /review/<id>.
 $('#review-game').addEventListener('click', async () => {
-  const button = $('#review-game');
+  const button = $('#review-game', HTMLButtonElement);
   button.disabled = true;
   $('#export-feedback').textContent = 'Asking for a computer analysis…';
   const reply = await reviewMainLine(page.tree);
   button.disabled = false;
   if (!reply.ok) {
-    $('#export-feedback').textContent = `Could not review this game: ${reply.message}`;
+    $('#export-feedback').textContent = `Could not review this game: ${refusalText(reply)}`;
     return;
   }
   window.location.href = reviewUrl(reply.id);
@@ -506,12 +573,14 @@ $('#review-game').addEventListener('click', async () => {
 
 // -- the connection --------------------------------------------------------------------------
 
+/** @type {Record<string, string>} */
 const CONNECTION_TEXT = {
   connected: 'Connected',
   reconnecting: 'Connection lost: reconnecting…',
 };
 let everConnected = false;
 
+/** @param {string} status */
 function showConnection(status) {
   const element = $('#connection');
   element.dataset.state = status;

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The board editor: a chessground board where pieces move freely, spare pieces to drag on
  * (or pick, then click squares), pieces dragged off the board are gone, and the rest of the
@@ -9,19 +10,44 @@
  * accepts it with a notice (a position that cannot arise in a game).
  */
 import { Chessground } from '/vendor/chessground/chessground.min.js';
-import { refusalText } from './socket.js';
+import { refusalText } from '../client.js';
 
+/** @typedef {import('/vendor/chessground/types.js').Role} Role */
+/** @typedef {import('/vendor/chessground/types.js').Color} Color */
+/** @typedef {import('/vendor/chessground/types.js').Key} Key */
+/** @typedef {import('/vendor/chessground/types.js').Piece} Piece */
+
+/** @type {Role[]} */
 const ROLES = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'];
 const EMPTY = '8/8/8/8/8/8/8/8';
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR';
+/** @type {('K' | 'Q' | 'k' | 'q')[]} */
 const CASTLING = ['K', 'Q', 'k', 'q'];
+/** @type {Color[]} */
+const COLORS = ['white', 'black'];
 
 /**
  * `elements`: {board, spares: {white, black}, turn (select), castling: {K, Q, k, q}
  * (checkboxes), enPassant (input), fen (input), analyse, start, clear, error, trash};
  * `request` the socket's; `onAccept(fen, position)` when the server accepted the FEN.
+ * @param {object} elements
+ * @param {HTMLElement} elements.board
+ * @param {{white: HTMLElement, black: HTMLElement}} elements.spares
+ * @param {HTMLSelectElement} elements.turn
+ * @param {Record<'K' | 'Q' | 'k' | 'q', HTMLInputElement>} elements.castling
+ * @param {HTMLInputElement} elements.enPassant
+ * @param {HTMLInputElement} elements.fen
+ * @param {HTMLElement} elements.analyse
+ * @param {HTMLElement} elements.start
+ * @param {HTMLElement} elements.clear
+ * @param {HTMLElement} elements.error
+ * @param {HTMLElement} elements.trash
+ * @param {object} hooks
+ * @param {(event: string, payload?: object) => Promise<import('../client.js').Reply>} hooks.request
+ * @param {(fen: string, position: import('../wire.js').Position) => void} hooks.onAccept
  */
 export function createEditor(elements, { request, onAccept }) {
+  /** @type {Piece | 'trash' | null} */
   let placing = null; // a spare piece picked: each square clicked gets one; 'trash' removes
   let counters = '0 1'; // halfmove clock and move number, kept from the FEN opened
   const ground = Chessground(elements.board, {
@@ -39,10 +65,14 @@ export function createEditor(elements, { request, onAccept }) {
   for (const type of ['mousedown', 'touchstart']) {
     elements.board.addEventListener(type, placeOn, { capture: true, passive: false });
   }
-  for (const color of ['white', 'black']) {
+  for (const color of COLORS) {
     elements.spares[color].replaceChildren(...ROLES.map((role) => spareButton(color, role)));
   }
 
+  /**
+   * @param {Color} color
+   * @param {Role} role
+   */
   function spareButton(color, role) {
     const button = document.createElement('button');
     button.type = 'button';
@@ -59,15 +89,24 @@ export function createEditor(elements, { request, onAccept }) {
     return button;
   }
 
+  /**
+   * @param {MouseEvent | TouchEvent} event
+   * @param {Color} color
+   * @param {Role} role
+   */
   function drag(event, color, role) {
-    if (event.button !== undefined && event.button !== 0) return;
+    if (event instanceof MouseEvent && event.button !== 0) return;
     event.preventDefault();
     // A drag places one piece by itself: the click-to-place mode ends.
     pick(null, null);
     ground.dragNewPiece({ color, role }, event, true);
   }
 
-  /** A spare piece (or the trash) picked: clicks on squares place it until picked again. */
+  /**
+   * A spare piece (or the trash) picked: clicks on squares place it until picked again.
+   * @param {Piece | 'trash' | null} piece
+   * @param {HTMLElement | null} button
+   */
   function pick(piece, button) {
     const same = placing && button?.getAttribute('aria-pressed') === 'true';
     placing = same ? null : piece;
@@ -79,10 +118,13 @@ export function createEditor(elements, { request, onAccept }) {
   /**
    * In click-to-place mode a press on a square places the picked piece (or removes one), and
    * chessground never sees the press: it would pick up the piece there instead.
+   * @param {Event} event
    */
   function placeOn(event) {
     if (!placing) return;
-    const point = event.touches?.[0] ?? event;
+    // Not `instanceof TouchEvent`: desktop Firefox has no such constructor.
+    const point =
+      'touches' in event ? /** @type {TouchEvent} */ (event).touches[0] : /** @type {MouseEvent} */ (event);
     const square = ground.getKeyAtDomPos([point.clientX, point.clientY]);
     if (!square) return;
     event.preventDefault();
@@ -107,7 +149,10 @@ export function createEditor(elements, { request, onAccept }) {
     elements.error.textContent = '';
   }
 
-  /** Show `text` (a FEN typed or given) on the board and in the fields, as far as it reads. */
+  /**
+   * Show `text` (a FEN typed or given) on the board and in the fields, as far as it reads.
+   * @param {string} text
+   */
   function readFen(text) {
     const [placement, side, castling, enPassant, halfmove, fullmove] = text.trim().split(/\s+/);
     counters = /^\d+$/.test(halfmove) && /^\d+$/.test(fullmove) ? `${halfmove} ${fullmove}` : '0 1';
@@ -147,7 +192,10 @@ export function createEditor(elements, { request, onAccept }) {
   writeFen();
 
   return {
-    /** Open the editor on `text` (the FEN of the node on view). */
+    /**
+     * Open the editor on `text` (the FEN of the node on view).
+     * @param {string} text
+     */
     load(text) {
       readFen(text);
       writeFen();

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The engine panel: an on/off switch, which engine (Stockfish in this browser, or our own on
  * the server), how many lines (1-5) and how long to think (8 s as lichess, 30 s, or until
@@ -18,15 +19,59 @@ import { describeSearch, lineRow, renderScore } from './engine_view.js';
 
 const SETTINGS_KEY = 'chess.analysisEngineSettings';
 const SWITCH_KEY = 'chess.analysisEngine';
+/** @typedef {{source: string, multipv: number, movetime: number | null}} Settings */
+/** @typedef {{fen: string, moves: string[]}} Path */
+/**
+ * An engine either side: in this browser or on the server.
+ * @typedef {{
+ *   name: string,
+ *   start: (path: Path, fen: string, settings: {multipv: number, movetime: number | null}) => void,
+ *   stop: () => void,
+ *   receive?: (update: import('../wire.js').WireObject) => void,
+ *   restart?: () => void,
+ * }} Engine
+ */
+/**
+ * @typedef {object} EngineElements
+ * @property {HTMLInputElement} toggle
+ * @property {HTMLSelectElement} source
+ * @property {HTMLSelectElement} multipv
+ * @property {HTMLSelectElement} movetime
+ * @property {HTMLElement} name
+ * @property {HTMLElement} status
+ * @property {HTMLElement} lines
+ * @property {HTMLElement} bar
+ * @property {HTMLElement} barFill
+ * @property {HTMLElement} barText
+ * @property {HTMLElement} score
+ */
+
+/** @type {Settings} */
 const DEFAULTS = { source: 'browser', multipv: 3, movetime: 8000 };
 
 /**
  * `elements`: {toggle, source, multipv, movetime (selects), name, status, lines, bar, barFill,
  * barText, score}; `request` the socket's; `onPlayLine(ucis)` plays a line's first moves from
  * the node; `onUpdate(update)` hears every update drawn.
+ * @param {EngineElements} elements
+ * @param {object} hooks
+ * @param {(event: string, payload?: object) => Promise<import('../client.js').Reply>} hooks.request
+ * @param {(ucis: string[]) => void} hooks.onPlayLine
+ * @param {(update: import('../wire.js').WireObject) => void} hooks.onUpdate
  */
 export function createEngine(elements, { request, onPlayLine, onUpdate }) {
   const wasm = canRunStockfish();
+  /**
+   * @type {{
+   *   on: boolean,
+   *   settings: Settings,
+   *   path: Path | null,
+   *   fen: string | null,
+   *   startedAt: number,
+   *   firstShown: boolean,
+   *   engines: Record<string, Engine>,
+   * }}
+   */
   const panel = {
     on: localStorage.getItem(SWITCH_KEY) !== 'off',
     settings: readSettings(wasm),
@@ -36,15 +81,19 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
     firstShown: false,
     engines: {}, // made when first chosen, so a visitor on the server's engine loads no WASM
   };
-  const showStatus = (text) => {
+  const showStatus = (/** @type {string} */ text) => {
     elements.status.textContent = text;
   };
-  const receive = (update) => {
+  const receive = (/** @type {import('../wire.js').WireObject} */ update) => {
     if (!panel.on || update.fen !== panel.fen) return;
     render(update);
     onUpdate(update);
   };
 
+  /**
+   * @param {string} source
+   * @returns {Engine}
+   */
   function engineOf(source) {
     if (!panel.engines[source]) {
       panel.engines[source] =
@@ -56,10 +105,13 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
   }
   const current = () => engineOf(panel.settings.source);
 
-  /** Stockfish could not start here: say so and use the server's engine. */
+  /**
+   * Stockfish could not start here: say so and use the server's engine.
+   * @param {string} message
+   */
   function fallBack(message) {
     if (panel.settings.source !== 'browser') return;
-    elements.source.querySelector('option[value="browser"]').disabled = true;
+    disableBrowserOption(elements.source);
     changeSettings({ source: 'server' }, false);
     showStatus(`Stockfish cannot run in this browser (${message}): our engine on the server instead.`);
   }
@@ -69,16 +121,19 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
     panel.firstShown = false;
     showStatus('Analysing…');
     const { multipv, movetime } = panel.settings;
-    current().start(panel.path, panel.fen, { multipv, movetime });
+    current().start(panel.path, panel.fen ?? '', { multipv, movetime });
   }
 
   function stopAll() {
     for (const engine of Object.values(panel.engines)) engine.stop();
   }
 
+  /** @param {import('../wire.js').WireObject} update */
   function render(update) {
     elements.lines.replaceChildren(
-      ...update.lines.map((line) => lineRow(line, panel.fen, onPlayLine)),
+      ...update.lines.map((/** @type {import('./browser_engine.js').Line} */ line) =>
+        lineRow(line, panel.fen ?? '', onPlayLine),
+      ),
     );
     if (update.lines.length > 0) showStatus(describeSearch(update));
     else if (update.outcome) showStatus('Checkmate: no move to analyse.');
@@ -103,7 +158,11 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
     elements.name.dataset.engine = panel.settings.source;
   }
 
-  /** New settings: kept, shown, and the search started again with them (`restart`). */
+  /**
+   * New settings: kept, shown, and the search started again with them (`restart`).
+   * @param {Partial<Settings>} changes
+   * @param {boolean} [restart]
+   */
   function changeSettings(changes, restart = true) {
     stopAll();
     Object.assign(panel.settings, changes);
@@ -133,6 +192,7 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
     }
   });
 
+  /** @param {boolean} on */
   function switchOn(on) {
     panel.on = on;
     localStorage.setItem(SWITCH_KEY, on ? 'on' : 'off');
@@ -148,7 +208,7 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
     }
   }
 
-  if (!wasm) elements.source.querySelector('option[value="browser"]').disabled = true;
+  if (!wasm) disableBrowserOption(elements.source);
   elements.toggle.checked = panel.on;
   elements.bar.hidden = !panel.on;
   showSettings(elements, panel.settings);
@@ -156,7 +216,12 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
   else showStatus('Engine off');
 
   return {
-    /** The node on view changed to `path` (its position's FEN `fen`) at `since`: analyse it. */
+    /**
+     * The node on view changed to `path` (its position's FEN `fen`) at `since`: analyse it.
+     * @param {Path} path
+     * @param {string} fen
+     * @param {number} [since]
+     */
     follow(path, fen, since = performance.now()) {
       panel.path = path;
       panel.fen = fen;
@@ -171,20 +236,28 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
       clear();
       showStatus('Analysing…');
     },
-    /** `engine_lines` from the server. */
+    /**
+     * `engine_lines` from the server.
+     * @param {import('../wire.js').WireObject} update
+     */
     receiveServerLines(update) {
-      panel.engines.server?.receive(update);
+      panel.engines.server?.receive?.(update);
     },
     /** The connection came back: the server forgot its job, so start it again. */
     restart() {
-      panel.engines.server?.restart();
+      panel.engines.server?.restart?.();
     },
   };
 }
 
-/** The kept settings, checked; the server's engine where no WebAssembly runs. */
+/**
+ * The kept settings, checked; the server's engine where no WebAssembly runs.
+ * @param {boolean} wasm
+ * @returns {Settings}
+ */
 function readSettings(wasm) {
-  let kept = {};
+  /** @type {any} */
+  let kept;
   try {
     kept = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? '{}') ?? {};
   } catch {
@@ -202,6 +275,10 @@ function readSettings(wasm) {
   return settings;
 }
 
+/**
+ * @param {EngineElements} elements
+ * @param {Settings} settings
+ */
 function showSettings(elements, settings) {
   elements.source.value = settings.source;
   elements.multipv.value = String(settings.multipv);
@@ -211,4 +288,13 @@ function showSettings(elements, settings) {
     option.disabled = settings.source === 'server' && Number(option.value) > SERVER_MAX_MULTIPV;
   }
   elements.movetime.disabled = settings.source === 'server';
+}
+
+/**
+ * The browser's Stockfish is not offered where it cannot run.
+ * @param {HTMLSelectElement} source
+ */
+function disableBrowserOption(source) {
+  const option = source.querySelector('option[value="browser"]');
+  if (option instanceof HTMLOptionElement) option.disabled = true;
 }

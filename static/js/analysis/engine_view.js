@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * How the engine's findings look: the evaluation bar beside the board (White's share from
  * White's side, the score written across it), the score in the panel's head, and the lines as
@@ -6,8 +7,21 @@
  */
 import { rootPly } from './treeview.js';
 
-/** A score as a player reads it: `+0.34`, `-1.20`, `#3` (White mates), `#-3` (Black mates),
- * `1-0` / `0-1` once mated. */
+/**
+ * @typedef {{
+ *   cp: number,
+ *   mate?: undefined,
+ *   winner?: undefined} | {mate: number,
+ *   cp?: undefined,
+ *   winner?: string,
+ * }} Score
+ */
+
+/**
+ * A score as a player reads it: `+0.34`, `-1.20`, `#3` (White mates), `#-3` (Black mates),
+ * `1-0` / `0-1` once mated.
+ * @param {Score} score
+ */
 export function formatScore(score) {
   if (score.mate === 0) return score.winner === 'white' ? '1-0' : '0-1';
   if (score.mate !== undefined) return `#${score.mate}`;
@@ -15,15 +29,21 @@ export function formatScore(score) {
   return `${pawns > 0 ? '+' : ''}${pawns.toFixed(2)}`;
 }
 
-/** The short form written on the bar, one decimal as lichess's: `+0.3`, `#3`, `1-0`. */
+/**
+ * The short form written on the bar, one decimal as lichess's: `+0.3`, `#3`, `1-0`.
+ * @param {Score} score
+ */
 function barScore(score) {
   if (score.mate !== undefined) return formatScore(score);
   const pawns = Math.abs(score.cp / 100);
   return pawns >= 10 ? pawns.toFixed(0) : pawns.toFixed(1);
 }
 
-/** How much of the bar is White's, in percent: a mate fills it for the side that mates;
- * otherwise lichess's winning chances from centipawns. */
+/**
+ * How much of the bar is White's, in percent: a mate fills it for the side that mates;
+ * otherwise lichess's winning chances from centipawns.
+ * @param {Score} score
+ */
 export function whiteShare(score) {
   if (score.mate === 0) return score.winner === 'white' ? 100 : 0;
   if (score.mate !== undefined) return score.mate > 0 ? 100 : 0;
@@ -31,7 +51,15 @@ export function whiteShare(score) {
   return Math.max(2, Math.min(98, 50 + 50 * chances));
 }
 
-/** Draw `score` (or null: no evaluation) on the bar `{bar, barFill, barText}` and `head`. */
+/**
+ * Draw `score` (or null: no evaluation) on the bar `{bar, barFill, barText}` and `head`.
+ * @param {object} elements
+ * @param {HTMLElement} elements.bar
+ * @param {HTMLElement} elements.barFill
+ * @param {HTMLElement} elements.barText
+ * @param {HTMLElement} elements.score
+ * @param {Score | null} score
+ */
 export function renderScore(elements, score) {
   const share = score === null ? 50 : whiteShare(score);
   elements.barFill.style.height = `${share}%`;
@@ -44,7 +72,12 @@ export function renderScore(elements, score) {
   elements.score.textContent = text;
 }
 
-/** A row of the line `line` from the position `fen`; `onPlay(ucis)` plays it up to a move. */
+/**
+ * A row of the line `line` from the position `fen`; `onPlay(ucis)` plays it up to a move.
+ * @param {{rank: number, score: Score, san: string[], uci: string[]}} line
+ * @param {string} fen
+ * @param {(ucis: string[]) => void} onPlay
+ */
 export function lineRow(line, fen, onPlay) {
   const row = document.createElement('div');
   row.className = 'engine-line';
@@ -71,7 +104,10 @@ export function lineRow(line, fen, onPlay) {
   return row;
 }
 
-/** "Depth 22 · 410k nodes/s · 3.1 s (deepening)" for an update with lines. */
+/**
+ * "Depth 22 · 410k nodes/s · 3.1 s (deepening)" for an update with lines.
+ * @param {import('../wire.js').WireObject} update
+ */
 export function describeSearch(update) {
   const seconds = update.seconds?.toFixed(1) ?? '?';
   const state = update.done ? 'done' : 'deepening';
@@ -79,6 +115,7 @@ export function describeSearch(update) {
   return `Depth ${update.depth} · ${speed} · ${seconds} s (${state})`;
 }
 
+/** @param {number} ply */
 function moveNumber(ply) {
   const number = document.createElement('span');
   number.className = 'engine-number';
@@ -86,6 +123,7 @@ function moveNumber(ply) {
   return number;
 }
 
+/** @param {number | undefined} count */
 function formatCount(count) {
   if (count === undefined) return '?';
   if (count >= 1_000_000) return `${(count / 1_000_000).toFixed(1)}M`;

@@ -1,26 +1,39 @@
+// @ts-check
 /**
  * Out of the analysis board: the PGN of the whole tree (downloaded or copied, with the
  * threat annotations as an option, written by the server from the tree:
  * `POST /api/analysis/export`), the FEN of the node on view, and a link that reopens the
  * same tree (stored by `POST /api/analysis`, reopened at `/analysis/<id>`).
  */
-import { fetchJson, fetchText, errorMessage } from './http.js';
+import { refusalText, requestJson, requestText } from '../client.js';
 import { copyText } from '../panel/links.js';
 
 /**
  * `elements`: {annotations (checkbox), download, copyPgn, pgnText, copyFen, share, linkRow, link,
  * feedback};
  * `tree()` the current tree, `fen()` the FEN on view.
+ * @param {object} elements
+ * @param {HTMLInputElement} elements.annotations
+ * @param {HTMLElement} elements.download
+ * @param {HTMLElement} elements.copyPgn
+ * @param {HTMLTextAreaElement} elements.pgnText
+ * @param {HTMLElement} elements.copyFen
+ * @param {HTMLElement} elements.share
+ * @param {HTMLElement} elements.linkRow
+ * @param {HTMLInputElement} elements.link
+ * @param {HTMLElement} elements.feedback
+ * @param {{tree: () => import('./tree.js').AnalysisTree, fen: () => string}} sources
  */
 export function createExport(elements, { tree, fen }) {
+  /** @param {string} text */
   const say = (text) => {
     elements.feedback.textContent = text;
   };
 
   async function pgn() {
     const annotations = elements.annotations.checked;
-    const reply = await fetchText('/api/analysis/export', { tree: tree().toExport(), annotations });
-    if (!reply.ok) say(`Could not export the PGN: ${errorMessage(reply)}`);
+    const reply = await requestText('/api/analysis/export', { tree: tree().toExport(), annotations });
+    if (!reply.ok) say(`Could not export the PGN: ${refusalText(reply)}`);
     return reply.ok ? reply.text : null;
   }
 
@@ -49,12 +62,12 @@ export function createExport(elements, { tree, fen }) {
     say((await copyText(text)) ? `Copied: ${text}` : `Copy this by hand: ${text}`);
   });
   elements.share.addEventListener('click', async () => {
-    const reply = await fetchJson('/api/analysis', { tree: tree().toExport() });
-    if (!reply.ok || !reply.data.id) {
-      say(`Could not store the analysis: ${errorMessage(reply)}`);
+    const reply = await requestJson('/api/analysis', { tree: tree().toExport() });
+    if (!reply.ok) {
+      say(`Could not store the analysis: ${refusalText(reply)}`);
       return;
     }
-    const link = new URL(`/analysis/${reply.data.id}`, window.location.origin).href;
+    const link = new URL(`/analysis/${reply.id}`, window.location.origin).href;
     elements.link.value = link;
     elements.linkRow.hidden = false;
     say((await copyText(link)) ? `Link copied: ${link}` : `Copy the link by hand: ${link}`);

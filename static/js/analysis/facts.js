@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The words above the move list: the players of a loaded game, the opening of the node on
  * view (the last named position on its path), whose move it is or how the game ended there,
@@ -5,6 +6,7 @@
  * (`analysis_position`, the tree's headers); the page only writes it down.
  */
 
+/** @type {Record<string, string>} */
 const ENDINGS = {
   checkmate: 'Checkmate',
   stalemate: 'Stalemate',
@@ -18,9 +20,12 @@ const ENDINGS = {
 /**
  * `elements`: {opening, status, notice}; `position` the node's facts (null until they come);
  * `treeNotice` the notice the tree came with.
+ * @param {{opening: HTMLElement, status: HTMLElement, notice: HTMLElement}} elements
+ * @param {import('../wire.js').Position | null} position
+ * @param {string | null} [treeNotice]
  */
 export function renderFacts(elements, position, treeNotice) {
-  const { opening } = position ?? {};
+  const opening = position?.opening;
   elements.opening.hidden = !opening;
   elements.opening.textContent = opening ? `${opening.eco} ${opening.name}` : '';
   elements.status.textContent = position ? describeStatus(position) : '';
@@ -29,7 +34,10 @@ export function renderFacts(elements, position, treeNotice) {
   elements.notice.textContent = notice ?? '';
 }
 
-/** "White to move", "Black to move, in check", "Checkmate: White wins" (from the outcome). */
+/**
+ * "White to move", "Black to move, in check", "Checkmate: White wins" (from the outcome).
+ * @param {import('../wire.js').Position} position
+ */
 export function describeStatus(position) {
   const side = position.turn === 'white' ? 'White' : 'Black';
   const { outcome } = position;
@@ -39,7 +47,12 @@ export function describeStatus(position) {
   return `${ending}: ${outcome.winner === 'white' ? 'White' : 'Black'} wins`;
 }
 
-/** "White – Black" (and the result) of a loaded game; hidden for a bare position. */
+/**
+ * "White – Black" (and the result) of a loaded game; hidden for a bare position.
+ * @param {HTMLElement} title
+ * @param {Record<string, string>} headers
+ * @param {string} [result]
+ */
 export function renderGameTitle(title, headers, result) {
   const players = headers.White || headers.Black;
   title.hidden = !players;

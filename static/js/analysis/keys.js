@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The analysis board's keys, as on lichess: ← / → the previous and next move of the line
  * (→ follows the move chosen at a fork), ↑ / ↓ choose among the next moves at a fork and
@@ -6,6 +7,9 @@
  * Keys typed into a field, or moving the focus over the board's squares, are left alone.
  */
 
+/** @typedef {Record<string, () => void>} Navigation the moves by name: previous, next, first... */
+
+/** @type {Record<string, string>} */
 const PLAIN = {
   ArrowLeft: 'previous',
   ArrowRight: 'next',
@@ -15,13 +19,23 @@ const PLAIN = {
   End: 'last',
   f: 'flip',
 };
+/** @type {Record<string, string>} */
 const SHIFTED = { ArrowLeft: 'exitVariation', ArrowRight: 'enterVariation' };
 
-/** `navigate`: name -> function (the names above); `paused()` true while the editor is open. */
+/**
+ * `navigate`: name -> function (the names above); `paused()` true while the editor is open.
+ * @param {EventTarget} target
+ * @param {Navigation} navigate
+ * @param {() => boolean} paused
+ */
 export function bindKeys(target, navigate, paused) {
-  target.addEventListener('keydown', (event) => {
+  target.addEventListener('keydown', (/** @type {Event} */ keyEvent) => {
+    const event = /** @type {KeyboardEvent} */ (keyEvent);
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (paused() || event.target.closest?.('input, textarea, select, .square-focus, [role=menu]')) {
+    const field = /** @type {Element} */ (event.target).closest?.(
+      'input, textarea, select, .square-focus, [role=menu]',
+    );
+    if (paused() || field) {
       return;
     }
     const name = (event.shiftKey ? SHIFTED : PLAIN)[event.key];
@@ -31,7 +45,11 @@ export function bindKeys(target, navigate, paused) {
   });
 }
 
-/** The step buttons under the board (`#step-first` ... `#step-last`), bound to `navigate`. */
+/**
+ * The step buttons under the board (`#step-first` ... `#step-last`), bound to `navigate`.
+ * @param {ParentNode} root
+ * @param {Navigation} navigate
+ */
 export function bindStepButtons(root, navigate) {
   for (const [id, where] of [
     ['#step-first', 'first'],
@@ -39,6 +57,6 @@ export function bindStepButtons(root, navigate) {
     ['#step-next', 'next'],
     ['#step-last', 'last'],
   ]) {
-    root.querySelector(id).addEventListener('click', () => navigate[where]());
+    root.querySelector(id)?.addEventListener('click', () => navigate[where]());
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The analysis board's lines from the server's engine (our own, chesscore's search) over
  * Socket.IO: `engine_start` for a path, which replaces the connection's previous job on the
@@ -5,13 +6,35 @@
  * (docs/protocol.md). Lines of any job but the latest are ignored. A job pre-empted by a live
  * game's search (games come first) is asked for again a few seconds later.
  */
+import { refusalText } from '../client.js';
 
 const RESUME_MS = 3000;
 // The server computes at most this many lines (server/transport/requests.py MAX_MULTIPV).
 export const SERVER_MAX_MULTIPV = 3;
 
-/** `request(event, payload)` the socket's; `onUpdate(update)`, `onStatus(text)` to the panel. */
+/** @typedef {{fen: string, moves: string[]}} Path */
+/**
+ * @typedef {object} EngineHooks
+ * @property {(event: string, payload?: object) => Promise<import('../client.js').Reply>} request
+ * @property {(update: import('../wire.js').WireObject) => void} onUpdate
+ * @property {(text: string) => void} onStatus
+ */
+
+/**
+ * `request(event, payload)` the socket's; `onUpdate(update)`, `onStatus(text)` to the panel.
+ * @param {EngineHooks} hooks
+ */
 export function createServerEngine({ request, onUpdate, onStatus }) {
+  /**
+   * @type {{
+   *   path: Path | null,
+   *   fen: string | null,
+   *   multipv: number,
+   *   id: string | null,
+   *   running: boolean,
+   *   asked: number,
+   * }}
+   */
   const job = {
     path: null,
     fen: null,
@@ -31,11 +54,12 @@ export function createServerEngine({ request, onUpdate, onStatus }) {
     const reply = await request('engine_start', payload);
     if (asked !== job.asked) return;
     if (reply.ok) job.id = reply.job;
-    else onStatus(`Engine: ${reply.message ?? reply.error}`);
+    else onStatus(`Engine: ${refusalText(reply)}`);
   }
 
   /** A live game's search took the worker: say so, and ask again in a moment for the same
    * node, unless the page has moved on meanwhile. */
+  /** @param {string} id */
   function resumeLater(id) {
     onStatus('Paused for a live game; resuming…');
     setTimeout(() => {
@@ -45,6 +69,11 @@ export function createServerEngine({ request, onUpdate, onStatus }) {
 
   return {
     name: 'Our engine, on the server',
+    /**
+     * @param {Path} path
+     * @param {string} fen
+     * @param {{multipv: number}} settings
+     */
     start(path, fen, { multipv }) {
       Object.assign(job, { path, fen, multipv: Math.min(multipv, SERVER_MAX_MULTIPV) });
       start();
@@ -56,7 +85,10 @@ export function createServerEngine({ request, onUpdate, onStatus }) {
       job.running = false;
       request('engine_stop', {});
     },
-    /** `engine_lines` from the server. */
+    /**
+     * `engine_lines` from the server.
+     * @param {import('../wire.js').WireObject} update
+     */
     receive(update) {
       if (!job.running) return;
       // The job's id is known once engine_start is answered; lines that come first are taken

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Stockfish 19 lite, compiled to WebAssembly, in a Web Worker: the analysis board's engine in
  * the visitor's browser (served from /vendor/stockfish/, docs/protocol.md "The engine in the
@@ -39,16 +40,37 @@ export function chooseBuild() {
  * `onDone(search)` each search's end (its `bestmove`). Returns {ready (a promise), search,
  * stop, quit}.
  */
+/**
+ * A search as the page asks for it.
+ * @typedef {{
+ *   fen: string,
+ *   moves: string[],
+ *   multipv: number,
+ *   movetime: number | null,
+ *   cancelled?: boolean,
+ * }} Search
+ */
+/** @typedef {NonNullable<ReturnType<typeof parseInfo>>} Info */
+
+/**
+ * @param {object} hooks
+ * @param {(search: Search, info: Info) => void} hooks.onInfo
+ * @param {(search: Search) => void} hooks.onDone
+ * @param {(words: string) => void} hooks.onError
+ */
 export function startStockfish({ onInfo, onDone, onError }) {
   const build = chooseBuild();
   const worker = new Worker(build.url);
+  /** @type {{running: Search | null, next: Search | null, stopping: boolean}} */
   const engine = { running: null, next: null, stopping: false };
-  let readyResolve;
+  /** @type {(value: ReturnType<typeof chooseBuild>) => void} */
+  let readyResolve = () => {};
+  /** @type {Promise<ReturnType<typeof chooseBuild>>} */
   const ready = new Promise((resolve, reject) => {
     readyResolve = resolve;
     setTimeout(() => reject(new Error('Stockfish did not start in time')), READY_TIMEOUT_MS);
   });
-  const send = (command) => worker.postMessage(command);
+  const send = (/** @type {string} */ command) => worker.postMessage(command);
 
   worker.addEventListener('error', (event) => onError(event.message || 'the engine failed'));
   worker.addEventListener('message', (event) => {
@@ -72,6 +94,7 @@ export function startStockfish({ onInfo, onDone, onError }) {
     if (engine.next) begin(engine.next);
   }
 
+  /** @param {Search} search */
   function begin(search) {
     engine.next = null;
     engine.running = search;
@@ -84,7 +107,10 @@ export function startStockfish({ onInfo, onDone, onError }) {
   return {
     ready,
     build,
-    /** Search `{fen, moves, multipv, movetime (ms, or null for no end)}` after any running. */
+    /**
+     * Search `{fen, moves, multipv, movetime (ms, or null for no end)}` after any running.
+     * @param {Search} search
+     */
     search(search) {
       if (engine.running) {
         engine.next = search;
@@ -115,9 +141,23 @@ export function startStockfish({ onInfo, onDone, onError }) {
  * An `info` line as data: {depth, multipv, score: {cp} | {mate}, bound, nodes, nps, time, pv},
  * the score from the side to move's view; null for a line without a score and a pv (a
  * `currmove` report), except the `score mate 0` of a mated side, which has no pv.
+ * @param {string} line
  */
 export function parseInfo(line) {
   const words = line.split(' ');
+  /**
+   * @type {{
+   *   depth: number,
+   *   multipv: number,
+   *   score: {cp?: number, mate?: number} | null,
+   *   bound: string | null,
+   *   nodes: number,
+   *   nps: number,
+   *   time: number,
+   *   pv: string[],
+   *   [field: string]: unknown,
+   * }}
+   */
   const info = { depth: 0, multipv: 1, score: null, bound: null, nodes: 0, nps: 0, time: 0, pv: [] };
   for (let index = 1; index < words.length; index += 1) {
     const word = words[index];

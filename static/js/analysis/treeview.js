@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The move list of the analysis board, drawn as lichess draws it: the main line in pairs
  * (number, White's move, Black's move), and where a main-line move has variations or a
@@ -10,6 +11,23 @@
  * Move numbers come from the root FEN's move number and side to move: notation, not rules.
  */
 
+/** @typedef {import('./tree.js').TreeNode} TreeNode */
+/**
+ * @typedef {object} TreeActions
+ * @property {(id: string) => void} onSelect
+ * @property {(id: string, x: number, y: number) => void} onMenu
+ */
+/**
+ * What drawing one tree needs throughout.
+ * @typedef {{
+ *   tree: import('./tree.js').AnalysisTree,
+ *   currentId: string,
+ *   actions: TreeActions,
+ *   start: number,
+ * }} DrawContext
+ */
+
+/** @type {Record<number, string>} */
 const NAG_GLYPHS = {
   1: '!',
   2: '?',
@@ -35,10 +53,16 @@ const NAG_GLYPHS = {
   146: 'N',
 };
 
-/** The glyph of NAG `nag` (`$n` for one without a glyph). */
+/**
+ * The glyph of NAG `nag` (`$n` for one without a glyph).
+ * @param {number} nag
+ */
 export const nagGlyph = (nag) => NAG_GLYPHS[nag] ?? `$${nag}`;
 
-/** Plies before the root position, from its FEN: White to move on move 1 is 0. */
+/**
+ * Plies before the root position, from its FEN: White to move on move 1 is 0.
+ * @param {string} fen
+ */
 export function rootPly(fen) {
   const [, side, , , , fullmove] = fen.split(' ');
   return ((Number(fullmove) || 1) - 1) * 2 + (side === 'b' ? 1 : 0);
@@ -47,13 +71,17 @@ export function rootPly(fen) {
 /**
  * Draw `tree` into `container`, marking `currentId`. `actions`: onSelect(id),
  * onMenu(id, x, y) (a right click on a move).
+ * @param {HTMLElement} container
+ * @param {import('./tree.js').AnalysisTree} tree
+ * @param {string} currentId
+ * @param {TreeActions} actions
  */
 export function renderTree(container, tree, currentId, actions) {
   const start = rootPly(tree.root.fen);
   const context = { tree, currentId, actions, start };
   const rows = document.createElement('div');
   rows.className = 'tree-main';
-  if (tree.root.comment) rows.append(interrupt(context, tree.root, []));
+  if (tree.root.comment) rows.append(interrupt(context, tree.root, [], start));
   let parent = tree.root;
   let depth = 0;
   let needsIndex = true;
@@ -84,6 +112,7 @@ export function renderTree(container, tree, currentId, actions) {
   current?.scrollIntoView({ block: 'nearest' });
 }
 
+/** @param {number} before */
 function indexCell(before) {
   const cell = document.createElement('span');
   cell.className = 'tree-index';
@@ -98,7 +127,13 @@ function emptyCell() {
   return cell;
 }
 
-/** The block after a main-line move: its comment, then each of its variations on a line. */
+/**
+ * The block after a main-line move: its comment, then each of its variations on a line.
+ * @param {DrawContext} context
+ * @param {TreeNode} node
+ * @param {TreeNode[]} variations
+ * @param {number} before
+ */
 function interrupt(context, node, variations, before) {
   const block = document.createElement('div');
   block.className = 'tree-interrupt';
@@ -115,11 +150,16 @@ function interrupt(context, node, variations, before) {
 /**
  * A variation inline from `node` (played at ply `before`) to the end of its line, with
  * deeper variations in parentheses after the move they replace.
+ * @param {DrawContext} context
+ * @param {HTMLElement} box
+ * @param {TreeNode} first
+ * @param {number} before
  */
 function appendLine(context, box, first, before) {
   let node = first;
   let ply = before;
   let numbered = true;
+  /** @type {TreeNode[]} */
   let alternatives = [];
   for (;;) {
     if (ply % 2 === 0 || numbered) box.append(numberSpan(ply));
@@ -139,6 +179,7 @@ function appendLine(context, box, first, before) {
   }
 }
 
+/** @param {number} ply */
 function numberSpan(ply) {
   const span = document.createElement('span');
   span.className = 'tree-number';
@@ -146,6 +187,7 @@ function numberSpan(ply) {
   return span;
 }
 
+/** @param {string} text */
 function commentSpan(text) {
   const span = document.createElement('span');
   span.className = 'tree-comment';
@@ -153,14 +195,20 @@ function commentSpan(text) {
   return span;
 }
 
+/**
+ * @param {DrawContext} context
+ * @param {TreeNode} node
+ * @param {number} before
+ * @param {string} kind
+ */
 function moveButton({ currentId, actions }, node, before, kind) {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = `tree-move ${kind}`;
   button.dataset.id = node.id;
-  button.dataset.uci = node.uci;
+  button.dataset.uci = node.uci ?? '';
   const glyphs = node.nags.map(nagGlyph).join('');
-  button.textContent = node.san;
+  button.textContent = node.san ?? '';
   if (glyphs) {
     const glyph = document.createElement('span');
     glyph.className = 'tree-glyph';

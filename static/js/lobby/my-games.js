@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * "Your games" for a signed-in player, on any browser: the games in play whose seats the
  * account took (from GET /api/account/games; opening one joins it in that seat, the server
@@ -6,7 +7,13 @@
  * when the page says someone is signed in; a session ended meanwhile (401) leaves the list as
  * it was.
  */
+import { requestJson } from '../client.js';
 
+/**
+ * @param {string} href
+ * @param {string} text
+ * @param {string} detail
+ */
 function gameItem(href, text, detail) {
   const item = document.createElement('li');
   const link = document.createElement('a');
@@ -16,27 +23,29 @@ function gameItem(href, text, detail) {
   return item;
 }
 
+/** @param {import('../wire.js').WireObject} game */
 function describePlaying(game) {
   const control = game.control ?? 'no clock';
   return ` · ${control}${game.rated ? ' · rated' : ''} · ${Math.ceil(game.plies / 2)} moves`;
 }
 
+/** @type {Record<string, string>} */
 const RESULTS = { win: 'won', draw: 'drawn', loss: 'lost' };
 
 /**
  * Fill `list` (the <ul> of this browser's games, whose ids are `listed`) and `section` with the
  * account's games; `onShown(count)` with how many games the list now has.
+ * @param {HTMLElement} list
+ * @param {HTMLElement} section
+ * @param {Set<string>} listed
+ * @param {(count: number) => void} onShown
  */
 export async function listAccountGames(list, section, listed, onShown) {
-  let reply;
-  try {
-    const answer = await fetch('/api/account/games', { credentials: 'same-origin' });
-    if (!answer.ok) return;
-    reply = await answer.json();
-  } catch {
-    return; // offline or no server: this browser's games are still listed
-  }
-  for (const game of reply.playing.filter((game) => !listed.has(game.id))) {
+  const reply = await requestJson('/api/account/games');
+  if (!reply.ok) return; // offline, no server or signed out: this browser's games are still listed
+  /** @type {import('../wire.js').WireObject[]} */
+  const playing = reply.playing;
+  for (const game of playing.filter((game) => !listed.has(game.id))) {
     list.append(gameItem(`/game/${game.id}`, `${game.color} against ${game.opponent}`, describePlaying(game)));
   }
   onShown(list.children.length);

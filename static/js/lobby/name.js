@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The visitor's display name: chosen on the lobby and kept in localStorage, else a generated
  * "Anonymous-4821" kept the same way. The check mirrors the server's (server/lobby/names.py),
@@ -7,6 +8,7 @@
 const KEY = 'chess.name';
 const NAME = /^[\p{L}\p{Nd}_ -]{1,20}$/u;
 
+/** @param {string} text */
 export function isName(text) {
   return NAME.test(text) && text === text.trim();
 }
@@ -30,6 +32,7 @@ export function loadName() {
   return name;
 }
 
+/** @param {string} name */
 export function saveName(name) {
   localStorage.setItem(KEY, name);
 }
@@ -37,6 +40,9 @@ export function saveName(name) {
 /**
  * Wire the name field: shows the kept name, keeps a valid edit, says why an edit is refused.
  * A signed-in player's field holds the account's name, read-only: the server shows that name.
+ * @param {HTMLInputElement} input
+ * @param {HTMLElement} errorLine
+ * @returns {() => string} the name to send
  */
 export function wireNameField(input, errorLine) {
   if (input.dataset.account !== undefined) return () => input.value;

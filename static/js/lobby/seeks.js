@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Open challenges: the list everyone in the lobby sees, kept by id from the server's
  * `seek_added` / `seeks_removed` messages, and the form that creates one. Every name is put
@@ -5,12 +6,22 @@
  * rating in the control's speed (`1500?` while provisional), and whether it is rated and for
  * which ratings (`Rated · 1400–1800`).
  */
+import { $ } from '../dom.js';
 
-const $ = (selector) => document.querySelector(selector);
+/** @typedef {import('../wire.js').WireObject} Seek a seek as the server lists it */
+
+/** @type {Record<string, string>} */
 const SIDES = { white: 'White', black: 'Black', random: 'Random' };
 
+/**
+ * @param {object} hooks
+ * @param {(seek: Seek, button: HTMLButtonElement) => void} hooks.onJoin
+ * @param {(seek: Seek) => void} hooks.onCancel
+ */
 export function makeSeekList({ onJoin, onCancel }) {
+  /** @type {Map<string, Seek>} */
   const seeks = new Map();
+  /** @type {string | null} */
   let ownId = null;
 
   function render() {
@@ -20,6 +31,7 @@ export function makeSeekList({ onJoin, onCancel }) {
     $('#no-seeks').hidden = seeks.size > 0;
   }
 
+  /** @param {Seek} seek */
   function makeRow(seek) {
     const row = document.createElement('tr');
     row.dataset.seek = seek.id;
@@ -56,20 +68,24 @@ export function makeSeekList({ onJoin, onCancel }) {
   }
 
   return {
+    /** @param {Seek[]} list */
     reset(list) {
       seeks.clear();
       for (const seek of list) seeks.set(seek.id, seek);
       render();
     },
+    /** @param {Seek} seek */
     add(seek) {
       seeks.set(seek.id, seek);
       render();
     },
+    /** @param {string[]} ids */
     remove(ids) {
       for (const id of ids) seeks.delete(id);
-      if (ids.includes(ownId)) ownId = null;
+      if (ownId !== null && ids.includes(ownId)) ownId = null;
       render();
     },
+    /** @param {string | null} id */
     setOwn(id) {
       ownId = id;
       render();
@@ -80,27 +96,34 @@ export function makeSeekList({ onJoin, onCancel }) {
   };
 }
 
+/** @param {Seek} seek */
 export function formatRating(seek) {
   return seek.rating === null || seek.rating === undefined ? '' : `${seek.rating}${seek.provisional ? '?' : ''}`;
 }
 
+/** @param {Seek} seek */
 function formatMode(seek) {
   const mode = seek.rated ? 'Rated' : 'Casual';
   return seek.rating_range ? `${mode} · ${seek.rating_range[0]}–${seek.rating_range[1]}` : mode;
 }
 
-/** The seek request the form describes (a range with one end left empty is open there). */
+/**
+ * The seek request the form describes (a range with one end left empty is open there).
+ * @param {string} name
+ */
 export function readSeekForm(name) {
-  const control = $('#seek-control').value;
+  const control = $('#seek-control', HTMLSelectElement).value;
+  const rated = $('#seek-rated', HTMLInputElement).checked;
+  /** @type {{[field: string]: unknown}} */
   const request = {
     control: control || null,
-    color: $('#seek-color').value,
-    assisted: $('#seek-assisted').checked && !$('#seek-rated').checked,
+    color: $('#seek-color', HTMLSelectElement).value,
+    assisted: $('#seek-assisted', HTMLInputElement).checked && !rated,
     name,
-    rated: $('#seek-rated').checked,
+    rated,
   };
-  const low = $('#seek-range-low').value;
-  const high = $('#seek-range-high').value;
+  const low = $('#seek-range-low', HTMLInputElement).value;
+  const high = $('#seek-range-high', HTMLInputElement).value;
   if (low || high) request.rating_range = [Number(low || 400), Number(high || 4000)];
   return request;
 }

@@ -1,26 +1,31 @@
+// @ts-check
 /**
- * The lobby's connection: one Socket.IO connection that enters the `lobby` room, hears seeks
- * come and go, the games to watch and a private `paired`, and sends requests with an
- * acknowledgement and a time limit (a request never answered settles as `timeout`). After a
- * lost connection it enters again: the server withdrew what the old connection held.
+ * The lobby's connection: it enters the `lobby` room over the page's one Socket.IO connection
+ * (client.js), hears seeks come and go, the games to watch and a private `paired`, and sends
+ * requests (a request never answered settles as a `timeout` refusal). After a lost connection
+ * it enters again: the server withdrew what the old connection held.
  * The events are in docs/protocol.md, "Lobby".
  */
-import { io } from '/vendor/socket.io/socket.io.esm.min.js';
+import { openSocket } from '../client.js';
 
-const REQUEST_TIMEOUT_MS = 8000;
-const MESSAGES = ['seek_added', 'seeks_removed', 'paired', 'lobby_games', 'state'];
+const MESSAGES = /** @type {const} */ ([
+  'seek_added',
+  'seeks_removed',
+  'paired',
+  'lobby_games',
+  'state',
+]);
 
-/** handlers: onStatus(state), onEnter(reply), and one per message of MESSAGES. */
+/**
+ * @typedef {{
+ *   onStatus: (state: string) => void,
+ *   onEnter: (reply: import('../client.js').Accepted) => void,
+ * } & {[message in typeof MESSAGES[number]]?: (data: any) => void}} LobbyHandlers
+ */
+
+/** @param {LobbyHandlers} handlers */
 export function connectToLobby(handlers) {
-  const socket = io({ transports: ['websocket'], reconnectionDelayMax: 2000 });
-
-  function request(event, payload = {}) {
-    return new Promise((resolve) => {
-      socket.timeout(REQUEST_TIMEOUT_MS).emit(event, payload, (error, reply) => {
-        resolve(error ? { ok: false, code: 'timeout', error: `the server did not answer '${event}'` } : reply);
-      });
-    });
-  }
+  const { socket, request } = openSocket();
 
   socket.on('connect', async () => {
     handlers.onStatus('connected');

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Watch: the list of games in play (names, time control, moves) and the "TV", the most active
  * game live on a small view-only board, fed by joining it as a spectator over the lobby's
@@ -7,21 +8,39 @@
  * livelier, the TV moves at once. Names are text, never markup.
  */
 import { Chessground } from '/vendor/chessground/chessground.min.js';
+import { $ } from '../dom.js';
 
-const $ = (selector) => document.querySelector(selector);
 const SWITCH_AFTER_END_MS = 3000;
 
+/** @typedef {import('/vendor/chessground/types.js').Key} Key */
+
+/** @typedef {import('../wire.js').WireObject} WatchedGame */
+/**
+ * @typedef {{
+ *   games: WatchedGame[],
+ *   tv: string | null,
+ * }} Watched the games to watch, the server's choice for TV
+ */
+
+/**
+ * @param {{kind?: string, name?: string | null}} player
+ * @param {number | null | undefined} level
+ */
 function playerName(player, level) {
   if (player.kind === 'computer') return `Computer (level ${level ?? 1})`;
   return player.name ?? 'Anonymous';
 }
 
+/** @param {(event: string, payload?: object) => Promise<import('../client.js').Reply>} request */
 export function makeTv(request) {
   const board = Chessground($('#tv-board'), { viewOnly: true, coordinates: false, fen: 'start' });
+  /** @type {string | null} */
   let current = null;
   let ended = false;
+  /** @type {Watched} */
   let latest = { games: [], tv: null };
 
+  /** @param {WatchedGame[]} games */
   function showWatchList(games) {
     const list = $('#watch-list');
     list.replaceChildren();
@@ -40,10 +59,12 @@ export function makeTv(request) {
     }
   }
 
+  /** @param {import('../wire.js').GameState} state */
   function showState(state) {
     if (state.game !== current) return;
     const last = state.last_move?.uci;
-    board.set({ fen: state.fen, lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : undefined });
+    const lastMove = last ? /** @type {Key[]} */ ([last.slice(0, 2), last.slice(2, 4)]) : undefined;
+    board.set({ fen: state.fen, lastMove });
     $('#tv-top').textContent = playerName(state.players.black, state.level);
     $('#tv-bottom').textContent = playerName(state.players.white, state.level);
     $('#tv').dataset.ply = String(state.ply);
@@ -56,6 +77,7 @@ export function makeTv(request) {
     }
   }
 
+  /** @param {string | null} gameId */
   async function tune(gameId) {
     if (current) request('leave', { game: current });
     current = gameId;
@@ -64,17 +86,21 @@ export function makeTv(request) {
     $('#no-tv').hidden = gameId !== null;
     if (gameId === null) return;
     $('#tv').dataset.game = gameId;
-    $('#tv-link').href = `/game/${gameId}`;
+    $('#tv-link', HTMLAnchorElement).href = `/game/${gameId}`;
     const reply = await request('join', { game: gameId });
     if (reply.ok) showState(reply.state);
   }
 
-  /** A new watch list: switch only if nothing is on, or the game on TV ended, is gone, or went
-   * quiet while the server's choice is another game. */
+  /**
+   * A new watch list: switch only if nothing is on, or the game on TV ended, is gone, or went
+   * quiet while the server's choice is another game.
+   * @param {Watched | import('../client.js').Accepted} watched
+   * @param {boolean} [force]
+   */
   function update({ games, tv }, force = false) {
     latest = { games, tv };
     showWatchList(games);
-    const shown = games.find((game) => game.game === current);
+    const shown = games.find((/** @type {WatchedGame} */ game) => game.game === current);
     const gone = current !== null && shown === undefined;
     const quiet = shown !== undefined && shown.quiet && tv !== current;
     if (current === null || ended || gone || quiet || force) {

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * What the last move changed: only the difference the server found (`insight.change`, see
  * docs/protocol.md), drawn as arrows and circles on the board and listed in words in the side
@@ -11,6 +12,8 @@
  */
 import { shownColors } from './threats.js';
 
+/** @typedef {import('../wire.js').Shape} Shape */
+
 /** Brushes of the change's arrows (given to chessground by board.js). */
 export const CHANGE_BRUSHES = {
   newAttack: { key: 'na', color: '#15781b', opacity: 0.75, lineWidth: 8 },
@@ -21,14 +24,23 @@ export const CHANGE_BRUSHES = {
 /**
  * The shapes and legend lines for `change` (null before the first move), showing only the
  * facts of the colours the overlay `mode` shows to a viewer looking from `perspective`.
+ * @param {import('../wire.js').WireObject | null} change
+ * @param {string} mode
+ * @param {import('../wire.js').Color} perspective
+ * @returns {{shapes: Shape[], lines: string[]}}
  */
 export function describeChange(change, mode, perspective) {
   const colors = shownColors(mode, perspective);
   if (!change || colors.length === 0) return { shapes: [], lines: [] };
+  /** @type {Shape[]} */
   const shapes = [];
+  /** @type {string[]} */
   const lines = [];
+  /** @param {{by: import('../wire.js').Color}} fact */
   const byShown = (fact) => colors.includes(fact.by);
-  const discovered = new Set(change.discovered.map((a) => `${a.from}${a.to}`));
+  /** @type {{from: string, to: string}[]} */
+  const discoveries = change.discovered;
+  const discovered = new Set(discoveries.map((a) => `${a.from}${a.to}`));
   for (const attack of change.new_attacks.filter(byShown)) {
     if (discovered.has(`${attack.from}${attack.to}`)) continue;
     shapes.push({ orig: attack.from, dest: attack.to, brush: 'newAttack' });
@@ -62,7 +74,12 @@ export function describeChange(change, mode, perspective) {
   return { shapes, lines };
 }
 
-/** Fill the legend list with `lines` under `title`; hidden when there is nothing to say. */
+/**
+ * Fill the legend list with `lines` under `title`; hidden when there is nothing to say.
+ * @param {HTMLElement} box
+ * @param {string} title
+ * @param {string[]} lines
+ */
 export function renderChangeLegend(box, title, lines) {
   box.hidden = lines.length === 0;
   const heading = document.createElement('p');

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The overlay controls: which threats to show (off, mine, the opponent's, both; for a
  * spectator White's and Black's) and how densely to write the counts (on contested squares,
@@ -7,19 +8,31 @@
  */
 import { MODES, DENSITIES } from './threats.js';
 
+/** @type {Record<string, string>} */
 const PLAYER_LABELS = { off: 'Off', mine: 'My threats', theirs: "Opponent's threats", both: 'Both' };
 // A spectator's "mine" is White's (overlayPerspective in game.js): named by colour.
+/** @type {Record<string, string>} */
 const SPECTATOR_LABELS = {
   off: 'Off',
   mine: "White's threats",
   theirs: "Black's threats",
   both: 'Both',
 };
+/** @type {Record<string, string>} */
 const DENSITY_LABELS = { contested: 'Contested squares', pieces: 'On pieces', all: 'Every square' };
 const MODE_KEY = 'chess.overlayMode';
 const DENSITY_KEY = 'chess.overlayDensity';
 
-/** A group of toggle buttons in `container`, one per name; `choose(name)` on a click. */
+/** @typedef {ReturnType<typeof createOverlayControl>} OverlayControl */
+
+/**
+ * A group of toggle buttons in `container`, one per name; `choose(name)` on a click.
+ * @param {HTMLElement} container
+ * @param {string[]} names
+ * @param {Record<string, string>} labels
+ * @param {string} chosen
+ * @param {(name: string) => void} onChoose
+ */
 function makeGroup(container, names, labels, chosen, onChoose) {
   const buttons = names.map((name) => {
     const button = document.createElement('button');
@@ -30,7 +43,7 @@ function makeGroup(container, names, labels, chosen, onChoose) {
     container.append(button);
     return button;
   });
-  const press = (value) => {
+  const press = (/** @type {string} */ value) => {
     for (const button of buttons) {
       button.setAttribute('aria-pressed', String(button.dataset.value === value));
     }
@@ -39,15 +52,24 @@ function makeGroup(container, names, labels, chosen, onChoose) {
   return { buttons, press };
 }
 
+/**
+ * @param {string} key
+ * @param {string[]} allowed
+ * @param {string} fallback
+ */
 function remembered(key, allowed, fallback) {
   const value = localStorage.getItem(key);
-  return allowed.includes(value) ? value : fallback;
+  return value !== null && allowed.includes(value) ? value : fallback;
 }
 
 /**
  * Build the groups in `modes` and `densities`; `onChange()` runs on every choice. Returns
  * {mode(), density(), disable(reason), setSpectator(bool)}: `disable` with a reason turns the
  * buttons off and says why in `note`; with null turns them back on.
+ * @param {HTMLElement} modes
+ * @param {HTMLElement} densities
+ * @param {HTMLElement} note
+ * @param {() => void} onChange
  */
 export function createOverlayControl(modes, densities, note, onChange) {
   let mode = remembered(MODE_KEY, MODES, 'off');
@@ -64,10 +86,12 @@ export function createOverlayControl(modes, densities, note, onChange) {
     densityGroup.press(name);
     onChange();
   });
+  /** @type {string | null} */
   let disabledReason = null;
   return {
     mode: () => (disabledReason ? 'off' : mode),
     density: () => density,
+    /** @param {string | null} reason */
     disable(reason) {
       disabledReason = reason;
       for (const button of [...modeGroup.buttons, ...densityGroup.buttons]) {
@@ -76,10 +100,15 @@ export function createOverlayControl(modes, densities, note, onChange) {
       note.hidden = !reason;
       note.textContent = reason ?? '';
     },
-    /** Name the modes for a spectator (by colour) or a player (mine, the opponent's). */
+    /**
+     * Name the modes for a spectator (by colour) or a player (mine, the opponent's).
+     * @param {boolean} spectator
+     */
     setSpectator(spectator) {
       const labels = spectator ? SPECTATOR_LABELS : PLAYER_LABELS;
-      for (const button of modeGroup.buttons) button.textContent = labels[button.dataset.value];
+      for (const button of modeGroup.buttons) {
+        button.textContent = labels[button.dataset.value ?? 'off'];
+      }
     },
   };
 }

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Preview: while a piece is held over one of its listed destinations (dragged there, or the
  * pointer resting there after the piece was picked up by a click), ask the server what the
@@ -14,11 +15,20 @@
  * `board`: {selected(), squareAt(x, y)}; `targetOf(from, square)` the UCI to preview for that
  * square, or null when it is not a listed destination; `ask(uci)` resolves with the server's
  * reply; `show(preview)` and `clear()` redraw.
+ * @param {HTMLElement} element
+ * @param {object} hooks
+ * @param {{selected: () => string | null, squareAt: (x: number, y: number) => string | null}} hooks.board
+ * @param {(from: string, square: string | null) => string | null} hooks.targetOf
+ * @param {(uci: string) => Promise<import('../client.js').Reply>} hooks.ask
+ * @param {(preview: any) => void} hooks.show
+ * @param {() => void} hooks.clear
  */
 export function createPreview(element, { board, targetOf, ask, show, clear }) {
+  /** @type {string | null} */
   let target = null;
   let asked = 0;
 
+  /** @param {string} uci */
   async function request(uci) {
     asked += 1;
     const number = asked;
@@ -30,6 +40,7 @@ export function createPreview(element, { board, targetOf, ask, show, clear }) {
     else clear();
   }
 
+  /** @param {string | null} uci */
   function aimAt(uci) {
     if (uci === target) return;
     target = uci;
@@ -37,6 +48,7 @@ export function createPreview(element, { board, targetOf, ask, show, clear }) {
     else clear();
   }
 
+  /** @param {PointerEvent} event */
   function follow(event) {
     const from = board.selected();
     aimAt(from ? targetOf(from, board.squareAt(event.clientX, event.clientY)) : null);
@@ -45,7 +57,7 @@ export function createPreview(element, { board, targetOf, ask, show, clear }) {
   element.addEventListener('pointermove', follow);
   // A drag goes on outside the board element too; its pointer events reach the document.
   document.addEventListener('pointermove', (event) => {
-    if (target !== null && !element.contains(event.target)) follow(event);
+    if (target !== null && !element.contains(/** @type {Node | null} */ (event.target))) follow(event);
   });
   for (const type of ['mouseup', 'touchend']) {
     // chessground settles the drop or the click on these events; a piece no longer held ends it.

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The threat overlay: per-square attacker/defender counts, a heat colour for who controls the
  * square, hanging pieces marked, and checks and pins drawn as arrows from the attacker.
@@ -15,22 +16,55 @@ import { read as readPieces } from '/vendor/chessground/fen.js';
 import { opposite as otherColor } from '/vendor/chessground/util.js';
 import { squaresInReadingOrder } from '../geometry.js';
 
+/** @typedef {import('/vendor/chessground/types.js').Color} Color */
+/** @typedef {import('/vendor/chessground/types.js').Key} Key */
+/** @typedef {import('/vendor/chessground/types.js').Pieces} Pieces */
+/** @typedef {import('../wire.js').Shape} Shape */
+/** @typedef {{white: string[], black: string[]}} Sides squares per colour */
+/** @typedef {{pinner: Key, pinned: Key, target: Key, absolute: boolean}} PinLine */
+/**
+ * What the overlay draws: the server's threat map and insight for one position.
+ * @typedef {object} OverlayView
+ * @property {import('../wire.js').WireObject | null} threats
+ * @property {Record<string, Sides> | null} [xrays]
+ * @property {PinLine[] | null} [pins]
+ * @property {string} fen
+ * @property {Key | null} [checkedKing]
+ * @property {Color} [perspective] whose threats are "mine" (needed unless the mode is off)
+ * @property {Color} orientation
+ * @property {string} mode
+ * @property {string} [density]
+ * @property {Shape[]} [extraShapes]
+ */
+/** @typedef {ReturnType<typeof createThreatOverlay>} ThreatOverlay */
+
 export const MODES = ['off', 'mine', 'theirs', 'both'];
 // Where counts are written: squares both sides reach (the calm default), squares with a
 // piece, or every square any shown side reaches.
 export const DENSITIES = ['contested', 'pieces', 'all'];
 
-/** Whether `density` writes counts on a square with these attackers and x-rays. */
+/**
+ * Whether `density` writes counts on a square with these attackers and x-rays.
+ * @param {string} density
+ * @param {Sides} attackers
+ * @param {Sides} xrays
+ * @param {boolean} hasPiece
+ */
 function isCounted(density, attackers, xrays, hasPiece) {
   if (density === 'pieces') return hasPiece;
   if (density === 'contested') {
-    const reach = (color) => attackers[color].length + xrays[color].length > 0;
+    const reach = (/** @type {Color} */ color) => attackers[color].length + xrays[color].length > 0;
     return reach('white') && reach('black');
   }
   return true;
 }
 
-/** Which colours' facts a mode shows, for a viewer looking from `perspective`. */
+/**
+ * Which colours' facts a mode shows, for a viewer looking from `perspective`.
+ * @param {string} mode
+ * @param {Color} perspective
+ * @returns {Color[]}
+ */
 export function shownColors(mode, perspective) {
   if (mode === 'mine') return [perspective];
   if (mode === 'theirs') return [otherColor(perspective)];
@@ -41,24 +75,32 @@ export function shownColors(mode, perspective) {
 /**
  * Draws numbers into `grid` (laid over the pieces), the heat tint into `heat` (laid under the
  * pieces, so they keep their colours) and arrows and circles onto `board`.
+ * @param {HTMLElement} grid
+ * @param {HTMLElement} heat
+ * @param {{setShapes: (shapes: Shape[]) => void}} board
  */
 export function createThreatOverlay(grid, heat, board) {
+  /** @type {Map<Key, HTMLElement>} */
   const cells = new Map();
+  /** @type {Map<Key, HTMLElement>} */
   const tints = new Map();
+  /** @type {Color | null} */
   let orientation = null;
 
+  /** @param {Color} newOrientation */
   function layout(newOrientation) {
     if (orientation === newOrientation) return;
     orientation = newOrientation;
     grid.replaceChildren();
     heat.replaceChildren();
-    for (const square of squaresInReadingOrder(orientation)) {
-      if (!cells.has(square)) {
-        cells.set(square, makeCell(square));
-        tints.set(square, Object.assign(document.createElement('div'), { className: 'heat-cell' }));
-      }
-      grid.append(cells.get(square));
-      heat.append(tints.get(square));
+    for (const square of squaresInReadingOrder(newOrientation)) {
+      const cell = cells.get(square) ?? makeCell(square);
+      const tint =
+        tints.get(square) ?? Object.assign(document.createElement('div'), { className: 'heat-cell' });
+      cells.set(square, cell);
+      tints.set(square, tint);
+      grid.append(cell);
+      heat.append(tint);
     }
   }
 
@@ -68,15 +110,16 @@ export function createThreatOverlay(grid, heat, board) {
      * (the square of the king in check, or null), perspective, orientation, mode, density
      * (DENSITIES; 'all' when absent), extraShapes (drawn with the overlay's own, e.g. the last
      * move's change)}.
+     * @param {OverlayView} view
      */
     render(view) {
       layout(view.orientation);
-      const colors = shownColors(view.mode, view.perspective);
+      const colors = shownColors(view.mode, /** @type {Color} */ (view.perspective));
       grid.hidden = colors.length === 0 || !view.threats;
       heat.hidden = grid.hidden;
       grid.dataset.mode = view.mode;
       grid.dataset.density = view.density ?? 'all';
-      if (grid.hidden) {
+      if (grid.hidden || !view.threats) {
         board.setShapes([]);
         return;
       }
@@ -89,15 +132,17 @@ export function createThreatOverlay(grid, heat, board) {
         const counted = isCounted(view.density ?? 'all', attackers, xrays, pieces.has(square));
         const shownHere = counted ? colors : [];
         fillCell(cell, attackers, xrays, shownHere, hangingBy(square, hanging, pieces, colors));
-        tints.get(square).dataset.control = cell.dataset.control;
-        tints.get(square).style.setProperty('--heat', cell.style.getPropertyValue('--heat'));
+        const tint = /** @type {HTMLElement} */ (tints.get(square));
+        tint.dataset.control = cell.dataset.control;
+        tint.style.setProperty('--heat', cell.style.getPropertyValue('--heat'));
       }
-      const shapes = makeShapes(view, pieces, colors);
+      const shapes = makeShapes(view.threats, view, pieces, colors);
       board.setShapes([...shapes, ...(view.extraShapes ?? [])]);
     },
   };
 }
 
+/** @param {string} square */
 function makeCell(square) {
   const cell = document.createElement('div');
   cell.className = 'threat-cell';
@@ -111,12 +156,25 @@ function makeCell(square) {
   return cell;
 }
 
-/** Whether the piece on `square` is hanging and one of the shown colours is attacking it. */
+/**
+ * Whether the piece on `square` is hanging and one of the shown colours is attacking it.
+ * @param {Key} square
+ * @param {Set<string>} hanging
+ * @param {Pieces} pieces
+ * @param {Color[]} colors
+ */
 function hangingBy(square, hanging, pieces, colors) {
   const piece = pieces.get(square);
   return hanging.has(square) && piece !== undefined && colors.includes(otherColor(piece.color));
 }
 
+/**
+ * @param {HTMLElement} cell
+ * @param {Sides} attackers
+ * @param {Sides} xrays
+ * @param {Color[]} colors
+ * @param {boolean} isHanging
+ */
 function fillCell(cell, attackers, xrays, colors, isHanging) {
   const white = attackers.white.length;
   const black = attackers.black.length;
@@ -124,8 +182,8 @@ function fillCell(cell, attackers, xrays, colors, isHanging) {
   cell.dataset.black = String(black);
   cell.dataset.xrayWhite = String(xrays.white.length);
   cell.dataset.xrayBlack = String(xrays.black.length);
-  for (const count of cell.querySelectorAll('.threat-count')) {
-    const color = count.dataset.color;
+  for (const count of /** @type {NodeListOf<HTMLElement>} */ (cell.querySelectorAll('.threat-count'))) {
+    const color = /** @type {Color} */ (count.dataset.color);
     const number = color === 'white' ? white : black;
     const behind = xrays[color].length;
     const shown = colors.includes(color) && number + behind > 0;
@@ -142,16 +200,23 @@ function fillCell(cell, attackers, xrays, colors, isHanging) {
  * Arrows from each checker of a shown colour to the king in check; each pin line of a shown
  * colour in two arrows, pinner -> pinned -> target (from the insight; without it, the threat
  * map's absolute pins); a circle on each hanging piece.
+ * @param {import('../wire.js').WireObject} threats
+ * @param {OverlayView} view
+ * @param {Pieces} pieces
+ * @param {Color[]} colors
  */
-function makeShapes({ threats, pins, checkedKing }, pieces, colors) {
+function makeShapes(threats, { pins, checkedKing }, pieces, colors) {
+  /** @type {Shape[]} */
   const shapes = [];
-  const colorOf = (square) => pieces.get(square)?.color;
+  const colorOf = (/** @type {Key} */ square) => /** @type {Color} */ (pieces.get(square)?.color);
   for (const checker of threats.checkers) {
     if (colors.includes(colorOf(checker)) && checkedKing) {
       shapes.push({ orig: checker, dest: checkedKing, brush: 'red' });
     }
   }
-  const lines = pins ?? threats.pins.map((pin) => ({ ...pin, target: pin.king, absolute: true }));
+  /** @type {{pinner: Key, pinned: Key, king: Key}[]} */
+  const absolutePins = threats.pins;
+  const lines = pins ?? absolutePins.map((pin) => ({ ...pin, target: pin.king, absolute: true }));
   for (const pin of lines) {
     if (colors.includes(colorOf(pin.pinner))) shapes.push(...pinLine(pin));
   }
@@ -172,6 +237,10 @@ export const OVERLAY_BRUSHES = {
   pinRelative: { key: 'pr', color: '#d4a001', opacity: 0.9, lineWidth: 7 },
 };
 
+/**
+ * @param {PinLine} pin
+ * @returns {Shape[]}
+ */
 function pinLine(pin) {
   const brush = pin.absolute ? 'pinAbsolute' : 'pinRelative';
   return [

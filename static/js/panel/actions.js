@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The player's game actions: resign (with a confirmation), abort, draw offer / accept /
  * decline, claim draw, takeback, rematch.
@@ -6,18 +7,36 @@
  * `can_claim_draw`, `ply`); the server still judges each request, and its error, if any, is
  * shown beside the buttons. Spectators get no buttons at all.
  */
+import { refusalText } from '../client.js';
 
-/** `send(event, fields)` resolves with the server's reply. Returns {render(state, role)}. */
+/** @typedef {import('../wire.js').GameState} GameState */
+/** @typedef {{id: string, label: string, run?: () => void, disabled?: boolean}} ButtonSpec */
+
+/**
+ * `send(event, fields)` resolves with the server's reply. Returns {render(state, role)}.
+ * @param {HTMLElement} container
+ * @param {HTMLElement} message
+ * @param {(event: string, fields?: object) => Promise<import('../client.js').Reply>} send
+ */
 export function createActions(container, message, send) {
   let confirming = false;
+  /** @type {{state: GameState, role: string} | null} */
   let last = null;
 
+  /**
+   * @param {string} event
+   * @param {object} [fields]
+   */
   async function act(event, fields = {}) {
     message.textContent = '';
     const reply = await send(event, fields);
-    if (!reply.ok) message.textContent = reply.error;
+    if (!reply.ok) message.textContent = refusalText(reply);
   }
 
+  /**
+   * @param {GameState} state
+   * @param {string} role
+   */
   function render(state, role) {
     last = { state, role };
     container.replaceChildren();
@@ -34,6 +53,11 @@ export function createActions(container, message, send) {
     for (const spec of buttons) container.append(makeButton(spec));
   }
 
+  /**
+   * @param {GameState} state
+   * @param {string} role
+   * @returns {ButtonSpec[]}
+   */
   function playingButtons(state, role) {
     if (confirming) {
       return [
@@ -55,6 +79,7 @@ export function createActions(container, message, send) {
         },
       ];
     }
+    /** @type {ButtonSpec[]} */
     const buttons = [
       {
         id: 'resign',
@@ -76,6 +101,11 @@ export function createActions(container, message, send) {
     return buttons;
   }
 
+  /**
+   * @param {GameState} state
+   * @param {string} role
+   * @returns {ButtonSpec[]}
+   */
   function endedButtons(state, role) {
     if (state.rematch) {
       return [
@@ -91,6 +121,14 @@ export function createActions(container, message, send) {
     return offerButtons(state, role, 'rematch', 'Offer a rematch', 'rematch');
   }
 
+  /**
+   * @param {GameState} state
+   * @param {string} role
+   * @param {string} kind
+   * @param {string} offerLabel
+   * @param {string} noun
+   * @returns {ButtonSpec[]}
+   */
   function offerButtons(state, role, kind, offerLabel, noun) {
     const by = state.offers[kind];
     if (by === role)
@@ -112,6 +150,7 @@ export function createActions(container, message, send) {
   return { render };
 }
 
+/** @param {ButtonSpec} spec */
 function makeButton({ id, label, run, disabled }) {
   const button = document.createElement('button');
   button.type = 'button';
@@ -122,12 +161,17 @@ function makeButton({ id, label, run, disabled }) {
   return button;
 }
 
-/** Whether `role` has made a move: the first move is by the start FEN's side to move. */
+/**
+ * Whether `role` has made a move: the first move is by the start FEN's side to move.
+ * @param {GameState} state
+ * @param {string} role
+ */
 function hasMoved(state, role) {
   const firstMover = state.start_fen.split(' ')[1] === 'b' ? 'black' : 'white';
   return state.ply >= 2 || (state.ply === 1 && firstMover === role);
 }
 
+/** @param {string} word */
 function capitalize(word) {
   return word[0].toUpperCase() + word.slice(1);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The board's squares for the keyboard and screen readers: 64 buttons laid over the board
  * (the pointer goes through them to chessground). One cell is in the tab order at a
@@ -6,12 +7,21 @@
  * description, for the position on view.
  */
 import { squaresInReadingOrder } from '../geometry.js';
+import { refusalText } from '../client.js';
 
+/** @type {Record<string, [number, number]>} */
 const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
 
-/** `describe(square)` resolves with the server's reply ({ok, text}). */
+/**
+ * `describe(square)` resolves with the server's reply ({ok, text}).
+ * @param {HTMLElement} layer
+ * @param {HTMLElement} description
+ * @param {(square: string) => Promise<import('../client.js').Reply>} describe
+ */
 export function createSquareFocus(layer, description, describe) {
+  /** @type {Map<string, HTMLButtonElement>} */
   const cells = new Map();
+  /** @type {string | null} */
   let orientation = null;
   let current = 'e2';
 
@@ -28,19 +38,26 @@ export function createSquareFocus(layer, description, describe) {
     cells.set(square, cell);
   }
 
+  /** @param {string} square */
   async function explain(square) {
     current = square;
     for (const [name, cell] of cells) cell.tabIndex = name === square ? 0 : -1;
     description.textContent = '';
-    delete cells.get(square).dataset.description;
+    const cell = /** @type {HTMLButtonElement} */ (cells.get(square));
+    delete cell.dataset.description;
     const reply = await describe(square);
     if (current !== square) return; // the focus moved on meanwhile
-    const text = reply.ok ? reply.text : `${square}: ${reply.error}`;
+    const text = reply.ok ? reply.text : `${square}: ${refusalText(reply)}`;
     description.textContent = text;
-    cells.get(square).dataset.description = text;
+    cell.dataset.description = text;
   }
 
+  /**
+   * @param {KeyboardEvent} event
+   * @param {string} square
+   */
   function move(event, square) {
+    /** @type {string | null} */
     let next = null;
     if (event.key in STEPS) {
       // Arrows follow the screen: on a board seen from black, right is towards the a-file.
@@ -50,18 +67,26 @@ export function createSquareFocus(layer, description, describe) {
     } else if (event.key === 'Home' || event.key === 'End') {
       next = (event.key === 'Home' ? 'a' : 'h') + square[1];
     }
-    if (next && cells.has(next)) {
+    const target = next === null ? undefined : cells.get(next);
+    if (target) {
       event.preventDefault();
-      cells.get(next).focus();
+      target.focus();
     }
   }
 
   return {
-    /** Lay the cells out for the board's orientation. */
+    /**
+     * Lay the cells out for the board's orientation.
+     * @param {string} newOrientation
+     */
     layout(newOrientation) {
       if (orientation === newOrientation) return;
       orientation = newOrientation;
-      layer.replaceChildren(...squaresInReadingOrder(orientation).map((sq) => cells.get(sq)));
+      layer.replaceChildren(
+        ...squaresInReadingOrder(newOrientation).map(
+          (sq) => /** @type {HTMLButtonElement} */ (cells.get(sq)),
+        ),
+      );
     },
     /** The position on view changed: describe the focused square again. */
     refresh() {

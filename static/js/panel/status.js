@@ -1,10 +1,15 @@
+// @ts-check
 /**
  * The status lines of the side panel: whose move it is, check, and the result with its reason.
  *
  * All of it is read from the server's state (`turn`, `check`, `status`, `outcome`, `opening`,
  * which the server sends spectators, and players once the game is over).
  */
+import { find } from '../dom.js';
 
+/** @typedef {import('../wire.js').GameState} GameState */
+
+/** @type {Record<string, string>} */
 const REASONS = {
   checkmate: 'checkmate',
   stalemate: 'stalemate',
@@ -19,6 +24,7 @@ const REASONS = {
   abandoned: 'abandonment',
 };
 
+/** @param {GameState} state */
 export function describeResult(state) {
   if (state.status === 'aborted') return 'Game aborted';
   const outcome = state.outcome;
@@ -29,6 +35,10 @@ export function describeResult(state) {
   return `${winner} wins by ${reason} (${outcome.result})`;
 }
 
+/**
+ * @param {GameState} state
+ * @param {string} role
+ */
 export function describeTurn(state, role) {
   if (state.status !== 'playing') return 'Game over';
   const side = state.turn === 'white' ? 'White' : 'Black';
@@ -36,19 +46,28 @@ export function describeTurn(state, role) {
   return `${side} to move${yours}`;
 }
 
-/** The pending offers made by the other side, in words (for the panel and announcements). */
+/**
+ * The pending offers made by the other side, in words (for the panel and announcements).
+ * @param {GameState} state
+ * @param {string} role
+ */
 export function describeOffers(state, role) {
+  /** @type {Record<string, string>} */
   const names = { draw: 'a draw', takeback: 'a takeback', rematch: 'a rematch' };
-  return Object.entries(state.offers)
+  return Object.entries(/** @type {Record<string, string | null>} */ (state.offers))
     .filter(([, by]) => by && by !== role)
     .map(([kind, by]) => `${capitalize(by)} offers ${names[kind]}`);
 }
 
+/** @param {string | null} word */
 function capitalize(word) {
-  return word[0].toUpperCase() + word.slice(1);
+  return word ? word[0].toUpperCase() + word.slice(1) : '';
 }
 
-/** The opening's ECO code and name, e.g. "C70 Ruy Lopez: Morphy Defense", or ''. */
+/**
+ * The opening's ECO code and name, e.g. "C70 Ruy Lopez: Morphy Defense", or ''.
+ * @param {GameState} state
+ */
 export function describeOpening(state) {
   return state.opening ? `${state.opening.eco} ${state.opening.name}` : '';
 }
@@ -56,23 +75,26 @@ export function describeOpening(state) {
 /**
  * Fill the status elements (#role, #opening, #turn, #check, #result, #offers) in `root`; the
  * players' names are in the strips (panel/strips.js).
+ * @param {ParentNode} root
+ * @param {GameState} state
+ * @param {string} role
  */
 export function renderStatus(root, state, role) {
-  root.querySelector('#turn').textContent = describeTurn(state, role);
-  const check = root.querySelector('#check');
+  find(root, '#turn').textContent = describeTurn(state, role);
+  const check = find(root, '#check');
   check.hidden = !(state.check && state.status === 'playing');
   check.textContent = check.hidden
     ? ''
     : `${state.turn === 'white' ? 'White' : 'Black'} is in check`;
-  const result = root.querySelector('#result');
+  const result = find(root, '#result');
   result.textContent = describeResult(state);
   result.hidden = result.textContent === '';
-  root.querySelector('#role').textContent =
+  find(root, '#role').textContent =
     role === 'spectator' ? 'You are watching' : `You play ${role}`;
-  const opening = root.querySelector('#opening');
+  const opening = find(root, '#opening');
   opening.textContent = describeOpening(state);
   opening.hidden = opening.textContent === '';
   const offers = describeOffers(state, role);
-  root.querySelector('#offers').textContent = offers.join('. ');
-  root.querySelector('#offers').hidden = offers.length === 0;
+  find(root, '#offers').textContent = offers.join('. ');
+  find(root, '#offers').hidden = offers.length === 0;
 }

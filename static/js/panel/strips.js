@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The player strips above and below the board, placed by the board's orientation (the side at
  * the bottom has its strip below): each shows the player's name, a dot for whether the player
@@ -13,19 +14,34 @@
  * is arithmetic on the FEN's placement (pieces counted, standard values), not chess rules.
  */
 import { read as readPieces } from '/vendor/chessground/fen.js';
+import { find } from '../dom.js';
+
+/** @typedef {import('../wire.js').GameState} GameState */
+/** @typedef {import('../wire.js').Color} Color */
+/** @typedef {{white: Record<string, number>, black: Record<string, number>}} Material */
+/** @type {Color[]} */
+const COLORS = ['white', 'black'];
 
 const ROLES = ['queen', 'rook', 'bishop', 'knight', 'pawn'];
+/** @type {Record<string, number>} */
 const VALUES = { queen: 9, rook: 5, bishop: 3, knight: 3, pawn: 1, king: 0 };
 
 /**
  * `strips` = {white, black}: the strip elements; returns {render(state, role, orientation,
  * fen)}, `fen` the position on view (its material is shown).
+ * @param {{white: HTMLElement, black: HTMLElement}} strips
  */
 export function createStrips(strips) {
   return {
+    /**
+     * @param {GameState} state
+     * @param {string} role
+     * @param {Color} orientation
+     * @param {string} fen
+     */
     render(state, role, orientation, fen) {
       const material = countMaterial(fen);
-      for (const color of ['white', 'black']) {
+      for (const color of COLORS) {
         const strip = strips[color];
         strip.dataset.position = color === orientation ? 'bottom' : 'top';
         fillStrip(strip, state, color, role, material);
@@ -34,7 +50,12 @@ export function createStrips(strips) {
   };
 }
 
-/** The player's name as the strip shows it. */
+/**
+ * The player's name as the strip shows it.
+ * @param {GameState} state
+ * @param {Color} color
+ * @returns {string}
+ */
 export function playerName(state, color) {
   const player = state.players[color];
   if (player.name) return player.name;
@@ -43,12 +64,19 @@ export function playerName(state, color) {
   return color === 'white' ? 'White' : 'Black';
 }
 
+/**
+ * @param {HTMLElement} strip
+ * @param {GameState} state
+ * @param {Color} color
+ * @param {string} role
+ * @param {Material} material
+ */
 function fillStrip(strip, state, color, role, material) {
   const player = state.players[color];
-  strip.querySelector('.player-name').textContent = playerName(state, color);
-  fillRating(strip.querySelector('.player-rating'), player.rating);
-  strip.querySelector('.you').hidden = role !== color;
-  const dot = strip.querySelector('.presence');
+  find(strip, '.player-name').textContent = playerName(state, color);
+  fillRating(find(strip, '.player-rating'), player.rating);
+  find(strip, '.you').hidden = role !== color;
+  const dot = find(strip, '.presence');
   const present = player.kind === 'computer' || Boolean(player.connected);
   const waiting = player.kind !== 'computer' && !player.seated;
   dot.dataset.connected = String(present);
@@ -56,10 +84,14 @@ function fillStrip(strip, state, color, role, material) {
   dot.title = `${playerName(state, color)}: ${words}`;
   dot.setAttribute('aria-label', dot.title);
   strip.classList.toggle('to-move', state.status === 'playing' && state.turn === color);
-  fillMaterial(strip.querySelector('.material'), material, color);
+  fillMaterial(find(strip, '.material'), material, color);
 }
 
-/** "1500?" and, once rated, the change: "1741? +241" (the change coloured by its sign). */
+/**
+ * "1500?" and, once rated, the change: "1741? +241" (the change coloured by its sign).
+ * @param {HTMLElement} box
+ * @param {{rating: number, provisional: boolean, diff?: number | null} | null | undefined} rating
+ */
 function fillRating(box, rating) {
   box.hidden = !rating;
   if (!rating) return box.replaceChildren();
@@ -77,8 +109,13 @@ function fillRating(box, rating) {
   box.replaceChildren(...parts);
 }
 
-/** Pieces on the board per colour and role, read from the FEN's placement. */
+/**
+ * Pieces on the board per colour and role, read from the FEN's placement.
+ * @param {string} fen
+ * @returns {Material}
+ */
 export function countMaterial(fen) {
+  /** @type {Material} */
   const counts = { white: {}, black: {} };
   for (const piece of readPieces(fen).values()) {
     counts[piece.color][piece.role] = (counts[piece.color][piece.role] ?? 0) + 1;
@@ -86,7 +123,12 @@ export function countMaterial(fen) {
   return counts;
 }
 
-/** What `color` is up: one small piece per extra piece of the opponent's it took, and +N. */
+/**
+ * What `color` is up: one small piece per extra piece of the opponent's it took, and +N.
+ * @param {HTMLElement} box
+ * @param {Material} counts
+ * @param {Color} color
+ */
 function fillMaterial(box, counts, color) {
   const other = color === 'white' ? 'black' : 'white';
   const items = [];

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Under the board: what the engine says of the ply on view ("Nf6?? Blunder", the server's
  * explanation, "Best was Qd7."), and the explanation's overlay on the board: a circle on each
@@ -16,6 +17,7 @@ export const ADVICE_BRUSHES = {
   adviceDefence: { key: 'xd', color: '#1e5bb8', opacity: 0.8, lineWidth: 9 },
   advicePin: { key: 'xp', color: '#d4a000', opacity: 0.9, lineWidth: 9 },
 };
+/** @type {Record<string, string>} */
 const ROLE_BRUSHES = {
   move: 'adviceMove',
   attack: 'adviceAttack',
@@ -27,16 +29,22 @@ const ROLE_BRUSHES = {
  * chessground's shapes of `explanation` (null: none) of a ply whose engine choice was `best`
  * ({uci, san} or null): the best move's arrow green, any other move it names (the reply that
  * punishes the mistake) dark red.
+ * @param {import('../wire.js').WireObject | null} explanation
+ * @param {{uci: string, san: string} | null} [best]
+ * @returns {import('../wire.js').Shape[]}
  */
 export function explanationShapes(explanation, best = null) {
   if (!explanation) return [];
-  const circles = (explanation.squares ?? []).map((square) => ({
+  /** @type {import('../wire.js').Square[]} */
+  const squares = explanation.squares ?? [];
+  const circles = squares.map((square) => ({
     orig: square,
     brush: 'adviceSquare',
   }));
   // One arrow per pair of squares (the first role named): an attack that is also the reply
   // that wins the piece is one arrow, not two drawn over each other.
   const seen = new Set();
+  /** @type {import('../wire.js').Shape[]} */
   const arrows = [];
   for (const arrow of explanation.arrows ?? []) {
     const key = `${arrow.from}${arrow.to}`;
@@ -49,7 +57,10 @@ export function explanationShapes(explanation, best = null) {
   return [...circles, ...arrows];
 }
 
-/** The explanation's sentence and, unless it says so already, "Best was Qd7." */
+/**
+ * The explanation's sentence and, unless it says so already, "Best was Qd7."
+ * @param {import('../wire.js').WireObject} item
+ */
 export function adviceWords(item) {
   const text = item.explanation?.text ?? '';
   const best = item.best && item.best.uci !== item.uci ? item.best.san : null;
@@ -57,9 +68,15 @@ export function adviceWords(item) {
   return { text, best: best && !named ? `Best was ${best}.` : '' };
 }
 
+/** @param {string} text */
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Fill `elements` ({box, head, text, best}) for ply `ply` of `review`. */
+/**
+ * Fill `elements` ({box, head, text, best}) for ply `ply` of `review`.
+ * @param {{box: HTMLElement, head: HTMLElement, text: HTMLElement, best: HTMLElement}} elements
+ * @param {import('../wire.js').WireObject} review
+ * @param {number} ply
+ */
 export function renderAdvice(elements, review, ply) {
   const { box, head, text, best } = elements;
   box.dataset.class = '';

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The review's move list, as lichess's computer analysis writes it: the moves in pairs, each
  * with its mark (`?!`, `?`, `??` in the class's colour) and, under a marked move, a line
@@ -7,13 +8,22 @@
 import { CLASS_NAMES, CLASS_SYMBOLS } from './model.js';
 import { moveNumber } from './graph.js';
 
-/** Rebuild `box` from `review`; `ply` is on view; a click calls onSelect(ply). */
+/** @typedef {import('../wire.js').WireObject} PlyItem */
+
+/**
+ * Rebuild `box` from `review`; `ply` is on view; a click calls onSelect(ply).
+ * @param {HTMLElement} box
+ * @param {import('../wire.js').WireObject} review
+ * @param {number} ply
+ * @param {(ply: number) => void} onSelect
+ */
 export function renderMoves(box, review, ply, onSelect) {
   const grid = document.createElement('div');
   grid.className = 'review-grid';
   const blackStarts = review.start_fen.split(' ')[1] === 'b';
+  /** @type {HTMLElement | null} */
   let pending = null; // the line under a marked move, written once its row is full
-  review.plies.forEach((item, index) => {
+  review.plies.forEach((/** @type {PlyItem} */ item, /** @type {number} */ index) => {
     const isWhite = item.color === 'white';
     if (isWhite || index === 0) {
       if (pending) grid.append(pending);
@@ -41,9 +51,10 @@ export function renderMoves(box, review, ply, onSelect) {
   }
   box.replaceChildren(grid);
   const current = box.querySelector('[aria-current="true"]');
-  if (current) scrollWithin(box, current);
+  if (current instanceof HTMLElement) scrollWithin(box, current);
 }
 
+/** @param {number} number */
 function numberCell(number) {
   const cell = document.createElement('span');
   cell.className = 'review-index';
@@ -58,6 +69,11 @@ function gap() {
   return cell;
 }
 
+/**
+ * @param {PlyItem} item
+ * @param {number} ply
+ * @param {(ply: number) => void} onSelect
+ */
 function moveButton(item, ply, onSelect) {
   const button = document.createElement('button');
   button.type = 'button';
@@ -78,7 +94,10 @@ function moveButton(item, ply, onSelect) {
   return button;
 }
 
-/** "Mistake. Best was Nf3." under a marked move (the class's name in its colour). */
+/**
+ * "Mistake. Best was Nf3." under a marked move (the class's name in its colour).
+ * @param {PlyItem} item
+ */
 function commentRow(item) {
   const row = document.createElement('p');
   row.className = 'review-comment';
@@ -91,8 +110,12 @@ function commentRow(item) {
   return row;
 }
 
-/** Scroll the list (not the page) so that `element` is in view (`box` is positioned, so it
- * is the element's offset parent). */
+/**
+ * Scroll the list (not the page) so that `element` is in view (`box` is positioned, so it
+ * is the element's offset parent).
+ * @param {HTMLElement} box
+ * @param {HTMLElement} element
+ */
 function scrollWithin(box, element) {
   const top = element.offsetTop;
   if (top < box.scrollTop) box.scrollTop = top - 4;

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * "Learn from your mistakes": each mistake and blunder of one side replayed as a puzzle, as on
  * lichess. The position before the mistake, oriented for the mover, "Find a better move for
@@ -14,16 +15,55 @@ import { CLASS_SYMBOLS, fenBefore, mistakesOf, movesBefore } from './model.js';
 import { adviceWords } from './advice.js';
 import { moveNumber } from './graph.js';
 import { loadProgress, saveProgress } from './solved.js';
-import { refusalText } from './socket.js';
+import { refusalText } from '../client.js';
 
+/** @typedef {import('../wire.js').WireObject} Review */
+/** @typedef {import('../wire.js').WireObject} PlyItem */
+/** @typedef {import('../wire.js').Position} Position */
+/** @typedef {import('/vendor/chessground/types.js').Key} Key */
+/**
+ * @typedef {object} PuzzleElements
+ * @property {HTMLElement} box
+ * @property {HTMLElement} head
+ * @property {HTMLElement} prompt
+ * @property {HTMLElement} text
+ * @property {HTMLElement} progress
+ * @property {HTMLButtonElement} hint
+ * @property {HTMLButtonElement} solution
+ * @property {HTMLElement} next
+ * @property {HTMLElement} close
+ * @property {HTMLElement} promotion
+ */
+
+/** @type {Record<string, string>} */
 const SIDE = { white: 'White', black: 'Black' };
 
 /**
  * `parts`: {elements: {box, head, prompt, text, progress, hint, solution, next, close,
  * promotion}, board, overlay (createThreatOverlay's), request(event, payload), reviewId,
  * onExit()}. Returns {start(review, color), active(), redraw()}.
+ * @param {object} parts
+ * @param {PuzzleElements} parts.elements
+ * @param {import('../board.js').Board} parts.board
+ * @param {import('../overlays/threats.js').ThreatOverlay} parts.overlay
+ * @param {(event: string, payload?: object) => Promise<import('../client.js').Reply>} parts.request
+ * @param {string} parts.reviewId
+ * @param {() => void} parts.onExit
  */
 export function createPuzzles({ elements, board, overlay, request, reviewId, onExit }) {
+  /**
+   * @type {{
+   *   review: Review | null,
+   *   color: string | null,
+   *   list: PlyItem[],
+   *   index: number,
+   *   position: Position | null,
+   *   hints: number,
+   *   finished: boolean,
+   *   active: boolean,
+   *   token: number,
+   * }}
+   */
   const state = {
     review: null,
     color: null,
@@ -37,6 +77,13 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
   };
   const root = elements.box;
 
+  /** The review practised: puzzles run only once `start` gave one. */
+  const reviewOf = () => /** @type {Review} */ (state.review);
+
+  /**
+   * @param {string} prompt
+   * @param {string} [text]
+   */
   function say(prompt, text = '') {
     elements.prompt.textContent = prompt;
     elements.text.textContent = text;
@@ -44,7 +91,7 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
 
   function renderProgress() {
     const progress = loadProgress(reviewId);
-    const statuses = state.list.map((item) => progress[item.ply]);
+    const statuses = state.list.map((/** @type {PlyItem} */ item) => progress[item.ply]);
     const solved = statuses.filter((status) => status === 'solved').length;
     const failed = statuses.filter((status) => status === 'failed').length;
     const skipped = statuses.filter((status) => status === 'skipped').length;
@@ -59,14 +106,16 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     return state.list[state.index];
   }
 
+  /** @param {string[]} [extra] moves after the puzzle's position */
   function path(extra = []) {
     const item = current();
     return {
-      fen: state.review.start_fen,
-      moves: [...movesBefore(state.review, item.ply), ...extra],
+      fen: reviewOf().start_fen,
+      moves: [...movesBefore(reviewOf(), item.ply), ...extra],
     };
   }
 
+  /** @param {number} index */
   async function show(index) {
     state.index = index;
     state.hints = 0;
@@ -74,7 +123,7 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     state.position = null;
     const token = ++state.token;
     const item = current();
-    const number = moveNumber(state.review.start_fen, item.ply);
+    const number = moveNumber(reviewOf().start_fen, item.ply);
     const dots = item.color === 'white' ? '.' : '…';
     const played = `${number}${dots} ${item.san}${CLASS_SYMBOLS[item.class]}`;
     elements.head.textContent = `Mistake ${index + 1} of ${state.list.length}`;
@@ -86,11 +135,11 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     elements.hint.textContent = 'Get a hint';
     elements.solution.disabled = false;
     board.setOrientation(item.color);
-    const previous = item.ply > 1 ? state.review.plies[item.ply - 2].uci : null;
+    const previous = item.ply > 1 ? reviewOf().plies[item.ply - 2].uci : null;
     board.show({
-      fen: fenBefore(state.review, item.ply),
+      fen: fenBefore(reviewOf(), item.ply),
       turn: item.color,
-      lastMove: previous ? uciToMove(previous) : null,
+      lastMove: previous ? /** @type {[Key, Key]} */ (uciToMove(previous)) : null,
       check: false,
       dests: null,
     });
@@ -111,19 +160,22 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
   /** The puzzle's position with its destinations (the player's pieces may move). */
   function showPosition() {
     const item = current();
-    const position = state.position;
-    const previous = item.ply > 1 ? state.review.plies[item.ply - 2].uci : null;
+    const position = /** @type {Position} */ (state.position);
+    const previous = item.ply > 1 ? reviewOf().plies[item.ply - 2].uci : null;
     board.show({
       fen: position.fen,
       turn: position.turn,
-      lastMove: previous ? uciToMove(previous) : null,
+      lastMove: previous ? /** @type {[Key, Key]} */ (uciToMove(previous)) : null,
       check: position.check,
       dests: state.finished ? null : position.dests,
     });
     drawOverlay();
   }
 
-  /** The hints on the board: the threat overlay (hint 1), the piece to move (hint 2). */
+  /**
+   * The hints on the board: the threat overlay (hint 1), the piece to move (hint 2).
+   * @param {import('../wire.js').Shape[]} [extra]
+   */
   function drawOverlay(extra = []) {
     const item = current();
     const position = state.position;
@@ -134,7 +186,7 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
       threats: shown ? position.threats : null,
       xrays: position?.insight?.xrays ?? null,
       pins: position?.insight?.pins ?? null,
-      fen: position?.fen ?? fenBefore(state.review, item.ply),
+      fen: position?.fen ?? fenBefore(reviewOf(), item.ply),
       checkedKing: position?.checked_king ?? null,
       perspective: item.color,
       orientation: board.orientation(),
@@ -147,6 +199,10 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     root.dataset.hints = String(state.hints);
   }
 
+  /**
+   * @param {string} orig
+   * @param {string} dest
+   */
   async function tryMove(orig, dest) {
     if (!state.active || state.finished || !state.position) {
       board.restore();
@@ -184,7 +240,11 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     await finish(uci, 'Good move!');
   }
 
-  /** The puzzle answered with `uci` (the player's or the best move): show the move and why. */
+  /**
+   * The puzzle answered with `uci` (the player's or the best move): show the move and why.
+   * @param {string} uci
+   * @param {string} prompt
+   */
   async function finish(uci, prompt) {
     const item = current();
     const token = state.token;
@@ -203,7 +263,7 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     board.show({
       fen: reply.position.fen,
       turn: reply.position.turn,
-      lastMove: uciToMove(uci),
+      lastMove: /** @type {[Key, Key]} */ (uciToMove(uci)),
       check: reply.position.check,
       dests: null,
     });
@@ -238,6 +298,10 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
   });
   elements.close.addEventListener('click', () => stop());
 
+  /**
+   * @param {string} [head]
+   * @param {string} [words]
+   */
   function done(head = 'All done', words = 'You have been through every mistake of this side.') {
     state.token += 1;
     state.finished = true;
@@ -258,7 +322,11 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
   }
 
   return {
-    /** Begin with `color`'s first puzzle not yet answered (all answered: the first). */
+    /**
+     * Begin with `color`'s first puzzle not yet answered (all answered: the first).
+     * @param {Review} review
+     * @param {import('../wire.js').Color} color
+     */
     start(review, color) {
       state.review = review;
       state.color = color;
@@ -271,7 +339,7 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
         return;
       }
       const progress = loadProgress(reviewId);
-      const open = state.list.findIndex((item) => !progress[item.ply]);
+      const open = state.list.findIndex((/** @type {PlyItem} */ item) => !progress[item.ply]);
       show(open === -1 ? 0 : open);
     },
     active: () => state.active,

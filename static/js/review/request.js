@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Asking for a review from the other pages (`POST /api/reviews`, docs/protocol.md): the game
  * page's "Request a computer analysis" once a game is over (at once, as a link, for a game
@@ -5,16 +6,22 @@
  * "Review this game", which sends its main line as PGN. The server answers with the review's
  * id (the same id for a game or PGN already reviewed); the page then opens /review/<id>.
  */
-import { fetchJson, fetchText, errorMessage } from '../analysis/http.js';
+import { refusalText, requestJson, requestText } from '../client.js';
 import { findGame, rememberGame } from '../storage.js';
 
-/** POST `body` ({game} or {pgn}); resolves {ok: true, id} or {ok: false, message}. */
+/** @typedef {import('../client.js').Refusal} Refusal */
+
+/**
+ * POST `body` ({game} or {pgn}); resolves {ok: true, id} or a refusal.
+ * @param {{game: string} | {pgn: string}} body
+ * @returns {Promise<{ok: true, id: string} | Refusal>}
+ */
 export async function requestReview(body) {
-  const reply = await fetchJson('/api/reviews', body);
-  if (!reply.ok || !reply.data?.id) return { ok: false, message: errorMessage(reply) };
-  return { ok: true, id: reply.data.id };
+  const reply = await requestJson('/api/reviews', body);
+  return reply.ok ? { ok: true, id: reply.id } : reply;
 }
 
+/** @param {string} id */
 export const reviewUrl = (id) => `/review/${encodeURIComponent(id)}`;
 
 /**
@@ -22,10 +29,13 @@ export const reviewUrl = (id) => `/review/${encodeURIComponent(id)}`;
  * `gameId`. Returns render(state): nothing while the game is played; after it, the link when
  * the review is known (asked for at once for a game marked `review` in this browser's list
  * of games), else the button.
+ * @param {{button: HTMLButtonElement, link: HTMLAnchorElement, feedback: HTMLElement}} elements
+ * @param {string} gameId
  */
 export function createGameReview(elements, gameId) {
   let asked = false;
 
+  /** @param {string} id */
   function showLink(id) {
     elements.link.href = reviewUrl(id);
     elements.link.hidden = false;
@@ -39,7 +49,7 @@ export function createGameReview(elements, gameId) {
     elements.button.disabled = false;
     if (!reply.ok) {
       asked = false;
-      elements.feedback.textContent = `Could not request the analysis: ${reply.message}`;
+      elements.feedback.textContent = `Could not request the analysis: ${refusalText(reply)}`;
       return null;
     }
     rememberGame(gameId, { reviewId: reply.id });
@@ -53,6 +63,7 @@ export function createGameReview(elements, gameId) {
   });
 
   return {
+    /** @param {import('../wire.js').GameState} state */
     render(state) {
       const over = state.status !== 'playing';
       const known = findGame(gameId);
@@ -71,22 +82,27 @@ export function createGameReview(elements, gameId) {
 /**
  * The analysis board's "Review this game": the main line of `tree` (its headers, no
  * variations) as PGN, written by the server (`POST /api/analysis/export`), then reviewed.
- * Resolves {ok: true, id} or {ok: false, message}.
+ * Resolves {ok: true, id} or a refusal.
+ * @param {import('../analysis/tree.js').AnalysisTree} tree
+ * @returns {Promise<{ok: true, id: string} | Refusal>}
  */
 export async function reviewMainLine(tree) {
   const whole = tree.toExport();
+  /** @type {typeof whole.nodes} */
   const nodes = [{ ...whole.nodes[0], children: [] }];
   for (let index = whole.nodes[0].children[0]; index !== undefined; ) {
     const node = whole.nodes[index];
-    nodes.at(-1).children = [nodes.length];
+    nodes[nodes.length - 1].children = [nodes.length];
     nodes.push({ ...node, parent: nodes.length - 1, children: [] });
     [index] = node.children;
   }
-  if (nodes.length === 1) return { ok: false, message: 'there are no moves to review' };
-  const pgn = await fetchText('/api/analysis/export', {
+  if (nodes.length === 1) {
+    return { ok: false, code: 'no_moves', message: 'there are no moves to review' };
+  }
+  const pgn = await requestText('/api/analysis/export', {
     tree: { ...whole, nodes },
     annotations: false,
   });
-  if (!pgn.ok) return { ok: false, message: pgn.message };
+  if (!pgn.ok) return pgn;
   return requestReview({ pgn: pgn.text });
 }

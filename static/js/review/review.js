@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The review page (/review/<id>): a game's computer analysis as lichess shows it. The board
  * with the move list beside it, each move marked `?!` / `?` / `??`; per player the accuracy
@@ -15,7 +16,7 @@ import { createBoard } from '../board.js';
 import { announce } from '../announce.js';
 import { findGame } from '../storage.js';
 import { createThreatOverlay, OVERLAY_BRUSHES } from '../overlays/threats.js';
-import { fetchJson, errorMessage } from '../analysis/http.js';
+import { refusalText, requestFile, requestJson } from '../client.js';
 import { bindKeys, bindStepButtons } from '../analysis/keys.js';
 import { connectReview } from './socket.js';
 import { mergeUpdate, mistakesOf, winPercents } from './model.js';
@@ -24,18 +25,33 @@ import { renderMoves } from './moves.js';
 import { engineWords, renderPlayers, renderProgress } from './summary.js';
 import { ADVICE_BRUSHES, explanationShapes, renderAdvice } from './advice.js';
 import { createPuzzles } from './puzzle.js';
+import { $ } from '../dom.js';
 
-const $ = (selector) => document.querySelector(selector);
 const root = $('#review');
-const reviewId = root.dataset.reviewId;
+const reviewId = /** @type {string} */ (root.dataset.reviewId); // the template writes it
 const POLL_MS = 2000;
 
+/** @typedef {import('/vendor/chessground/types.js').Key} Key */
+
+/** @typedef {import('../wire.js').WireObject} Review */
+/** @typedef {import('../wire.js').Color} Color */
+
+/**
+ * @type {{
+ *   review: Review | null,
+ *   ply: number,
+ *   viewer: Color | null,
+ *   watched: boolean,
+ *   pollTimer: number | undefined,
+ *   announcedDone: boolean,
+ * }}
+ */
 const page = {
   review: null,
   ply: 0,
   viewer: null, // this browser's seat in the reviewed game, when it played it
   watched: false, // review_watch answered on the live connection: pushes are coming
-  pollTimer: null,
+  pollTimer: undefined,
   announcedDone: false,
 };
 
@@ -81,6 +97,7 @@ const puzzles = createPuzzles({
 
 // -- receiving -----------------------------------------------------------------------------
 
+/** @param {Review} review */
 function receive(review) {
   const first = page.review === null;
   page.review = review;
@@ -96,7 +113,10 @@ function receive(review) {
   schedulePoll();
 }
 
-/** The parts that do not change as the review goes: the title and the links. */
+/**
+ * The parts that do not change as the review goes: the title and the links.
+ * @param {Review} review
+ */
 function renderOnce(review) {
   const { White: white = 'White', Black: black = 'Black', Result: result } = review.headers ?? {};
   const ending = result && result !== '*' ? `, ${result}` : '';
@@ -104,7 +124,7 @@ function renderOnce(review) {
   document.title = `Review: ${white} – ${black}`;
   $('#review-engine').textContent = `Judged by ${engineWords(review)}`;
   const gameId = review.source?.game;
-  const link = $('#open-analysis');
+  const link = $('#open-analysis', HTMLAnchorElement);
   link.hidden = !gameId;
   if (gameId) link.href = `/analysis/${encodeURIComponent(gameId)}`;
   const seat = gameId ? findGame(gameId)?.color : null;
@@ -121,18 +141,19 @@ function schedulePoll() {
 }
 
 async function load() {
-  const reply = await fetchJson(`/api/reviews/${encodeURIComponent(reviewId)}`);
+  const reply = await requestJson(`/api/reviews/${encodeURIComponent(reviewId)}`);
   if (!reply.ok) {
-    $('#review-error').textContent = `Could not load the review: ${errorMessage(reply)}`;
+    $('#review-error').textContent = `Could not load the review: ${refusalText(reply)}`;
     root.dataset.status = 'error';
     if (reply.status !== 404) page.pollTimer = window.setTimeout(load, POLL_MS);
     return;
   }
   // A whole review from the socket may have come first; the newer one wins.
-  if (page.review && progressOf(page.review) > progressOf(reply.data)) return;
-  receive(page.review ? mergeUpdate(page.review, reply.data) : reply.data);
+  if (page.review && progressOf(page.review) > progressOf(reply)) return;
+  receive(page.review ? mergeUpdate(page.review, reply) : reply);
 }
 
+/** @param {Review} review */
 const progressOf = (review) => (review.status === 'done' ? Infinity : review.progress?.done ?? 0);
 
 // -- drawing -------------------------------------------------------------------------------
@@ -169,13 +190,17 @@ function render() {
   drawBoard(review, ply);
 }
 
+/**
+ * @param {Review} review
+ * @param {number} ply
+ */
 function drawBoard(review, ply) {
   const item = ply > 0 ? review.plies[ply - 1] : null;
   const fen = item ? item.fen : review.start_fen;
   board.show({
     fen,
     turn: fen.split(' ')[1] === 'b' ? 'black' : 'white',
-    lastMove: item ? uciToMove(item.uci) : null,
+    lastMove: item ? /** @type {[Key, Key]} */ (uciToMove(item.uci)) : null,
     // The check is read off the SAN's suffix, which the server wrote.
     check: Boolean(item && /[+#]$/.test(item.san)),
     dests: null,
@@ -186,14 +211,19 @@ function drawBoard(review, ply) {
   root.dataset.shapes = String(shapes.length);
 }
 
-/** The buttons of "learn from your mistakes", once the review is done: one per side, the
- * viewer's first (their seat in the game, when this browser played it). */
+/**
+ * The buttons of "learn from your mistakes", once the review is done: one per side, the
+ * viewer's first (their seat in the game, when this browser played it).
+ * @param {Review} review
+ */
 function renderLearn(review) {
   const box = $('#learn');
   box.hidden = review.status !== 'done';
   if (box.hidden || box.dataset.built === 'true') return;
   box.dataset.built = 'true';
+  /** @type {Record<Color, Color>} */
   const other = { white: 'black', black: 'white' };
+  /** @type {Color[]} */
   const sides = page.viewer ? [page.viewer, other[page.viewer]] : ['white', 'black'];
   box.replaceChildren(
     ...sides.map((color) => {
@@ -208,7 +238,7 @@ function renderLearn(review) {
       button.addEventListener('click', () => {
         root.dataset.mode = 'puzzle';
         overlay.render({ threats: null, fen: '', orientation: board.orientation(), mode: 'off' });
-        puzzles.start(page.review, color);
+        if (page.review) puzzles.start(page.review, color);
         $('#puzzle').scrollIntoView({ block: 'nearest' });
       });
       return button;
@@ -218,6 +248,7 @@ function renderLearn(review) {
 
 // -- stepping ------------------------------------------------------------------------------
 
+/** @param {number} ply */
 function goTo(ply) {
   if (!page.review || puzzles.active()) return;
   page.ply = Math.max(0, Math.min(page.review.plies.length, ply));
@@ -248,31 +279,35 @@ bindKeys(document, navigate, () => puzzles.active());
 
 $('#export-pgn').addEventListener('click', async () => {
   const feedback = $('#review-feedback');
-  try {
-    const response = await fetch(`/api/reviews/${encodeURIComponent(reviewId)}/pgn`);
-    if (!response.ok) throw new Error(`the server answered ${response.status}`);
-    const url = URL.createObjectURL(await response.blob());
-    const anchor = Object.assign(document.createElement('a'), {
-      href: url,
-      download: `review-${reviewId}.pgn`,
-    });
-    document.body.append(anchor);
-    anchor.click();
-    anchor.remove();
-    URL.revokeObjectURL(url);
-    feedback.textContent = 'Reviewed PGN downloaded';
-  } catch (error) {
-    feedback.textContent = `Could not export the PGN: ${error.message}`;
+  const reply = await requestFile(`/api/reviews/${encodeURIComponent(reviewId)}/pgn`);
+  if (!reply.ok) {
+    feedback.textContent = `Could not export the PGN: ${refusalText(reply)}`;
+    return;
   }
+  const url = URL.createObjectURL(reply.blob);
+  const anchor = Object.assign(document.createElement('a'), {
+    href: url,
+    download: `review-${reviewId}.pgn`,
+  });
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  URL.revokeObjectURL(url);
+  feedback.textContent = 'Reviewed PGN downloaded';
 });
 
 // -- the connection ------------------------------------------------------------------------
 
+/** @type {Record<string, string>} */
 const CONNECTION_TEXT = {
   connected: 'Connected',
   reconnecting: 'Connection lost: reconnecting…',
 };
 
+/**
+ * @param {string} status
+ * @param {string} [words]
+ */
 function showConnection(status, words) {
   const element = $('#connection');
   element.dataset.state = status;

@@ -1,28 +1,27 @@
+// @ts-check
 /**
- * The review page's Socket.IO connection: watching the review (`review_watch`, then the
- * `review_update` pushes), the puzzle's answers (`review_try`) and the positions' legal
- * destinations (`analysis_position`, the analysis board's event). Every request goes out with
- * an acknowledgement and a time limit, so one never answered settles as
- * `{ok: false, error: 'timeout'}`. After a lost connection the review is watched again.
+ * The review page's events over its one Socket.IO connection (client.js): watching the review
+ * (`review_watch`, then the `review_update` pushes), the puzzle's answers (`review_try`) and
+ * the positions' legal destinations (`analysis_position`, the analysis board's event). A
+ * request never answered settles as a `timeout` refusal. After a lost connection the review is
+ * watched again.
  */
-import { io } from '/vendor/socket.io/socket.io.esm.min.js';
-
-const REQUEST_TIMEOUT_MS = 8000;
+import { openSocket, refusalText } from '../client.js';
 
 /**
- * Watch review `id`: `onReview(review)` with the whole review on every (re)connection,
- * `onUpdate(update)` with each push, `onStatus('connected' | 'reconnecting' | 'error', words)`.
+ * @typedef {object} ReviewHandlers
+ * @property {(review: any) => void} onReview the whole review, on every (re)connection
+ * @property {(update: any) => void} onUpdate each push
+ * @property {(status: 'connected' | 'reconnecting' | 'error', words?: string) => void} onStatus
+ */
+
+/**
+ * Watch review `id`.
+ * @param {string} id
+ * @param {ReviewHandlers} handlers
  */
 export function connectReview(id, { onReview, onUpdate, onStatus }) {
-  const socket = io({ transports: ['websocket'], reconnectionDelayMax: 2000 });
-
-  function request(event, payload) {
-    return new Promise((resolve) => {
-      socket.timeout(REQUEST_TIMEOUT_MS).emit(event, payload, (error, reply) => {
-        resolve(error ? timeout(event) : reply);
-      });
-    });
-  }
+  const { socket, request } = openSocket();
 
   socket.on('connect', async () => {
     const reply = await request('review_watch', { id });
@@ -40,13 +39,4 @@ export function connectReview(id, { onReview, onUpdate, onStatus }) {
   });
 
   return { request, connected: () => socket.connected };
-}
-
-function timeout(event) {
-  return { ok: false, error: 'timeout', message: `the server did not answer '${event}' in time` };
-}
-
-/** The words of a refusal (`{error: code, message}` or `{code, error: words}`). */
-export function refusalText(reply) {
-  return reply.message ?? reply.error ?? 'the server refused the request';
 }

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * What this browser did with each puzzle of "learn from your mistakes", kept in localStorage
  * per review and ply: 'solved' (a move the server accepted), 'failed' (the solution viewed)
@@ -6,7 +7,11 @@
 
 const PREFIX = 'chess.reviewPuzzles.';
 
-/** {ply: status} of review `id` (empty when none, or when the stored value is unreadable). */
+/**
+ * {ply: status} of review `id` (empty when none, or when the stored value is unreadable).
+ * @param {string} id
+ * @returns {Record<number, string>}
+ */
 export function loadProgress(id) {
   try {
     const stored = JSON.parse(localStorage.getItem(PREFIX + id) ?? '{}');
@@ -16,7 +21,12 @@ export function loadProgress(id) {
   }
 }
 
-/** Record `status` for ply `ply` of review `id`; a solved puzzle stays solved. */
+/**
+ * Record `status` for ply `ply` of review `id`; a solved puzzle stays solved.
+ * @param {string} id
+ * @param {number} ply
+ * @param {string} status
+ */
 export function saveProgress(id, ply, status) {
   const progress = loadProgress(id);
   if (progress[ply] === 'solved' && status !== 'solved') return progress;

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The review's summary: the progress bar while the engine works (from the first second: the
  * review is queued, then running, and each push moves the bar), and per player the name, the
@@ -5,7 +6,13 @@
  */
 import { CLASSES, CLASS_NAMES, CLASS_SYMBOLS, countMarks, percentDone } from './model.js';
 
+/** @typedef {import('../wire.js').WireObject} Review */
+
+/** @type {import('../wire.js').Color[]} */
+const COLORS = ['white', 'black'];
+/** @type {Record<string, string>} */
 const PLURALS = { inaccuracy: 'Inaccuracies', mistake: 'Mistakes', blunder: 'Blunders' };
+/** @type {Record<string, string>} */
 const STATUS_WORDS = {
   loading: 'Loading the review…',
   queued: 'Waiting for the engine (live games go first)…',
@@ -17,6 +24,8 @@ const STATUS_WORDS = {
  * The engine that judged the moves and its budget a position, from the review's `engine`
  * ({name, nodes} for Stockfish, {name, seconds, depth} for our own engine; a review stored
  * before engines were named has only `setting`, which was our own engine's).
+ * @param {Review} review
+ * @returns {string}
  */
 export function engineWords(review) {
   const engine = review.engine ?? { name: 'our engine', ...review.setting };
@@ -25,13 +34,18 @@ export function engineWords(review) {
   return engine.seconds ? `${engine.name}, ${engine.seconds} s a position${depth}` : engine.name;
 }
 
+/** @param {number} nodes */
 function formatNodes(nodes) {
   if (nodes >= 1e6 && nodes % 1e5 === 0) return `${nodes / 1e6}M`;
   if (nodes >= 1e3 && nodes % 1e3 === 0) return `${nodes / 1e3}k`;
   return String(nodes);
 }
 
-/** `elements`: {box, label, track, fill}. Shows the bar while the review is not done. */
+/**
+ * `elements`: {box, label, track, fill}. Shows the bar while the review is not done.
+ * @param {{box: HTMLElement, label: HTMLElement, track: HTMLElement, fill: HTMLElement}} elements
+ * @param {Review} review
+ */
 export function renderProgress(elements, review) {
   const working = review.status === 'queued' || review.status === 'running';
   elements.box.hidden = !working;
@@ -44,14 +58,23 @@ export function renderProgress(elements, review) {
   elements.fill.classList.toggle('waiting', review.status === 'queued');
 }
 
-/** Fill `box` with a card per player: name, accuracy, and the marks of each class. */
+/**
+ * Fill `box` with a card per player: name, accuracy, and the marks of each class.
+ * @param {HTMLElement} box
+ * @param {Review} review
+ */
 export function renderPlayers(box, review) {
   const counts = countMarks(review);
   box.replaceChildren(
-    ...['white', 'black'].map((color) => playerCard(review, color, counts[color])),
+    ...COLORS.map((color) => playerCard(review, color, counts[color])),
   );
 }
 
+/**
+ * @param {Review} review
+ * @param {import('../wire.js').Color} color
+ * @param {Record<string, number> | undefined} counts
+ */
 function playerCard(review, color, counts) {
   const card = document.createElement('div');
   card.className = 'player-card';

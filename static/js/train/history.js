@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The history graph: drills answered per day (bars) and the accuracy of the day (a line, in
  * percent), drawn by Chart.js as the review's evaluation graph is (static/js/review/graph.js:
@@ -30,7 +31,9 @@ Chart.register(
 // The days shown: the last month the trainee trained on.
 const SHOWN_DAYS = 30;
 
+/** @param {HTMLCanvasElement} canvas */
 export function createHistoryGraph(canvas) {
+  /** @type {Chart} */
   const chart = new Chart(canvas, {
     data: { labels: [], datasets: [] },
     options: {
@@ -45,7 +48,10 @@ export function createHistoryGraph(canvas) {
     },
   });
   return {
-    /** Draw `days` ([{day, done, right}], oldest first). */
+    /**
+     * Draw `days` ([{day, done, right}], oldest first).
+     * @param {{day: string, done: number, right: number}[]} days
+     */
     show(days) {
       const shown = days.slice(-SHOWN_DAYS);
       chart.data.labels = shown.map((entry) => entry.day.slice(5));

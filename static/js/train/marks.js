@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * What the board shows of an answer: while it is being given, the squares picked and the
  * moves chosen (blue); once judged, every part of the truth and of the answer, square by square
@@ -20,14 +21,36 @@ export const TRAIN_BRUSHES = {
   pinAbsolute: { key: 'pa', color: OVERLAY_PURPLE, opacity: 0.8, lineWidth: 9 },
   pinRelative: { key: 'pr', color: '#7b3295', opacity: 0.8, lineWidth: 7 },
 };
+/** @typedef {import('../wire.js').WireObject} Drill a drill as the server gives it */
+/** @typedef {import('../wire.js').WireObject} Verdict the server's judgement of an answer */
+/** @typedef {import('../wire.js').Shape} Shape */
+/** @typedef {import('../wire.js').Square} Square */
+/**
+ * An answer being given.
+ * @typedef {{
+ *   moves: Set<string>,
+ *   pins: Map<string, Set<string>>,
+ *   squares: Set<string>,
+ *   choosing: string | null,
+ * }} Answer
+ */
+
+/** @type {Record<string, string>} */
 const BRUSH = { right: 'trainRight', missed: 'trainMissed', wrong: 'trainWrong' };
 const MOVE_KINDS = new Set(['checks', 'captures', 'threats', 'fork']);
 
-export const isMoveKind = (kind) => MOVE_KINDS.has(kind);
+export const isMoveKind = (/** @type {string} */ kind) => MOVE_KINDS.has(kind);
 
-/** Marks while answering: {classes: square -> class, shapes}. */
+/**
+ * Marks while answering: {classes: square -> class, shapes}.
+ * @param {Drill} drill
+ * @param {Answer} answer
+ * @returns {{classes: Record<string, string>, shapes: Shape[]}}
+ */
 export function pickedMarks(drill, answer) {
+  /** @type {Record<string, string>} */
   const classes = {};
+  /** @type {Shape[]} */
   const shapes = [];
   if (drill.square) classes[drill.square] = 'train-focus';
   if (drill.piece) classes[drill.piece] = 'train-focus';
@@ -44,18 +67,28 @@ export function pickedMarks(drill, answer) {
   return { classes, shapes };
 }
 
-/** A pins answer as the API takes it: [[pinned, target], ...]. */
+/**
+ * A pins answer as the API takes it: [[pinned, target], ...].
+ * @param {Answer} answer
+ */
 export function pinPairs(answer) {
   return [...answer.pins].flatMap(([pinned, targets]) =>
     [...targets].map((target) => [pinned, target]),
   );
 }
 
-/** Marks of a judged answer: each item of the truth and of the answer with its verdict. */
+/**
+ * Marks of a judged answer: each item of the truth and of the answer with its verdict.
+ * @param {Drill} drill
+ * @param {Verdict} verdict
+ * @returns {{classes: Record<string, string>, shapes: Shape[]}}
+ */
 export function verdictMarks(drill, verdict) {
+  /** @type {Record<string, string>} */
   const classes = {};
+  /** @type {Shape[]} */
   const shapes = [];
-  const mark = (item, how) => {
+  const mark = (/** @type {string} */ item, /** @type {string} */ how) => {
     if (isMoveKind(drill.kind)) {
       shapes.push(arrow(item, BRUSH[how]));
     } else {
@@ -74,10 +107,13 @@ export function verdictMarks(drill, verdict) {
 /**
  * Each true pin line drawn pinner -> pinned -> target, green when its target was named and
  * orange when not; each wrongly named target as a red arrow from the piece named pinned.
+ * @param {Verdict} verdict
+ * @returns {Shape[]}
  */
 function pinShapes(verdict) {
-  const pairKey = ([pinned, target]) => pinned + target;
+  const pairKey = (/** @type {[string, string]} */ [pinned, target]) => pinned + target;
   const missed = new Set((verdict.missed_targets ?? []).map(pairKey));
+  /** @type {Shape[]} */
   const shapes = [];
   for (const line of verdict.overlay.pins) {
     const brush = BRUSH[missed.has(line.pinned + line.target) ? 'missed' : 'right'];
@@ -87,21 +123,32 @@ function pinShapes(verdict) {
   return shapes;
 }
 
-/** [{value, how: right|missed|wrong}] for the kinds answered with squares or moves. */
+/**
+ * [{value, how: right|missed|wrong}] for the kinds answered with squares or moves.
+ * @param {Drill} drill
+ * @param {Verdict} verdict
+ * @returns {{value: string, how: string}[]}
+ */
 export function judgedItems(drill, verdict) {
   if (drill.kind === 'count') return [];
   const missed = new Set(verdict.missed);
   if (drill.kind === 'blunder') {
     const how = verdict.correct ? 'right' : 'missed';
-    return (verdict.drops ?? []).map((square) => ({ value: square, how }));
+    return (verdict.drops ?? []).map((/** @type {string} */ square) => ({ value: square, how }));
   }
-  const items = verdict.truth.map((value) => {
+  const items = verdict.truth.map((/** @type {string} */ value) => {
     const key = isMoveKind(drill.kind) ? value.slice(0, 4) : value;
     return { value: key, how: missed.has(key) ? 'missed' : 'right' };
   });
-  return items.concat(verdict.wrong.map((value) => ({ value, how: 'wrong' })));
+  return items.concat(verdict.wrong.map((/** @type {string} */ value) => ({ value, how: 'wrong' })));
 }
 
+/**
+ * @param {string} uci
+ * @param {string} brush
+ * @returns {Shape}
+ */
 function arrow(uci, brush) {
-  return { orig: uci.slice(0, 2), dest: uci.slice(2, 4), brush };
+  const square = (/** @type {string} */ name) => /** @type {Square} */ (name);
+  return { orig: square(uci.slice(0, 2)), dest: square(uci.slice(2, 4)), brush };
 }

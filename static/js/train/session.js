@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * This visit's drills, for the session summary: per drill its kind, whether it was right and
  * the seconds it took; the accuracy, the time per drill and the same by kind; the streak of
@@ -5,10 +6,16 @@
  */
 
 export function createSession() {
+  /** @type {{kind: string, correct: boolean, seconds: number}[]} */
   const results = [];
   let streak = 0;
   let best = 0;
   return {
+    /**
+     * @param {string} kind
+     * @param {boolean} correct
+     * @param {number} seconds
+     */
     add(kind, correct, seconds) {
       results.push({ kind, correct, seconds });
       streak = correct ? streak + 1 : 0;
@@ -18,6 +25,7 @@ export function createSession() {
     best: () => best,
     /** {done, right, accuracy (0-100), seconds (mean), byKind: [{kind, done, right, seconds}]} */
     summary() {
+      /** @type {Map<string, {kind: string, done: number, right: number, total: number}>} */
       const byKind = new Map();
       for (const result of results) {
         const entry = byKind.get(result.kind) ?? { kind: result.kind, done: 0, right: 0, total: 0 };

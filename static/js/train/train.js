@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The threat trainer's page (/train): ask the server for a drill of the chosen kind at the
  * trainee's level, collect the answer (squares clicked, moves played on the board, a count
@@ -11,13 +12,14 @@
  */
 import { createBoard } from '../board.js';
 import { createThreatOverlay, OVERLAY_BRUSHES } from '../overlays/threats.js';
-import { fetchJson, errorMessage } from '../analysis/http.js';
+import { refusalText, requestJson } from '../client.js';
 import { TRAIN_BRUSHES, isMoveKind, pickedMarks, pinPairs, verdictMarks } from './marks.js';
 import { createSession } from './session.js';
 import { history as dayHistory, levelFor, ratingOf, record } from './progress.js';
 import { createHistoryGraph } from './history.js';
+import { $, all } from '../dom.js';
 
-const $ = (selector) => document.querySelector(selector);
+/** @type {Record<string, string>} */
 const KIND_NAMES = {
   hanging: 'Hanging',
   checks: 'Checks',
@@ -29,6 +31,7 @@ const KIND_NAMES = {
   fork: 'Forks',
   blunder: 'Blunder check',
 };
+/** @type {Record<string, string>} */
 const HINTS = {
   square: 'Click the squares, again to take one back; then Submit (Enter).',
   move: 'Play each move on the board (drag or click); again to take it back; then Submit.',
@@ -42,38 +45,59 @@ const board = createBoard($('#board'), {
   onMove: (orig, dest) => toggleMove(orig + dest),
   onSelect: (square) => toggleSquare(square),
   brushes: { ...OVERLAY_BRUSHES, ...TRAIN_BRUSHES },
-  frame: document.querySelector('.board-frame'),
+  frame: /** @type {HTMLElement | null} */ (document.querySelector('.board-frame')),
 });
 const overlay = createThreatOverlay($('#threat-grid'), $('#threat-heat'), board);
 const session = createSession();
 const graph = createHistoryGraph($('#history'));
 
 let kind = new URLSearchParams(location.search).get('kind') ?? 'hanging';
+/** @typedef {import('../wire.js').WireObject} Drill a drill as the server gives it */
+/** @typedef {import('../wire.js').WireObject} Verdict the server's judgement of an answer */
+/** @typedef {ReturnType<typeof freshAnswer>} Answer */
+/**
+ * A count's answer: the attackers of each colour, and what the side to move gets.
+ * @typedef {{
+ *   white: number | null,
+ *   black: number | null,
+ *   exchange: string | null,
+ *   [color: string]: number | string | null,
+ * }} Count
+ */
+/** @typedef {import('/vendor/chessground/types.js').Key} Key */
+
+/** @type {Drill | null} */
 let drill = null;
+/** @type {Verdict | null} */
 let verdict = null;
-let answer = null;
+/** @type {Answer} */
+let answer = freshAnswer();
 let started = 0;
-let timer = null;
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let timer;
+
+/** The drill asked: the functions below run only once one has come. */
+const asked = () => /** @type {Drill} */ (drill);
 
 function freshAnswer() {
   return {
-    squares: new Set(),
-    moves: new Set(),
+    squares: /** @type {Set<string>} */ (new Set()),
+    moves: /** @type {Set<string>} */ (new Set()),
     // pins: pinned square -> the squares of the pieces it is said to be pinned to; `choosing`
     // is the pinned piece whose target the next tap names.
-    pins: new Map(),
-    choosing: null,
-    count: { white: null, black: null, exchange: null },
-    safe: null,
+    pins: /** @type {Map<string, Set<string>>} */ (new Map()),
+    choosing: /** @type {string | null} */ (null),
+    count: /** @type {Count} */ ({ white: null, black: null, exchange: null }),
+    safe: /** @type {boolean | null} */ (null),
   };
 }
 
 async function nextDrill() {
   const level = levelFor(ratingOf(kind));
   setState('loading');
-  const reply = await fetchJson(`/api/train/next?kind=${encodeURIComponent(kind)}&level=${level}`);
-  if (!reply.ok) return showError(errorMessage(reply));
-  drill = reply.data.drill;
+  const reply = await requestJson(`/api/train/next?kind=${encodeURIComponent(kind)}&level=${level}`);
+  if (!reply.ok) return showError(refusalText(reply));
+  drill = reply.drill;
   verdict = null;
   answer = freshAnswer();
   showDrill();
@@ -84,22 +108,23 @@ async function nextDrill() {
 }
 
 function showDrill() {
-  const blunder = drill.kind === 'blunder';
-  board.setOrientation(drill.turn);
+  const blunder = asked().kind === 'blunder';
+  const move = asked().move;
+  board.setOrientation(asked().turn);
   board.show({
-    fen: blunder ? drill.after : drill.fen,
-    turn: blunder ? other(drill.turn) : drill.turn,
-    lastMove: blunder ? [drill.move.slice(0, 2), drill.move.slice(2, 4)] : null,
+    fen: blunder ? asked().after : asked().fen,
+    turn: blunder ? other(asked().turn) : asked().turn,
+    lastMove: blunder ? /** @type {[Key, Key]} */ ([move.slice(0, 2), move.slice(2, 4)]) : null,
     check: false,
-    dests: isMoveKind(drill.kind) ? drill.dests : null,
+    dests: isMoveKind(asked().kind) ? asked().dests : null,
   });
-  overlay.render({ threats: null, fen: drill.fen, orientation: board.orientation(), mode: 'off' });
-  $('#train-question').textContent = drill.question;
-  $('#train-hint').textContent = HINTS[hintOf(drill.kind)];
-  $('#train-level').textContent = `${KIND_NAMES[drill.kind]} · level ${drill.level}`;
-  $('#train-rating').textContent = `rating ${ratingOf(drill.kind)}`;
-  $('#train-count').hidden = drill.kind !== 'count';
-  $('#train-exchange').hidden = !drill.asks_exchange;
+  overlay.render({ threats: null, fen: asked().fen, orientation: board.orientation(), mode: 'off' });
+  $('#train-question').textContent = asked().question;
+  $('#train-hint').textContent = HINTS[hintOf(asked().kind)];
+  $('#train-level').textContent = `${KIND_NAMES[asked().kind]} · level ${asked().level}`;
+  $('#train-rating').textContent = `rating ${ratingOf(asked().kind)}`;
+  $('#train-count').hidden = asked().kind !== 'count';
+  $('#train-exchange').hidden = !asked().asks_exchange;
   $('#train-yesno').hidden = !blunder;
   $('#train-result').hidden = true;
   $('#train-error').textContent = '';
@@ -109,18 +134,21 @@ function showDrill() {
   drawPicks();
 }
 
+/** @param {string} drillKind */
 function hintOf(drillKind) {
   if (isMoveKind(drillKind)) return 'move';
   if (['count', 'blunder', 'pins'].includes(drillKind)) return drillKind;
   return 'square';
 }
 
+/** @type {(color: import('../wire.js').Color) => import('../wire.js').Color} */
 const other = (color) => (color === 'white' ? 'black' : 'white');
 
 function tick() {
   $('#train-timer').textContent = ((performance.now() - started) / 1000).toFixed(1);
 }
 
+/** @param {string} square */
 function toggleSquare(square) {
   if (!drill || verdict || !['square', 'pins'].includes(hintOf(drill.kind))) return;
   if (drill.kind === 'pins') {
@@ -140,6 +168,7 @@ function toggleSquare(square) {
  * to; a tap on a named pinned piece chooses it again (to name another target, or to take a
  * named one back), a second tap takes the piece back with its targets. An empty square only
  * ends the choosing.
+ * @param {string} square
  */
 function tapForPins(square) {
   const { pins } = answer;
@@ -147,10 +176,10 @@ function tapForPins(square) {
   if (chosen === square) {
     pins.delete(square);
     answer.choosing = null;
-  } else if (!board.ground.state.pieces.has(square)) {
+  } else if (!board.ground.state.pieces.has(/** @type {Key} */ (square))) {
     answer.choosing = null;
   } else if (chosen !== null) {
-    const targets = pins.get(chosen);
+    const targets = /** @type {Set<string>} */ (pins.get(chosen));
     if (targets.has(square)) targets.delete(square);
     else targets.add(square);
     answer.choosing = null;
@@ -160,6 +189,7 @@ function tapForPins(square) {
   }
 }
 
+/** @param {string} key */
 function toggleMove(key) {
   if (!drill || verdict || !isMoveKind(drill.kind)) return;
   if (answer.moves.has(key)) answer.moves.delete(key);
@@ -170,14 +200,14 @@ function toggleMove(key) {
 
 function drawPicks() {
   $('#train-error').textContent = '';
-  const marks = pickedMarks(drill, answer);
+  const marks = pickedMarks(asked(), answer);
   board.markSquares(marks.classes);
   board.setShapes(marks.shapes);
-  const picked = isMoveKind(drill.kind) ? [...answer.moves] : [...answer.squares];
-  const shown = hintOf(drill.kind) === 'square' || isMoveKind(drill.kind);
+  const picked = isMoveKind(asked().kind) ? [...answer.moves] : [...answer.squares];
+  const shown = hintOf(asked().kind) === 'square' || isMoveKind(asked().kind);
   $('#train-picked').textContent = shown
     ? `Your answer: ${picked.sort().join(', ') || 'none'}`
-    : drill.kind === 'pins'
+    : asked().kind === 'pins'
       ? pinsSaid()
       : '';
 }
@@ -191,25 +221,25 @@ function pinsSaid() {
 }
 
 function answerValue() {
-  if (isMoveKind(drill.kind)) return [...answer.moves];
-  if (drill.kind === 'pins') return pinPairs(answer);
-  if (drill.kind === 'count' && !drill.asks_exchange) {
+  if (isMoveKind(asked().kind)) return [...answer.moves];
+  if (asked().kind === 'pins') return pinPairs(answer);
+  if (asked().kind === 'count' && !asked().asks_exchange) {
     return { white: answer.count.white, black: answer.count.black };
   }
-  if (drill.kind === 'count') return answer.count;
-  if (drill.kind === 'blunder') return answer.safe;
+  if (asked().kind === 'count') return answer.count;
+  if (asked().kind === 'blunder') return answer.safe;
   return [...answer.squares];
 }
 
 /** What the answer still lacks, in words, or null when it is whole. */
 function missingPart() {
-  if (drill.kind === 'count') {
+  if (asked().kind === 'count') {
     const { white, black, exchange } = answer.count;
     if (white === null || black === null) return 'Choose how many white and black pieces attack.';
-    if (drill.asks_exchange && exchange === null) return 'Choose who wins the exchange.';
+    if (asked().asks_exchange && exchange === null) return 'Choose who wins the exchange.';
   }
-  if (drill.kind === 'blunder' && answer.safe === null) return 'Say whether the move is safe.';
-  if (drill.kind === 'pins') {
+  if (asked().kind === 'blunder' && answer.safe === null) return 'Say whether the move is safe.';
+  if (asked().kind === 'pins') {
     const bare = [...answer.pins].find(([, targets]) => targets.size === 0);
     if (bare) return `Tap the piece ${bare[0]} is pinned to (or ${bare[0]} again to take it back).`;
   }
@@ -223,52 +253,58 @@ async function submit() {
   const seconds = (performance.now() - started) / 1000;
   clearInterval(timer);
   setState('judging');
-  const reply = await fetchJson('/api/train/answer', { id: drill.id, answer: answerValue() });
+  const reply = await requestJson('/api/train/answer', { id: asked().id, answer: answerValue() });
   if (!reply.ok) {
     setState('asking');
-    return showError(errorMessage(reply));
+    return showError(refusalText(reply));
   }
-  verdict = reply.data;
-  session.add(drill.kind, verdict.correct, seconds);
-  record({ kind: drill.kind, level: drill.level, correct: verdict.correct, seconds });
+  verdict = reply;
+  session.add(asked().kind, verdict.correct, seconds);
+  record({ kind: asked().kind, level: asked().level, correct: verdict.correct, seconds });
   showVerdict();
   showSummary();
   setState('judged');
 }
 
 function showVerdict() {
-  const marks = verdictMarks(drill, verdict);
+  const judgement = /** @type {Verdict} */ (verdict);
+  const marks = verdictMarks(asked(), judgement);
   board.markSquares(marks.classes);
-  const view = verdict.overlay;
+  const view = judgement.overlay;
   overlay.render({
     threats: view.threats,
     xrays: view.xrays,
     pins: view.pins,
     checkedKing: view.checked_king,
-    fen: drill.kind === 'blunder' ? drill.after : drill.fen,
-    perspective: drill.turn,
+    fen: asked().kind === 'blunder' ? asked().after : asked().fen,
+    perspective: asked().turn,
     orientation: board.orientation(),
     mode: 'both',
-    density: drill.kind === 'count' ? 'contested' : 'pieces',
+    density: asked().kind === 'count' ? 'contested' : 'pieces',
     extraShapes: marks.shapes,
   });
   const said =
-    drill.kind === 'count'
-      ? ` ${countSaid(verdict.truth)}`
-      : drill.kind === 'pins'
-        ? pinsJudged(verdict)
+    asked().kind === 'count'
+      ? ` ${countSaid(judgement.truth)}`
+      : asked().kind === 'pins'
+        ? pinsJudged(judgement)
         : '';
-  $('#train-verdict').textContent = `${verdict.correct ? 'Right!' : 'Not quite.'}${said}`;
-  $('#train-verdict').dataset.correct = String(verdict.correct);
-  $('#train-explanation').textContent = verdict.explanation;
+  $('#train-verdict').textContent = `${judgement.correct ? 'Right!' : 'Not quite.'}${said}`;
+  $('#train-verdict').dataset.correct = String(judgement.correct);
+  $('#train-explanation').textContent = judgement.explanation;
   $('#train-result').hidden = false;
   $('#train-streak').textContent = String(session.streak());
-  $('#train-rating').textContent = `rating ${ratingOf(drill.kind)}`;
+  $('#train-rating').textContent = `rating ${ratingOf(asked().kind)}`;
 }
 
-/** "White 2, black 1; Black wins the exchange." for a count's truth. */
+/**
+ * "White 2, black 1; Black wins the exchange." for a count's truth.
+ * @param {{white: number, black: number, exchange: string}} truth
+ */
 function countSaid(truth) {
-  const winner = { win: drill.turn, lose: other(drill.turn) }[truth.exchange];
+  /** @type {Record<string, string>} */
+  const winners = { win: asked().turn, lose: other(asked().turn) };
+  const winner = winners[truth.exchange];
   const exchange = winner
     ? `; ${capitalized(winner)} wins the exchange`
     : truth.exchange === 'even'
@@ -277,9 +313,13 @@ function countSaid(truth) {
   return `White ${truth.white}, black ${truth.black}${exchange}.`;
 }
 
-/** " Missed: c6 → e8. Wrong: c6 → d8." for the pin pairs of a pins verdict. */
+/**
+ * " Missed: c6 → e8. Wrong: c6 → d8." for the pin pairs of a pins verdict.
+ * @param {Verdict} verdict
+ */
 function pinsJudged(verdict) {
-  const listed = (pairs) => pairs.map(([pinned, target]) => `${pinned} → ${target}`).join(', ');
+  const listed = (/** @type {[string, string][]} */ pairs) =>
+    pairs.map(([pinned, target]) => `${pinned} → ${target}`).join(', ');
   const missed = verdict.missed_targets ?? [];
   const wrong = verdict.wrong_targets ?? [];
   return (
@@ -288,7 +328,7 @@ function pinsJudged(verdict) {
   );
 }
 
-const capitalized = (word) => word[0].toUpperCase() + word.slice(1);
+const capitalized = (/** @type {string} */ word) => word[0].toUpperCase() + word.slice(1);
 
 function showSummary() {
   const summary = session.summary();
@@ -312,11 +352,13 @@ function showSummary() {
   graph.show(dayHistory());
 }
 
+/** @param {string} message */
 function showError(message) {
   $('#train-error').textContent = message;
   if (page.dataset.state === 'loading') setState('error');
 }
 
+/** @param {string} state */
 function setState(state) {
   page.dataset.state = state;
   $('#train-submit').hidden = state === 'judged';
@@ -324,39 +366,40 @@ function setState(state) {
   $('#train-next').hidden = state !== 'judged' && state !== 'error';
 }
 
+/** @param {string} newKind */
 function chooseKind(newKind) {
   kind = newKind;
-  for (const button of document.querySelectorAll('.train-kinds button')) {
+  for (const button of all('.train-kinds button')) {
     button.setAttribute('aria-pressed', String(button.dataset.kind === kind));
   }
   nextDrill();
 }
 
 function bind() {
-  for (const button of document.querySelectorAll('.train-kinds button')) {
-    button.addEventListener('click', () => chooseKind(button.dataset.kind));
+  for (const button of all('.train-kinds button')) {
+    button.addEventListener('click', () => chooseKind(button.dataset.kind ?? 'hanging'));
   }
-  for (const key of document.querySelectorAll('.count-key')) {
+  for (const key of all('.count-key')) {
     key.addEventListener('click', () => {
       if (verdict) return;
-      answer.count[key.dataset.color] = Number(key.dataset.count);
+      answer.count[key.dataset.color ?? ''] = Number(key.dataset.count);
       for (const same of document.querySelectorAll(`.count-key[data-color=${key.dataset.color}]`)) {
         same.setAttribute('aria-pressed', String(same === key));
       }
     });
   }
-  for (const key of document.querySelectorAll('.exchange-key')) {
+  for (const key of all('.exchange-key')) {
     key.addEventListener('click', () => {
       if (verdict) return;
       // The buttons name the winner; the API asks what the side to move gets.
       const winner = key.dataset.winner;
-      answer.count.exchange = winner === 'even' ? 'even' : winner === drill.turn ? 'win' : 'lose';
+      answer.count.exchange = winner === 'even' ? 'even' : winner === asked().turn ? 'win' : 'lose';
       for (const same of document.querySelectorAll('.exchange-key')) {
         same.setAttribute('aria-pressed', String(same === key));
       }
     });
   }
-  for (const button of document.querySelectorAll('.train-yesno button')) {
+  for (const button of all('.train-yesno button')) {
     button.addEventListener('click', () => {
       if (verdict) return;
       answer.safe = button.dataset.safe === 'true';
@@ -376,8 +419,9 @@ function bind() {
   document.addEventListener('keydown', onKey);
 }
 
+/** @param {KeyboardEvent} event */
 function onKey(event) {
-  if (event.target.closest('input, textarea, select')) return;
+  if (/** @type {Element} */ (event.target).closest('input, textarea, select')) return;
   const judged = page.dataset.state === 'judged';
   if (judged && (event.key === 'n' || event.key === 'Enter' || event.key === ' ')) {
     event.preventDefault();
@@ -391,4 +435,4 @@ function onKey(event) {
 bind();
 chooseKind(kind in KIND_NAMES ? kind : 'hanging');
 graph.show(dayHistory());
-window.trainPage = { drill: () => drill, verdict: () => verdict, session };
+Object.assign(window, { trainPage: { drill: () => drill, verdict: () => verdict, session } });
