@@ -2,11 +2,11 @@
 
 `EnginePool` (server.engine.pool) starts its workers with `start_worker`, which keeps the
 lanes' shared cancel flags and update pipes in this module's globals (set once per process),
-nices the worker and makes it exit with the server. A game's search runs `search_in_worker`; a
-job (the analysis board's lines, a game review: anything with the `PoolJob` shape) runs
-`run_job_in_worker`, which calls the job's own `run` with its lane's cancel signal and a `send`
-that puts each update, tagged with the job's serial, down the lane's pipe. An update may be any
-picklable value with a `done` flag; the job says what its updates are.
+nices the worker and makes it exit with the server. Every job (a game's search, the analysis
+board's lines, a game review: anything with the `PoolJob` shape) runs `run_job_in_worker`,
+which calls the job's own `run` with its lane's cancel signal and a `send` that puts each
+update, tagged with the job's serial, down the lane's pipe. An update may be any picklable
+value with a `done` flag; the job says what its updates are.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
-from chesscore.engine.levels import choose_move_uci
 from chesscore.engine.search import StopSignal
 
 # How much a worker yields the CPU to the server (os.nice), so a search never delays a reply:
@@ -95,11 +94,6 @@ class LaneSignal:
 
     def is_set(self) -> bool:
         return bool(worker_flags[self.lane])
-
-
-def search_in_worker(start_fen: str, moves: list[str], level: int, seed: int, lane: int) -> str:
-    """`choose_move_uci` in a worker, stopped early once its lane's cancel flag is raised."""
-    return choose_move_uci(start_fen, moves, level, seed, cancel=LaneSignal(lane))
 
 
 @dataclass(frozen=True)
