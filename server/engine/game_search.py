@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from chesscore.engine.levels import SEARCH_LEVELS, choose_move_uci
 from chesscore.engine.search import StopSignal
@@ -51,7 +52,7 @@ class SearchJob:
     """The pool's job interface (server.engine.worker.PoolJob) around a `Search`."""
 
     search: Search
-    low_priority: bool = False
+    low_priority: ClassVar[bool] = False
 
     def check(self) -> bool:
         return True
