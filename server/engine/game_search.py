@@ -1,6 +1,6 @@
 """A game's search as one more job of the engine pool: what to search (`Search`), the job that
-runs it in a worker (`SearchJob`, a `server.engine.worker.PoolJob` like the analysis board's),
-its one update (`SearchAnswer`, the move) and the caller's side (`Ticket`, which waits for it).
+runs it in a worker (`SearchJob`, a `server.engine.worker.PoolJob` like the analysis board's)
+and its one update (`SearchAnswer`, the move).
 
 The search's bound, for the pool's watchdog, is its level's thinking time (`search_seconds`);
 a search the watchdog ended makes its waiter raise `JobOverran`.
@@ -8,9 +8,8 @@ a search the watchdog ended makes its waiter raise `JobOverran`.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
 
 from chesscore.engine.levels import SEARCH_LEVELS, choose_move_uci
@@ -57,10 +56,11 @@ class SearchJob:
     def check(self) -> bool:
         return True
 
-    def run(self, cancel: StopSignal, send: Callable[[SearchAnswer], None]) -> None:
+    def run(self, cancel: StopSignal, send: Callable[[SearchAnswer], None]) -> SearchAnswer:
+        """The move, returned rather than sent: it comes back with the worker's result."""
         search = self.search
         move = choose_move_uci(search.start_fen, search.moves, search.level, search.seed, cancel)
-        send(SearchAnswer(move))
+        return SearchAnswer(move)
 
     @property
     def bound_seconds(self) -> float:
@@ -70,23 +70,3 @@ class SearchJob:
         self, last: SearchAnswer | None, preempted: bool, error: str | None = None
     ) -> SearchAnswer:
         return SearchAnswer(None, True, error)
-
-
-@dataclass(eq=False)
-class Ticket:
-    """The caller's side of one search: `answer` is its update callback, `wait` gives the
-    answer once it came."""
-
-    search: Search
-    answered: threading.Event = field(default_factory=threading.Event)
-    update: SearchAnswer | None = None
-
-    def answer(self, update: SearchAnswer) -> None:
-        self.update = update
-        if update.done:
-            self.answered.set()
-
-    def wait(self) -> SearchAnswer:
-        self.answered.wait()
-        assert self.update is not None
-        return self.update

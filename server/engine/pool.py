@@ -9,14 +9,15 @@ analysis board's lines, a game review). Who gets a lane, who waits, who is stopp
 not decided here but by the policy, server.engine.schedule (fairness per address, games first,
 reviews' share of a lane, the watchdog's deadlines); this module holds the one lock over it and
 carries its decisions out: a started job's lane flag is cleared and the job run on a thread of
-its own (a greenlet under gevent), a stopped one's flag raised (memory shared with the workers,
-one flag per lane, cleared only when the lane is handed to the next, so a cancel reaches its
-own job and no other however many wait).
+its own (a greenlet under gevent; a game's search on the thread waiting for its move), a stopped
+one's flag raised (memory shared with the workers, one flag per lane, cleared only when the
+lane is handed to the next, so a cancel reaches its own job and no other however many wait).
 
 A worker streams each update of its job through its lane's pipe (one writer per lane, as a lane
 runs one job at a time); one reader in the server process hands each update, tagged with its
 job's serial, to that job's callback, so the stale lines of a job stopped a moment ago never
-reach the job that took its lane. A stopped job's last update (from the last it sent) is sent by
+reach the job that took its lane (a search's one update, its move, comes back as its worker's
+result instead: one thread fewer on the way). A stopped job's last update (from the last it sent) is sent by
 the server at once, not when its niced worker next looks at its flag; a game's search stopped
 (cancelled, replaced) answers None at once the same way. A job whose worker died ends with
 `FAILED_ERROR` (a search is first tried once more on a fresh worker, so no game waits for a
@@ -38,7 +39,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from server.engine.analysis import AnalysisJob, AnalysisUpdate
-from server.engine.game_search import JobOverran, Search, SearchJob, Ticket
+from server.engine.game_search import JobOverran, Search, SearchAnswer, SearchJob
 from server.engine.lanes import WorkerLanes
 from server.engine.schedule import GRACE_SECONDS, Decision, Job, Kind, Schedule
 from server.engine.watchdog import Watchdog
@@ -79,10 +80,30 @@ class Run:
 
     task: PoolJob
     on_update: UpdateCallback  # a job's updates are of its own type
+    # Who runs it once it holds a lane: a thread of its own when None; a search's waiter, which
+    # runs it on its own thread (one thread fewer on the way of a game's move), when set.
+    on_lane: Callable[[], None] | None = None
     last: Any = None  # its last update (a stopped job's last one is made from it)
     finished: bool = False  # its `done` update is due: nothing else goes to its owner
     done_sent: bool = False
     delivery: threading.Lock = field(default_factory=threading.Lock)  # one update at a time
+
+
+@dataclass(eq=False)
+class Ticket:
+    """A game's search in the pool, for `EnginePool.run`: `ready` once it holds a lane (its
+    waiter runs it) or is answered, `answered` once its answer came."""
+
+    search: Search
+    job: Job[Run] | None = None
+    answer: SearchAnswer | None = None
+    ready: threading.Event = field(default_factory=threading.Event)
+    answered: threading.Event = field(default_factory=threading.Event)
+
+    def take(self, update: SearchAnswer) -> None:
+        self.answer = update
+        self.answered.set()
+        self.ready.set()
 
 
 class EnginePool:
@@ -107,14 +128,21 @@ class EnginePool:
         """Queue `search` for the game, replacing its pending one and stopping its running one;
         `run` the returned ticket to wait for the move."""
         ticket = Ticket(search)
-        self._submit(Kind.SEARCH, game_id, client, SearchJob(search), ticket.answer)
+        run = Run(SearchJob(search), ticket.take, ticket.ready.set)
+        ticket.job = self._submit(Kind.SEARCH, game_id, client, run)
         return ticket
 
     def run(self, ticket: Ticket) -> str | None:
         """Wait for the search's move as UCI; None if it was cancelled (before it started, or
         while it ran: its best move so far is of no use). JobOverran when the watchdog ended it;
         RuntimeError when its worker died twice."""
-        answer = ticket.wait()
+        ticket.ready.wait()
+        assert ticket.job is not None
+        if ticket.job.lane is not None:  # it holds a lane (it may have been stopped since)
+            self._execute(ticket.job)
+        ticket.answered.wait()
+        answer = ticket.answer
+        assert answer is not None
         if answer.error == OVERRUN_ERROR:
             raise JobOverran(f"{OVERRUN_ERROR}: {ticket.search}")
         if answer.error is not None:
@@ -141,11 +169,10 @@ class EnginePool:
         needs_worker = job.check()
         kind = Kind.REVIEW if job.low_priority else Kind.ANALYSIS
         if needs_worker:
-            self._submit(kind, owner, client, job, on_update)
+            self._submit(kind, owner, client, Run(job, on_update))
             return
         # Mate or stalemate: the answer needs no worker, only the jobs it replaces stopped.
-        record = self._make_job(kind, owner, client, job, on_update)
-        record.payload.finished = True
+        record = self._make_job(kind, owner, client, Run(job, on_update, finished=True))
         with self.lock:
             finals = self._carry_out(self.schedule.replace(record))
         self._deliver_finals([*finals, record])
@@ -159,24 +186,19 @@ class EnginePool:
 
     # -- carrying out the schedule's decisions ------------------------------------------------
 
-    def _make_job(
-        self, kind: Kind, owner: str, client: str, task: PoolJob, on_update: UpdateCallback
-    ) -> Job[Run]:
-        run = Run(task, on_update)
-        return Job(
-            next(self.serials), kind, owner, client, task.bound_seconds, time.monotonic(), run
-        )
+    def _make_job(self, kind: Kind, owner: str, client: str, run: Run) -> Job[Run]:
+        bound = run.task.bound_seconds
+        return Job(next(self.serials), kind, owner, client, bound, time.monotonic(), run)
 
-    def _submit(
-        self, kind: Kind, owner: str, client: str, task: PoolJob, on_update: UpdateCallback
-    ) -> None:
-        job = self._make_job(kind, owner, client, task, on_update)
+    def _submit(self, kind: Kind, owner: str, client: str, run: Run) -> Job[Run]:
+        job = self._make_job(kind, owner, client, run)
         with self.lock:
             self.listeners[job.serial] = job
             decision = self.schedule.submit(job, time.monotonic())
             finals = self._carry_out(decision)
         self._launch(decision.started)
         self._deliver_finals(finals)
+        return job
 
     def _carry_out(self, decision: Decision[Run]) -> list[Job[Run]]:
         """Under the lock: the started jobs' flags cleared, the stopped ones' raised; returns
@@ -219,9 +241,12 @@ class EnginePool:
         if jobs:
             self.watchdog.start()
         for job in jobs:
-            threading.Thread(
-                target=self._execute, args=(job,), name="engine-job", daemon=True
-            ).start()
+            if job.payload.on_lane is not None:
+                job.payload.on_lane()
+            else:
+                threading.Thread(
+                    target=self._execute, args=(job,), name="engine-job", daemon=True
+                ).start()
 
     def _execute(self, job: Job[Run]) -> None:
         """Run a job on its lane's worker until it returns (its updates come down the pipe),
@@ -235,16 +260,22 @@ class EnginePool:
             self._release(job, error)
 
     def _run_on_lane(self, job: Job[Run]) -> str | None:
-        """None once the job's worker returned; the error its owner is told if it died."""
+        """None once the job's worker returned (what it returned handed over as an update);
+        the error its owner is told if it died."""
         lane = job.lane
         assert lane is not None
+        if job.stopped:
+            return None  # stopped before it started: no worker needed to look at its flag
         # A search whose worker died (out of memory, killed by hand) is tried once more on a
         # fresh one: a game waits for its reply, which nobody will ask for again.
         attempts = 2 if job.kind is Kind.SEARCH else 1
         for _ in range(attempts):
             executor = self.lanes.executor(lane)
             try:
-                executor.submit(run_job_in_worker, job.serial, lane, job.payload.task).result()
+                future = executor.submit(run_job_in_worker, job.serial, lane, job.payload.task)
+                returned = future.result()
+                if returned is not None:
+                    self._dispatch(job.serial, returned)
                 return None
             except BrokenProcessPool:
                 self.lanes.forget(lane, executor)

@@ -43,7 +43,9 @@ class PoolJob(Protocol):
 
     `check` raises ValueError for a job that cannot run and says whether it needs a worker at
     all (False: its answer is its `final` update, at once); `run` works in the worker, sending
-    updates and ending with a `done` one; `final` is the `done` update the server sends in its
+    updates and ending with a `done` one, sent or returned (a game's search returns its one
+    update, which comes back with the worker's result, one thread fewer on the way than the
+    pipe's reader); `final` is the `done` update the server sends in its
     place when the job is stopped (replaced, pre-empted) or its worker failed (`error` says
     how), from the last update it sent. A `low_priority` job gives its lane to any other job
     that waits for one. `bound_seconds` is the longest it goes between two updates when its
@@ -57,7 +59,7 @@ class PoolJob(Protocol):
 
     def check(self) -> bool: ...
 
-    def run(self, cancel: StopSignal, send: Callable[[Any], None]) -> None: ...
+    def run(self, cancel: StopSignal, send: Callable[[Any], None]) -> PoolUpdate | None: ...
 
     def final(self, last: Any, preempted: bool, error: str | None = None) -> PoolUpdate: ...
 
@@ -104,14 +106,13 @@ class JobStarted:
     done: bool = False
 
 
-def run_job_in_worker(serial: int, lane: int, job: PoolJob) -> None:
+def run_job_in_worker(serial: int, lane: int, job: PoolJob) -> PoolUpdate | None:
     """A job in a worker: `JobStarted`, then each update down the lane's pipe, tagged
-    `serial`."""
+    `serial`; what the job returns comes back as the worker's result."""
     channel = worker_channels[lane]
 
     def send(update: Any) -> None:
         channel.send((serial, update))
 
     send(JobStarted())
-
-    job.run(LaneSignal(lane), send)
+    return job.run(LaneSignal(lane), send)
