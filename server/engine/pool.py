@@ -17,12 +17,12 @@ A worker streams each update of its job through its lane's pipe (one writer per 
 runs one job at a time); one reader in the server process hands each update, tagged with its
 job's serial, to that job's callback, so the stale lines of a job stopped a moment ago never
 reach the job that took its lane (a search's one update, its move, comes back as its worker's
-result instead: one thread fewer on the way). A stopped job's last update (from the last it sent) is sent by
-the server at once, not when its niced worker next looks at its flag; a game's search stopped
-(cancelled, replaced) answers None at once the same way. A job whose worker died ends with
+result instead: one thread fewer on the way). A stopped job's last update (from the last it
+sent) is sent by the server at once, not when its niced worker next looks at its flag; a game's
+search stopped (cancelled, replaced) answers None. A job whose worker died ends with
 `FAILED_ERROR` (a search is first tried once more on a fresh worker, so no game waits for a
-reply nobody will ask for again), one the watchdog ended with `OVERRUN_ERROR` (a search's
-waiter raises `JobOverran`); only that lane's worker is started afresh.
+reply nobody will ask for again), one the watchdog ended with `OVERRUN_ERROR` (a search's waiter
+raises `JobOverran`); only that lane's worker is started afresh.
 """
 
 from __future__ import annotations
@@ -107,6 +107,8 @@ class Ticket:
 
 
 class EnginePool:
+    """`size` worker lanes serving games' searches and jobs, in the order the schedule says."""
+
     def __init__(self, size: int, grace: float = GRACE_SECONDS) -> None:
         """`size` workers; a job silent past its bound and `grace` seconds is ended."""
         if size < 1:
@@ -274,13 +276,14 @@ class EnginePool:
             try:
                 future = executor.submit(run_job_in_worker, job.serial, lane, job.payload.task)
                 returned = future.result()
-                if returned is not None:
-                    self._dispatch(job.serial, returned)
-                return None
             except BrokenProcessPool:
                 self.lanes.forget(lane, executor)
                 if job.overran:
                     return OVERRUN_ERROR
+                continue
+            if returned is not None:
+                self._dispatch(job.serial, returned)
+            return None
         return FAILED_ERROR
 
     def _release(self, job: Job[Run], error: str | None) -> None:
