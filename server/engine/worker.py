@@ -2,11 +2,11 @@
 
 `EnginePool` (server.engine.pool) starts its workers with `start_worker`, which keeps the
 lanes' shared cancel flags and update pipes in this module's globals (set once per process),
-nices the worker and makes it exit with the server. A game's search runs `search_in_worker`; a
-job (the analysis board's lines, a game review: anything with the `PoolJob` shape) runs
-`run_job_in_worker`, which calls the job's own `run` with its lane's cancel signal and a `send`
-that puts each update, tagged with the job's serial, down the lane's pipe. An update may be any
-picklable value with a `done` flag; the job says what its updates are.
+nices the worker and makes it exit with the server. Every job (a game's search, the analysis
+board's lines, a game review: anything with the `PoolJob` shape) runs `run_job_in_worker`,
+which calls the job's own `run` with its lane's cancel signal and a `send` that puts each
+update, tagged with the job's serial, down the lane's pipe. An update may be any picklable
+value with a `done` flag; the job says what its updates are.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
-from chesscore.engine.levels import choose_move_uci
 from chesscore.engine.search import StopSignal
 
 # How much a worker yields the CPU to the server (os.nice), so a search never delays a reply:
@@ -44,7 +43,9 @@ class PoolJob(Protocol):
 
     `check` raises ValueError for a job that cannot run and says whether it needs a worker at
     all (False: its answer is its `final` update, at once); `run` works in the worker, sending
-    updates and ending with a `done` one; `final` is the `done` update the server sends in its
+    updates and ending with a `done` one, sent or returned (a game's search returns its one
+    update, which comes back with the worker's result, one thread fewer on the way than the
+    pipe's reader); `final` is the `done` update the server sends in its
     place when the job is stopped (replaced, pre-empted) or its worker failed (`error` says
     how), from the last update it sent. A `low_priority` job gives its lane to any other job
     that waits for one. `bound_seconds` is the longest it goes between two updates when its
@@ -58,7 +59,7 @@ class PoolJob(Protocol):
 
     def check(self) -> bool: ...
 
-    def run(self, cancel: StopSignal, send: Callable[[Any], None]) -> None: ...
+    def run(self, cancel: StopSignal, send: Callable[[Any], None]) -> PoolUpdate | None: ...
 
     def final(self, last: Any, preempted: bool, error: str | None = None) -> PoolUpdate: ...
 
@@ -97,11 +98,6 @@ class LaneSignal:
         return bool(worker_flags[self.lane])
 
 
-def search_in_worker(start_fen: str, moves: list[str], level: int, seed: int, lane: int) -> str:
-    """`choose_move_uci` in a worker, stopped early once its lane's cancel flag is raised."""
-    return choose_move_uci(start_fen, moves, level, seed, cancel=LaneSignal(lane))
-
-
 @dataclass(frozen=True)
 class JobStarted:
     """The first thing a job sends, before its own updates: its worker is up and runs it (the
@@ -110,14 +106,13 @@ class JobStarted:
     done: bool = False
 
 
-def run_job_in_worker(serial: int, lane: int, job: PoolJob) -> None:
+def run_job_in_worker(serial: int, lane: int, job: PoolJob) -> PoolUpdate | None:
     """A job in a worker: `JobStarted`, then each update down the lane's pipe, tagged
-    `serial`."""
+    `serial`; what the job returns comes back as the worker's result."""
     channel = worker_channels[lane]
 
     def send(update: Any) -> None:
         channel.send((serial, update))
 
     send(JobStarted())
-
-    job.run(LaneSignal(lane), send)
+    return job.run(LaneSignal(lane), send)
