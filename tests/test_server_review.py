@@ -619,7 +619,8 @@ class Collected:
 def test_a_review_job_gives_its_lane_to_the_analysis_board_and_resumes() -> None:
     """A 1-worker pool: an analysis job waiting for its lane stops the review (low
     priority), which then resumes from its next position and completes."""
-    # Long enough to outlast the review's share of its lane (REVIEW_SHARE_SECONDS, server.engine.schedule).
+    # Long enough to outlast the review's share of its lane (REVIEW_SHARE_SECONDS in
+    # server.engine.schedule).
     game = chess.pgn.read_game(io.StringIO(random_pgn(17, 60)))
     assert game is not None
     moves = tuple(move.uci() for move in game.mainline_moves())
