@@ -99,7 +99,7 @@ def test_the_heartbeat_pairs_two_far_apart_once_their_windows_meet(lobby: Any) -
     assert seats["ben-socket"].game == game_id
     assert seats["ann-socket"].color != seats["ben-socket"].color
     assert (seats["ann-socket"].opponent, seats["ben-socket"].opponent) == ("Ben", "Ann")
-    game = service.games.cache[game_id]
+    game = service.games.cache.games[game_id]
     assert game.settings.rated and not game.settings.assisted
     by_color = {seats["ann-socket"].color: ShownRating(1500, True), seats["ben-socket"].color:
                 ShownRating(2000, False)}  # fmt: skip

@@ -114,7 +114,7 @@ def test_start_up_ends_stale_games_without_loading_them(tmp_path: Path) -> None:
     tasks.clear()
     second = make_service(database, tasks)
     second.resume()
-    assert set(second.cache) == {live}, "only the live game is loaded"
+    assert set(second.cache.games) == {live}, "only the live game is loaded"
     assert second.tables.active_game_ids() == [live]
     for game_id in [*stale, computer]:
         stored = second.tables.load_game(game_id)
@@ -137,7 +137,7 @@ def test_games_ended_without_loading_leave_no_locks_behind(tmp_path: Path) -> No
 
     second = make_service(database, tasks)
     assert second.sweeper.sweep() == set(stale)
-    assert second.cache == {} and second.locks == {}
+    assert second.cache.games == {} and second.cache.locks == {}
     second.close()
 
 

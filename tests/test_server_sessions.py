@@ -111,10 +111,10 @@ def test_concurrent_copies_apply_once(harness: Harness) -> None:
 def test_games_dropped_from_the_cache_come_back_from_the_store(tmp_path: Path) -> None:
     harness = Harness(tmp_path, cache_size=2)
     first, second, third = harness.create(), harness.create(), harness.create()
-    assert first not in harness.service.cache
+    assert first not in harness.service.cache.games
     harness.service.move(first, WHITE, 0, Move.from_uci("d2d4"))
     assert harness.game(first).moves[0].san == "d4"
-    assert list(harness.service.cache) == [third, first]
+    assert list(harness.service.cache.games) == [third, first]
     assert harness.game(second).ply == 0
 
 
@@ -128,7 +128,7 @@ def test_made_up_game_ids_leave_no_locks_behind(harness: Harness) -> None:
     for index in range(50):
         with pytest.raises(RequestError):
             harness.service.move(f"{index:012d}", WHITE, 0, Move.from_uci("e2e4"))
-    assert harness.service.locks == {}
+    assert harness.service.cache.locks == {}
 
 
 def test_two_services_sharing_one_store_stay_consistent(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """The game service: every game action goes validate -> store -> apply -> notify under one lock.
 
-`GameService` owns the games in play: it loads them from the store into a cache, serialises each
-game's actions with a lock per game (Flask-SocketIO runs a client's events concurrently, so
+`GameService` owns the games in play: it loads them from the store into a cache
+(`server.games.cache`, which also holds a lock per game), serialises each game's actions with
+its lock (Flask-SocketIO runs a client's events concurrently, so
 twenty copies of one move race here and exactly one passes the ply check), commits each change
 to the store before the game in memory or any client sees it, and then tells its notifier of the
 game and the recorded change event. It knows nothing of Socket.IO or HTTP: it calls down into
@@ -27,7 +28,6 @@ import logging
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -39,6 +39,7 @@ from server.games import play
 from server.games.abandoned import Sweeper
 from server.games.actions import ACTIONS, RematchPlan
 from server.games.admission import Admission
+from server.games.cache import GameCache
 from server.games.computer import ComputerMover
 from server.games.notifier import Notifier
 from server.games.play import Change, Event, Game, GameSettings, NewGame
@@ -49,9 +50,6 @@ from server.games.seats import new_game_id
 from server.games.stored import (
     StaleVersionError,
     StoredChange,
-    StoredGame,
-    game_from_stored,
-    header_from_data,
     header_to_data,
     stored_from_game,
 )
@@ -117,14 +115,10 @@ class GameService:
             engines = EnginePool(int(limits["ENGINE_WORKERS"]) or default_size())
         self.computer = ComputerMover(computer_delay, spawn, sleep, self.play_computer, engines)
         self.admission = Admission(limits)
-        # Most recently used games last; the oldest beyond `cache_size` are dropped (see _keep).
-        self.cache: OrderedDict[str, Game] = OrderedDict()
-        self.cache_size = cache_size
-        self.invite_hashes: dict[str, str | None] = {}
-        self.locks: dict[str, threading.Lock] = {}
-        self.registry = threading.Lock()
-        self.flag_checks: dict[str, float] = {}  # game id -> when its pending flag check runs
         self.premoves = Premoves()  # the move each seat queued for its next turn
+        self.cache = GameCache(tables, cache_size, self.premoves.forget)
+        self.flag_checks: dict[str, float] = {}  # game id -> when its pending flag check runs
+        self.flag_lock = threading.Lock()
         # `attended`: whether a player of this process is connected to a game (then the sweep
         # for abandoned games spares it).
         abandon_after = float(limits["ABANDON_AFTER"])
@@ -135,35 +129,11 @@ class GameService:
 
     # -- loading and locking -------------------------------------------------------------
 
-    def _lock(self, game_id: str) -> threading.Lock:
-        with self.registry:
-            return self.locks.setdefault(game_id, threading.Lock())
-
-    def _load(self, game_id: str) -> tuple[Game, bool]:
-        """The game, from the cache if the store has no newer version (another server process
-        sharing the store may have changed it), else from the store; and whether it was read
-        from the store."""
-        cached = self.cache.get(game_id)
-        if cached is None:
-            stored = self.tables.load_game(game_id)
-            if stored is None:
-                raise RequestError("not_found", f"no game with id {game_id!r}")
-        elif (
-            not self.tables.shared
-            or (stored := self.tables.load_if_changed(game_id, cached.version)) is None
-        ):
-            self._keep(cached)
-            return cached, False
-        game = _catch_up(cached, stored) or game_from_stored(stored)
-        self.invite_hashes[game_id] = stored.invite_hash
-        self._keep(game)
-        return game, True
-
     def _load_settled(self, game_id: str) -> Game:
         """The loaded game with a clock that ran out settled. A game read from the store may
         have been left by another process (or one that died): its clock check and computer
         reply are armed here, so they happen in this process too."""
-        game, fresh = self._load(game_id)
+        game, fresh = self.cache.load(game_id)
         settled = self._settle_time(game)
         if fresh and not settled:
             self._after_change(game)
@@ -180,34 +150,16 @@ class GameService:
                     raise
         return work()
 
-    def _keep(self, game: Game) -> None:
-        """Cache `game` as the most recently used, dropping the least recently used beyond the
-        limit. A dropped game is only reloaded from the store, which holds every committed
-        change, so a thread still working on the dropped copy under its lock stays correct."""
-        with self.registry:
-            self.cache[game.id] = game
-            self.cache.move_to_end(game.id)
-            while len(self.cache) > self.cache_size:
-                dropped, _ = self.cache.popitem(last=False)
-                self.invite_hashes.pop(dropped, None)
-                self.premoves.forget(dropped)
-                lock = self.locks.get(dropped)
-                # A lock in use stays; should one be dropped as it is taken, two copies of the
-                # game could meet, and the store's version guard refuses the second write.
-                if lock is not None and not lock.locked():
-                    del self.locks[dropped]
-
     @contextmanager
     def session(self, game_id: str) -> Iterator[Game]:
         """Hold the game's lock; a clock that ran out is settled first."""
-        with self._lock(game_id):
+        with self.cache.lock(game_id):
             try:
                 game = self._retrying(lambda: self._load_settled(game_id))
             except RequestError as error:
                 # No lock is kept for a game that does not exist, or made-up ids would pile up.
                 if error.code == "not_found":
-                    with self.registry:
-                        self.locks.pop(game_id, None)
+                    self.cache.forget_missing(game_id)
                 raise
             yield game
 
@@ -215,16 +167,9 @@ class GameService:
     def unloaded(self, game_id: str) -> Iterator[bool]:
         """Hold the game's lock without loading it; whether the game is out of memory, so that
         nobody here watches it. Once released, the lock of such a game is forgotten."""
-        with self._lock(game_id):
-            yield game_id not in self.cache
-        self._forget_lock(game_id)  # held, a lock counts as in use and would stay
-
-    def _forget_lock(self, game_id: str) -> None:
-        """Drop the lock of a game not in memory, unless it is in use (as `_keep` does)."""
-        with self.registry:
-            lock = self.locks.get(game_id)
-            if game_id not in self.cache and lock is not None and not lock.locked():
-                del self.locks[game_id]
+        with self.cache.lock(game_id):
+            yield not self.cache.holds(game_id)
+        self.cache.forget_lock(game_id)  # held, a lock counts as in use and would stay
 
     def exists(self, game_id: str) -> bool:
         try:
@@ -297,9 +242,8 @@ class GameService:
         self.tables.create_game(stored_from_game(game, invite_hash), hashes, accounts)
         # Before the computer's first reply, which queues by its owner.
         self.admission.confirm(place, game.id)
-        with self._lock(game.id):
-            self.invite_hashes[game.id] = invite_hash
-            self._keep(game)
+        with self.cache.lock(game.id):
+            self.cache.add(game, invite_hash)
             self._after_change(game)
         return game, seats, invite
 
@@ -319,7 +263,7 @@ class GameService:
         self, game_id: str, invite: str, account: int | None
     ) -> tuple[Color, str] | None:
         with self.session(game_id) as game:
-            if not hashes_match(invite, self.invite_hashes.get(game_id)):
+            if not hashes_match(invite, self.cache.invite_hashes.get(game_id)):
                 raise RequestError("forbidden", "the invitation token is not this game's")
             color = 1 - game.settings.creator
             if color in game.header.seated:
@@ -345,10 +289,9 @@ class GameService:
         server.accounts): rewritten in the store under each game's lock, so no change of
         this process comes between, and the cached copy dropped to be read again."""
         for game_id, color in seats:
-            with self._lock(game_id):
+            with self.cache.lock(game_id):
                 self.tables.rename_seat(game_id, color, name)
-                with self.registry:
-                    self.cache.pop(game_id, None)
+                self.cache.forget(game_id)
 
     def changes_since(self, game: Game, since: int | None) -> list[Event] | None:
         """What a client that saw version `since` missed; None if `since` is not a version."""
@@ -518,8 +461,7 @@ class GameService:
             self.tables.commit(game.id, stored)
         except StaleVersionError as error:
             # Another process changed the game: forget our copy, the next request reloads it.
-            with self.registry:
-                self.cache.pop(game.id, None)
+            self.cache.forget(game.id)
             raise RequestError(
                 "conflict", "the game changed meanwhile; join again and retry"
             ) from error
@@ -588,7 +530,7 @@ class GameService:
         deadline = game.header.clock.deadline() if game.header.clock else None
         if deadline is None:
             return
-        with self.registry:
+        with self.flag_lock:
             pending = self.flag_checks.get(game.id)
             if pending is not None and pending <= deadline:
                 return
@@ -597,7 +539,7 @@ class GameService:
         self.scheduler.schedule(deadline, lambda: self.check_time(game_id, deadline))
 
     def check_time(self, game_id: str, deadline: float) -> None:
-        with self.registry:
+        with self.flag_lock:
             if self.flag_checks.get(game_id) == deadline:
                 del self.flag_checks[game_id]
         # Entering the session settles a clock that ran out; otherwise arm the next check.
@@ -626,20 +568,6 @@ class GameService:
     def close(self) -> None:
         self.scheduler.stop()
         self.computer.close()
-
-
-def _catch_up(cached: Game | None, stored: StoredGame) -> Game | None:
-    """The cached game brought up to the stored one by playing only the moves it lacks, when
-    the stored moves extend its own (the usual case: another process made the next move);
-    None otherwise. Replaying a whole game on every move made elsewhere would cost a process
-    time in proportion to the game's length."""
-    if cached is None or stored.moves[: cached.ply] != cached.moves:
-        return None
-    board = cached.board.copy()
-    for record in stored.moves[cached.ply :]:
-        board.push_uci(record.uci)
-    header = header_from_data(stored.header)
-    return replace(cached, board=board, header=header, version=stored.version, moves=stored.moves)
 
 
 GAMES: Slot[GameService] = Slot("game service")
