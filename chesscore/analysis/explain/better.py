@@ -10,7 +10,8 @@ the move, read as far as `LINE_PLIES` plies):
   that wins it when the line cashes it in: a piece taken for nothing (*free piece not taken*),
   a fork (*fork missed*), a pin (*pin missed*);
 - *material kept*: the move played loses material (the first sentence's claim) and the best
-  line loses less ("which loses nothing", "which loses only a pawn");
+  line loses at least two pawns' worth less, and at most `KEPT_MOST` ("which loses nothing",
+  "which loses only a pawn");
 
 then the best line's evaluation in brackets ("+0.4", "#3"). Each of these is a claim on the
 best line (chesscore.analysis.explain.claims).
@@ -46,6 +47,8 @@ from chesscore.analysis.threats import make_threat_map
 if TYPE_CHECKING:
     from chesscore.analysis.explain.situation import Situation
     from chesscore.rules.move import Move
+
+KEPT_MOST = 2  # the most a best line may lose to be told as "loses only"
 
 
 def better_sentence(s: Situation, facts: Facts) -> str:
@@ -129,7 +132,8 @@ def _material_kept(s: Situation, facts: Facts) -> str:
     # Read as far as the losing line was, so that the opponent's answers are in it too.
     line = best_line(s)[: max(len(lost.line), 2)]
     kept = read_material(s.board, line, s.mover)
-    if kept.points >= lost.points or len(line) < 2:
+    # "Which loses only two bishops" would say little: told when it loses a pawn or two less.
+    if kept.points > KEPT_MOST or kept.points > lost.points - 2 or len(line) < 2:
         return ""
     kept = read_material(s.board, line[: max(kept.length, 2)], s.mover)
     if kept.length < 2:
