@@ -116,9 +116,11 @@ def load(nodes: int) -> dict[tuple[int, int], Any]:
 
 
 def save(engine_name: str, nodes: int, plies: list[dict[str, Any]]) -> None:
+    """The fixture written one ply a line (a diff of a new recording reads ply by ply)."""
     temporary = FIXTURE.with_suffix(".json.tmp")
-    data = {"engine": engine_name, "nodes": nodes, "multipv": MULTIPV, "plies": plies}
-    temporary.write_text(json.dumps(data, indent=1) + "\n")
+    head = json.dumps({"engine": engine_name, "nodes": nodes, "multipv": MULTIPV})
+    rows = ",\n".join(json.dumps(entry) for entry in plies)
+    temporary.write_text(head[:-1] + ', "plies": [\n' + rows + "\n]}\n")
     os.replace(temporary, FIXTURE)
 
 
