@@ -182,4 +182,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BrokenPipeError:  # `| head`
+        sys.stderr.close()

@@ -92,9 +92,14 @@ def material_lost(s: Situation, facts: Facts) -> str:
     """By the line's end the mover is down material, more than the best line leaves it."""
     line = refutation_line(s)
     lost = read_material(s.board, line, s.mover)
-    # The best line read as far (the engine's lines end anywhere, often inside a tactic).
-    kept = read_material(s.board, best_line(s)[: max(lost.length, 2)], s.mover)
-    if lost.points < 1 or lost.points <= kept.points or lost.length < 1:
+    # The best line read as far, and to its end (the engine's lines end anywhere, often
+    # inside a tactic): the move loses more than the better of the two.
+    best = best_line(s)
+    kept = min(
+        read_material(s.board, best[: max(lost.length, 2)], s.mover).points,
+        read_material(s.board, best, s.mover).points,
+    )
+    if lost.points < 1 or lost.points <= kept or lost.length < 1:
         return ""
     cited = line[: lost.length]
     facts.claims.append(material_claim(s.board, cited, s.mover, lost))
