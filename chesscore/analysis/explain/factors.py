@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 COMPARED_PLIES = 8
 KING_MARGIN = 2
-ACTIVITY_MARGIN = 4
+ACTIVITY_MARGIN = 6
 ATTACK_MATERIAL = 9  # no king safety to speak of against less (an endgame)
 
 
