@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from chesscore.rules.move import Move
     from chesscore.rules.squares import Color
 
-COMPARED_PLIES = 8
+COMPARED_PLIES = 12
 KING_MARGIN = 2
 ACTIVITY_MARGIN = 6
 ATTACK_MATERIAL = 9  # no king safety to speak of against less (an endgame)
