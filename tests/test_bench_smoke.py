@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # (script, tiny arguments, a row its report must hold)
 BENCHES = [
     ("explain_coverage.py", ["--games", "3"], "given a concrete reason"),
+    ("explain_claims.py", [], "blunders: 67; a concrete claim, every claim holding"),
     ("update.py", ["--games", "1", "--plies", "12", "--rounds", "1"], "chesscore"),
     ("insight.py", ["--positions", "8", "--repeat", "1"], "make_insight"),
     ("state.py", ["--positions", "8", "--repeat", "1"], "a move's states, with insight"),

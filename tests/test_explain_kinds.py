@@ -3,8 +3,9 @@ a hand-built position or a position of the review benchmark's games, with the li
 15.1 gave there (one thread, 1,000,000 nodes; the benchmark's from
 bench/data/review_oracle_lines.json), the sentence written out in full, and every fact it
 states checked against python-chess by `check_facts` (the legality of every move of a line it
-shows, material counts, passed pawns, trapped pieces, the only defenders). Then the same
-checks over random positions with random lines, long enough for material to change hands.
+shows, passed pawns, trapped pieces, the only defenders, and every claim against the line it
+cites). Then the same checks over random positions with random lines, long enough for
+material to change hands.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import chess
 import pytest
 
 from chesscore import Board
-from chesscore.analysis.explain import Explanation, Kind, explain_move
+from chesscore.analysis.explain import ClaimKind, Explanation, Kind, explain_move
 from chesscore.analysis.judgement import Evaluation, Judgement
+from chesscore.rules.squares import BLACK, WHITE
 from tests.random_games import play_random_game
 from tests.test_explain import check_facts, explain_san
 
@@ -49,8 +51,8 @@ CASES = [
         Evaluation(mate=-1),
         ["b3", "Qe5", "Rxa2", "h5", "Ra3", "h4", "b4", "h3", "Rxh3", "Qe1+", "Kb2"],
         Evaluation(cp=-697),
-        "Bxa2?? allows b3, trapping the bishop on a2: it is attacked and every square it can "
-        "go to is covered. Better was Qe1#, with mate in 1.",
+        "Bxa2?? loses a bishop: it allows b3, trapping the bishop on a2, attacked with every "
+        "square it can go to covered (b3 Qe5 Rxa2 h5 …). Better was Qe1#, with mate in 1.",
         (Kind.TRAPPED_PIECE, Kind.MATE_MISSED),
     ),
     # After Bxf6+ the bishop on d5 may not move (the king is in check): not "trapped"; the
@@ -64,22 +66,24 @@ CASES = [
         Evaluation(cp=498),
         ["Bxf6+", "Kxf6", "Rxd5", "Ke6", "Ra5", "Kd6", "g4", "Kd7"],
         Evaluation(cp=740),
-        "h6?? allows Bxf6+, taking the knight on f6, the only defender of the bishop on d5. "
-        "Better was Be6 (+5.0).",
-        (Kind.DEFENDER_REMOVED,),
+        "h6?? loses a knight: it allows Bxf6+, taking the knight on f6, the only defender of "
+        "the bishop on d5 (Bxf6+ Kxf6 Rxd5). Better was Be6, which loses nothing: Be6 Bxf6+ "
+        "Kxf6 (+5.0).",
+        (Kind.DEFENDER_REMOVED, Kind.MATERIAL_KEPT),
     ),
     Case(
         "an_overloaded_defender",
         "6k1/5ppp/5n2/3b2B1/8/8/5PPP/3R2K1 b - - 0 1",
         "h6",
         Judgement.BLUNDER,
-        ["Ng4", "Rxd5", "h6", "Bc1", "Nxf2"],
-        Evaluation(cp=489),
+        ["Be6", "Bxf6", "gxf6", "Rd8+", "Kg7"],
+        Evaluation(cp=150),
         ["Bxf6", "Bc4", "Be5", "Kh7", "f3", "Be6"],
         Evaluation(cp=513),
-        "h6?? allows Bxf6: the pawn on g7 is the only defender of both the knight on f6 and "
-        "the pawn on h6, and both are attacked. Better was Ng4 (+4.9).",
-        (Kind.OVERLOADED_DEFENDER,),
+        "h6?? loses a knight: it allows Bxf6: the pawn on g7 is the only defender of both the "
+        "knight on f6 and the pawn on h6, and both are attacked (Bxf6 Bc4). Better was Be6, "
+        "which loses nothing: Be6 Bxf6 gxf6 (+1.5).",
+        (Kind.OVERLOADED_DEFENDER, Kind.MATERIAL_KEPT),
     ),
     # Game 17 of the benchmark, 34. Qf1??
     Case(
@@ -104,8 +108,8 @@ CASES = [
         Evaluation(cp=1567),
         ["Kb7", "Rd4", "c1=Q", "Rf4", "Qc3+", "Kg4", "Qg7+", "Kf3"],
         Evaluation(cp=0),
-        "Rd8+?? lets the pawn on c2 promote: Kb7 Rd4 c1=Q. Better was Rc1, which wins a pawn: "
-        "Rc1 Kb7 Rxc2 (+15.7).",
+        "Rd8+?? loses material: it lets the pawn on c2 promote (Kb7 Rd4 c1=Q). Better was "
+        "Rc1, which wins a pawn: Rc1 Kb7 Rxc2 (+15.7).",
         (Kind.PROMOTION_ALLOWED, Kind.MATERIAL_MISSED),
     ),
     Case(
@@ -117,8 +121,7 @@ CASES = [
         Evaluation(cp=907),
         ["c3", "Rc7", "c2", "Rxc2", "Kh7", "Rc4"],
         Evaluation(cp=1226),
-        "Rb7? lets the passed pawn on c4 through: after c3 Rc7 c2, it stands on c2. "
-        "Better was Rc1 (+9.1).",
+        "Rb7? lets the passed pawn on c4 through to c2: c3 Rc7 c2. Better was Rc1 (+9.1).",
         (Kind.PASSED_PAWN,),
     ),
     # Game 7 of the benchmark, 11... Bd6??
@@ -131,9 +134,8 @@ CASES = [
         Evaluation(cp=-170),
         ["dxc6", "Rxf7", "Bxf7+", "Kh8", "cxd7", "Bxd7", "Qc4", "Qb8", "dxe5"],
         Evaluation(cp=491),
-        "Bd6?? loses the exchange and a pawn: after dxc6 Rxf7, Bxf7+ takes the rook on f7. "
-        "Better was cxd5, which wins a bishop for two pawns: cxd5 Nxh6+ gxh6 Bxd5+ Nxd5 Qxd5+ "
-        "Rf7 Bxh6 (-1.7).",
+        "Bd6?? loses a rook: dxc6 Rxf7 Bxf7+ Kh8 … Better was cxd5, which wins a bishop for "
+        "two pawns: cxd5 Nxh6+ gxh6 Bxd5+ … (-1.7).",
         (Kind.MATERIAL_LINE, Kind.MATERIAL_MISSED),
     ),
     # Game 3 of the benchmark, 28... Bxe4??: the pieces change hands until Rxe4.
@@ -146,8 +148,8 @@ CASES = [
         Evaluation(cp=128),
         ["Bxf6", "Bxf6", "Qxe4", "Qxe4", "Rxe4", "h5", "Re6", "Rc7"],
         Evaluation(cp=424),
-        "Bxe4?? loses a knight for a pawn in the line Bxf6 Bxf6 Qxe4 Qxe4 Rxe4. Better was "
-        "Nxe4, which wins the exchange and a pawn: Nxe4 Kxh1 Nf2+ Kg1 Nxd3 (+1.3).",
+        "Bxe4?? loses a knight for a pawn: Bxf6 Bxf6 Qxe4 Qxe4 … Better was Nxe4, which wins "
+        "the exchange and a pawn: Nxe4 Kxh1 Nf2+ Kg1 … (+1.3).",
         (Kind.MATERIAL_LINE, Kind.MATERIAL_MISSED),
     ),
     # Kg4 e2 Rb2+ Ke3 Rxe2+ Kxe2 gives the rook for the pawn, but so does the best line.
@@ -160,8 +162,8 @@ CASES = [
         Evaluation(cp=0),
         ["e2", "Rb2+", "Ke3", "Rxe2+", "Kxe2", "Kf5"],
         Evaluation(cp=0),
-        "Kg4?? allows e2: the evaluation goes from 0.0 to 0.0. Better was Rb2+ (0.0).",
-        (Kind.POSITIONAL,),
+        "Kg4?? is a blunder. Better was Rb2+ (0.0).",
+        (),
     ),
     # Game 3 of the benchmark, 29. Rd2??: no material falls in Black's line.
     Case(
@@ -173,9 +175,8 @@ CASES = [
         Evaluation(cp=424),
         ["Bg6", "Bxf6", "Bxf6", "Qe6+", "Rf7", "Qe8+", "Rf8", "Qxa8", "Rxa8", "Rxd6"],
         Evaluation(cp=-163),
-        "Rd2?? allows Bg6: the evaluation goes from +4.2 to -1.6. Better was Bxf6, which wins "
-        "a knight: Bxf6 Bxf6 Qxe4 Qxe4 Rxe4 (+4.2).",
-        (Kind.POSITIONAL, Kind.MATERIAL_MISSED),
+        "Rd2?? is a blunder. Better was Bxf6, which wins a knight: Bxf6 Bxf6 Qxe4 Qxe4 … (+4.2).",
+        (Kind.MATERIAL_MISSED,),
     ),
     # Game 1 of the benchmark, 11. h4??: nothing falls within the line.
     Case(
@@ -187,8 +188,8 @@ CASES = [
         Evaluation(cp=-180),
         ["e5", "Nb3", "e4", "Qf4", "Ba7", "Qh2", "Bb8", "Qh1"],
         Evaluation(cp=-401),
-        "h4?? allows e5: the evaluation goes from -1.8 to -4.0. Better was Qd1 (-1.8).",
-        (Kind.POSITIONAL,),
+        "h4?? is a blunder. Better was Qd1 (-1.8).",
+        (),
     ),
 ]
 
@@ -218,7 +219,10 @@ def test_the_facts_the_kinds_state() -> None:
     explanation = explanations["a_back_rank_mate_allowed"]
     assert explanation.lines[0].mate
     explanation = explanations["a_material_line_told_by_its_first_moves"]
-    assert [fact.points for fact in explanation.material] == [3, 1]
+    # Black's rook (5) less the pawn and knight it took back in the line: down a rook;
+    # the better line wins White a bishop (3) for two pawns.
+    material = [claim for claim in explanation.claims if claim.kind == ClaimKind.MATERIAL]
+    assert [(claim.color, claim.points) for claim in material] == [(BLACK, 5), (WHITE, 1)]
 
 
 def _random_line(board: Board, rng: random.Random, length: int) -> list[chess.Move]:
@@ -258,5 +262,5 @@ def test_every_fact_of_line_kinds_in_random_positions_holds() -> None:
             for kind in explanation.kinds:
                 counts[kind] = counts.get(kind, 0) + 1
     # Random lines reach the line kinds often enough for their facts to be checked here.
-    for kind in (Kind.MATERIAL_LINE, Kind.MATERIAL_MISSED, Kind.POSITIONAL):
+    for kind in (Kind.MATERIAL_LINE, Kind.MATERIAL_MISSED, Kind.KING_SAFETY):
         assert counts.get(kind, 0) >= 10, counts

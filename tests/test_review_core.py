@@ -194,13 +194,25 @@ def test_the_wire_item_names_squares() -> None:
         "nag": 4,
         "accuracy": item["accuracy"],
         "explanation": {
-            "text": "Nd4?? leaves the bishop on g5 attacked by the queen on e7 and defended by "
-            "nothing: Qxg5 wins it. Better was Bxe7, taking the queen on e7 for nothing (+8.8).",
-            "kinds": ["hanging", "free_piece_missed"],
+            "text": "Nd4?? loses a bishop: it leaves the bishop on g5 attacked by the queen on e7 "
+            "and defended by nothing (Qxg5). Better was Bxe7, taking the queen on e7 for nothing "
+            "(+8.8).",
+            "kinds": ["hanging", "free_piece_missed", "material_missed"],
             "squares": item["explanation"]["squares"],
             "arrows": item["explanation"]["arrows"],
+            "claims": item["explanation"]["claims"],
         },
     }
+    # What the text says, as data: the bishop lost in the line Nd4 Qxg5, the queen won by Bxe7.
+    claims = [
+        (c["kind"], c["color"], c["line"], c["pieces"]) for c in item["explanation"]["claims"]
+    ]
+    assert claims == [
+        ("material", "white", ["c2d4", "e7g5"], ["bishop"]),
+        ("capture", "white", ["c2d4", "e7g5"], []),
+        ("material", "black", ["g5e7"], ["queen"]),
+        ("capture", "black", ["g5e7"], []),
+    ]
     assert 0 <= item["accuracy"] < 10
     assert set(item["explanation"]["squares"]) >= {"g5", "e7"}
     assert {"from": "e7", "to": "g5", "role": "move"} in item["explanation"]["arrows"]
@@ -230,8 +242,9 @@ def test_a_real_game_with_a_blunder_is_found_and_explained(
     assert blunder.best_san == "Bxf7+"
     assert blunder.explanation is not None
     assert blunder.explanation.text == (
-        "Nxf7?? leaves the pawn on g2 attacked by the queen on g5 and defended by nothing: "
-        "Qxg2 wins it. Better was Bxf7+, which wins a pawn (+1.2)."
+        "Nxf7?? loses a rook: it leaves the pawn on g2 attacked by the queen on g5 and defended "
+        "by nothing (Qxg2 d3 Qxh1+). Better was Bxf7+, which wins a pawn: Bxf7+ Ke7 Bxg8 Rxg8 "
+        "(+1.2)."
     )
     # The mating ply at the end: no evaluation, never bad, full accuracy.
     last = plies[-1]
@@ -252,7 +265,7 @@ def test_scholars_mate_allows_mate_in_one() -> None:
     assert nf6.san == "Nf6" and nf6.judgement == Judgement.BLUNDER
     assert nf6.evaluation == Evaluation(mate=1)
     assert nf6.explanation is not None
-    assert nf6.explanation.text.startswith("Nf6?? allows mate in 1, starting with Qxf7#.")
+    assert nf6.explanation.text.startswith("Nf6?? walks into mate in 1: Qxf7#.")
     assert nf6.explanation.kinds[0].value == "mate_allowed"
     assert plies[-1].judgement is None and plies[-1].evaluation is None
 
@@ -425,7 +438,7 @@ def test_the_pgn_is_read_back_by_python_chess(trap_pgn: str) -> None:
     assert [node.san() for node in nodes] == TRAP
     nxf7 = nodes[8]
     assert nxf7.nags == {chess.pgn.NAG_BLUNDER}
-    assert nxf7.comment.startswith("Nxf7?? leaves the pawn on g2")
+    assert nxf7.comment.startswith("Nxf7?? loses a rook: it leaves the pawn on g2")
     score = nxf7.eval()
     assert score is not None and score.white().score() == -362
     # Every move has its evaluation but the mating one; a mate is written as one.

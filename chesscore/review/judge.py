@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chesscore.analysis.explain import Explanation, explain_move
+from chesscore.analysis.explain import Claim, Explanation, explain_move
+from chesscore.analysis.explain.facts import PIECE_WORDS
 from chesscore.analysis.judgement import (
     Evaluation,
     Judgement,
@@ -85,7 +86,8 @@ class ReviewedPly:
 
 
 def explanation_to_json(explanation: Explanation) -> dict[str, Any]:
-    """`{"text", "kinds", "squares", "arrows": [{"from", "to", "role"}]}` with square names."""
+    """`{"text", "kinds", "squares", "arrows": [{"from", "to", "role"}], "claims": [...]}`
+    with square names (a claim's form: `claim_to_json`)."""
     return {
         "text": explanation.text,
         "kinds": [kind.value for kind in explanation.kinds],
@@ -94,6 +96,26 @@ def explanation_to_json(explanation: Explanation) -> dict[str, Any]:
             {"from": square_name(a.origin), "to": square_name(a.target), "role": a.role.value}
             for a in explanation.arrows
         ],
+        "claims": [claim_to_json(claim) for claim in explanation.claims],
+    }
+
+
+def claim_to_json(claim: Claim) -> dict[str, Any]:
+    """A claim of an explanation on the wire: `{"kind", "color", "fen", "line": [UCI], "at",
+    "pieces", "gained": [piece names], "squares": [square names], "points", "mate", "count"}`
+    (docs/review.md, "Claims")."""
+    return {
+        "kind": claim.kind.value,
+        "color": COLOR_NAMES[claim.color],
+        "fen": claim.fen,
+        "line": list(claim.line),
+        "at": claim.at,
+        "pieces": [PIECE_WORDS[kind] for kind in claim.pieces],
+        "gained": [PIECE_WORDS[kind] for kind in claim.gained],
+        "squares": [square_name(sq) for sq in claim.squares],
+        "points": claim.points,
+        "mate": claim.mate,
+        "count": claim.count,
     }
 
 

@@ -12,23 +12,36 @@ summary: once every position is known, one job (the last run, or a job with no p
 to evaluate) sends the summary, every ply judged again, with `done`. The jobs are low priority:
 a live game's search stops one (`stop` to the engine, answered at once) and the runner starts
 what is left again later; no "second look" pass, which our engine's shallow searches need.
+
+The explanations read the engine's lines (chesscore.analysis.explain), and Stockfish's
+principal variation often stops short at a hash hit ("Nc5 e5" and no more), more so here
+where one hash serves a run of positions. So before the summary, the job that sums up
+continues each line shorter than `MIN_LINE` plies of the positions around a marked ply (an
+inaccuracy or worse): the position at the line's end is searched with a quarter of the nodes
+and its line appended, at most `CONTINUE_ROUNDS` times (`continue_lines`). The plies of a
+continued position go out judged again at once (and in the summary); the stored evaluations
+keep the engine's lines as the first search gave them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from chesscore.analysis.judgement import Judgement
 from chesscore.engine.search import StopSignal
 from chesscore.review.evaluate import PositionEval
-from chesscore.review.judge import initial_to_json, review_ply
+from chesscore.review.judge import initial_to_json, positions_to_verify, review_ply
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
 from server.engine.positions import check_nodes, evaluate_position, search_bound
 from server.engine.stockfish import StockfishSpec, worker_engine
-from server.engine.uci import START_SECONDS
+from server.engine.uci import START_SECONDS, UciEngine
 from server.review.job import ReviewUpdate, summarise
+
+MIN_LINE = 12  # a line around a marked ply shorter than this is continued before the summary
+CONTINUE_ROUNDS = 3  # searches at most to continue one line
 
 
 def split_positions(missing: Sequence[int], parts: int) -> list[tuple[int, ...]]:
@@ -107,9 +120,73 @@ class StockfishReviewJob:
         if len(evals) < len(boards):
             send(ReviewUpdate(done=True))  # another job has the rest: the runner sums up
             return
+        if not self.continue_lines(engine, boards, moves, evals, cancel, send):
+            send(ReviewUpdate(done=True, preempted=True))
+            return
         ordered = [evals[index] for index in range(len(boards))]
         summary = summarise(boards[0], moves, ordered, dict(self.headers))
         send(ReviewUpdate(done=True, summary=summary))
+
+    def continue_lines(
+        self,
+        engine: UciEngine | None,
+        boards: list[Board],
+        moves: list[Move],
+        evals: dict[int, PositionEval],
+        cancel: StopSignal,
+        send: Callable[[ReviewUpdate], None],
+    ) -> bool:
+        """The short lines of the positions around the marked plies continued (the module
+        docstring), in `evals` and sent with their plies judged again; False when `cancel`
+        stopped it."""
+        ordered = [evals[index] for index in range(len(boards))]
+        marked = positions_to_verify(boards[0], moves, ordered, Judgement.INACCURACY.threshold)
+        for index in marked:
+            position = evals[index]
+            if not position.line or len(position.line) >= MIN_LINE:
+                continue
+            engine = engine if engine is not None else worker_engine(self.spec)
+            line = self.continued(engine, boards[index], index, position.line, cancel)
+            if line is None:
+                return False
+            if len(line) > len(position.line):
+                evals[index] = replace(position, line=line)
+                for ply in (index, index + 1):
+                    if 1 <= ply <= len(moves):
+                        send(ReviewUpdate(ply=self.judge(boards, moves, evals, ply)))
+        return True
+
+    def continued(
+        self,
+        engine: UciEngine,
+        board: Board,
+        index: int,
+        line: tuple[Move, ...],
+        cancel: StopSignal,
+    ) -> tuple[Move, ...] | None:
+        """`line` (of position `index`, `board`) continued from its end by searches of a
+        quarter of the nodes until `MIN_LINE` long, the game over, or `CONTINUE_ROUNDS`
+        searches; None when `cancel` stopped a search."""
+        end = board.copy()
+        for move in line:
+            end.push(move)
+        nodes = max(1, self.nodes // 4)
+        for _ in range(CONTINUE_ROUNDS):
+            if len(line) >= MIN_LINE or not end.generate_legal():
+                break
+            engine.position(self.start_fen, [*self.moves[:index], *(m.uci() for m in line)])
+            result = engine.go(nodes=nodes, timeout=search_bound(nodes), cancel=cancel.is_set)
+            if result.stopped:
+                return None
+            info = result.best_info()
+            more = info.pv[: MIN_LINE - len(line)] if info is not None else ()
+            if not more:
+                break
+            for uci in more:
+                move = end.parse_uci(uci)
+                end.push(move)
+                line = (*line, move)
+        return line
 
     def updates(
         self,

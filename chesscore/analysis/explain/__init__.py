@@ -1,33 +1,27 @@
-"""Why a move was bad, in one or two sentences built from the threat analysis' facts.
+"""Why a move was bad, in one or two sentences grounded in the engine's lines.
 
-`explain_move(board, played, judgement, ...)` says what went wrong with the legal move `played`
-in `board`, what it loses and to which move, and what was better, as a coach would: "Qxe5??
-loses the queen: it takes the pawn on e5, but Nxe5 takes the queen back. Better was Qd2
-(+0.4)." Nothing here searches: the engine's findings come in as plain inputs, the best line
-from `board` and its evaluation, and the opponent's best line after `played` and the
-evaluation after it (both from White's view, chesscore.analysis.judgement). Each sentence is
-checked against the board with chesscore's own facts, never assumed from the line.
+`explain_move(board, played, judgement, ...)` says what the engine's line after the move shows
+and what the better move's line shows, as a coach would: "Qxe5+?? loses the queen for a pawn:
+it takes the pawn on e5, but Nxe5 takes the queen back. Better was Bc4 (-0.2)." Nothing here
+searches: the engine's findings come in as plain inputs, the best line from `board` and its
+evaluation, and the opponent's best line after `played` and the evaluation after it (both from
+White's view, chesscore.analysis.judgement). Every statement is read off those lines played on
+the board, and carried as a claim (`claims`) that names the line it rests on.
 
-The first sentence names the first of these that the position shows, one module per family:
-
-- the game's end (`mating`): *stalemate*, *mate allowed* (told as a *back-rank mate* when the
-  line ends in one);
-- material lost on the spot (`material`): *losing capture*, *hanging* (and *defender moved
-  away*), *trapped piece*;
-- tactics (`tactics`, `defenders`): *fork allowed*, *discovered attack allowed*, *pin walked
-  into*, *defender removed*, *overloaded defender*;
-- pawns (`pawns`): *promotion allowed*, *passed pawn let through*;
-- the line (`lines`): *material line*, the opponent's line winning material for good, told by
-  its first moves; and when no material falls and no mate is near, *positional*, what the
-  evaluation did;
-
-and, when none holds, the move's class ("Kf1? is a mistake."). The second sentence (`better`)
-names the best move and what it did.
+The first sentence (`refutation`) is the first of: a stalemate given; a mate the line ends in
+("walks into mate in 3"); the material the line wins by its end, counted both ways ("loses a
+knight for a pawn"), told with the idea of the line's first moves (a losing capture, a hanging
+piece, a fork, a discovered attack, a pin, a trapped piece, a defender removed or overloaded,
+a promotion) only when the line cashes it in; and when no material falls, one named factor
+(`factors`: a passed pawn, king safety, activity). When none holds, the move's class ("Kf1? is
+a mistake."). The second sentence (`better`) names the best move and what its line wins or
+keeps. Lines in the text are at most four plies; the board shows the rest.
 
 The result is a value (`facts`): the text, its kinds, the squares of the pieces it names, its
 arrows (a move it names, an attack, a defence, a pin line; the move played is not among them,
-the board shows it as the last move), and every fact it states as data, so that a test can
-check each against another chess library. Squares are 0x88 ints, positions FEN strings.
+the board shows it as the last move), every fact it states about one position, and its claims
+about the lines, so that a test can check each against another chess library. Squares are
+0x88 ints, positions FEN strings.
 """
 
 from __future__ import annotations
@@ -36,7 +30,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from chesscore.analysis.explain.better import better_sentence
-from chesscore.analysis.explain.defenders import defender_removed, overloaded
+from chesscore.analysis.explain.claims import CONCRETE, Claim, ClaimKind
+from chesscore.analysis.explain.factors import factor_sentence
 from chesscore.analysis.explain.facts import (
     Arrow,
     AttackFact,
@@ -55,12 +50,9 @@ from chesscore.analysis.explain.facts import (
     TrappedFact,
     make_explanation,
 )
-from chesscore.analysis.explain.lines import material_line, positional
-from chesscore.analysis.explain.material import hanging, losing_capture, trapped
-from chesscore.analysis.explain.mating import mate_allowed, stalemate
-from chesscore.analysis.explain.pawns import passed_pawn, promotion_allowed
+from chesscore.analysis.explain.mating import engine_mate, stalemate
+from chesscore.analysis.explain.refutation import mate_walked_into, material_lost
 from chesscore.analysis.explain.situation import Situation, make_situation
-from chesscore.analysis.explain.tactics import discovered, fork_allowed, pin
 
 if TYPE_CHECKING:
     from chesscore.analysis.judgement import Evaluation, Judgement
@@ -68,8 +60,11 @@ if TYPE_CHECKING:
     from chesscore.rules.move import Move
 
 __all__ = [
+    "CONCRETE",
     "Arrow",
     "AttackFact",
+    "Claim",
+    "ClaimKind",
     "DefendersFact",
     "Explanation",
     "Kind",
@@ -86,22 +81,13 @@ __all__ = [
 ]
 
 # The clauses of the first sentence, in the order they are tried: what ends the game first,
-# then material lost at once, the tactics that win it, the pawns, the line, and the evaluation.
+# then the material the line wins, then the engine's mate alone, then one named factor.
 CLAUSES: tuple[Callable[[Situation, Facts], str], ...] = (
     stalemate,
-    mate_allowed,
-    losing_capture,
-    hanging,
-    fork_allowed,
-    discovered,
-    pin,
-    trapped,
-    defender_removed,
-    overloaded,
-    promotion_allowed,
-    material_line,
-    passed_pawn,
-    positional,
+    mate_walked_into,
+    material_lost,
+    engine_mate,
+    factor_sentence,
 )
 
 
@@ -127,10 +113,12 @@ def explain_move(
     ...     board, board.parse_san("Qxe5+"), Judgement.BLUNDER, [board.parse_san("Bc4")],
     ...     Evaluation(cp=-23), [after.parse_san("Nxe5")], Evaluation(cp=-615))
     >>> print(explanation.text)  # doctest: +NORMALIZE_WHITESPACE
-    Qxe5+?? loses the queen: it takes the pawn on e5, but Nxe5 takes the queen back. Better was
-    Bc4 (-0.2).
+    Qxe5+?? loses the queen for a pawn: it takes the pawn on e5, but Nxe5 takes the queen back.
+    Better was Bc4 (-0.2).
     >>> [kind.value for kind in explanation.kinds]
     ['losing_capture']
+    >>> [(claim.kind.value, claim.line, claim.points) for claim in explanation.claims]
+    [('material', ('h5e5', 'c6e5'), 8), ('capture', ('h5e5', 'c6e5'), 0)]
     """
     situation = make_situation(board, played, best_line, reply_line, best_eval, played_eval)
     facts = Facts()
@@ -140,5 +128,10 @@ def explain_move(
         article = "an" if judgement.label[0] in "AEIOU" else "a"
         first = f"is {article} {judgement.label.lower()}"
     second = better_sentence(situation, facts)
-    text = f"{head} {first}." + (f" {second}." if second else "")
+    text = " ".join(_sentence(part) for part in (f"{head} {first}", second) if part)
     return make_explanation(text, facts)
+
+
+def _sentence(words: str) -> str:
+    """The words ended by a full stop, unless they end with a line cut short ("…")."""
+    return words if words.endswith("…") else f"{words}."

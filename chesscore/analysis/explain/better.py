@@ -1,17 +1,45 @@
-"""The second sentence: what was better. "Better was" the best move, then the first of what it
-did: a mate it starts (*mate missed*, told as a back-rank mate when its line ends in one), a
-piece it takes that nothing can take back (*free piece not taken*), a fork it makes (*fork
-missed*), a pin it makes (*pin missed*), material its line wins for good (*material missed*,
-chesscore.analysis.explain.lines); then its evaluation ("+0.4", "#3").
+"""The second sentence: what was better, and the point of it in the engine's best line.
+
+"Better was" the best move, then the first of what its line shows (from the position before
+the move, read as far as `LINE_PLIES` plies):
+
+- *mate missed*: the line ends in mate ("with mate in 2: Qxh7+ Kf8 Qh8#"; told as a back-rank
+  mate when it ends in one);
+- *material missed*: by its end the opponent is down material, counted both ways, more than
+  after the move played ("which wins a knight for a pawn: Nxe5 dxe5 Qd5+ …"), with the tactic
+  that wins it when the line cashes it in: a piece taken for nothing (*free piece not taken*),
+  a fork (*fork missed*), a pin (*pin missed*);
+- *material kept*: the move played loses material (the first sentence's claim) and the best
+  line loses at least two pawns' worth less, and at most `KEPT_MOST` ("which loses nothing",
+  "which loses only a pawn");
+
+then the best line's evaluation in brackets ("+0.4", "#3"). Each of these is a claim on the
+best line (chesscore.analysis.explain.claims).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chesscore.analysis.explain.facts import Facts, Kind, NoAttackerFact
-from chesscore.analysis.explain.lines import SHOWN_PLIES, ends_worse, find_gain, record_fall
+from chesscore.analysis.explain.board import kind_of
+from chesscore.analysis.explain.claims import (
+    ClaimKind,
+    Material,
+    is_cashed,
+    make_claim,
+    mated_in,
+    material_claim,
+    read_material,
+)
+from chesscore.analysis.explain.facts import QUOTED_PLIES, Facts, Kind, NoAttackerFact
+from chesscore.analysis.explain.lines import loss_words
 from chesscore.analysis.explain.mating import back_rank_words
+from chesscore.analysis.explain.refutation import (
+    best_line,
+    material_words,
+    merge,
+    refutation_line,
+)
 from chesscore.analysis.explain.tactics import forked, pin_words
 from chesscore.analysis.see import SEE_VALUES, exchange_on_target
 from chesscore.analysis.threats import make_threat_map
@@ -20,34 +48,110 @@ if TYPE_CHECKING:
     from chesscore.analysis.explain.situation import Situation
     from chesscore.rules.move import Move
 
+KEPT_MOST = 2  # the most a best line may lose to be told as "loses only"
+
 
 def better_sentence(s: Situation, facts: Facts) -> str:
     best = s.best
     if best is None or best == s.played:
         return ""
     san = s.board.san(best)
-    mate = s.best_eval.for_color(s.mover).mate if s.best_eval else None
-    if mate is not None and mate > 0:
-        facts.kinds.append(Kind.MATE_MISSED)
-        facts.move(best)
-        back_rank = back_rank_words(s.board, s.best_line, facts)
-        if back_rank:
-            return f"Better was {san}, with a back-rank mate in {mate}: {back_rank}"
-        return f"Better was {san}, with mate in {mate}"
     facts.move(best)
-    detail = (
-        free_piece(s, best, facts)
-        or fork_missed(s, best, facts)
-        or pin_missed(s, best, facts)
-        or material_missed(s, facts)
-    )
+    line = best_line(s)
     shown = f" ({s.best_eval.text()})" if s.best_eval else ""
-    return f"Better was {san}{detail}{shown}"
+    mate = mated_in(s.board, line, s.mover ^ 1)
+    if mate is not None:
+        return f"Better was {san}, {_mate_missed(s, line, mate, facts)}"
+    gain = read_material(s.board, line, s.mover ^ 1)
+    given = read_material(s.board, refutation_line(s)[: max(gain.length, 2)], s.mover ^ 1)
+    if gain.points >= 1 and gain.points > given.points and gain.length:
+        return f"Better was {san}{_material_missed(s, gain, facts)}{shown}"
+    return f"Better was {san}{_material_kept(s, facts)}{shown}"
 
 
-def free_piece(s: Situation, best: Move, facts: Facts) -> str:
+def _mate_missed(s: Situation, line: tuple[Move, ...], mate: int, facts: Facts) -> str:
+    facts.kinds.append(Kind.MATE_MISSED)
+    facts.claims.append(make_claim(ClaimKind.MATE, s.mover ^ 1, s.board, line, mate=mate))
+    if len(line) <= QUOTED_PLIES:
+        back_rank = back_rank_words(s.board, line, facts)
+        if back_rank:
+            return f"with a back-rank mate in {mate}: {back_rank}"
+    if len(line) == 1:
+        facts.line(s.board, line, mate=True)
+        return f"with mate in {mate}"
+    return f"with mate in {mate}: {facts.quote(s.board, line, mate=True)}"
+
+
+def _material_missed(s: Situation, gain: Material, facts: Facts) -> str:
+    """ ", forking the king on e8 and the rook on a8, which wins the exchange: Nc7+ Kd8 Nxa8"."""
+    line = best_line(s)[: gain.length]
+    facts.claims.append(material_claim(s.board, line, s.mover ^ 1, gain))
+    idea = _best_idea(s, line, facts)
+    facts.kinds.append(Kind.MATERIAL_MISSED)
+    what = material_words(gain, line)
+    if idea and len(line) == 1:
+        return idea  # "taking the queen on e7 for nothing" says it all
+    return f"{idea}, which wins {what}: {facts.quote(s.board, line)}"
+
+
+def _best_idea(s: Situation, line: tuple[Move, ...], facts: Facts) -> str:
+    """The tactic of the best move that its line cashes in, with its claim; "" when none."""
+    for clause in (free_piece, fork_missed, pin_missed):
+        scratch = Facts()
+        text = clause(s, scratch)
+        if not text:
+            continue
+        kind, at, squares, targets = _motif(scratch)
+        if not any(is_cashed(s.board, line, at, square) for square in targets):
+            continue
+        merge(facts, scratch)
+        facts.claims.append(make_claim(kind, s.mover ^ 1, s.board, line, at=at, squares=squares))
+        return text
+    return ""
+
+
+def _motif(found: Facts) -> tuple[ClaimKind, int, tuple[int, ...], tuple[int, ...]]:
+    """What a clause of the best move found as a claim: its kind, the ply of the line after
+    which it stands, its squares, and the squares of the pieces the line should take."""
+    kind = found.kinds[0]
+    if kind == Kind.FREE_PIECE_MISSED:
+        target = found.squares[0]
+        return ClaimKind.CAPTURE, 0, (target,), (target,)
+    if kind == Kind.FORK_MISSED:
+        origin, *targets = found.squares[:3]
+        return ClaimKind.FORK, 1, (origin, *targets), tuple(targets)
+    pin = found.pins[0]
+    return ClaimKind.PIN, 1, (pin.pinner, pin.pinned, pin.target), (pin.pinned, pin.target)
+
+
+def _material_kept(s: Situation, facts: Facts) -> str:
+    """The move played loses material and the best line loses less: "which loses nothing"."""
+    lost = next((c for c in facts.claims if c.kind == ClaimKind.MATERIAL), None)
+    if lost is None or lost.color != s.mover:
+        return ""
+    # Read as far as the losing line was, so that the opponent's answers are in it too.
+    line = best_line(s)[: max(len(lost.line), 2)]
+    kept = read_material(s.board, line, s.mover)
+    # "Which loses only two bishops" would say little: told when it loses a pawn or two less.
+    if kept.points > KEPT_MOST or kept.points > lost.points - 2 or len(line) < 2:
+        return ""
+    kept = read_material(s.board, line[: max(kept.length, 2)], s.mover)
+    if kept.length < 2:
+        return ""  # cut inside an exchange down to nothing to show
+    facts.claims.append(material_claim(s.board, line, s.mover, kept))
+    facts.kinds.append(Kind.MATERIAL_KEPT)
+    shown = facts.quote(s.board, line[: kept.length])
+    if kept.points <= 0:
+        return f", which loses nothing: {shown}"
+    return f", which loses only {loss_words(kept.lost, kept.gained)}: {shown}"
+
+
+def free_piece(s: Situation, facts: Facts) -> str:
     """The best move takes a piece that nothing can take back (and the move played did not)."""
-    board, target = s.board, best.to_square
+    board, best = s.board, s.best
+    if best is None:
+        return ""
+    target = best.to_square
     code = board.board[target]
     if not code or s.played.to_square == target or board.is_en_passant(best):
         return ""
@@ -57,7 +161,7 @@ def free_piece(s: Situation, best: Move, facts: Facts) -> str:
         return ""
     packed = board.find_packed(best)
     assert packed is not None
-    if exchange_on_target(board, packed)[0] < SEE_VALUES[code & 7]:
+    if exchange_on_target(board, packed)[0] < SEE_VALUES[kind_of(code)]:
         return ""  # a promotion's gain aside, a free capture wins the whole piece
     facts.kinds.append(Kind.FREE_PIECE_MISSED)
     facts.squares.append(target)
@@ -65,33 +169,24 @@ def free_piece(s: Situation, best: Move, facts: Facts) -> str:
     return f", taking {facts.piece(board, target)} for nothing"
 
 
-def fork_missed(s: Situation, best: Move, facts: Facts) -> str:
-    assert s.after_best is not None  # there is a best move
+def fork_missed(s: Situation, facts: Facts) -> str:
+    if s.best is None or s.after_best is None:
+        return ""
     after, change = s.after_best
-    forks = [f for f in change.forks if f.origin == best.to_square]
+    forks = [f for f in change.forks if f.origin == s.best.to_square]
     if not forks:
         return ""
     facts.kinds.append(Kind.FORK_MISSED)
     return f", forking {forked(after, forks[0], facts)}"
 
 
-def pin_missed(s: Situation, best: Move, facts: Facts) -> str:
-    assert s.after_best is not None  # there is a best move
+def pin_missed(s: Situation, facts: Facts) -> str:
+    if s.best is None or s.after_best is None:
+        return ""
     after, change = s.after_best
-    made = [p for p in change.pins_created if p.pinner == best.to_square]
+    made = [p for p in change.pins_created if p.pinner == s.best.to_square]
     if not made:
         return ""
     line = made[0]
     facts.kinds.append(Kind.PIN_MISSED)
     return f", pinning {pin_words(after, line.pinner, line.pinned, line.target, facts)}"
-
-
-def material_missed(s: Situation, facts: Facts) -> str:
-    """The best line wins material for good: what, and the moves up to where it is won."""
-    gain = find_gain(s)
-    if gain is None or len(gain.moves) > SHOWN_PLIES or not ends_worse(s):
-        return ""  # none, too far, or the move played ends with as much material
-    facts.kinds.append(Kind.MATERIAL_MISSED)
-    what = record_fall(s.board, gain, s.mover ^ 1, facts)
-    moves = facts.line(s.board, gain.moves)
-    return f", which wins {what}" + (f": {moves}" if len(gain.moves) > 1 else "")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chesscore.analysis.explain.board import is_piece_of, kind_at
 from chesscore.analysis.explain.facts import Arrow, AttackFact, DefendersFact, Facts, Kind, Role
 from chesscore.analysis.explain.lines import captured_square, find_fall
 from chesscore.rules.squares import KING
@@ -33,7 +34,7 @@ def defender_removed(s: Situation, facts: Facts) -> str:
         return ""
     target = captured_square(fall.before, fall.move)
     attackers = s.after_map.attackers
-    if target is None or target == removed or s.after.board[target] >> 3 != s.mover:
+    if target is None or target == removed or not is_piece_of(s.after, target, s.mover):
         return ""
     if fall.before.board[target] != s.after.board[target] or not _is_only_defender(
         s, removed, target
@@ -66,15 +67,14 @@ def overloaded(s: Situation, facts: Facts) -> str:
     if s.reply is None or find_fall(s) is None:
         return ""
     first = s.reply.to_square
-    cells = s.after.board
-    if not cells[first] or cells[first] >> 3 != s.mover:
+    if not is_piece_of(s.after, first, s.mover):
         return ""
     defenders = s.after_map.attackers[s.mover][first]
     if len(defenders) != 1:
         return ""
     defender = defenders[0]
     for second in s.after.piece_squares[s.mover]:
-        if second in (first, defender) or cells[second] & 7 == KING:
+        if second in (first, defender) or kind_at(s.after, second) == KING:
             continue
         if _is_only_defender(s, defender, second) and _is_only_defender(s, defender, first):
             return _overloaded_words(s, defender, first, second, facts)

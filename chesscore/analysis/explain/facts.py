@@ -11,19 +11,22 @@ gathers them while the sentences are written; `Explanation` is the frozen result
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from chesscore.analysis.explain.board import color_of, kind_at, kind_of
 from chesscore.analysis.values import PIECE_VALUES
 from chesscore.rules.squares import NAME_ORDER, Color, square_name
 
 if TYPE_CHECKING:
+    from chesscore.analysis.explain.claims import Claim
     from chesscore.rules.board import Board
     from chesscore.rules.move import Move
 
 PIECE_WORDS = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
+QUOTED_PLIES = 4  # the most of an engine's line an explanation's text quotes
 
 
 class Role(StrEnum):
@@ -68,6 +71,9 @@ class Kind(StrEnum):
     FORK_MISSED = "fork_missed"
     PIN_MISSED = "pin_missed"
     MATERIAL_MISSED = "material_missed"
+    KING_SAFETY = "king_safety"
+    ACTIVITY = "activity"
+    MATERIAL_KEPT = "material_kept"
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,12 +193,13 @@ class Facts:
     passed: list[PassedPawnFact] = field(default_factory=list)
     trapped: list[TrappedFact] = field(default_factory=list)
     own: list[OwnPiecesFact] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
 
     def piece(self, board: Board, sq: int) -> str:
         """ "the queen on e7", entered as a fact of `board`."""
         code = board.board[sq]
-        self.pieces.append(PieceFact(board.fen(), sq, code >> 3, code & 7))
-        return f"the {PIECE_WORDS[code & 7]} on {square_name(sq)}"
+        self.pieces.append(PieceFact(board.fen(), sq, color_of(code), kind_of(code)))
+        return f"the {PIECE_WORDS[kind_of(code)]} on {square_name(sq)}"
 
     def move(self, move: Move) -> None:
         """An arrow for a move the text names."""
@@ -208,10 +215,15 @@ class Facts:
         self.lines.append(LineFact(board.fen(), tuple(ucis), mate))
         return " ".join(sans)
 
+    def quote(self, board: Board, moves: Sequence[Move], mate: bool = False) -> str:
+        """The first `QUOTED_PLIES` of the legal `moves` from `board` in SAN, " …" after
+        when the line goes on (the board shows the rest); entered as a line fact."""
+        shown = self.line(board, moves[:QUOTED_PLIES], mate and len(moves) <= QUOTED_PLIES)
+        return shown + (" …" if len(moves) > QUOTED_PLIES else "")
+
     def group(self, board: Board, squares: Iterable[int], target: int) -> str:
         """The pieces on `squares`, each attacking `target` in `board`, cheapest first."""
-        cells = board.board
-        ordered = sorted(squares, key=lambda sq: (PIECE_VALUES[cells[sq] & 7], NAME_ORDER[sq]))
+        ordered = sorted(squares, key=lambda sq: (PIECE_VALUES[kind_at(board, sq)], NAME_ORDER[sq]))
         words = [self.piece(board, sq) for sq in ordered]
         self.attacks += [AttackFact(board.fen(), sq, target) for sq in ordered]
         return join_words(words)
@@ -242,6 +254,7 @@ class Explanation:
     passed: tuple[PassedPawnFact, ...] = ()
     trapped: tuple[TrappedFact, ...] = ()
     own: tuple[OwnPiecesFact, ...] = ()
+    claims: tuple[Claim, ...] = ()
 
 
 def make_explanation(text: str, facts: Facts) -> Explanation:
@@ -261,4 +274,5 @@ def make_explanation(text: str, facts: Facts) -> Explanation:
         tuple(facts.passed),
         tuple(facts.trapped),
         tuple(facts.own),
+        tuple(facts.claims),
     )

@@ -1,4 +1,4 @@
-"""The opponent's line read for material: where it wins material for good, and what.
+"""The opponent's line read for where it wins material for good, and material put in words.
 
 `find_fall` plays the opponent's best line after the move on a board and follows the mover's
 material less the opponent's (pawn 1, knight and bishop 3, rook 5, queen 9) from the position
@@ -9,13 +9,9 @@ the first move after which the material never comes back within `least` pawns of
 stood; the loss is the smallest of the rest of the line (what the mover is sure to be down);
 what is lost, the mover's pieces fewer there less those of the same kind it took. A fall
 settled too far down the line to be told move by move (`SHOWN_PLIES`) is told where the loss
-first holds. `find_gain` reads the best line the same way for the opponent's material.
-
-The clauses: *material line*, "Nf3?? loses a bishop: after Nxe5 Bxe5 Qd4+ Kh1, Qxe5 takes
-the bishop on e5", told only when the best line from the position before the move ends with
-the mover's material higher (`ends_worse`);
-and when nothing falls and no mate is near, *positional*, "Kf1? allows Qb6: the evaluation
-goes from +0.4 to -1.9".
+first holds. The clauses of a trapped piece and of defenders ask it whether the line wins
+what they point at; `loss_words` says a loss counted both ways ("a knight for a pawn", "the
+exchange").
 """
 
 from __future__ import annotations
@@ -25,8 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chesscore.analysis.explain.facts import PIECE_WORDS, Facts, Kind, MaterialFact, join_words
-from chesscore.analysis.explain.situation import LINE_PLIES, positions_along
+from chesscore.analysis.explain.board import kind_at, same_rank_square
+from chesscore.analysis.explain.claims import balance
+from chesscore.analysis.explain.facts import PIECE_WORDS, join_words
 from chesscore.analysis.see import exchange_on_target
 from chesscore.analysis.values import PIECE_VALUES
 from chesscore.rules.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK
@@ -65,39 +62,10 @@ class Fall:
         return self.moves[self.index]
 
 
-def balance(board: Board, color: Color) -> int:
-    """`color`'s material less the other side's, in pawns (kings left out)."""
-    cells, total = board.board, 0
-    for side, sign in ((color, 1), (color ^ 1, -1)):
-        total += sign * sum(PIECE_VALUES[cells[sq] & 7] for sq in board.piece_squares[side])
-    return total
-
-
 def find_fall(s: Situation, least: int = 1) -> Fall | None:
     """The mover's fall of at least `least` pawns in the opponent's line after the move,
     counted from the position before the move."""
     return find_material_change(s.board, s.after, s.reply_line, s.reply_boards, s.mover, least)
-
-
-def find_gain(s: Situation, least: int = 1) -> Fall | None:
-    """The opponent's fall of at least `least` pawns in the best line from the position."""
-    line = s.best_line[:LINE_PLIES]
-    boards = positions_along(s.board, line)
-    return find_material_change(s.board, s.board, line, boards, s.mover ^ 1, least)
-
-
-def ends_worse(s: Situation) -> bool:
-    """Whether the mover ends the opponent's line with less material than the best line."""
-    best = s.best_line[:LINE_PLIES]
-    return _end_balance(s.after, s.reply_line, s.reply_boards, s.mover) < _end_balance(
-        s.board, best, positions_along(s.board, best), s.mover
-    )
-
-
-def _end_balance(start: Board, line: Sequence[Move], boards: Sequence[Board], color: Color) -> int:
-    """`color`'s balance where the line stops, cut as `find_material_change` cuts it."""
-    length = _settled_length(start, line, boards)
-    return balance(boards[length - 1] if length else start, color)
 
 
 def find_material_change(
@@ -159,8 +127,8 @@ def _wins_back(board: Board, square: int) -> bool:
 
 def _fewer(before: Board, after: Board, color: Color) -> tuple[int, ...]:
     """The piece types of `color` fewer in `after` than in `before` (a multiset)."""
-    counts: Counter[int] = Counter(before.board[sq] & 7 for sq in before.piece_squares[color])
-    counts.subtract(after.board[sq] & 7 for sq in after.piece_squares[color])
+    counts: Counter[int] = Counter(kind_at(before, sq) for sq in before.piece_squares[color])
+    counts.subtract(kind_at(after, sq) for sq in after.piece_squares[color])
     return tuple(sorted(kind for kind, n in counts.items() if n > 0 for _ in range(n)))
 
 
@@ -202,58 +170,10 @@ def _counted(counts: Counter[int]) -> str:
     return join_words(words)
 
 
-def record_fall(origin: Board, fall: Fall, loser: Color, facts: Facts) -> str:
-    """What `fall` loses in words, entered as a material fact counted from `origin`."""
-    facts.material.append(
-        MaterialFact(origin.fen(), fall.settled.fen(), loser, fall.lost, fall.points)
-    )
-    return "material" if fall.promotes else loss_words(fall.lost, fall.gained)
-
-
 def captured_square(board: Board, move: Move) -> int | None:
     """The square of the piece the legal `move` of `board` takes (en passant too), if any."""
     if board.board[move.to_square]:
         return move.to_square
     if board.is_en_passant(move):
-        return (move.from_square & 0x70) | (move.to_square & 7)
+        return same_rank_square(move.from_square, move.to_square)
     return None
-
-
-def material_line(s: Situation, facts: Facts) -> str:
-    """The opponent's line wins material for good: what, and the moves up to where it is won."""
-    fall = find_fall(s)
-    if fall is None or len(fall.moves) > SHOWN_PLIES or not ends_worse(s):
-        return ""
-    facts.kinds.append(Kind.MATERIAL_LINE)
-    what = record_fall(s.board, fall, s.mover, facts)
-    if s.reply is not None:
-        facts.move(s.reply)
-    square = captured_square(fall.before, fall.move)
-    # "X takes the bishop on e5" only when the line stops there and the bishop is what is lost.
-    if (
-        square is None
-        or fall.index + 1 < len(fall.moves)
-        or fall.promotes
-        or fall.before.board[square] & 7 not in net_loss(fall.lost, fall.gained)
-    ):
-        return f"loses {what} in the line {facts.line(s.after, fall.moves)}"
-    facts.squares.append(square)
-    facts.line(s.after, fall.moves)
-    taker = f"{fall.before.san(fall.move)} takes {facts.piece(fall.before, square)}"
-    if fall.index == 0:
-        return f"loses {what}: {taker}"
-    return f"loses {what}: after {facts.line(s.after, fall.moves[: fall.index])}, {taker}"
-
-
-def positional(s: Situation, facts: Facts) -> str:
-    """No material falls and no mate is near: what the evaluation did, and the reply."""
-    before, after = s.best_eval, s.played_eval
-    if before is None or after is None or before.mate is not None or after.mate is not None:
-        return ""
-    facts.kinds.append(Kind.POSITIONAL)
-    if s.reply is None:
-        return f"lets the evaluation go from {before.text()} to {after.text()}"
-    facts.move(s.reply)
-    return (
-        f"allows {s.after.san(s.reply)}: the evaluation goes from {before.text()} to {after.text()}"
-    )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chesscore.analysis.explain.board import is_piece_of, kind_at
 from chesscore.analysis.explain.facts import (
     PIECE_WORDS,
     Arrow,
@@ -26,8 +27,8 @@ from chesscore.analysis.explain.facts import (
     Role,
     TrappedFact,
 )
-from chesscore.analysis.explain.lines import captured_square, find_fall, loss_words
-from chesscore.analysis.see import SEE_VALUES, exchange_on_target
+from chesscore.analysis.explain.lines import captured_square, find_fall
+from chesscore.analysis.see import exchange_on_target
 from chesscore.analysis.threats import make_threat_map
 from chesscore.analysis.values import PIECE_VALUES
 from chesscore.rules.squares import KING, PAWN
@@ -56,18 +57,15 @@ def losing_capture(s: Situation, facts: Facts) -> str:
     if s.reply in takers:
         back = s.reply
     else:
-        back = min(takers, key=lambda m: (PIECE_VALUES[after.board[m.from_square] & 7], m.uci()))
+        back = min(takers, key=lambda m: (PIECE_VALUES[kind_at(after, m.from_square)], m.uci()))
     facts.kinds.append(Kind.LOSING_CAPTURE)
     facts.squares.append(target)
     facts.arrows.append(Arrow(back.from_square, target, Role.ATTACK))
     facts.attacks.append(AttackFact(after.fen(), back.from_square, target))
     facts.move(back)
-    mine, taken = board.board[s.played.from_square] & 7, board.board[target] & 7
-    # The static exchange loses the whole piece that took (less what it took): name it.
-    whole = -value >= SEE_VALUES[mine] - SEE_VALUES[taken]
-    what = loss_words((mine,), (taken,), pawns_for=False) if whole else "material"
+    mine = kind_at(board, s.played.from_square)
     return (
-        f"loses {what}: it takes {facts.piece(board, target)}, but {after.san(back)} takes "
+        f"takes {facts.piece(board, target)}, but {after.san(back)} takes "
         f"the {PIECE_WORDS[mine]} back"
     )
 
@@ -79,8 +77,7 @@ def hanging(s: Situation, facts: Facts) -> str:
     if capture is None:
         return ""
     target = capture.to_square
-    code = after.board[target]
-    if not code or code >> 3 != mover or target not in s.after_map.hanging:
+    if not is_piece_of(after, target, mover) or target not in s.after_map.hanging:
         return ""
     if target == s.played.to_square and _even_trade(s):
         return ""  # a piece taken back after it took as much: a trade, not a piece lost
@@ -99,15 +96,12 @@ def hanging(s: Situation, facts: Facts) -> str:
     attacked = facts.group(after, attackers, target)
     if defenders:
         defended = f"defended by {facts.group(after, defenders, target)}"
-        wins = "wins material"
     else:
         facts.unattacked.append(NoAttackerFact(after.fen(), target, mover))
-        # A piece behind the capturer may still take back: then the capture wins less.
         defended = "defended by nothing"
-        wins = "wins it" if value >= SEE_VALUES[code & 7] else "wins material"
     # "attacked by A, B and C, and defended by D": the comma keeps the two lists apart.
     comma = "," if len(attackers) > 1 else ""
-    tail = f"{attacked}{comma} and {defended}: {after.san(capture)} {wins}"
+    tail = f"{attacked}{comma} and {defended}"
     if target == s.played.to_square:
         return f"puts {piece} attacked by {tail}"
     if _defended_by_the_move(s, target):
@@ -156,16 +150,15 @@ def trapped(s: Situation, facts: Facts) -> str:
     if s.reply is None or s.after_reply is None or fall is None:
         return ""
     board = s.after_reply[0]
-    cells = board.board
     taken = captured_square(fall.before, fall.move)
     if taken is None or board.is_check():
         return ""  # in check, no piece "can go" anywhere but to answer it
     threats = make_threat_map(board)
     for square in threats.hanging:
-        kind = cells[square] & 7
-        if cells[square] >> 3 != s.mover or kind in (PAWN, KING):
+        kind = kind_at(board, square)
+        if not is_piece_of(board, square, s.mover) or kind in (PAWN, KING):
             continue
-        if kind != fall.before.board[taken] & 7 or not is_trapped(board, square):
+        if kind != kind_at(fall.before, taken) or not is_trapped(board, square):
             continue
         facts.kinds.append(Kind.TRAPPED_PIECE)
         facts.squares.append(square)
@@ -175,8 +168,8 @@ def trapped(s: Situation, facts: Facts) -> str:
         facts.arrows += [Arrow(origin, square, Role.ATTACK) for origin in attackers]
         facts.attacks += [AttackFact(board.fen(), origin, square) for origin in attackers]
         return (
-            f"allows {s.after.san(s.reply)}, trapping {facts.piece(board, square)}: "
-            "it is attacked and every square it can go to is covered"
+            f"allows {s.after.san(s.reply)}, trapping {facts.piece(board, square)}, attacked "
+            "with every square it can go to covered"
         )
     return ""
 
@@ -184,12 +177,12 @@ def trapped(s: Situation, facts: Facts) -> str:
 def is_trapped(board: Board, square: int) -> bool:
     """Whether the piece on `square` (its side to move) has legal moves and every one lands
     it hanging, taking less than it is worth."""
-    worth = PIECE_VALUES[board.board[square] & 7]
+    worth = PIECE_VALUES[kind_at(board, square)]
     moves = [move for move in board.legal_moves() if move.from_square == square]
     if not moves:
         return False  # pinned, or shut in by its own pieces: not what "trapped" tells
     for move in moves:
-        taken = board.board[move.to_square] & 7
+        taken = kind_at(board, move.to_square)
         if PIECE_VALUES[taken] >= worth:
             return False
         replay = board.copy()

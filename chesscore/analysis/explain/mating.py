@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from chesscore.analysis.explain.board import is_piece_of, kind_at, on_board, rank_of
+from chesscore.analysis.explain.claims import ClaimKind, make_claim
 from chesscore.analysis.explain.facts import Facts, Kind, OwnPiecesFact
 from chesscore.analysis.explain.situation import positions_along
 from chesscore.rules.squares import QUEEN, ROOK, WHITE, square_name
@@ -31,22 +33,25 @@ def stalemate(s: Situation, facts: Facts) -> str:
         return ""
     king = after.king_square(s.mover ^ 1)
     facts.kinds.append(Kind.STALEMATE)
+    facts.claims.append(make_claim(ClaimKind.STALEMATE, s.mover ^ 1, s.board, [s.played]))
     facts.squares.append(king)
     return f"stalemates {facts.piece(after, king)}: it has no move and is not in check, a draw"
 
 
-def mate_allowed(s: Situation, facts: Facts) -> str:
+def engine_mate(s: Situation, facts: Facts) -> str:
+    """The evaluation after the move is a mate against the mover that its line does not play
+    to the end: what the engine says, with no claim on the line."""
     mate = s.played_eval.for_color(s.mover).mate if s.played_eval else None
     if mate is None or mate > 0:
         return ""
     facts.kinds.append(Kind.MATE_ALLOWED)
     if s.reply is None:
-        return f"allows mate in {-mate}"
+        return f"allows a mating attack: the engine sees mate in {-mate}"
     facts.move(s.reply)
-    back_rank = back_rank_words(s.after, s.reply_line, facts)
-    if back_rank:
-        return f"allows a back-rank mate in {-mate}: {back_rank}"
-    return f"allows mate in {-mate}, starting with {s.after.san(s.reply)}"
+    return (
+        f"allows a mating attack: the engine sees mate in {-mate} after "
+        f"{facts.quote(s.after, s.reply_line)}"
+    )
 
 
 def back_rank_words(board: Board, line: Sequence[Move], facts: Facts) -> str:
@@ -75,13 +80,12 @@ def _back_rank_box(board: Board) -> tuple[int, ...] | None:
     king = board.king_square(mated)
     home = 0 if mated == WHITE else 7
     checkers = board.checkers()
-    if king >> 4 != home or len(checkers) != 1 or checkers[0] >> 4 != home:
+    if rank_of(king) != home or len(checkers) != 1 or rank_of(checkers[0]) != home:
         return None
-    if board.board[checkers[0]] & 7 not in (ROOK, QUEEN):
+    if kind_at(board, checkers[0]) not in (ROOK, QUEEN):
         return None
     step = 16 if mated == WHITE else -16
-    front = [king + step + side for side in (-1, 0, 1) if not (king + step + side) & 0x88]
-    cells = board.board
-    if not all(cells[sq] and cells[sq] >> 3 == mated for sq in front):
+    front = [king + step + side for side in (-1, 0, 1) if on_board(king + step + side)]
+    if not all(is_piece_of(board, sq, mated) for sq in front):
         return None
     return tuple(front)

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chesscore.analysis.explain.board import kind_at, on_board, rank_for
+from chesscore.analysis.explain.claims import balance
 from chesscore.analysis.explain.facts import Facts, Kind, PassedPawnFact
-from chesscore.analysis.explain.lines import balance
 from chesscore.rules.squares import PAWN, WHITE, Color, square_name
 
 if TYPE_CHECKING:
@@ -41,8 +42,7 @@ def promotion_allowed(s: Situation, facts: Facts) -> str:
         facts.squares.append(origin)
         if s.reply is not None:
             facts.move(s.reply)
-        pawn = facts.piece(s.after, origin)
-        return f"lets {pawn} promote: {facts.line(s.after, line[: index + 1])}"
+        return f"lets {facts.piece(s.after, origin)} promote"
     return ""
 
 
@@ -59,10 +59,9 @@ def _pawn_origin(s: Situation, index: int) -> int | None:
 
 def passed_pawn(s: Situation, facts: Facts) -> str:
     opponent = s.mover ^ 1
-    cells = s.after.board
     line = s.reply_line[:READ_PLIES]
     for origin in s.after.piece_squares[opponent]:
-        if cells[origin] & 7 != PAWN or not is_passed(s.after, origin, opponent):
+        if kind_at(s.after, origin) != PAWN or not is_passed(s.after, origin, opponent):
             continue
         square, last, steps = origin, -1, 0
         pawn_code = opponent << 3 | PAWN
@@ -72,14 +71,14 @@ def passed_pawn(s: Situation, facts: Facts) -> str:
                 if move.promotion:
                     break
                 square, last, steps = move.to_square, index, steps + 1
-        rank = square >> 4 if opponent == WHITE else 7 - (square >> 4)
+        rank = rank_for(square, opponent)
         if steps >= 2 and rank >= 5:
             facts.kinds.append(Kind.PASSED_PAWN)
             facts.squares += [origin, square]
             facts.passed.append(PassedPawnFact(s.after.fen(), origin, opponent))
             pawn = "the passed " + facts.piece(s.after, origin).removeprefix("the ")
-            moves = facts.line(s.after, line[: last + 1])
-            return f"lets {pawn} through: after {moves}, it stands on {square_name(square)}"
+            moves = facts.quote(s.after, line[: last + 1])
+            return f"lets {pawn} through to {square_name(square)}: {moves}"
     return ""
 
 
@@ -89,10 +88,10 @@ def is_passed(board: Board, square: int, color: Color) -> bool:
     enemy = (color ^ 1) << 3 | PAWN
     step = 16 if color == WHITE else -16
     ahead = square + step
-    while not ahead & 0x88:
+    while on_board(ahead):
         for side in (-1, 0, 1):
             sq = ahead + side
-            if not sq & 0x88 and board.board[sq] == enemy:
+            if on_board(sq) and board.board[sq] == enemy:
                 return False
         ahead += step
     return True

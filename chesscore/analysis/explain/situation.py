@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from chesscore.rules.board import Board
     from chesscore.rules.squares import Color
 
-LINE_PLIES = 14
+LINE_PLIES = 20
 
 
 @dataclass(frozen=True, slots=True)

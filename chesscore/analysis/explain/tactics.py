@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from chesscore.analysis.explain.board import is_piece_of, kind_at
 from chesscore.analysis.explain.facts import Arrow, AttackFact, Facts, Kind, PinFact, Role
 from chesscore.analysis.values import PIECE_VALUES
 from chesscore.rules.squares import NAME_ORDER
@@ -48,19 +49,19 @@ def forked(board: Board, fork: Fork, facts: Facts) -> str:
 
 
 def most_valuable_first(board: Board, squares: Iterable[int]) -> list[int]:
-    cells = board.board
-    return sorted(squares, key=lambda sq: (-PIECE_VALUES[cells[sq] & 7], NAME_ORDER[sq]))
+    return sorted(squares, key=lambda sq: (-PIECE_VALUES[kind_at(board, sq)], NAME_ORDER[sq]))
 
 
 def discovered(s: Situation, facts: Facts) -> str:
     if s.reply is None or s.after_reply is None:
         return ""
     after_reply, change = s.after_reply
-    cells = after_reply.board
-    found = [a for a in change.discovered if cells[a.target] >> 3 == s.mover]
+    found = [a for a in change.discovered if is_piece_of(after_reply, a.target, s.mover)]
     if not found:
         return ""
-    attack = max(found, key=lambda a: (PIECE_VALUES[cells[a.target] & 7], -NAME_ORDER[a.target]))
+    attack = max(
+        found, key=lambda a: (PIECE_VALUES[kind_at(after_reply, a.target)], -NAME_ORDER[a.target])
+    )
     facts.kinds.append(Kind.DISCOVERED_ATTACK_ALLOWED)
     facts.squares.append(attack.target)
     facts.move(s.reply)
@@ -73,8 +74,7 @@ def discovered(s: Situation, facts: Facts) -> str:
 
 def pin(s: Situation, facts: Facts) -> str:
     """A pin of a piece of the mover that the move walks into, or that the reply makes."""
-    cells = s.after.board
-    walked = [p for p in s.change.pins_created if cells[p.pinned] >> 3 == s.mover]
+    walked = [p for p in s.change.pins_created if is_piece_of(s.after, p.pinned, s.mover)]
     if walked:
         line, board, lead = walked[0], s.after, "walks into a pin"
     elif s.reply is not None and s.after_reply is not None:
@@ -89,7 +89,8 @@ def pin(s: Situation, facts: Facts) -> str:
     facts.kinds.append(Kind.PIN_ALLOWED)
     if walked:
         by = facts.piece(board, line.pinner)
-        return f"{lead}: {by} pins {pin_words(board, line.pinner, line.pinned, line.target, facts)}"
+        pinned = pin_words(board, line.pinner, line.pinned, line.target, facts)
+        return f"{lead}, {by} pinning {pinned}"
     return f"{lead}, pinning {pin_words(board, line.pinner, line.pinned, line.target, facts)}"
 
 
