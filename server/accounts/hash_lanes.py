@@ -1,0 +1,94 @@
+"""Where Argon2id hashes run: two lanes, so a sign-in never queues behind a flood of sign-ups.
+
+A hash costs about 60 ms of one core and 32 MiB (server.accounts.passwords), so how many run
+at once is bounded, and so is how long a request waits for its turn. `CHECKS` serves the
+owner's business: verifying a password (sign-in, password change, deletion, confirming before
+a passkey is added) and the new hash of a password change or a recovery; `SIGNUPS` serves the
+password of a new account, and nothing else. Each lane has `threads` turns; a request waits
+at most `wait` seconds for one, and at most `waiting` requests queue or hash in a lane: past
+either bound the answer is `busy` (503) at once, never a minute's hang. A sign-up flood thus
+fills its own lane and is told `busy`, while sign-ins still find theirs free (bench/hostile.py
+measures it: the owner's sign-in during 40 addresses' sign-ups).
+
+In gevent mode a turn's hash runs on a native thread of a pool holding one thread per turn of
+every lane (argon2's C code releases the GIL, so the serving loop goes on meanwhile); the
+lanes' turns are the only queue. In threading mode the request's thread hashes itself once it
+has a turn. The lanes are built when this module is imported, after gevent's patch
+(server/__main__.py), so their semaphores are the patched, cooperative ones.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from server.shared.errors import RequestError
+
+T = TypeVar("T")
+BUSY = "the server is checking many passwords now; try again in a few seconds"
+
+
+class Lane:
+    """At most `threads` hashes at once, `waiting` queued or running, each turn waited for at
+    most `wait` seconds (see the module docstring)."""
+
+    def __init__(self, name: str, threads: int, waiting: int, wait: float) -> None:
+        self.name = name
+        self.threads = threads
+        self.wait = wait
+        self._waiting = threading.BoundedSemaphore(waiting)
+        self._turns = threading.BoundedSemaphore(threads)
+        # How many hashes run at once now in this lane, and the most seen (tests count them).
+        self.running = 0
+        self.most_running = 0
+        self._count_lock = threading.Lock()
+
+    def run(self, work: Callable[..., T], *args: Any) -> T:
+        """`work(*args)` in a turn of this lane, off the serving loop; `busy` past the bounds."""
+        if not self._waiting.acquire(blocking=False):
+            raise RequestError("busy", BUSY)
+        try:
+            if not self._turns.acquire(timeout=self.wait):
+                raise RequestError("busy", BUSY)
+            try:
+                return self._counted(work, *args)
+            finally:
+                self._turns.release()
+        finally:
+            self._waiting.release()
+
+    def _counted(self, work: Callable[..., T], *args: Any) -> T:
+        with self._count_lock:
+            self.running += 1
+            self.most_running = max(self.most_running, self.running)
+        try:
+            pool = _native_pool()
+            if pool is None:
+                return work(*args)
+            return pool.apply(work, args)  # type: ignore[no-any-return]
+        finally:
+            with self._count_lock:
+                self.running -= 1
+
+
+# A sign-in waits at most a second for one of two turns (16 asking at once is about half a
+# second of hashing); a sign-up at most two seconds for its single turn, so sign-ups hold at
+# most one core whatever their number.
+CHECKS = Lane("checks", threads=2, waiting=16, wait=1.0)
+SIGNUPS = Lane("signups", threads=1, waiting=8, wait=2.0)
+LANES = (CHECKS, SIGNUPS)
+
+
+@functools.cache
+def _native_pool() -> Any:
+    """gevent's pool of native threads when the process is patched, else None (threads)."""
+    try:
+        from gevent import monkey
+        from gevent.threadpool import ThreadPool
+    except ImportError:
+        return None
+    if not monkey.is_module_patched("threading"):
+        return None
+    return ThreadPool(sum(lane.threads for lane in LANES))
