@@ -10,18 +10,22 @@ either bound the answer is `busy` (503) at once, never a minute's hang. A sign-u
 fills its own lane and is told `busy`, while sign-ins still find theirs free (bench/hostile.py
 measures it: the owner's sign-in during 40 addresses' sign-ups).
 
-In gevent mode a turn's hash runs on a native thread of a pool holding one thread per turn of
-every lane (argon2's C code releases the GIL, so the serving loop goes on meanwhile); the
-lanes' turns are the only queue. In threading mode the request's thread hashes itself once it
-has a turn. The lanes are built when this module is imported, after gevent's patch
-(server/__main__.py), so their semaphores are the patched, cooperative ones.
+Each lane hashes on native threads of its own, one per turn (gevent's thread pool when the
+process is patched, else a plain executor): argon2's C code releases the GIL, so the serving
+loop goes on meanwhile, and the lanes' turns are the only queue. The sign-up lane's threads run
+at a lower scheduling priority (`nice`): on a busy machine the owner's sign-in gets the core
+first. The lanes are built when this module is imported, after gevent's patch
+(server/__main__.py), so their semaphores are the patched, cooperative ones; their threads
+start on first use.
 """
 
 from __future__ import annotations
 
-import functools
+import contextlib
+import os
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from server.shared.errors import RequestError
@@ -34,16 +38,18 @@ class Lane:
     """At most `threads` hashes at once, `waiting` queued or running, each turn waited for at
     most `wait` seconds (see the module docstring)."""
 
-    def __init__(self, name: str, threads: int, waiting: int, wait: float) -> None:
+    def __init__(self, name: str, threads: int, waiting: int, wait: float, nice: int = 0) -> None:
         self.name = name
         self.threads = threads
         self.wait = wait
+        self.nice = nice
         self._waiting = threading.BoundedSemaphore(waiting)
         self._turns = threading.BoundedSemaphore(threads)
         # How many hashes run at once now in this lane, and the most seen (tests count them).
         self.running = 0
         self.most_running = 0
         self._count_lock = threading.Lock()
+        self._pool: Any = None
 
     def run(self, work: Callable[..., T], *args: Any) -> T:
         """`work(*args)` in a turn of this lane, off the serving loop; `busy` past the bounds."""
@@ -64,26 +70,41 @@ class Lane:
             self.running += 1
             self.most_running = max(self.most_running, self.running)
         try:
-            pool = _native_pool()
-            if pool is None:
-                return work(*args)
-            return pool.apply(work, args)  # type: ignore[no-any-return]
+            return self._threads().apply(self._niced, (work, *args))  # type: ignore[no-any-return]
         finally:
             with self._count_lock:
                 self.running -= 1
 
+    def _niced(self, work: Callable[..., T], *args: Any) -> T:
+        """`work` on a thread of this lane, which first takes the lane's priority (lowering
+        a thread's own priority needs no privilege; it stays, the thread serves this lane
+        only)."""
+        if self.nice and hasattr(os, "setpriority"):
+            # Not Linux's per-thread priorities: the lanes still bound the waits.
+            with contextlib.suppress(OSError):
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.nice)
+        return work(*args)
+
+    def _threads(self) -> Any:
+        """This lane's native threads (gevent's pool when the process is patched), started
+        on first use."""
+        with self._count_lock:
+            if self._pool is None:
+                self._pool = _gevent_pool(self.threads) or _Executor(self.threads)
+            return self._pool
+
 
 # A sign-in waits at most a second for one of two turns (16 asking at once is about half a
-# second of hashing); a sign-up at most two seconds for its single turn, so sign-ups hold at
-# most one core whatever their number.
+# second of hashing). A sign-up waits at most two seconds for its single turn, so sign-ups
+# hold at most one core, at a lower priority, whatever their number; the many who may wait
+# (a waiting request holds no hash memory) keep a flood that retries at once to one request
+# per address every two seconds.
 CHECKS = Lane("checks", threads=2, waiting=16, wait=1.0)
-SIGNUPS = Lane("signups", threads=1, waiting=8, wait=2.0)
-LANES = (CHECKS, SIGNUPS)
+SIGNUPS = Lane("signups", threads=1, waiting=64, wait=2.0, nice=10)
 
 
-@functools.cache
-def _native_pool() -> Any:
-    """gevent's pool of native threads when the process is patched, else None (threads)."""
+def _gevent_pool(threads: int) -> Any:
+    """A gevent pool of native threads when the process is patched, else None."""
     try:
         from gevent import monkey
         from gevent.threadpool import ThreadPool
@@ -91,4 +112,14 @@ def _native_pool() -> Any:
         return None
     if not monkey.is_module_patched("threading"):
         return None
-    return ThreadPool(sum(lane.threads for lane in LANES))
+    return ThreadPool(threads)
+
+
+class _Executor:
+    """Threading mode's pool, with gevent's `apply`."""
+
+    def __init__(self, threads: int) -> None:
+        self.executor = ThreadPoolExecutor(threads, thread_name_prefix="hash")
+
+    def apply(self, work: Callable[..., T], args: tuple[Any, ...]) -> T:
+        return self.executor.submit(work, *args).result()
