@@ -752,6 +752,19 @@ def test_a_claim_that_would_seat_one_account_on_both_sides_is_refused(server: Li
     assert seat_accounts(server, game) == {0: account_id}
 
 
+def test_an_account_cannot_take_its_own_games_invitation(server: LiveServer) -> None:
+    """The invitation of a game the account created, opened signed in to it (another tab):
+    refused, the seat stays free for the friend."""
+    owner = Visitor(server.url)
+    owner.signup(new_name())
+    created = owner.post("/api/games", {"opponent": "friend", "color": "white"}).json()
+    game = created["game"]
+    own = owner.post(f"/api/games/{game}/join", {"invite": invite_token(created)})
+    refused(own, 409, "both_seats")
+    friend = Visitor(server.url).post(f"/api/games/{game}/join", {"invite": invite_token(created)})
+    assert friend.status_code == 200, friend.text
+
+
 def test_account_answers_are_never_cached_and_pages_are_private(server: LiveServer) -> None:
     visitor = Visitor(server.url)
     signup = visitor.post("/api/account/signup", {"name": new_name(), "password": PASSWORD})

@@ -50,6 +50,7 @@ class Lane:
         self.most_running = 0
         self._count_lock = threading.Lock()
         self._pool: Any = None
+        self._niced_threads: set[int] = set()
 
     def run(self, work: Callable[..., T], *args: Any) -> T:
         """`work(*args)` in a turn of this lane, off the serving loop; `busy` past the bounds."""
@@ -76,13 +77,17 @@ class Lane:
                 self.running -= 1
 
     def _niced(self, work: Callable[..., T], *args: Any) -> T:
-        """`work` on a thread of this lane, which first takes the lane's priority (lowering
-        a thread's own priority needs no privilege; it stays, the thread serves this lane
+        """`work` on a thread of this lane, which first lowers its priority by the lane's
+        `nice`, once (that needs no privilege, and it stays: the thread serves this lane
         only)."""
         if self.nice and hasattr(os, "setpriority"):
             # Not Linux's per-thread priorities: the lanes still bound the waits.
             with contextlib.suppress(OSError):
-                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.nice)
+                thread = threading.get_native_id()
+                if thread not in self._niced_threads:
+                    base = os.getpriority(os.PRIO_PROCESS, thread)  # the process's own nice
+                    os.setpriority(os.PRIO_PROCESS, thread, min(19, base + self.nice))
+                    self._niced_threads.add(thread)
         return work(*args)
 
     def _threads(self) -> Any:
