@@ -11,7 +11,9 @@ from 127.0.0.2, signs up once, then signs in: five times alone, then once a seco
 a sign-up answered `busy` tried again at once (a flood does not wait), one refused
 `rate_limited` ending that address's flood. Printed: the owner's sign-in time alone and during
 the flood (p50 and max; goal during: under 1 s), its answers, and the flood's answers by
-status with the wait for each address's first answer.
+status with the wait for each address's first answer. Beside each sign-in the owner reads the
+lobby (`GET /api/lobby`, no hash): the serving loop's own delay, so that a sign-in slower than
+that read by more than a hash would show a sign-in queueing behind the sign-ups' hashes.
 """
 
 from __future__ import annotations
@@ -46,6 +48,12 @@ def session_from(address: str) -> requests.Session:
     http = requests.Session()
     http.mount("http://", SourceAddress(address))
     return http
+
+
+def timed_get(http: requests.Session, url: str) -> float:
+    started = time.monotonic()
+    http.get(url, timeout=120)
+    return time.monotonic() - started
 
 
 def timed_post(http: requests.Session, url: str, body: dict[str, str]) -> tuple[float, int]:
@@ -112,11 +120,14 @@ def run_flood(url: str, addresses: int, each: int) -> dict[str, list[float]]:
     assert made.status_code == 201, made.text
     signin = {"name": name, "password": PASSWORD}
     alone = [timed_post(owner, url + "/api/account/login", signin) for _ in range(SIGNINS_ALONE)]
+    reads_alone = [timed_get(owner, url + "/api/lobby") for _ in range(SIGNINS_ALONE)]
     flood = Flood(url, addresses, each)
     started = time.monotonic()
     flood.start()
     during: list[tuple[float, int]] = []
+    reads: list[float] = []
     while flood.is_running() and len(during) < MOST_SIGNINS:
+        reads.append(timed_get(owner, url + "/api/lobby"))
         during.append(timed_post(owner, url + "/api/account/login", signin))
         time.sleep(SIGNIN_EVERY)
     flood.join()
@@ -126,6 +137,8 @@ def run_flood(url: str, addresses: int, each: int) -> dict[str, list[float]]:
     print(f"  owner's sign-in alone:  {summary([took for took, _ in alone])}")
     print(f"  owner's sign-in during: {summary([took for took, _ in during])} (goal: under 1 s)")
     print(f"  owner's answers during: {dict(sorted(answers.items()))}")
+    print(f"  owner's lobby read alone:  {summary(reads_alone)}")
+    print(f"  owner's lobby read during: {summary(reads)} (the serving loop's own delay)")
     print(f"  flood's answers: {dict(sorted(flood.statuses.items()))} (201 made, 503 busy)")
     print(f"  each address's first answer: {summary(flood.first_answers)}")
     return {"alone": [took for took, _ in alone], "during": [took for took, _ in during]}

@@ -6,6 +6,8 @@ NFC-normalised, recovery codes with distinct ids, the dummy hash built at start-
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import unicodedata
 from pathlib import Path
@@ -151,3 +153,26 @@ def test_the_dummy_hash_is_built_when_the_app_starts(tmp_path: Path) -> None:
     passwords.dummy_hash.cache_clear()
     create_app(IN_PROCESS | {"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
     assert passwords.dummy_hash.cache_info().currsize == 1
+
+
+GEVENT_LANES = """
+from gevent import monkey
+monkey.patch_all()
+import os, threading
+from server.accounts.hash_lanes import CHECKS, SIGNUPS
+main = threading.get_native_id()
+for lane in (CHECKS, SIGNUPS):
+    hashed_on = lane.run(threading.get_native_id)
+    nice = os.getpriority(os.PRIO_PROCESS, hashed_on)
+    print(lane.name, hashed_on != main, nice - os.getpriority(os.PRIO_PROCESS, main))
+"""
+
+
+def test_in_gevent_mode_each_lane_hashes_on_native_threads_of_its_own() -> None:
+    """Off the serving loop's thread (a hash there would stall every client), the sign-up
+    lane's at a lower priority."""
+    ran = subprocess.run(
+        [sys.executable, "-c", GEVENT_LANES], capture_output=True, text=True, timeout=60
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split("\n")[:2] == ["checks True 0", f"signups True {SIGNUPS.nice}"]

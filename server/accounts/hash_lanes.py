@@ -95,7 +95,9 @@ class Lane:
         on first use."""
         with self._count_lock:
             if self._pool is None:
-                self._pool = _gevent_pool(self.threads) or _Executor(self.threads)
+                # Not `or`: gevent's pool is falsy while it runs nothing (it has a length).
+                pool = _gevent_pool(self.threads)
+                self._pool = _Executor(self.threads) if pool is None else pool
             return self._pool
 
 
