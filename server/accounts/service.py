@@ -319,7 +319,7 @@ class Accounts:
         return held[0]
 
     def is_account_name(self, name: str) -> bool:
-        return self.store.user_by_key(name_key(name)) is not None
+        return self._user_by_name(name) is not None
 
     def connect(self, sid: str, session_id: str | None) -> Account | None:
         """A Socket.IO connection opened: its account from its handshake's cookie."""
