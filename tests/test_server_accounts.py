@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 import requests
 
+from server.accounts import codes, passwords
+from server.accounts.usernames import legacy_name_key, name_key
 from server.storage.sqlite import SqliteStore
 from tests.support.game_client import WAIT_SECONDS, GameClient, invite_token
 from tests.support.http import refused
@@ -763,6 +765,30 @@ def test_an_account_cannot_take_its_own_games_invitation(server: LiveServer) -> 
     refused(own, 409, "both_seats")
     friend = Visitor(server.url).post(f"/api/games/{game}/join", {"invite": invite_token(created)})
     assert friend.status_code == 200, friend.text
+
+
+def test_an_account_made_before_the_new_key_and_keyed_codes_still_signs_in_and_recovers(
+    server: LiveServer,
+) -> None:
+    """Stored as the server stored accounts before: the bare skeleton as its key (its `-` and
+    digits kept) and its recovery codes as Argon2id hashes of their secret part."""
+    name = f"Old-{secrets.token_hex(2)}37"
+    assert legacy_name_key(name) != name_key(name)
+    code = "abcd-efgh-jkmn-pqrs"
+    store = SqliteStore(Path(server.instance_path) / "games.sqlite3", shared=True)
+    try:
+        store.create_user(
+            (name, legacy_name_key(name), passwords.HASHER.hash(PASSWORD)),
+            [("abcd", passwords.HASHER.hash(codes.split_code(code)[1]))],
+        )
+    finally:
+        store.close()
+    assert Visitor(server.url).login(name.upper()).status_code == 200
+    taken = Visitor(server.url).post("/api/account/signup", {"name": name, "password": PASSWORD})
+    refused(taken, 409, "name_taken")
+    body = {"name": name, "code": code, "password": "a new long passphrase"}
+    assert Visitor(server.url).post("/api/account/recover", body).status_code == 200
+    assert Visitor(server.url).login(name, "a new long passphrase").status_code == 200
 
 
 def test_account_answers_are_never_cached_and_pages_are_private(server: LiveServer) -> None:
