@@ -1,5 +1,5 @@
 """A victim's waits beside a hostile visitor (issue 26): the attacks of points 1, 2, 4, 5, 7
-and 8 in bounded form, against one real server on 127.0.0.1.
+and 8 in bounded form, and a sign-up flood (issue 33), against one real server on 127.0.0.1.
 
 Usage:
   python bench/hostile.py                 # 12 computer replies and one review per phase
@@ -7,6 +7,7 @@ Usage:
   python bench/hostile.py --skip engine   # every attack but the engine's
   python bench/hostile.py --only analysis --review-plies 30   # point 7 alone
   python bench/hostile.py --async-mode threading              # Werkzeug's server
+  python bench/hostile.py --only signups                      # the sign-up flood alone
 
 The server is started as a user starts it (`python -m server`, gevent unless --async-mode says
 otherwise, its default limits). The victim, from 127.0.0.2, plays a level-3 computer game over
@@ -23,9 +24,13 @@ at once, from other loopback addresses:
   sending a byte every second;
 - text: JSON with lone surrogates, names with bidi and invisible letters, a spoofed Result.
 
+Then, after those phases, `signups`: 40 addresses try 5 sign-ups each at once while the owner
+of an account signs in once a second (bench/signup_flood.py, which says how).
+
 Printed: the victim's reply waits (p50, p95, max) and its review time per phase, the victim's
 refused or timed-out requests, what became of the attacks, and the server's resident memory
-before, at its highest during, and after the attack.
+before, at its highest during, and after the attack; then the owner's sign-in time alone and
+during the sign-up flood (goal during: under 1 s) and what the flood was answered.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ import chess
 import chess.pgn
 import requests
 
+from bench.signup_flood import run_flood
 from tests.support.addresses import SourceAddress
 from tests.support.game_client import GameClient
 from tests.support.live_server import LiveServer
@@ -294,6 +300,7 @@ class Attacker:
 
 
 ATTACKS = ("frames", "engine", "analysis", "sockets", "slow_loris", "text")
+PARTS = (*ATTACKS, "signups")
 
 
 def percentiles(waits: list[float]) -> str:
@@ -323,10 +330,12 @@ def main() -> None:
     parser.add_argument(
         "--skip",
         default="",
-        help=f"attacks left out, comma separated: {', '.join(ATTACKS)}",
+        help=f"attacks left out, comma separated: {', '.join(PARTS)}",
     )
     parser.add_argument("--only", default="", help="the attacks run (default: all)")
     parser.add_argument("--review-plies", type=int, default=12)
+    parser.add_argument("--signup-addresses", type=int, default=40)
+    parser.add_argument("--signups-each", type=int, default=5)
     parser.add_argument("--async-mode", choices=("gevent", "threading"), default="gevent")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as instance:
@@ -345,13 +354,23 @@ def main() -> None:
 
 
 def run(server: LiveServer, pid: int, args: argparse.Namespace) -> None:
+    chosen = set(filter(None, args.only.split(","))) or set(PARTS)
+    chosen -= set(args.skip.split(","))
+    if chosen & set(ATTACKS):
+        attack_phases(server, pid, args, frozenset(chosen & set(ATTACKS)))
+    if "signups" in chosen:
+        run_flood(server.url, args.signup_addresses, args.signups_each)
+
+
+def attack_phases(
+    server: LiveServer, pid: int, args: argparse.Namespace, attacks: frozenset[str]
+) -> None:
     victim = Victim(server.url, args.seed, args.review_plies)
     report: dict[str, Any] = {}
     victim.replies(2)  # the engine worker started, the openings read
     memory = {"before": resident_memory(pid)}
     phase("alone", victim, args.replies, report)
-    chosen = set(filter(None, args.only.split(","))) or set(ATTACKS)
-    attacker = Attacker(server, frozenset(chosen - set(args.skip.split(","))))
+    attacker = Attacker(server, attacks)
     print(f"attacks: {', '.join(sorted(attacker.attacks))}", flush=True)
     highest = [resident_memory(pid)]
     sampling = threading.Event()

@@ -36,6 +36,7 @@ BENCHES = [
     ),
     ("preview.py", ["--rounds", "3"], "previews:"),
     ("signin.py", ["--repeat", "2"], "HTTP sign-in, unknown name"),
+    ("signup_flood.py", ["--addresses", "2", "--each", "1"], "owner's sign-in during"),
     ("ratings.py", ["--games", "20"], "SQLite store rate_game (one transaction)"),
     (
         "profile.py",

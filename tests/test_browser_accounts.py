@@ -224,3 +224,35 @@ def test_a_signed_in_friend_opening_the_invitation_plays_under_the_account(
     finally:
         creator_context.close()
         friend_context.close()
+
+
+def test_the_sign_up_form_sends_no_password_shorter_than_its_minlength(
+    browser: Any, server: LiveServer
+) -> None:
+    """A refused sign-up would be a round trip for nothing (issue 33, 6): the form holds a
+    5-character password back, and sends the corrected one."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        sent: list[str] = []
+        page.on(
+            "request",
+            lambda asked: (
+                sent.append(asked.post_data or "")
+                if asked.url.endswith("/api/account/signup")
+                else None
+            ),
+        )
+        page.goto(server.url + "/signup")
+        name = f"Short_{secrets.token_hex(3)}"
+        page.get_by_label("Username").fill(name)
+        page.get_by_label("Password").fill("abcde")
+        page.get_by_role("button", name="Sign up").click()
+        too_short = "element => element.validity.tooShort"
+        assert page.locator("#signup-password").evaluate(too_short)
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign up").click()
+        expect(page.locator("#recovery-codes li")).to_have_count(8)
+        assert len(sent) == 1 and PASSWORD in sent[0], sent
+    finally:
+        context.close()

@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 import requests
 
+from server.accounts import codes, passwords
+from server.accounts.usernames import legacy_name_key, name_key
 from tests.support.game_client import WAIT_SECONDS, GameClient, invite_token
 from tests.support.http import refused
 from tests.support.live_server import LiveServer
@@ -128,14 +130,24 @@ def test_a_session_rotates_at_sign_in_and_ends_at_sign_out(server: LiveServer) -
         ("bad name", "3 to 20"),
         ("<b>x</b>", "3 to 20"),
         ("\u0410lice", "3 to 20"),  # a Cyrillic A
-        ("Anonymous-1234", "reads like one the server gives"),
-        ("anonym0us-l234", "reads like one the server gives"),
-        ("deleted-player", "reads like one the server gives"),
     ],
 )
 def test_bad_names_are_refused(server: LiveServer, name: str, words: str) -> None:
     response = Visitor(server.url).post("/api/account/signup", {"name": name, "password": PASSWORD})
     refused(response, 400, "bad_name", words)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Anonymous-1234", "anonym0us-l234", "deleted-player", "admin", "Adm1n", "-admin-",
+        "Moderator", "mod", "system", "r00t", "support", "staff", "Chess", "lichess",
+        "stockfish", "computer", "guest", "anonymous",
+    ],
+)  # fmt: skip
+def test_reserved_names_are_refused(server: LiveServer, name: str) -> None:
+    response = Visitor(server.url).post("/api/account/signup", {"name": name, "password": PASSWORD})
+    refused(response, 400, "reserved_name", "reserved")
 
 
 def test_a_name_taken_by_case_or_look_alike_is_refused(server: LiveServer) -> None:
@@ -147,6 +159,23 @@ def test_a_name_taken_by_case_or_look_alike_is_refused(server: LiveServer) -> No
             "/api/account/signup", {"name": other, "password": PASSWORD}
         )
         refused(response, 409, "name_taken", other)
+
+
+def test_names_that_differ_by_dashes_or_digits_drawn_as_letters_are_taken(
+    server: LiveServer,
+) -> None:
+    """Beside "Mag0367": a dash at either end, a 4 for its a, an 8 for a b (issue 33, 8)."""
+    tail = secrets.token_hex(2).replace("4", "x").replace("8", "y")
+    name = f"Mag0367b{tail}"
+    Visitor(server.url).signup(name)
+    look_alikes = (f"{name}-", f"-{name}", f"_{name}_", name.replace("a", "4", 1),
+                   name.replace("b", "8", 1), name.replace("0367", "o3-67"))  # fmt: skip
+    for other in look_alikes:
+        response = Visitor(server.url).post(
+            "/api/account/signup", {"name": other, "password": PASSWORD}
+        )
+        refused(response, 409, "name_taken", other)
+    assert Visitor(server.url).login(name.replace("a", "4", 1)).status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -308,6 +337,21 @@ def test_a_recovery_code_resets_the_password_once(server: LiveServer) -> None:
     again = Visitor(server.url).post("/api/account/recover", {**body, "password": "another one!"})
     refused(again, 401, "bad_credentials")  # the code is spent
     assert Visitor(server.url).login(name, "brand new passphrase").status_code == 200
+
+
+def test_a_recovery_code_opens_an_account_its_guessers_hold(server: LiveServer) -> None:
+    """The account's failures hold a new browser's sign-in, never its recovery code (issue
+    33, 5): the code is limited per address only."""
+    name = new_name()
+    codes = Visitor(server.url).signup(name)["recovery_codes"]
+    for _ in range(4):
+        Visitor(server.url).login(name, "wrong password")
+    owner = Visitor(server.url)  # a new browser: no known-device cookie
+    refused(owner.login(name), 429, "too_many_attempts", "of this account")
+    body = {"name": name, "code": codes[0], "password": "a new long passphrase"}
+    response = owner.post("/api/account/recover", body)
+    assert response.status_code == 200, response.text
+    assert owner.account()["account"]["name"] == name
 
 
 def test_deleting_an_account_keeps_its_name_from_anyone_else(server: LiveServer) -> None:
@@ -476,18 +520,27 @@ def test_lobby_pairing_links_both_accounts(server: LiveServer) -> None:
 
 
 def test_password_checks_and_sign_ups_are_limited_per_address(tmp_path: Path) -> None:
-    """Even right passwords: each check costs a hash. Refused before the body is read. (This
-    server's public address is https: its session cookie is Secure.)"""
+    """Even right passwords: each check costs a hash. Refused before the body is read. Only
+    accounts made count: sign-ups refused for their name or password spend nothing (issue 33,
+    6); and the whole server makes a bounded number. (This server's public address is https:
+    its session cookie is Secure.)"""
     env = {
         "CHESS_SIGNIN_BURST": "3",
         "CHESS_SIGNIN_INTERVAL": "600",
         "CHESS_SIGNUP_BURST": "2",
+        "CHESS_SIGNUP_SERVER_BURST": "3",
+        "CHESS_SIGNUP_SERVER_INTERVAL": "600",
+        "CHESS_TRUSTED_PROXIES": "1",
         "CHESS_PUBLIC_URL": "https://chess.example",  # and behind https, the cookie is Secure
     }
     live = LiveServer(tmp_path / "instance", env=env).start()
     try:
         visitor = Visitor(live.url)
         name = new_name()
+        mistakes = [(name, "short"), (name, name), ("admin", PASSWORD), ("x", PASSWORD)]
+        for mistake, password in mistakes:
+            response = visitor.post("/api/account/signup", {"name": mistake, "password": password})
+            assert response.status_code == 400, response.text
         response = visitor.post("/api/account/signup", {"name": name, "password": PASSWORD})
         assert response.status_code == 201, response.text
         assert "Secure" in set_cookie(response) and "HttpOnly" in set_cookie(response)
@@ -497,9 +550,16 @@ def test_password_checks_and_sign_ups_are_limited_per_address(tmp_path: Path) ->
         refused(response, 429, "rate_limited", "password checks")
         assert int(response.headers["Retry-After"]) > 0
         refused(visitor.post("/api/account/login", "{"), 429, "rate_limited")
+        taken = {"name": name, "password": PASSWORD}
+        refused(visitor.post("/api/account/signup", taken), 409, "name_taken")
         visitor.signup(new_name())  # the second sign-up of the address
         response = visitor.post("/api/account/signup", {"name": new_name(), "password": PASSWORD})
-        refused(response, 429, "rate_limited", "sign-ups")
+        refused(response, 429, "rate_limited", "sign-ups from your address")
+        Visitor(live.url).signup(new_name())  # the server's third
+        response = Visitor(live.url).post(
+            "/api/account/signup", {"name": new_name(), "password": PASSWORD}
+        )
+        refused(response, 429, "rate_limited", "sign-ups on the server")
     finally:
         live.stop()
 
@@ -679,6 +739,58 @@ def test_a_claim_that_links_nothing_is_not_spent(server: LiveServer) -> None:
     refused(visitor.post("/api/account/claim", {"seats": [own]}), 409, "conflict")
 
 
+def test_a_claim_that_would_seat_one_account_on_both_sides_is_refused(server: LiveServer) -> None:
+    """Signed in, the account creates a friend game as White; another browser of its owner
+    takes Black by the invitation, then signs in to the same account and claims it."""
+    name = new_name()
+    first, second = Visitor(server.url), Visitor(server.url)
+    account_id = first.signup(name)["account"]["id"]
+    created = first.post("/api/games", {"opponent": "friend", "color": "white"}).json()
+    game = created["game"]
+    joined = second.post(f"/api/games/{game}/join", {"invite": invite_token(created)})
+    assert joined.status_code == 200, joined.text
+    assert second.login(name).status_code == 200
+    refused(second.post("/api/account/claim", {"seats": [game]}), 409, "both_seats", game)
+    assert seat_accounts(server, game) == {0: account_id}
+
+
+def test_an_account_cannot_take_its_own_games_invitation(server: LiveServer) -> None:
+    """The invitation of a game the account created, opened signed in to it (another tab):
+    refused, the seat stays free for the friend."""
+    owner = Visitor(server.url)
+    owner.signup(new_name())
+    created = owner.post("/api/games", {"opponent": "friend", "color": "white"}).json()
+    game = created["game"]
+    own = owner.post(f"/api/games/{game}/join", {"invite": invite_token(created)})
+    refused(own, 409, "both_seats")
+    friend = Visitor(server.url).post(f"/api/games/{game}/join", {"invite": invite_token(created)})
+    assert friend.status_code == 200, friend.text
+
+
+def test_an_account_made_before_the_new_key_and_keyed_codes_still_signs_in_and_recovers(
+    server: LiveServer,
+) -> None:
+    """Stored as the server stored accounts before: the bare skeleton as its key (its `-` and
+    digits kept) and its recovery codes as Argon2id hashes of their secret part."""
+    name = f"Old-{secrets.token_hex(2)}37"
+    assert legacy_name_key(name) != name_key(name)
+    code = "abcd-efgh-jkmn-pqrs"
+    tables = sqlite_tables(Path(server.instance_path) / "games.sqlite3", shared=True)
+    try:
+        tables.accounts.create_user(
+            (name, legacy_name_key(name), passwords.HASHER.hash(PASSWORD)),
+            [("abcd", passwords.HASHER.hash(codes.split_code(code)[1]))],
+        )
+    finally:
+        tables.close()
+    assert Visitor(server.url).login(name.upper()).status_code == 200
+    taken = Visitor(server.url).post("/api/account/signup", {"name": name, "password": PASSWORD})
+    refused(taken, 409, "name_taken")
+    body = {"name": name, "code": code, "password": "a new long passphrase"}
+    assert Visitor(server.url).post("/api/account/recover", body).status_code == 200
+    assert Visitor(server.url).login(name, "a new long passphrase").status_code == 200
+
+
 def test_account_answers_are_never_cached_and_pages_are_private(server: LiveServer) -> None:
     visitor = Visitor(server.url)
     signup = visitor.post("/api/account/signup", {"name": new_name(), "password": PASSWORD})
@@ -688,3 +800,18 @@ def test_account_answers_are_never_cached_and_pages_are_private(server: LiveServ
         assert response.headers.get("Cache-Control") == "no-store", path
     lobby = visitor.get("/")
     assert lobby.headers["Cache-Control"] == "private" and "Cookie" in lobby.headers["Vary"]
+
+
+def test_a_wrong_password_or_code_writes_no_traceback(server: LiveServer) -> None:
+    """A wrong password is a normal answer: the log gets no traceback for it (issue 33, 7)."""
+    log = Path(server.instance_path) / "server.log"
+    start = log.stat().st_size
+    name = new_name()
+    owner = Visitor(server.url)
+    owner.signup(name)
+    refused(Visitor(server.url).login(name, "wrong password"), 401, "bad_credentials")
+    body = {"name": name, "code": "abcd-efgh-jkmn-pqrs", "password": "a new long passphrase"}
+    refused(Visitor(server.url).post("/api/account/recover", body), 401, "bad_credentials")
+    assert owner.login(name).status_code == 200  # a later request: the log has caught up
+    written = log.read_bytes()[start:].decode(errors="replace")
+    assert "Traceback" not in written and "VerifyMismatchError" not in written, written

@@ -87,7 +87,11 @@ def paired(first: Player, second: Player, rated: bool, control: str = "1+0") -> 
 
 
 def play(game: dict[str, Any], moves: tuple[str, ...]) -> None:
-    for ply, uci in enumerate(moves):
+    play_from(game, moves, 0)
+
+
+def play_from(game: dict[str, Any], moves: tuple[str, ...], start: int) -> None:
+    for ply, uci in enumerate(moves, start):
         player, _ = game["seats"]["white" if ply % 2 == 0 else "black"]
         reply = player.lobby.move(game["game"], ply, uci)
         assert reply["ok"], reply
@@ -140,17 +144,44 @@ def test_a_rated_game_moves_both_ratings_as_glicko2_says(players: Any) -> None:
     assert state["players"]["white"]["rating"] == {**shown(expected_black, 0), "diff": None}
 
 
-def test_the_players_of_a_rated_game_get_no_overlays_while_it_is_played(players: Any) -> None:
+def test_nobody_gets_a_rated_games_threat_facts_until_it_has_ended(players: Any) -> None:
+    """Not its players, not a spectator's socket or its previews and squares in words, not
+    the HTTP state, positions, annotated PGN or the analysis board; once over, spectators
+    and every route get them again (issue 33, 2)."""
     ann, ben = players(), players()
     game = paired(ann, ben, rated=True, control="3+2")
-    play(game, ("e2e4",))
+    game_id, url = game["game"], ann.url
+    play(game, ("f2f3", "e7e5"))
     for player, _ in game["seats"].values():
-        state = player.lobby.wait_for(lambda s: s["ply"] == 1)
-        assert state["threats"] is None and state["insight"] is None
-    watcher = GameClient(ann.url)
+        state = player.lobby.wait_for(lambda s: s["ply"] == 2)
+        assert state["threats"] is None and state["insight"] is None and state["safety"] is None
+    watcher = GameClient(url)
     try:
-        watched = watcher.join(game["game"])["state"]
-        assert watched["threats"] is not None  # spectators see them as always
+        watched = watcher.join(game_id)["state"]
+        assert (watched["threats"], watched["insight"]) == (None, None)
+        refused = watcher.call("preview", {"game": game_id, "ply": 2, "uci": "g2g4"})
+        assert refused["code"] == "not_allowed" and "rated" in refused["error"], refused
+        said = watcher.call("describe", {"game": game_id, "ply": 2, "square": "e5"})
+        assert said == {"ok": True, "text": "e5, black pawn"}  # what it is, not who attacks it
+        read = requests.get(f"{url}/api/games/{game_id}", timeout=WAIT_SECONDS).json()
+        assert (read["state"]["threats"], read["state"]["insight"]) == (None, None)
+        earlier = requests.get(f"{url}/api/games/{game_id}/positions/1", timeout=WAIT_SECONDS)
+        assert (earlier.json()["threats"], earlier.json()["insight"]) == (None, None)
+        annotated = requests.get(f"{url}/api/games/{game_id}/pgn?annotated=1", timeout=WAIT_SECONDS)
+        assert (annotated.status_code, annotated.json()["code"]) == (409, "game_in_play")
+        analysed = requests.get(f"{url}/api/analysis/game/{game_id}", timeout=WAIT_SECONDS)
+        assert (analysed.status_code, analysed.json()["code"]) == (409, "game_in_play")
+        play_from(game, ("g2g4", "d8h4"), 2)
+        ended = watcher.wait_for(lambda s: s["status"] == "finished")
+        assert ended["threats"] is not None and ended["insight"] is not None
+        earlier = requests.get(f"{url}/api/games/{game_id}/positions/1", timeout=WAIT_SECONDS)
+        assert earlier.json()["threats"] is not None
+        annotated = requests.get(f"{url}/api/games/{game_id}/pgn?annotated=1", timeout=WAIT_SECONDS)
+        assert annotated.status_code == 200 and "[%" in annotated.text
+        analysed = requests.get(f"{url}/api/analysis/game/{game_id}", timeout=WAIT_SECONDS)
+        assert analysed.status_code == 200, analysed.text
+        said = watcher.call("describe", {"game": game_id, "ply": 2, "square": "e5"})
+        assert said["ok"] and said["text"] != "e5, black pawn"
     finally:
         watcher.close()
 

@@ -97,9 +97,10 @@ def _guarded() -> str:
 
 @blueprint.post("/signup")
 def signup() -> Response:
-    _accounts().check_signup(request_client())
+    address = request_client()
+    _accounts().check_signup(address)
     fields = body_fields("name", "password")
-    return _signed_in(_accounts().signup(fields["name"], fields["password"]), 201)
+    return _signed_in(_accounts().signup(fields["name"], fields["password"], address), 201)
 
 
 @blueprint.post("/login")
@@ -136,9 +137,7 @@ def change_password() -> Response:
 def recover() -> Response:
     address = _guarded()
     fields = body_fields("name", "code", "password")
-    signed = _accounts().recover(
-        fields["name"], fields["code"], fields["password"], address, _device()
-    )
+    signed = _accounts().recover(fields["name"], fields["code"], fields["password"], address)
     return _signed_in(signed)
 
 

@@ -3,11 +3,11 @@
 Parameters (RFC 9106's Argon2id with less memory, as OWASP lists): time cost 3, 32 MiB,
 one lane. On this project's machine one hash took 59 ms of one core (bench/signin.py;
 docs/performance.md): within the 50-100 ms the issue sets, so a guess costs an attacker
-as much while a sign-in stays quick. A hash runs off the serving loop (`off_loop`): in gevent
-mode in a native thread of a small pool (argon2's C code releases the GIL), so other players
-are not held up for its 59 ms. Either way at most HASH_THREADS hashes (32 MiB each) run at
-once: gevent's pool has that many threads, and in threading mode each request thread takes a
-turn of a semaphore of that size, answered `busy` after TURN_WAIT seconds without one.
+as much while a sign-in stays quick. A hash runs off the serving loop, in a lane of its own
+kind (server.accounts.hash_lanes): a sign-in's never waits behind sign-ups, and no wait for a
+turn is longer than a second or two before the answer is `busy`. A wrong password is a
+normal answer (False), never an exception out of the hashing thread. Recovery codes are not
+hashed here: they are random, and a keyed hash serves them (server.accounts.codes).
 
 A password is refused (`weak_password`) when shorter than 8 characters, longer than 128, the
 account's own name, or one of the 11,611 common passwords of 8 or more characters in zxcvbn's
@@ -20,15 +20,13 @@ NFC-normalised (`normal`) before they are checked, hashed or verified.
 from __future__ import annotations
 
 import functools
-import threading
 import unicodedata
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from server.accounts.hash_lanes import CHECKS, Lane
 from server.shared.errors import RequestError
 
 TIME_COST = 3
@@ -37,23 +35,7 @@ PARALLELISM = 1
 MIN_LENGTH = 8
 MAX_LENGTH = 128
 COMMON_FILE = Path(__file__).resolve().parent / "data" / "common_passwords.txt"
-# Native threads hashing at once (gevent mode): the machine's cores are the bound anyway.
-HASH_THREADS = 2
-# Hashes running or waiting at once in this process (about 2 s of waiting at 60 ms each).
-HASHES_WAITING = 64
-# Threading mode: how long a request thread waits for one of the HASH_THREADS turns before
-# it is answered `busy` (each waiting thread holds no hash memory).
-TURN_WAIT = 2.0
-
 HASHER = PasswordHasher(time_cost=TIME_COST, memory_cost=MEMORY_KIB, parallelism=PARALLELISM)
-T = TypeVar("T")
-_waiting = threading.BoundedSemaphore(HASHES_WAITING)
-# Threading mode's bound on hashes running at once (gevent's is its pool's size).
-_turns = threading.BoundedSemaphore(HASH_THREADS)
-# Threading mode: how many hashes run at once now, and the most seen (tests/ count them).
-running = 0
-most_running = 0
-_count_lock = threading.Lock()
 
 
 @functools.cache
@@ -97,66 +79,22 @@ def check_password(password: object, name: str) -> str:
     return password
 
 
-def hash_password(password: str) -> str:
-    return off_loop(HASHER.hash, password)
+def hash_password(password: str, lane: Lane = CHECKS) -> str:
+    """The Argon2id hash of `password`, made in `lane` (a new account's in SIGNUPS)."""
+    return lane.run(HASHER.hash, password)
 
 
 def verify_password(password_hash: str | None, password: str) -> bool:
     """Whether `password` is the one hashed; an unknown account (None) costs the same and is
     never right."""
+    matched = CHECKS.run(_matches, password_hash or dummy_hash(), password)
+    return matched and password_hash is not None
+
+
+def _matches(password_hash: str, password: str) -> bool:
+    """Argon2's verification as a yes or no, in the hashing thread itself: a mismatch raised
+    out of gevent's pool would be logged there as a traceback, one per wrong password."""
     try:
-        matched = off_loop(HASHER.verify, password_hash or dummy_hash(), password)
+        return bool(HASHER.verify(password_hash, password))
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
-    return bool(matched) and password_hash is not None
-
-
-def off_loop(work: Callable[..., T], *args: Any) -> T:
-    """Run `work` where it does not stall the serving loop (see the module docstring); `busy`
-    when HASHES_WAITING hashes wait already (the per-address limits keep one visitor far
-    below it; many at once wait a little or are told to retry)."""
-    if not _waiting.acquire(blocking=False):
-        raise RequestError("busy", "the server is checking many passwords now; try again soon")
-    try:
-        pool = _native_pool()
-        if pool is None:
-            return _in_turn(work, *args)
-        return pool.apply(work, args)  # type: ignore[no-any-return]
-    finally:
-        _waiting.release()
-
-
-def _in_turn(work: Callable[..., T], *args: Any) -> T:
-    """Threading mode: at most HASH_THREADS hashes at once (32 MiB each), the other request
-    threads wait their turn up to TURN_WAIT seconds, then `busy`."""
-    if not _turns.acquire(timeout=TURN_WAIT):
-        raise RequestError("busy", "the server is checking many passwords now; try again soon")
-    try:
-        return _counted(work, *args)
-    finally:
-        _turns.release()
-
-
-def _counted(work: Callable[..., T], *args: Any) -> T:
-    global running, most_running
-    with _count_lock:
-        running += 1
-        most_running = max(most_running, running)
-    try:
-        return work(*args)
-    finally:
-        with _count_lock:
-            running -= 1
-
-
-@functools.cache
-def _native_pool() -> Any:
-    """gevent's pool of native threads when the process is patched, else None (threads)."""
-    try:
-        from gevent import monkey
-        from gevent.threadpool import ThreadPool
-    except ImportError:
-        return None
-    if not monkey.is_module_patched("threading"):
-        return None
-    return ThreadPool(HASH_THREADS)

@@ -2,13 +2,19 @@
 claim earlier seats, and who a request or connection is.
 
 The transport parses (server.accounts.http) and this decides. Every check of a
-secret runs through the limits first (server.accounts.limits) and costs one Argon2id
+password runs through the limits first (server.accounts.limits) and costs one Argon2id
 verification whatever the outcome: an unknown name is verified against a dummy hash and
-answered `bad_credentials` like a wrong password. Sessions are looked up by their id's hash;
-a Socket.IO connection's account is taken from its handshake's cookie once, at `connect`, and
-kept here per connection id until it disconnects, signs out or its password changes; a
-sign-out, a password change, a recovery or a deletion closes the connections of the sessions
-it ends (`close_socket`), so no open socket keeps playing under the account.
+answered `bad_credentials` like a wrong password. A recovery code is the owner's way back in:
+it is limited per address only, never by the account's failures (a guesser holding those
+must not keep the owner out), and it is checked by a keyed hash (server.accounts.codes).
+A sign-up counts against its address's allowance, and the server's, only once its account is
+made: a name taken or a password refused costs nothing (and no hash).
+
+Sessions are looked up by their id's hash; a Socket.IO connection's account is taken from its
+handshake's cookie once, at `connect`, and kept here per connection id until it disconnects,
+signs out or its password changes; a sign-out, a password change, a recovery or a deletion
+closes the connections of the sessions it ends (`close_socket`), so no open socket keeps
+playing under the account.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from flask import request
 
 from server.accounts import codes, passwords
 from server.accounts.devices import Devices
+from server.accounts.hash_lanes import SIGNUPS
 from server.accounts.identity import Account
 from server.accounts.limits import Failures
 from server.accounts.passkeys import Passkeys
@@ -34,8 +41,8 @@ from server.accounts.sessions import (
     new_session_id,
 )
 from server.accounts.tables import AccountTables, NameTakenError, StoredUser
-from server.accounts.usernames import DELETED_NAME, name_key, parse_username
-from server.shared.buckets import AddressBuckets
+from server.accounts.usernames import DELETED_NAME, legacy_name_key, name_key, parse_username
+from server.shared.buckets import AddressBuckets, RateLimited, TokenBucket
 from server.shared.errors import RequestError
 from server.shared.slots import Slot
 from server.shared.tokens import hash_token
@@ -63,10 +70,15 @@ class Accounts:
     ) -> None:
         self.tables = tables
         self.passkeys = Passkeys(tables)
-        self.devices = Devices(config.get("SECRET_KEY") or new_session_id())
+        secret_key = config.get("SECRET_KEY") or new_session_id()
+        self.devices = Devices(secret_key)
+        self.code_hasher = codes.CodeHasher(secret_key)
         # How a deleted account's games come to show "deleted player" (GameService's).
         self.rename_seats = rename_seats or (lambda seats, name: None)
         self.signups = AddressBuckets(int(config["SIGNUP_BURST"]), float(config["SIGNUP_INTERVAL"]))
+        # Accounts made on the whole server: many addresses must not make them without end.
+        server_interval = float(config["SIGNUP_SERVER_INTERVAL"])
+        self.server_signups = TokenBucket(int(config["SIGNUP_SERVER_BURST"]), 1 / server_interval)
         self.checks = AddressBuckets(int(config["SIGNIN_BURST"]), float(config["SIGNIN_INTERVAL"]))
         delay, cap = float(config["SIGNIN_DELAY"]), float(config["SIGNIN_MAX_DELAY"])
         self.address_failures = Failures(int(config["SIGNIN_FREE_ADDRESS"]), delay, cap)
@@ -91,27 +103,52 @@ class Accounts:
         self.checks.take(address, "password checks")
 
     def check_signup(self, address: str) -> None:
-        self.signups.take(address, "sign-ups")
+        """Before the body is read: refused once the address's allowance is spent (taken only
+        by accounts made, in `signup`)."""
+        self.signups.check(address, "sign-ups")
 
     # -- signing up and in
 
-    def signup(self, name: object, password: object) -> SignedIn:
+    def signup(self, name: object, password: object, address: str) -> SignedIn:
         username = parse_username(name)
         secret = passwords.check_password(password, username)
-        if self.tables.user_by_key(name_key(username)) is not None:  # before nine hashes
+        key = name_key(username)
+        if self._user_by_name(username) is not None:  # before the hash
             raise RequestError("name_taken", f"the name {username!r} is taken")
-        recovery = codes.new_codes(codes.CODES_PER_ACCOUNT)
-        hashed = [
-            (code_id, passwords.hash_password(part))
-            for code_id, part in map(codes.split_code, recovery)
-        ]
-        password_hash = passwords.hash_password(secret)
+        self._take_signup(address)
         try:
-            user_id = self.tables.create_user((username, name_key(username), password_hash), hashed)
+            recovery = codes.new_codes(codes.CODES_PER_ACCOUNT)
+            hashed = [(codes.split_code(code)[0], self.code_hasher.hash(code)) for code in recovery]
+            password_hash = passwords.hash_password(secret, SIGNUPS)
+            user_id = self.tables.create_user((username, key, password_hash), hashed)
         except NameTakenError:
+            self._give_back_signup(address)
             raise RequestError("name_taken", f"the name {username!r} is taken") from None
+        except RequestError:  # busy: no account made
+            self._give_back_signup(address)
+            raise
         account = Account(user_id, username)
         return SignedIn(account, self._new_session(account), tuple(recovery))
+
+    def _take_signup(self, address: str) -> None:
+        """One account's worth of the address's allowance and of the server's."""
+        self.signups.take(address, "sign-ups")
+        if not self.server_signups.allow():
+            self.signups.give_back(address)
+            wait = self.server_signups.wait_time()
+            raise RateLimited(f"too many sign-ups on the server now; retry in {wait:.0f} s", wait)
+
+    def _give_back_signup(self, address: str) -> None:
+        self.signups.give_back(address)
+        self.server_signups.give_back()
+
+    def _user_by_name(self, name: str) -> StoredUser | None:
+        """The account of `name`'s key, or of the key accounts made before it were stored
+        under (server.accounts.usernames.legacy_name_key)."""
+        user = self.tables.user_by_key(name_key(name))
+        if user is None and legacy_name_key(name) != name_key(name):
+            user = self.tables.user_by_key(legacy_name_key(name))
+        return user
 
     def login(
         self, name: object, password: object, address: str, device: str | None = None
@@ -128,7 +165,7 @@ class Accounts:
         a known device (`device`, its cookie: server.accounts.devices)."""
         key = name_key(name) if isinstance(name, str) and len(name) <= 64 else ""
         self._check_account(key, device)
-        user = self.tables.user_by_key(key) if key else None
+        user = self._user_by_name(str(name)) if key else None
         live = user is not None and not user.deleted
         typed = passwords.normal(password) if isinstance(password, str) else ""
         matched = passwords.verify_password(user.password_hash if live and user else None, typed)
@@ -181,28 +218,25 @@ class Accounts:
         self._end_connections(lambda held, _: held.id == account.id)
         return SignedIn(account, self._new_session(account))
 
-    def recover(
-        self, name: object, code: object, password: object, address: str, device: str | None = None
-    ) -> SignedIn:
-        """Reset the password with a recovery code (spent by it); signed in anew."""
+    def recover(self, name: object, code: object, password: object, address: str) -> SignedIn:
+        """Reset the password with a recovery code (spent by it); signed in anew. Limited by
+        the address's failures (checked by the transport), never the account's."""
         username = parse_username(name)
         secret = passwords.check_password(password, username)
-        key = name_key(username)
-        self._check_account(key, device)
-        user = self.tables.user_by_key(key)
+        user = self._user_by_name(username)
         typed = codes.parse_code(code)
-        code_id, part = codes.split_code(typed) if typed else ("", "")
         stored = None
         if user is not None and not user.deleted and typed is not None:
-            stored = self.tables.recovery_code_hash(user.id, code_id)
-        matched = passwords.verify_password(stored, part)
+            stored = self.tables.recovery_code_hash(user.id, codes.split_code(typed)[0])
         if (
-            not matched
+            typed is None
             or user is None
-            or not self.tables.use_recovery_code(user.id, code_id, passwords.hash_password(secret))
+            or not self.code_hasher.verify(stored, typed)
+            or not self.tables.use_recovery_code(
+                user.id, codes.split_code(typed)[0], passwords.hash_password(secret)
+            )
         ):
             self.address_failures.fail(address)
-            self.account_failures.fail(key)
             raise RequestError("bad_credentials", "the name or the recovery code is wrong")
         account = Account(user.id, user.name)
         self._end_connections(lambda held, _: held.id == account.id)
@@ -234,7 +268,8 @@ class Accounts:
     # -- seats
 
     def claim(self, account: Account, seats: dict[str, str]) -> list[str]:
-        """Link the seats this browser holds (game id -> seat token) to the account, once."""
+        """Link the seats this browser holds (game id -> seat token) to the account, once
+        (the claim's route has refused seats on both sides of a game: server.players.claim)."""
         claimed = self.tables.claim_seats(
             account.id, [(game_id, hash_token(token)) for game_id, token in seats.items()]
         )
@@ -272,7 +307,7 @@ class Accounts:
         return held[0]
 
     def is_account_name(self, name: str) -> bool:
-        return self.tables.user_by_key(name_key(name)) is not None
+        return self._user_by_name(name) is not None
 
     def connect(self, sid: str, session_id: str | None) -> Account | None:
         """A Socket.IO connection opened: its account from its handshake's cookie."""

@@ -3,16 +3,17 @@
 `POST /api/analysis` reads `{"pgn"}` (one game of it: a file of several answers the list to
 choose from, unless `"game"` names one), `{"fen"}` or `{"tree"}` (the page's tree, flat:
 server.analysis.tree) into the flat tree, and stores it under a short id unless `"store":
-false`. `GET /api/analysis/<id>` reads a stored tree back, `.../pgn` writes it as PGN, and
-`POST /api/analysis/export` writes the PGN of a tree the page sends, `"annotations": true`
-adding the threat annotations to every move. `GET /api/analysis/game/<game id>` is a game
-here as a tree: finished, or in play for anyone who holds no seat in it (a seat comes from its
-cookie or an `Authorization: Bearer` token), since nobody may analyse their own game while it
-is played. Bodies here may be up to `MAX_BODY_BYTES` (a PGN file), where the rest of the API
-takes 4 KB. Reading a PGN or a tree and writing one cost CPU in proportion to what a visitor
-sent, so every such handler hands the undecoded body (or the stored tree) to the work pool
-(server.work.offload, admitted per address before anything is decoded) and only stores
-and answers here; docs/protocol.md documents each endpoint.
+false`. `GET /api/analysis/<id>` reads a stored tree back, `.../pgn` writes it as PGN, and `POST
+/api/analysis/export` writes the PGN of a tree the page sends, `"annotations": true` adding the
+threat annotations to every move. `GET /api/analysis/game/<game id>` is a game here as a tree:
+finished, or in play for anyone who holds no seat in it (a seat comes from its cookie or an
+`Authorization: Bearer` token), since nobody may analyse their own game while it is played; a
+rated game in play for nobody (the analysis board shows every threat fact, which nobody gets of
+a rated game until it ends: server.games.messages). Bodies here may be up to `MAX_BODY_BYTES` (a
+PGN file), where the rest of the API takes 4 KB. Reading a PGN or a tree and writing one cost
+CPU in proportion to what a visitor sent, so every such handler hands the undecoded body (or the
+stored tree) to the work pool (server.work.offload, admitted per address before anything is
+decoded) and only stores and answers here; docs/protocol.md documents each endpoint.
 """
 
 from __future__ import annotations
@@ -101,14 +102,17 @@ def game_tree(game_id: str) -> Response:
 
 
 def game_for_analysis(game_id: str) -> ImportedGame:
-    """A game here as a tree to analyse: `forbidden` to a seat holder while it is played."""
+    """A game here as a tree to analyse: `forbidden` to a seat holder while it is played,
+    `game_in_play` to anyone while a rated game is."""
     service = _games()
     if not is_game_id(game_id) or not service.exists(game_id):
         raise RequestError("not_found", f"no game with id {game_id[:40]!r}")
     with service.session(game_id) as game:
-        playing = game.is_playing
+        playing, withheld = game.is_playing, game.withholds_overlays
         headers, result = pgn_headers(game), pgn_result(game)
         start_fen, records = game.settings.start_fen, list(game.moves)
+    if withheld:
+        raise RequestError("game_in_play", "a rated game can be analysed once it has ended")
     if playing and _holds_seat(service, game_id):
         raise RequestError("forbidden", "no analysis of your own game while it is played")
     moves = tuple(Node(Move.from_uci(record.uci), record.san) for record in records)

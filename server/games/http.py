@@ -163,7 +163,9 @@ def game_position(game_id: str, ply_text: str) -> Response:
             )
         board = board_at(game, ply)
         last = game.moves[ply - 1] if ply > 0 else None
-        # Anyone may watch, so a position comes with its overlays, as spectators get them.
+        # Anyone may watch, so a position comes with its overlays, as spectators get them
+        # (none while a rated game is played: server.games.messages).
+        withheld = game.withholds_overlays
         facts = position_facts(board)
     body = {
         "ok": True,
@@ -172,8 +174,8 @@ def game_position(game_id: str, ply_text: str) -> Response:
         "check": board.is_check(),
         "checked_king": facts.checked_king,
         "last_move": {"uci": last.uci, "san": last.san} if last else None,
-        "threats": facts.threats,
-        "insight": facts.insight,
+        "threats": None if withheld else facts.threats,
+        "insight": None if withheld else facts.insight,
     }
     return jsonify(body)
 
@@ -191,6 +193,9 @@ def game_pgn(game_id: str) -> Response:
         # A copy: annotating a long game takes a while, and the game need not wait for it.
         board, headers, result = game.board.copy(), pgn_headers(game), pgn_result(game)
         assisted = game.settings.assisted
+        withheld = game.withholds_overlays
+    if annotated == "1" and withheld:
+        raise RequestError("game_in_play", "a rated game's threat annotations wait for its end")
     if annotated == "1":
         # The threat map of every position: a long game's takes a tenth of a second and more,
         # so it is worked out in the work pool, a game costing what its PGN would.

@@ -4,8 +4,9 @@ A preview is the threat map and the facts of the position a candidate move would
 while a piece is held over a target square (made and cached by server.threats.cache,
 once `check_preview` lets the asker have it); a description is one square of a position read out
 for a screen reader. Neither changes the game. Who may ask (docs/protocol.md, `preview` and
-`describe`): spectators always; a player of an assisted game previews only on its own turn,
-since a piece can only be dragged then; a player of a game that is not assisted gets no
+`describe`): spectators always, save while a rated game is played (`Game.withholds_overlays`:
+nobody gets its threat facts then); a player of an assisted game previews only on its own
+turn, since a piece can only be dragged then; a player of a game that is not assisted gets no
 preview and hears only what stands on a square. Each refusal uses the error codes of the game
 actions (`stale_ply`, `illegal_move` ...), so a client handles both alike. The caller holds the
 game's lock: some of chesscore's questions make and unmake a move on the board they are asked.
@@ -37,6 +38,8 @@ def check_preview(game: Game, role: Color | None, ply: int) -> None:
     unless it may ask for one (see the module docstring); the caller then makes it, on the
     game's board, and refuses an illegal move."""
     require_playing(game)
+    if game.withholds_overlays:
+        raise RequestError("not_allowed", "a rated game in play has no previews, for anyone")
     if role is not None and not game.settings.assisted:
         raise RequestError("not_allowed", "this game is not assisted: its players get no previews")
     if ply < game.ply:
@@ -50,7 +53,8 @@ def check_preview(game: Game, role: Color | None, ply: int) -> None:
 def describe_square_at(game: Game, role: Color | None, ply: int, square: str) -> str:
     """`square` of the position at `ply` in words, as `role` may hear it."""
     board = board_at(game, ply)
-    return describe(board, square, assisted=role is None or game.settings.assisted)
+    assisted = (role is None or game.settings.assisted) and not game.withholds_overlays
+    return describe(board, square, assisted=assisted)
 
 
 def describe(board: Board, square: str, *, assisted: bool) -> str:

@@ -1,15 +1,16 @@
 """What the server pushes: a game's state as plain JSON-ready data, tailored to its receiver.
 
 Everyone gets the same public state (position, moves, clocks, offers, the opening's name, the
-threat map and its insight ...), save that the players of a game in progress get no opening
-name (a hint: they see it once the game is over); only the seat whose turn it is also gets
-`dests` and `promotions`, the legal moves it may make, and `safety`, how each of them fares in
-an exchange. In a game that is not
-`assisted` the players get no overlays (`threats`, `insight` and `safety` are null) while
-spectators still do. The public part is built once per change and copied per room; its costly
-parts (the move list, and the position facts from `server.threats.cache`) are JSON text,
-encoded once and spliced into every message (`wire`). Seat tokens never appear here. The
-fields are documented in docs/protocol.md, "The state".
+threat map and its insight ...), save that the players of a game in progress get no opening name
+(a hint: they see it once the game is over); only the seat whose turn it is also gets `dests`
+and `promotions`, the legal moves it may make, and `safety`, how each of them fares in an
+exchange. In a game that is not `assisted` the players get no overlays (`threats`, `insight` and
+`safety` are null) while spectators still do, save in a rated game in play
+(`Game.withholds_overlays`): nobody gets them then, spectators once it has ended. The public
+part is built once per change and copied per room; its costly parts (the move list, and the
+position facts from `server.threats.cache`) are JSON text, encoded once and spliced into every
+message (`wire`). Seat tokens never appear here. The fields are documented in docs/protocol.md,
+"The state".
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ def make_public_state(game: Game, now: float, connected: frozenset[Color] = froz
     header = game.header
     last = game.moves[-1] if game.moves else None
     facts = position_facts(board)
+    withheld = game.withholds_overlays
     return {
         "game": game.id,
         "version": game.version,
@@ -96,8 +98,8 @@ def make_public_state(game: Game, now: float, connected: frozenset[Color] = froz
         "rematch": header.rematch,
         "assisted": game.settings.assisted,
         "rated": game.settings.rated,
-        "threats": facts.threats,
-        "insight": facts.insight,
+        "threats": None if withheld else facts.threats,
+        "insight": None if withheld else facts.insight,
         "dests": None,
         "promotions": None,
         "safety": None,
@@ -106,8 +108,9 @@ def make_public_state(game: Game, now: float, connected: frozenset[Color] = froz
 
 def tailor_state(public: State, game: Game, role: Color | None) -> State:
     """`public` as `role` (a colour, or None for a spectator) receives it: a player of a game
-    that is not assisted gets no overlays."""
-    assisted = role is None or game.settings.assisted
+    that is not assisted gets no overlays, and nobody those of a rated game in play (the public
+    state has none then)."""
+    assisted = (role is None or game.settings.assisted) and not game.withholds_overlays
     # The opening's name would be a hint to the players (a copy only when there is one: the
     # rooms that get the very same state share one encoding of it).
     if role is not None and game.is_playing and public["opening"] is not None:

@@ -195,6 +195,13 @@ class Game:
         return self.header.status == "playing"
 
     @property
+    def withholds_overlays(self) -> bool:
+        """Whether nobody, player or spectator, gets the game's threat facts now (the threat
+        map, insight, safety, previews, squares in words): a rated game in play. Watching it
+        in another tab would otherwise be help (docs/ratings.md, "Fair play")."""
+        return self.settings.rated and self.is_playing
+
+    @property
     def names(self) -> tuple[str | None, str | None]:
         """The players' display names by colour (None: no name given)."""
         return display_names(self.settings, self.header)

@@ -256,7 +256,8 @@ class GameService:
         self, game_id: str, invite: str, account: int | None = None
     ) -> tuple[Color, str] | None:
         """Give the friend's seat to the invitation's holder (`account`: signed in as it);
-        None once it was taken."""
+        None once it was taken; `both_seats` to the account of the creator's seat (one
+        account never plays both sides)."""
         return self._retrying(lambda: self._claim_invite(game_id, invite, account))
 
     def _claim_invite(
@@ -268,6 +269,11 @@ class GameService:
             color = 1 - game.settings.creator
             if color in game.header.seated:
                 return None
+            if (
+                account is not None
+                and self._seat_accounts(game).get(game.settings.creator) == account
+            ):
+                raise RequestError("both_seats", "this account holds the other seat of the game")
             token = new_token()
             seat = (color, hash_token(token))
             self.commit(game, play.claim_seat(game, color), seat=seat, seat_account=account)
@@ -410,9 +416,12 @@ class GameService:
 
     def _swapped_accounts(self, game: Game) -> dict[Color, int]:
         """The accounts of the game's seats, colours swapped: a rematch's."""
+        return {1 - color: account for color, account in self._seat_accounts(game).items()}
+
+    def _seat_accounts(self, game: Game) -> dict[Color, int]:
+        """The accounts that took the game's seats, by colour (as stored)."""
         stored = self.tables.load_game(game.id)
-        held = {} if stored is None else stored.accounts
-        return {1 - color: account for color, account in held.items()}
+        return {} if stored is None else dict(stored.accounts)
 
     def play_computer(self, game_id: str, version: int, move: Move) -> None:
         """Play the computer's reply found at `version`; one for an earlier position is dropped."""

@@ -16,7 +16,7 @@ from server.games.seats import cookie_name, is_game_id
 from server.games.service import GAMES
 from server.players.http import record_claimed
 from server.shared.errors import RequestError
-from server.shared.tokens import is_token
+from server.shared.tokens import hash_token, is_token
 
 blueprint = answer_errors_as_json(Blueprint("claims", __name__, url_prefix="/api/account"))
 
@@ -38,6 +38,24 @@ def claim() -> Response:
         token = request.cookies.get(cookie_name(game_id))
         if token is not None and is_token(token):
             held[game_id] = token  # the seat this browser holds proves it played there
+    _refuse_both_seats(account.id, held)
     claimed = ACCOUNTS.get().claim(account, held)
     record_claimed(GAMES.get(), claimed)
     return jsonify({"ok": True, "claimed": claimed})
+
+
+def _refuse_both_seats(account_id: int, seats: dict[str, str]) -> None:
+    """`both_seats` when a seat this browser holds would give the account both sides of a game
+    (the other seat is the account's already)."""
+    tables = GAMES.get().tables
+    for game_id, token in seats.items():
+        color = tables.seat_color(game_id, hash_token(token))
+        stored = tables.load_game(game_id) if color is not None else None
+        if (
+            color is not None
+            and stored is not None
+            and stored.accounts.get(1 - color) == account_id
+        ):
+            raise RequestError(
+                "both_seats", f"this account holds the other seat of game {game_id} already"
+            )

@@ -45,6 +45,11 @@ class TokenBucket:
             self.tokens -= cost
             return True
 
+    def give_back(self, cost: float = 1) -> None:
+        """Return tokens taken for what was then not done (a sign-up that made no account)."""
+        with self.lock:
+            self.tokens = min(self.capacity, self.tokens + cost)
+
     def wait_time(self) -> float:
         """Seconds until a token is there (0 if one is)."""
         with self.lock:
@@ -79,6 +84,22 @@ class AddressBuckets:
 
     def take(self, address: str, what: str) -> None:
         """Take a token for `address`, or raise RateLimited naming `what` was limited."""
+        bucket = self._bucket(address)
+        if not bucket.allow():
+            self._refuse(bucket, what)
+
+    def check(self, address: str, what: str) -> None:
+        """Raise RateLimited as `take` would, but take nothing (the token is taken once what
+        it pays for is sure to be done)."""
+        bucket = self._bucket(address)
+        if bucket.wait_time() > 0:
+            self._refuse(bucket, what)
+
+    def give_back(self, address: str) -> None:
+        """Return the token `take` took for what was then not done."""
+        self._bucket(address).give_back()
+
+    def _bucket(self, address: str) -> TokenBucket:
         with self.lock:
             self._forget_idle()
             bucket = self.buckets.get(address)
@@ -88,12 +109,14 @@ class AddressBuckets:
                 if len(self.buckets) > self.max_addresses:
                     self.buckets.popitem(last=False)
             self.buckets.move_to_end(address)
-        if not bucket.allow():
-            raise RateLimited(
-                f"too many {what} from your address: {self.burst} at once, then one every "
-                f"{self.interval:g} s; retry in {math.ceil(bucket.wait_time())} s",
-                bucket.wait_time(),
-            )
+        return bucket
+
+    def _refuse(self, bucket: TokenBucket, what: str) -> None:
+        raise RateLimited(
+            f"too many {what} from your address: {self.burst} at once, then one every "
+            f"{self.interval:g} s; retry in {math.ceil(bucket.wait_time())} s",
+            bucket.wait_time(),
+        )
 
     def _forget_idle(self) -> None:
         """Drop buckets unused long enough to be full again: a fresh one is the same."""

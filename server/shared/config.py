@@ -108,10 +108,11 @@ DEFAULTS: dict[str, Any] = {
     # Proxies in front of the server that append the client's address to X-Forwarded-For
     # (deploy/'s nginx: 1); 0: the header is the client's own say and is ignored.
     "TRUSTED_PROXIES": 0,
-    # Accounts (server.accounts.limits): sign-ups an address may make at once, then one every
-    # SIGNUP_INTERVAL seconds; failed sign-ins free per address and per account, after which
-    # each failure doubles the wait before the next try, from SIGNIN_DELAY up to
-    # SIGNIN_MAX_DELAY seconds.
+    # Accounts (server.accounts.limits): accounts an address may make at once, then one every
+    # SIGNUP_INTERVAL seconds (refused sign-ups do not count), and the whole server's
+    # SIGNUP_SERVER_BURST, then one every SIGNUP_SERVER_INTERVAL seconds; failed sign-ins free
+    # per address and per account, after which each failure doubles the wait before the next
+    # try, from SIGNIN_DELAY up to SIGNIN_MAX_DELAY seconds.
     # Requests that check a password or recovery code (each costs an Argon2id hash, about 60 ms
     # of a core), right or wrong: SIGNIN_BURST per address at once, then one every
     # SIGNIN_INTERVAL seconds.
@@ -122,6 +123,8 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_RECHECK": 30.0,
     "SIGNUP_BURST": 5,
     "SIGNUP_INTERVAL": 600.0,
+    "SIGNUP_SERVER_BURST": 100,
+    "SIGNUP_SERVER_INTERVAL": 1.0,
     "SIGNIN_FREE_ADDRESS": 20,
     "SIGNIN_FREE_ACCOUNT": 5,
     "SIGNIN_DELAY": 1.0,
@@ -166,6 +169,8 @@ ENVIRONMENT = {
     "CHESS_SESSION_RECHECK": ("SESSION_RECHECK", float),
     "CHESS_SIGNUP_BURST": ("SIGNUP_BURST", int),
     "CHESS_SIGNUP_INTERVAL": ("SIGNUP_INTERVAL", float),
+    "CHESS_SIGNUP_SERVER_BURST": ("SIGNUP_SERVER_BURST", int),
+    "CHESS_SIGNUP_SERVER_INTERVAL": ("SIGNUP_SERVER_INTERVAL", float),
     "CHESS_SIGNIN_FREE_ADDRESS": ("SIGNIN_FREE_ADDRESS", int),
     "CHESS_SIGNIN_FREE_ACCOUNT": ("SIGNIN_FREE_ACCOUNT", int),
     "CHESS_SIGNIN_DELAY": ("SIGNIN_DELAY", float),

@@ -48,11 +48,13 @@ HTTP_STATUS = {
     "too_slow": 422,
     # accounts (server.accounts)
     "bad_name": 400,
+    "reserved_name": 400,
     "weak_password": 400,
     "name_taken": 409,
     "bad_credentials": 401,
     "not_signed_in": 401,
     "too_many_attempts": 429,
+    "both_seats": 409,  # a claim that would seat one account on both sides of a game
     # a state-changing request from another site (server.edge.origins)
     "cross_site": 403,
 }

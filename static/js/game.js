@@ -437,7 +437,7 @@ async function fetchEarlier(ply) {
  */
 function renderAssisted(state, role) {
   if (state.rated) {
-    $('#assisted').textContent = 'Rated game: no threat overlays for the players.';
+    $('#assisted').textContent = 'Rated game: no threat overlays for anyone until it has ended.';
   } else {
     $('#assisted').textContent = state.assisted
       ? 'Assisted game: threat overlays are allowed for the players.'
