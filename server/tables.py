@@ -54,6 +54,7 @@ MIGRATIONS = (
         "moves.clock_ms, the players' game history, rating_history by time",
         (games.add_move_clocks, players.create_table, ratings.index_history_by_time),
     ),
+    Migration(7, "accounts' names keyed by their look-alike key", (accounts.rekey_names,)),
 )
 LATEST = MIGRATIONS[-1].version
 

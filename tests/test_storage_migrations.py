@@ -172,3 +172,36 @@ def test_an_empty_postgres_database_gets_every_migration(database: str) -> None:
         assert store.accounts.account_by_name("erin") is None
     finally:
         store.close()
+
+
+def test_accounts_made_under_the_old_key_are_keyed_again(tmp_path: Path) -> None:
+    """Migration 7 on accounts stored by migration 6's key (the bare skeleton, `-` and digits
+    kept): each takes the key that folds them, unless another account holds that key already,
+    and of two whose new keys meet the older takes it; the others keep their old keys."""
+    from server.accounts.tables import rekey_names
+    from server.accounts.usernames import legacy_name_key
+
+    tables = sqlite_tables(tmp_path / "games.sqlite3")
+    try:
+        names = ["Old-Timer", "Ab-3c", "Ab_3c", "Zeta", "Z3ta"]
+        ids = {
+            name: tables.accounts.create_user((name, legacy_name_key(name), "x"), [])
+            for name in names
+        }
+        assert tables.accounts.account_by_name("OldTimer") is None  # not found by the new key
+        with tables.database.transaction() as db:
+            rekey_names(db, tables.database)
+
+        def holder(key: str) -> int | None:
+            user = tables.accounts.user_by_key(key)
+            return None if user is None else user.id
+
+        assert holder(name_key("OldTimer")) == ids["Old-Timer"]
+        assert name_key("Ab-3c") == name_key("Ab_3c")
+        assert holder(name_key("Ab-3c")) == ids["Ab-3c"]  # the older of the two
+        assert holder(legacy_name_key("Ab_3c")) == ids["Ab_3c"]  # the later keeps its old key
+        assert name_key("Z3ta") == legacy_name_key("Zeta")
+        assert holder(name_key("Z3ta")) == ids["Zeta"]  # held already: it stays
+        assert holder(legacy_name_key("Z3ta")) == ids["Z3ta"]
+    finally:
+        tables.close()

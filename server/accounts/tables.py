@@ -83,6 +83,22 @@ CREATE INDEX passkeys_user ON passkeys(user_id);
     )
 
 
+def rekey_names(db: Connection, database: Database) -> None:
+    """Migration 7: every account's `name_key` written again by the key that also folds `-` and
+    digits read as letters (server.accounts.usernames). A key some account holds already stays
+    its holder's, and of two accounts whose new keys meet the older takes it: the other keeps
+    its old key, under which it still signs in (`legacy_name_key`); nobody new can take
+    either."""
+    rows = db.execute("SELECT id, name, name_key FROM users ORDER BY id").fetchall()
+    taken = {str(row[2]) for row in rows}
+    for user_id, name, old_key in rows:
+        new_key = name_key(str(name))
+        if new_key == old_key or new_key in taken:
+            continue
+        db.execute(database.sql("UPDATE users SET name_key = ? WHERE id = ?"), (new_key, user_id))
+        taken.add(new_key)
+
+
 @dataclass(frozen=True)
 class StoredUser:
     """An account's row."""
