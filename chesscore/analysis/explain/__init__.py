@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from chesscore.analysis.explain.better import better_sentence
 from chesscore.analysis.explain.claims import CONCRETE, Claim, ClaimKind
+from chesscore.analysis.explain.deeper import fork_in_line
 from chesscore.analysis.explain.factors import factor_sentence
 from chesscore.analysis.explain.facts import (
     Arrow,
@@ -86,6 +87,7 @@ CLAUSES: tuple[Callable[[Situation, Facts], str], ...] = (
     stalemate,
     mate_walked_into,
     material_lost,
+    fork_in_line,
     engine_mate,
     factor_sentence,
 )
