@@ -12,10 +12,12 @@ The first sentence (`refutation`) is the first of: a stalemate given; a mate the
 ("walks into mate in 3"); the material the line wins by its end, counted both ways ("loses a
 knight for a pawn"), told with the idea of the line's first moves (a losing capture, a hanging
 piece, a fork, a discovered attack, a pin, a trapped piece, a defender removed or overloaded,
-a promotion) only when the line cashes it in; and when no material falls, one named factor
-(`factors`: a passed pawn, king safety, activity). When none holds, the move's class ("Kf1? is
-a mistake."). The second sentence (`better`) names the best move and what its line wins or
-keeps. Lines in the text are at most four plies; the board shows the rest.
+a promotion) only when the line cashes it in; a fork further down the line and what it wins,
+when the line's end shows no loss (it gives the material back for an attack: `deeper`); and
+when no material falls, one named factor (`factors`: a passed pawn, king safety, activity).
+When none holds, the move's class ("Kf1? is a mistake."). The second sentence (`better`)
+names the best move and what its line wins or keeps. Lines in the text are at most four
+plies; the board shows the rest.
 
 The result is a value (`facts`): the text, its kinds, the squares of the pieces it names, its
 arrows (a move it names, an attack, a defence, a pin line; the move played is not among them,
@@ -82,7 +84,8 @@ __all__ = [
 ]
 
 # The clauses of the first sentence, in the order they are tried: what ends the game first,
-# then the material the line wins, then the engine's mate alone, then one named factor.
+# then the material the line wins, then a fork further down it that wins material for a
+# while, then the engine's mate alone, then one named factor.
 CLAUSES: tuple[Callable[[Situation, Facts], str], ...] = (
     stalemate,
     mate_walked_into,
