@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from chesscore.analysis.explain.claims import (
     ClaimKind,
-    balance,
     is_cashed,
     make_claim,
     material_claim,
@@ -64,46 +63,56 @@ def _fork_at(s: Situation, line: tuple[Move, ...], index: int, board: Board, fac
     """The fork made by `line[index]` played on `board`, told when it wins (module docstring)."""
     after, change = change_of(board, line[index], make_threat_map(board))
     forks = [f for f in change.forks if f.origin == line[index].to_square]
+    if not forks:
+        return ""
     at = index + 1
-    if not forks or not any(is_cashed(s.board, line, at, t) for t in forks[0].targets):
+    # The line up to where the fork's exchange settles, counted from the position before the
+    # move as every material claim is (the better move's sentence reads the best line as
+    # far), against the best line as far.
+    so_far = read_material(s.board, line[: at + EXCHANGE_PLIES], s.mover)
+    cut = line[: so_far.length]
+    if so_far.length <= at or so_far.points < 1:
         return ""
-    cut = line[: at + EXCHANGE_PLIES]
-    won = read_material(s.board, cut, s.mover)
-    if won.length <= at or balance(board, s.mover) - balance(won.end, s.mover) < LEAST_WON:
+    if so_far.points <= read_material(s.board, best_line(s)[: so_far.length], s.mover).points:
         return ""
-    best = best_line(s)[: won.length]
-    if won.points < 1 or won.points <= read_material(s.board, best, s.mover).points:
+    # The fork wins it: a forked piece falls before the line is cut, and what falls after the
+    # fork (not what the forking move took on its way) is worth the exchange or more.
+    if not any(is_cashed(s.board, cut, at, target) for target in forks[0].targets):
         return ""
-    return _told(s, line[: won.length], at, forks[0], after, facts, won)
+    if read_material(after, cut[at:], s.mover).points < LEAST_WON:
+        return ""
+    return _told(s, cut, index, board, forks[0], after, so_far, facts)
 
 
 def _told(
     s: Situation,
     line: tuple[Move, ...],
-    at: int,
+    index: int,
+    board: Board,
     fork: Fork,
     after: Board,
+    so_far: Material,
     facts: Facts,
-    won: Material,
 ) -> str:
-    """The sentence and the claims of a fork at ply `at` of `line` that wins `won`."""
+    """The sentence and the claims of the fork `line[index]`, played on `board`, after which
+    the mover has lost `so_far` by the end of `line` (from the position before the move)."""
     facts.kinds.append(Kind.FORK_ALLOWED)
-    facts.claims.append(material_claim(s.board, line, s.mover, won))
+    facts.claims.append(material_claim(s.board, line, s.mover, so_far))
     squares = (fork.origin, *fork.targets)
-    facts.claims.append(make_claim(ClaimKind.FORK, s.mover, s.board, line, at=at, squares=squares))
+    claim = make_claim(ClaimKind.FORK, s.mover, s.board, line, at=index + 1, squares=squares)
+    facts.claims.append(claim)
     # The moves just before the fork are quoted (those that bring the forking piece), the
     # earlier ones left to the board.
-    first = max(1, at - 1 - QUOTED_PLIES)
+    first = max(1, index - QUOTED_PLIES)
     lead_board = s.after.copy()
     for move in line[1:first]:
         lead_board.push(move)
-    before_fork = lead_board.copy()
-    for move in line[first : at - 1]:
-        before_fork.push(move)
-    facts.move(line[at - 1])
-    lead = ("… " if first > 1 else "") + facts.line(lead_board, line[first : at - 1])
-    fork_san = before_fork.san(line[at - 1])
+    lead = ("… " if first > 1 else "") + facts.line(lead_board, line[first:index])
+    facts.move(line[index])
     targets = forked(after, fork, facts)
-    shown = facts.quote(before_fork, line[at - 1 :])
-    what = loss_words(won.lost, won.gained)
-    return f"allows a fork: after {lead}, {fork_san} forks {targets} and wins {what} ({shown})"
+    shown = facts.quote(board, line[index:])
+    what = loss_words(so_far.lost, so_far.gained)
+    return (
+        f"allows a fork: after {lead}, {board.san(line[index])} forks {targets} and wins "
+        f"{what} ({shown})"
+    )
