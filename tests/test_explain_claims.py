@@ -13,17 +13,25 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from chesscore.analysis.explain import CONCRETE, Claim, ClaimKind, Explanation, explain_move
+from chesscore.analysis.explain import (
+    CONCRETE,
+    Claim,
+    ClaimKind,
+    Explanation,
+    explain_move,
+)
 from chesscore.analysis.judgement import Evaluation, Judgement
 from chesscore.review.evaluate import PositionEval
 from chesscore.review.judge import review_ply
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
+from tests.random_games import play_random_game
 from tests.support.claims_oracle import claim_errors
 
 FIXTURE = Path(__file__).parent / "data" / "explain_lines.json"
@@ -123,11 +131,10 @@ def test_a_fork_further_down_the_line_is_told_with_what_it_wins() -> None:
     # its fork Ng6+ on the eighth ply wins the exchange first.
     explanation = next(e for entry, e in EXPLAINED if (entry["game"], entry["ply"]) == (9, 76))
     fork = next(c for c in explanation.claims if c.kind == ClaimKind.FORK)
-    material = next(c for c in explanation.claims if c.kind == ClaimKind.MATERIAL)
+    material, exchange = [c for c in explanation.claims if c.kind == ClaimKind.MATERIAL][:2]
     assert (fork.at, fork.line[fork.at - 1], material.line) == (8, "e5g6", fork.line)
-    assert material.points == 1 and "Ng6+ forks the king on h8 and the rook on e7" in (
-        explanation.text
-    )
+    assert exchange.line == fork.line[7:] and (material.points, exchange.points) == (1, 2)
+    assert "Ng6+ forks the king on h8 and the rook on e7" in explanation.text
     assert "wins the exchange (Ng6+ Kg8 Nxe7+ Qxe7)" in explanation.text
     assert not [error for claim in explanation.claims for error in claim_errors(claim)]
     # The oracle refuses the fork said one ply early, with a piece it does not attack, or
@@ -135,6 +142,48 @@ def test_a_fork_further_down_the_line_is_told_with_what_it_wins() -> None:
     assert claim_errors(dataclasses.replace(fork, at=fork.at - 1))
     assert claim_errors(dataclasses.replace(fork, squares=(*fork.squares[:2], 0x00)))
     assert claim_errors(dataclasses.replace(fork, line=fork.line[: fork.at + 1]))
+
+
+def random_line(board: Board, rng: random.Random, length: int) -> list[Move]:
+    """A random line from `board` that prefers captures, so that material changes hands."""
+    replay, line = board.copy(), []
+    for _ in range(length):
+        moves = sorted(replay.legal_moves(), key=lambda m: m.uci())
+        if not moves:
+            break
+        captures = [m for m in moves if replay.board[m.to_square] or m.promotion]
+        line.append(rng.choice(captures if captures and rng.random() < 0.7 else moves))
+        replay.push(line[-1])
+    return line
+
+
+def test_forks_further_down_random_lines_hold() -> None:
+    # Random lines that prefer captures make forks down the line often; every one told must
+    # hold for the oracle, and its exchange be quoted whole.
+    rng, told = random.Random(5), 0
+    for seed in range(40):
+        game = play_random_game(seed + 5000, max_plies=rng.randrange(20, 90))
+        board = game.root()
+        for move in game.move_stack:
+            board.push(move)
+            legal = sorted(board.legal_moves(), key=lambda m: m.uci())
+            if len(legal) < 2:
+                continue
+            played = rng.choice(legal)
+            after = board.copy()
+            after.push(played)
+            best = random_line(board, rng, rng.randrange(1, 12))
+            reply = random_line(after, rng, rng.randrange(6, 20))
+            explanation = explain_move(
+                board, played, Judgement.BLUNDER, best, Evaluation(cp=0), reply, Evaluation(cp=0)
+            )
+            if "a fork: after" not in explanation.text:
+                continue
+            told += 1
+            errors = [error for claim in explanation.claims for error in claim_errors(claim)]
+            assert not errors, (explanation.text, errors)
+            assert "…)" not in explanation.text, explanation.text
+    assert told >= 3
 
 
 def test_the_review_json_carries_the_claims() -> None:

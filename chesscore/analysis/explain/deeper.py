@@ -7,10 +7,11 @@ for an attack, and ends level. A coach still says what the fork wins: "allows a 
 … gxf6 Nxf6 Ne5 Qc7, Ng6+ forks the king on h8 and the rook on e7 and wins the exchange
 (Ng6+ Kg8 Nxe7+ Qxe7)". `fork_in_line` finds the first move of the opponent within
 `SHOWN_PLIES` of the line that forks pieces of the mover, one of which the line then takes,
-and reads the material where that exchange settles (`EXCHANGE_PLIES` at most after the fork):
-told when the fork itself wins at least `LEAST_WON` pawns and the mover is then down more than
-the best line from the position before leaves it at the same depth. Its claims: the material
-up to there, and the fork.
+and reads the material where that exchange settles (`EXCHANGE_PLIES` at most from the fork):
+told when what falls after the fork is worth at least `LEAST_WON` pawns and the mover is then
+down more than the best line from the position before leaves it at the same depth. Its claims:
+the material up to there from the position before the move, the fork, and the material its
+exchange wins (what the text tells).
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from chesscore.analysis.explain.claims import (
     read_material,
 )
 from chesscore.analysis.explain.facts import QUOTED_PLIES, Facts, Kind
-from chesscore.analysis.explain.lines import SHOWN_PLIES, loss_words
-from chesscore.analysis.explain.refutation import best_line, refutation_line
+from chesscore.analysis.explain.lines import SHOWN_PLIES
+from chesscore.analysis.explain.refutation import best_line, material_words, refutation_line
 from chesscore.analysis.explain.situation import change_of
 from chesscore.analysis.explain.tactics import forked
 from chesscore.analysis.threats import make_threat_map
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from chesscore.rules.board import Board
     from chesscore.rules.move import Move
 
-EXCHANGE_PLIES = 4  # the fork, the answer, the capture and the recapture
+EXCHANGE_PLIES = 4  # the fork, the answer, the capture and the recapture: all quoted
 LEAST_WON = 2  # the exchange or more: a fork that wins a pawn is not the story
 
 
@@ -69,7 +70,7 @@ def _fork_at(s: Situation, line: tuple[Move, ...], index: int, board: Board, fac
     # The line up to where the fork's exchange settles, counted from the position before the
     # move as every material claim is (the better move's sentence reads the best line as
     # far), against the best line as far.
-    so_far = read_material(s.board, line[: at + EXCHANGE_PLIES], s.mover)
+    so_far = read_material(s.board, line[: index + EXCHANGE_PLIES], s.mover)
     cut = line[: so_far.length]
     if so_far.length <= at or so_far.points < 1:
         return ""
@@ -98,6 +99,9 @@ def _told(
     the mover has lost `so_far` by the end of `line` (from the position before the move)."""
     facts.kinds.append(Kind.FORK_ALLOWED)
     facts.claims.append(material_claim(s.board, line, s.mover, so_far))
+    # The text tells what the fork's own exchange wins, from the position before the fork.
+    exchange = read_material(board, line[index:], s.mover)
+    facts.claims.append(material_claim(board, line[index:], s.mover, exchange))
     squares = (fork.origin, *fork.targets)
     claim = make_claim(ClaimKind.FORK, s.mover, s.board, line, at=index + 1, squares=squares)
     facts.claims.append(claim)
@@ -111,7 +115,7 @@ def _told(
     facts.move(line[index])
     targets = forked(after, fork, facts)
     shown = facts.quote(board, line[index:])
-    what = loss_words(so_far.lost, so_far.gained)
+    what = material_words(exchange, line[index:])
     return (
         f"allows a fork: after {lead}, {board.san(line[index])} forks {targets} and wins "
         f"{what} ({shown})"
