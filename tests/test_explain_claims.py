@@ -207,3 +207,18 @@ def test_the_review_json_carries_the_claims() -> None:
         assert set(claim) == {"kind", "color", "fen", "line", "at", "pieces", "gained",
                               "squares", "points", "mate", "count"}  # fmt: skip
         assert claim["color"] in ("white", "black") and all(len(u) >= 4 for u in claim["line"])
+
+
+def test_a_better_line_that_ends_in_the_movers_mate_keeps_nothing() -> None:
+    """`Bf7, which loses only a pawn: Bf7 Qxd6#` was said of a line in which the mover is
+    mated: what a line keeps is never told when it ends with the mover mated."""
+    board = Board.from_fen("3n1br1/r3k1q1/1P1p1p2/1BpbP1pp/4P2P/6n1/P4PK1/RNBQ2NR b - - 0 31")
+    best = [Move.from_uci("d5f7"), Move.from_uci("d1d6")]
+    reply = [Move.from_uci(uci) for uci in ("e4d5", "g7h8", "e5d6")]
+    explanation = explain_move(
+        board, Move.from_uci("a7a3"), Judgement.BLUNDER, best, Evaluation(cp=0), reply,
+        Evaluation(cp=0),
+    )  # fmt: skip
+    assert "Qxd6#" not in explanation.text, explanation.text
+    assert "loses only" not in explanation.text and "loses nothing" not in explanation.text
+    assert not [error for claim in explanation.claims for error in claim_errors(claim)]

@@ -138,6 +138,8 @@ def _material_kept(s: Situation, facts: Facts) -> str:
     kept = read_material(s.board, line[: max(kept.length, 2)], s.mover)
     if kept.length < 2:
         return ""  # cut inside an exchange down to nothing to show
+    if mated_in(s.board, line[: kept.length], s.mover) is not None:
+        return ""  # a line that ends with the mover mated keeps nothing worth saying
     facts.claims.append(material_claim(s.board, line, s.mover, kept))
     facts.kinds.append(Kind.MATERIAL_KEPT)
     shown = facts.quote(s.board, line[: kept.length])
