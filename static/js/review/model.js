@@ -36,7 +36,8 @@ export const isJudged = (ply) => ply.best !== null || ply.accuracy !== null || p
 
 /** Merge `update` (a `review_update` push, or a whole review) into `review`; returns it. */
 export function mergeUpdate(review, update) {
-  for (const field of ['status', 'error', 'progress', 'initial', 'accuracy', 'counts']) {
+  const summary = ['accuracy', 'phases', 'phase_accuracy', 'accuracy_so_far', 'counts'];
+  for (const field of ['status', 'error', 'progress', 'initial', ...summary]) {
     if (update[field] !== undefined) review[field] = update[field];
   }
   for (const item of update.plies ?? []) {
