@@ -11,15 +11,16 @@ Two steps, so that one slow recording serves several rules:
    searched again at `--again` nodes on the same warm engine, the neighbours of a position
    searched again judged again with its new numbers. Written as it goes to `--out`
    (default /tmp/review_again_record.json; a rerun skips the games done).
-2. ``analyse``: the plies judged from the first pass alone, then from the deeper numbers for
-   the plies a rule looks at again (a drop of at least 20 points, a mistake, by default), and
-   each set of marks compared with the oracle's (`bench/data/review_oracle.json`, Stockfish 15.1
+2. ``analyse``: the plies judged from the first pass alone, then as the server's jobs end
+   with the deeper look (server.review.look_again's own code, its share of positions
+   included, fed the recorded numbers in the jobs' order), and each set of marks compared
+   with the oracle's (`bench/data/review_oracle.json`, Stockfish 15.1
    at depth 22) by `bench/review.py`'s measures: the oracle's blunders marked at least `?`
    (tolerant recall) and our `??` that are at least a mistake for the oracle (tolerant
    precision); with `-v`, every `??` the oracle calls less than a mistake.
 
     python bench/review_again.py record [--games 30] [--nodes N] [--again 1000000]
-    python bench/review_again.py analyse [--points 20] [-v]
+    python bench/review_again.py analyse [-v]
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from bench.review import MISTAKE_OR_WORSE, Ply, agreement_measures, share, stock
 from chesscore.review.evaluate import PositionEval  # noqa: E402
 from chesscore.review.judge import ply_drop, review_ply  # noqa: E402
 from chesscore.rules.board import Board  # noqa: E402
+from server.review.look_again import LookAgain  # noqa: E402
 from server.review.record import eval_from_json, eval_to_json  # noqa: E402
 
 RECORD = Path("/tmp/review_again_record.json")
@@ -131,10 +133,10 @@ def record(args: argparse.Namespace) -> None:
 
 
 def judged_rows(
-    games: list[Any], recorded: dict[str, Any], oracle: dict[str, Any], points: float | None
+    games: list[Any], recorded: dict[str, Any], oracle: dict[str, Any], look: bool
 ) -> list[Ply]:
-    """Every ply judged from the first pass, or with `points` from the deeper numbers of the
-    positions around each ply whose drop reaches it (and of its neighbours once changed)."""
+    """Every ply judged from the first pass, or (`look`) as the jobs with the deeper look
+    end, beside the oracle's class."""
     rows = []
     for number, game in enumerate(games, 1):
         data = recorded[str(number)]
@@ -147,8 +149,8 @@ def judged_rows(
             moves.append(boards[-1].parse_uci(move.uci()))
             boards.append(boards[-1].copy())
             boards[-1].push(moves[-1])
-        if points is not None:
-            _look_again(boards, moves, evals, deeper, points)
+        if look:
+            evals = _look_again(boards, moves, first, deeper)
         board = game.board()
         for ply, move in enumerate(game.mainline_moves(), 1):
             ours = review_ply(boards[ply - 1], moves[ply - 1], evals[ply - 1], evals[ply], ply)
@@ -174,26 +176,30 @@ def judged_rows(
 def _look_again(
     boards: list[Board],
     moves: list[Any],
-    evals: dict[int, PositionEval],
+    first: dict[int, PositionEval],
     deeper: dict[int, PositionEval],
-    points: float,
-) -> None:
-    waiting = list(range(1, len(moves) + 1))
-    taken: set[int] = set()
-    while waiting:
-        ply = waiting.pop()
-        if not 1 <= ply <= len(moves):
-            continue
-        before, after = evals[ply - 1], evals[ply]
-        if before.evaluation is None or before.line[:1] == (moves[ply - 1],):
-            continue
-        if ply_drop(boards[ply - 1], moves[ply - 1], before, after) < points:
-            continue
-        for index in (ply - 1, ply):
-            if index not in taken and index in deeper:
-                taken.add(index)
-                evals[index] = deeper[index]
-                waiting += [index, index + 1]
+) -> dict[int, PositionEval]:
+    """The evaluations the server's jobs end with (server.review.look_again's own rules, its
+    share included): each run fed its positions in the jobs' order, each knowing only its own
+    as in the server, then the summary's look at all of them; a position searched again gets
+    its recorded deeper numbers (its first ones if the recording has none)."""
+    from server.review.stockfish_job import split_positions
+
+    def search(index: int) -> PositionEval:
+        return deeper.get(index, first[index])
+
+    verified: set[int] = set()
+    evals: dict[int, PositionEval] = {}
+    for run in split_positions(range(len(boards)), 2):
+        own: dict[int, PositionEval] = {}
+        look = LookAgain(boards, moves, own, verified, search)
+        for index in run:
+            own[index] = first[index]
+            look.settle([index])
+        verified |= look.verified
+        evals.update(own)
+    LookAgain(boards, moves, evals, verified, search).settle(range(len(boards)))
+    return evals
 
 
 def analyse(args: argparse.Namespace) -> None:
@@ -206,8 +212,8 @@ def analyse(args: argparse.Namespace) -> None:
     positions = sum(len(recorded[key]["first"]) for key in recorded)
     again = sum(len(recorded[key]["again"]) for key in recorded)
     print(f"{len(games)} games, {positions} positions, {again} searched again in the recording")
-    for label, points in (("first pass", None), (f"again at {args.points:g} points", args.points)):
-        rows = judged_rows(games, recorded, oracle, points)
+    for label, look in (("first pass", False), ("deeper look", True)):
+        rows = judged_rows(games, recorded, oracle, look)
         for name, (part, whole) in agreement_measures(rows).items():
             print(f"{label}: {name:<19} {share(part, whole)}")
         if args.verbose:
@@ -226,16 +232,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--nodes", type=int, default=None, help="first pass's nodes a position")
     parser.add_argument("--again", type=int, default=1_000_000, help="nodes of a search again")
-    parser.add_argument("--points", type=float, default=None, help="drop that searches again")
+    parser.add_argument("--points", type=float, default=10.0, help="drop recorded again")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--out", type=Path, default=RECORD)
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     if args.step == "record":
-        args.points = 10.0 if args.points is None else args.points
         record(args)
     else:
-        args.points = 20.0 if args.points is None else args.points
         analyse(args)
 
 
