@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import review_oracle  # noqa: E402
-from bench.review import MISTAKE_OR_WORSE, Ply, agreement_measures, share, stockfish_class  # noqa: E402
+from bench.review import CLASSES, MISTAKE_OR_WORSE, Ply, agreement_measures, share, stockfish_class  # noqa: E402
 from chesscore.review.evaluate import PositionEval  # noqa: E402
 from chesscore.review.judge import ply_drop, review_ply  # noqa: E402
 from chesscore.rules.board import Board  # noqa: E402
@@ -133,10 +133,11 @@ def record(args: argparse.Namespace) -> None:
 
 
 def judged_rows(
-    games: list[Any], recorded: dict[str, Any], oracle: dict[str, Any], look: bool
+    games: list[Any], recorded: dict[str, Any], oracle: dict[str, Any], mode: str
 ) -> list[Ply]:
-    """Every ply judged from the first pass, or (`look`) as the jobs with the deeper look
-    end, beside the oracle's class."""
+    """Every ply judged from the first pass (`first`), as the jobs with the deeper look end
+    (`look`), or (`lesser`) with the lesser of the two marks where a ply was looked at again,
+    beside the oracle's class."""
     rows = []
     for number, game in enumerate(games, 1):
         data = recorded[str(number)]
@@ -149,7 +150,7 @@ def judged_rows(
             moves.append(boards[-1].parse_uci(move.uci()))
             boards.append(boards[-1].copy())
             boards[-1].push(moves[-1])
-        if look:
+        if mode != "first":
             evals = _look_again(boards, moves, first, deeper)
         board = game.board()
         for ply, move in enumerate(game.mainline_moves(), 1):
@@ -162,6 +163,13 @@ def judged_rows(
             theirs = stockfish_class(board, move, before, after)
             board.push(move)
             ours_class = ours.judgement.name.lower() if ours.judgement is not None else "none"
+            looked = evals[ply - 1] is not first[ply - 1] or evals[ply] is not first[ply]
+            if mode == "lesser" and looked:
+                shallow = review_ply(
+                    boards[ply - 1], moves[ply - 1], first[ply - 1], first[ply], ply
+                )
+                shallow_class = shallow.judgement.name.lower() if shallow.judgement else "none"
+                ours_class = min(ours_class, shallow_class, key=CLASSES.index)
             first_before = evals[ply - 1].evaluation
             rows.append(
                 Ply(number, ply, san, move.uci(),
@@ -212,8 +220,8 @@ def analyse(args: argparse.Namespace) -> None:
     positions = sum(len(recorded[key]["first"]) for key in recorded)
     again = sum(len(recorded[key]["again"]) for key in recorded)
     print(f"{len(games)} games, {positions} positions, {again} searched again in the recording")
-    for label, look in (("first pass", False), ("deeper look", True)):
-        rows = judged_rows(games, recorded, oracle, look)
+    for label, mode in (("first pass", "first"), ("deeper look", "look"), ("lesser", "lesser")):
+        rows = judged_rows(games, recorded, oracle, mode)
         for name, (part, whole) in agreement_measures(rows).items():
             print(f"{label}: {name:<19} {share(part, whole)}")
         if args.verbose:
