@@ -127,39 +127,51 @@ def review_game(job: tuple[int, str, list[str]]) -> GameReview:
 
 
 def review_game_stockfish(job: tuple[int, str, list[str], int]) -> GameReview:
-    """Stockfish's review of one game as the server's job runs it: the positions in two runs
-    (`split_positions`, one per pool worker), each walked backwards by one warm engine at
-    `nodes` a position (`evaluate_position`), then judged by chesscore.review."""
-    from server.engine.positions import evaluate_position
-    from server.engine.stockfish import choose_stockfish, worker_engine
-    from server.review.stockfish_job import split_positions
+    """Stockfish's review of one game by the server's own jobs (`StockfishReviewJob`): the
+    positions in two runs (`split_positions`, one per pool worker; here one after the other
+    on one warm engine), each walked backwards at `nodes` a position with the deeper look
+    before a mark (server.review.look_again), then the job that sums up (and looks at the
+    plies between the two runs)."""
+    import threading
+
+    from server.engine.stockfish import choose_stockfish
+    from server.review.job import ReviewUpdate
+    from server.review.stockfish_job import StockfishReviewJob, split_positions
 
     number, fen, ucis, nodes = job
     spec = choose_stockfish(os.environ.get("CHESS_STOCKFISH"))
     assert spec is not None, "no Stockfish to review with (npm ci, or CHESS_STOCKFISH)"
-    start = Board.from_fen(fen)
-    board, moves, boards = start.copy(), [], [start.copy()]
-    for uci in ucis:
-        moves.append(board.push_uci(uci))
-        boards.append(board.copy())
+    evals: dict[int, Any] = {}
+    verified: set[int] = set()
+    summaries: list[dict[str, Any]] = []
+
+    def take(update: ReviewUpdate) -> None:
+        if update.position is not None:
+            evals[update.position.index] = update.position
+            if update.verified:
+                verified.add(update.position.index)
+        if update.summary is not None:
+            summaries.append(update.summary)
+
     began = time.perf_counter()
-    evals = {}
-    for run in split_positions(range(len(boards)), 2):
-        engine = worker_engine(spec)
-        engine.new_game()
-        for index in run:
-            position = evaluate_position(
-                engine, fen, ucis[:index], boards[index], index, nodes, final=index == len(ucis)
-            )
-            assert position is not None  # nothing cancels it
-            evals[index] = position
-    ordered = [evals[index] for index in range(len(boards))]
+    runs = split_positions(range(len(ucis) + 1), 2)
+    for run in [*runs, ()]:  # the two runs know nothing at their start, as in the server
+        known = tuple(evals[index] for index in sorted(evals)) if not run else ()
+        again = tuple(sorted(verified)) if not run else ()
+        job = StockfishReviewJob(fen, tuple(ucis), (), spec, nodes, run, known, again)
+        job.run(threading.Event(), take)
     evaluated = time.perf_counter()
-    reviewed = review_plies(start, moves, ordered)
-    return GameReview(
-        number, _ply_rows(reviewed, ordered), len(ordered), 0, evaluated - began,
-        time.perf_counter() - evaluated,
-    )  # fmt: skip
+    ordered = [evals[index] for index in range(len(ucis) + 1)]
+    plies = summaries[-1]["plies"]
+    rows = []
+    for item in plies:
+        before = ordered[item["ply"] - 1].evaluation
+        best = item["best"]["uci"] if item["best"] is not None else None
+        rows.append(
+            (before.to_json() if before is not None else None, item["eval"],
+             item["class"] or "none", best)
+        )  # fmt: skip
+    return GameReview(number, rows, len(ordered), len(verified), evaluated - began, 0.0)
 
 
 def _ply_rows(

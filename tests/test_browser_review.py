@@ -13,6 +13,7 @@ desktop and phone widths go to artifacts/.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,8 @@ PHONE = {"width": 390, "height": 844}
 # Every position of a game is searched by the engine in the pool, behind the live games and
 # beside whatever else the two cores are running: a review takes a while on a loaded machine.
 REVIEW_WAIT_MS = 420_000  # generous: a loaded machine gives Stockfish a fraction of a core
+
+NONE_SHOWN = "\N{EN DASH}"  # an accuracy not known, or of a phase without a move
 
 BLUNDER_GAME = ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"]
 BLUNDER_PLY = 6  # 3... Nf6??, which allows 4. Qxf7#
@@ -399,6 +402,55 @@ def test_a_running_review_on_the_desktop(
         assert page.locator("#graph").get_attribute("data-points") == "46"
         no_overflow(page, DESKTOP["width"])
         page.screenshot(path=screenshot_path(request, "-done"))
+    finally:
+        context.close()
+
+
+def test_the_accuracy_by_phase_and_so_far_while_stepping(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest
+) -> None:
+    """The opera game reviewed: each side's accuracy in the opening, the middlegame (from
+    ply 18, when a side's pieces have left its first rank) and the endgame (the last ply) in
+    a table, and the accuracy so far under the players, changing as one steps."""
+    response = requests.post(server.url + "/api/reviews", json={"pgn": OPERA_GAME}, timeout=60)
+    assert response.status_code in (200, 201), response.text
+    review_id = response.json()["id"]
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/review/{review_id}")
+        wait_done(page)
+        review = review_json(server.url, review_id)
+        assert review["phases"] == {"middlegame": 18, "endgame": 33}
+        assert review["phase_accuracy"]["black"]["endgame"] is None  # White mated at once
+        table = page.locator("#phases table.phase-table")
+        assert table.is_visible()
+        for color in ("white", "black"):
+            for phase, value in review["phase_accuracy"][color].items():
+                shown = NONE_SHOWN if value is None else f"{math.floor(value + 0.5)}%"
+                cell = table.locator(f"tr[data-color='{color}'] td[data-phase='{phase}']")
+                assert cell.inner_text() == shown, (color, phase)
+
+        so_far = page.locator("#accuracy-so-far")
+        assert dataset(page, "ply") == "0" and so_far.is_hidden()  # no move made yet
+        seen = []
+        for ply in range(1, len(review["plies"]) + 1):
+            page.locator("#step-next").click()
+            page.wait_for_function(
+                f"document.querySelector('#review').dataset.ply === '{ply}'", timeout=WAIT_MS
+            )
+            expected = review["accuracy_so_far"][ply - 1]
+            shown = so_far.evaluate("(p) => [p.dataset.white, p.dataset.black, p.textContent]")
+            for side, text in zip(("white", "black"), shown[:2], strict=True):
+                value = expected[side]
+                assert (float(text) if text else None) == value, (ply, side)
+            seen.append(shown[2])
+            if ply == 1:
+                white = math.floor(expected["white"] + 0.5)
+                assert shown[2] == f"Accuracy so far: White {white}%, Black {NONE_SHOWN}"
+        assert len(set(seen)) > 3, seen  # it moves with the game
+        assert review["accuracy_so_far"][-1] == review["accuracy"]
+        page.screenshot(path=screenshot_path(request, "-phases"))
     finally:
         context.close()
 

@@ -94,7 +94,7 @@ def test_the_queens_blunder_names_the_queen(queen_review: dict[str, Any]) -> Non
     assert "loses the queen" in text, blunder["explanation"]
 
 
-def test_the_evaluations_are_stockfishs_with_no_second_look(
+def test_a_marks_positions_were_searched_again_deeper(
     server: LiveServer, queen_review: dict[str, Any]
 ) -> None:
     with sqlite3.connect(server.instance_path / "games.sqlite3") as db:
@@ -103,9 +103,32 @@ def test_the_evaluations_are_stockfishs_with_no_second_look(
         ).fetchone()
     evals = json.loads(text)
     assert [item["index"] for item in evals] == list(range(7))
-    assert not any(item["verified"] for item in evals)
-    assert all(item["nodes"] > 0 for item in evals), evals
-    assert all(item["depth"] >= 8 for item in evals), evals
+    again = {item["index"] for item in evals if item["verified"]}
+    assert {QUEEN_PLY - 1, QUEEN_PLY} <= again, again  # the blunder's two positions
+    for item in queen_review["plies"]:
+        if item["class"] in ("mistake", "blunder"):  # no mark on the first search's numbers
+            assert {item["ply"] - 1, item["ply"]} <= again, item
+    for item in evals:
+        # Searched again at three times the nodes: more than the first search may take.
+        assert item["nodes"] > (NODES if item["verified"] else 0), item
+        assert item["depth"] >= 8, item
+
+
+def test_the_review_carries_the_accuracy_by_phase_and_so_far(
+    queen_review: dict[str, Any],
+) -> None:
+    review = queen_review
+    assert review["phases"] == {"middlegame": None, "endgame": None}  # six plies of opening
+    for color in ("white", "black"):
+        accuracy = review["accuracy"][color]
+        assert review["phase_accuracy"][color] == {
+            "opening": accuracy, "middlegame": None, "endgame": None
+        }  # fmt: skip
+    so_far = review["accuracy_so_far"]
+    assert len(so_far) == len(QUEEN_LOST)
+    assert so_far[0]["black"] is None and so_far[0]["white"] is not None
+    assert so_far[-1] == review["accuracy"]
+    assert so_far[QUEEN_PLY - 1]["white"] < so_far[QUEEN_PLY - 2]["white"]  # the blunder
 
 
 def test_a_try_is_judged_by_stockfish(server: LiveServer, queen_review: dict[str, Any]) -> None:

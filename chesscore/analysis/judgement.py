@@ -246,17 +246,31 @@ def game_accuracy(
     >>> round(white, 1), round(black, 1)
     (100.0, 12.3)
     """
+    moves = weighted_accuracies(evaluations, first_mover, initial)
+    white, black = (
+        side_accuracy([(accuracy, weight) for mover, accuracy, weight in moves if mover == color])
+        for color in (WHITE, BLACK)
+    )
+    return white, black
+
+
+def weighted_accuracies(
+    evaluations: Sequence[Evaluation],
+    first_mover: Color = WHITE,
+    initial: Evaluation | None = None,
+) -> list[tuple[Color, float, float]]:
+    """Each ply's (mover, accuracy, weight) as `game_accuracy` weighs them (same arguments):
+    a part of the game (a phase) is summed up by `side_accuracy` of its plies' pairs."""
     start = initial if initial is not None else Evaluation(cp=INITIAL_CP)
     percents = [win_percent(e) for e in (start, *evaluations)]
-    weighted: tuple[list[tuple[float, float]], list[tuple[float, float]]] = ([], [])
+    moves = []
     for ply, weight in enumerate(_volatility_weights(percents)):
         color = first_mover if ply % 2 == 0 else first_mover ^ 1
         before, after = percents[ply], percents[ply + 1]
         if color == BLACK:
             before, after = 100 - before, 100 - after
-        weighted[color].append((move_accuracy(before, after), weight))
-    white, black = (_side_accuracy(side) for side in weighted)
-    return white, black
+        moves.append((color, move_accuracy(before, after), weight))
+    return moves
 
 
 def _volatility_weights(percents: Sequence[float]) -> Iterator[float]:
@@ -276,7 +290,7 @@ def _standard_deviation(values: Sequence[float]) -> float:
     return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
 
 
-def _side_accuracy(moves: Sequence[tuple[float, float]]) -> float | None:
+def side_accuracy(moves: Sequence[tuple[float, float]]) -> float | None:
     """The mean of the weighted mean and the harmonic mean (each accuracy at least 1 in it,
     so one move of accuracy 0 does not make the whole game 0) of (accuracy, weight) pairs."""
     if not moves:

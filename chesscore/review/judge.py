@@ -40,6 +40,8 @@ from chesscore.rules.move import Move
 from chesscore.rules.squares import BLACK, COLOR_NAMES, WHITE, Color, square_name
 
 DRAW = Evaluation(cp=0)
+# The marks given only once the positions around the ply were searched again, deeper.
+SEARCHED_AGAIN = frozenset({Judgement.MISTAKE, Judgement.BLUNDER})
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,19 @@ def ply_drop(before_board: Board, move: Move, before: PositionEval, after: Posit
     return 100.0 if judge_move(before.evaluation, played, mover) is not None else 0.0
 
 
+def is_marked_mistake(
+    before_board: Board, move: Move, before: PositionEval, after: PositionEval
+) -> bool:
+    """Whether `review_ply` would mark the legal `move` a mistake or a blunder on these two
+    evaluations: the marks a deeper look must confirm before they are given."""
+    if before.evaluation is None or before.line[:1] == (move,):
+        return False
+    after_board = before_board.copy()
+    after_board.push(move)
+    played = judged_evaluation(after_board, after.evaluation, before.evaluation)
+    return judge_move(before.evaluation, played, before_board.turn) in SEARCHED_AGAIN
+
+
 def initial_to_json(start: Board, position: PositionEval) -> dict[str, Any]:
     """The review JSON's "initial" item: the start position's evaluation, best move, line."""
     best = position.line[0] if position.line else None
@@ -251,6 +266,15 @@ def review_accuracy(
     of all its positions (index 0 to len(moves), in order). A mate on the board counts as a
     mate in 1 for the side that gave it, a stalemate as 0.00. ValueError when an evaluation is
     missing."""
+    after_plies, initial = accuracy_evaluations(evals, start, moves)
+    return game_accuracy(after_plies, start.turn, initial)
+
+
+def accuracy_evaluations(
+    evals: Sequence[PositionEval], start: Board, moves: Sequence[Move]
+) -> tuple[list[Evaluation], Evaluation]:
+    """The evaluations accuracy is computed from (`review_accuracy`'s arguments): the one
+    after each ply, and the start position's. ValueError when one is missing."""
     if [e.index for e in evals] != list(range(len(moves) + 1)):
         raise ValueError(f"accuracy needs the evaluations of positions 0 to {len(moves)}")
     board = start.copy()
@@ -262,7 +286,7 @@ def review_accuracy(
     initial = evals[0].evaluation
     if initial is None:
         raise ValueError("the start position has no legal move: there is nothing to judge")
-    return game_accuracy(after_plies, start.turn, initial)
+    return after_plies, initial
 
 
 def count_judgements(plies: Sequence[ReviewedPly]) -> dict[str, dict[str, int]]:

@@ -31,6 +31,7 @@ from chesscore.review.judge import (
 )
 from chesscore.review.passes import review_positions
 from chesscore.review.pgn import reviewed_pgn
+from chesscore.review.phases import phases_to_json
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
 
@@ -153,16 +154,20 @@ class PlyJudge:
 def summarise(
     start: Board, moves: list[Move], evals: list[PositionEval], headers: dict[str, str]
 ) -> dict[str, Any]:
-    """`{"accuracy": {"white", "black"}, "counts": {...}, "pgn": text, "plies": [...]}` of a
-    whole review (every ply's wire JSON)."""
+    """`{"accuracy": {"white", "black"}, "phases", "phase_accuracy", "accuracy_so_far",
+    "counts": {...}, "pgn": text, "plies": [...]}` of a whole review (every ply's wire JSON;
+    the phases' items are chesscore.review.phases's `phases_to_json`)."""
     try:
         accuracy = review_accuracy(evals, start, moves)
+        phases = phases_to_json(evals, start, moves)
     except ValueError:  # the start position has no legal move: nothing to judge
         accuracy = (None, None)
+        phases = {"phases": None, "phase_accuracy": None, "accuracy_so_far": None}
     plies = review_plies(start, moves, evals)
     white, black = (None if value is None else round(value, 1) for value in accuracy)
     return {
         "accuracy": {"white": white, "black": black},
+        **phases,
         "counts": count_judgements(plies),
         "pgn": reviewed_pgn(headers, start, plies, accuracy),
         "plies": [ply.to_json() for ply in plies],

@@ -25,6 +25,9 @@ from server.review.sources import ReviewSource, skeleton_plies
 from server.review.stockfish_job import StockfishReviewJob, split_positions
 from server.review.tables import StoredReview
 
+# What a finished review's summary adds to its JSON (and to the push that says it is done).
+SUMMARY_FIELDS = ("accuracy", "phases", "phase_accuracy", "accuracy_so_far", "counts")
+
 
 def new_review_json(review_id: str, source: ReviewSource, engine: ReviewEngine) -> dict[str, Any]:
     """A queued review's JSON: nothing evaluated yet; the engine that will evaluate it."""
@@ -42,6 +45,9 @@ def new_review_json(review_id: str, source: ReviewSource, engine: ReviewEngine) 
         "initial": None,
         "plies": skeleton_plies(source),
         "accuracy": None,
+        "phases": None,
+        "phase_accuracy": None,
+        "accuracy_so_far": None,
         "counts": None,
     }
 
@@ -60,6 +66,8 @@ def new_stored(
 def review_json(stored: StoredReview) -> dict[str, Any]:
     """The review's JSON from its row (status and progress as the row has them)."""
     body: dict[str, Any] = json.loads(stored.results)
+    for field in SUMMARY_FIELDS:
+        body.setdefault(field, None)  # a review stored before the phases were summed up
     body["status"] = stored.status
     body["progress"] = {"done": stored.done, "total": stored.total}
     return body
@@ -138,10 +146,18 @@ class ReviewProgress:
             moves, headers = self._game()
             known = tuple(self.evals[index] for index in sorted(self.evals))
             missing = [index for index in range(self.total) if index not in self.evals]
+            verified = tuple(sorted(self.verified))
         runs = split_positions(missing, lanes) or [()]
         return [
             StockfishReviewJob(
-                self.body["start_fen"], moves, headers, engine.stockfish, engine.nodes, run, known
+                self.body["start_fen"],
+                moves,
+                headers,
+                engine.stockfish,
+                engine.nodes,
+                run,
+                known,
+                verified,
             )
             for run in runs
         ]
@@ -175,8 +191,8 @@ class ReviewProgress:
                 self.changed_plies.add(update.ply["ply"])
             if update.summary is not None and len(self.evals) == self.total:
                 self._judged_again(update.summary["plies"])
-                self.body["accuracy"] = update.summary["accuracy"]
-                self.body["counts"] = update.summary["counts"]
+                for field in SUMMARY_FIELDS:
+                    self.body[field] = update.summary[field]
                 self.pgn = update.summary["pgn"]
                 self.body["status"] = "done"
                 self.status_changed = True
@@ -206,7 +222,7 @@ class ReviewProgress:
             if self.initial_changed:
                 payload["initial"] = body["initial"]
             if body["status"] in ("done", "failed"):
-                payload.update(accuracy=body["accuracy"], counts=body["counts"])
+                payload.update({field: body.get(field) for field in SUMMARY_FIELDS})
                 payload["error"] = body["error"]
             fields = {
                 "status": body["status"],

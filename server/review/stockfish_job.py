@@ -11,7 +11,9 @@ evaluations only are Stockfish's). A ply whose two positions fell to two jobs is
 summary: once every position is known, one job (the last run, or a job with no positions left
 to evaluate) sends the summary, every ply judged again, with `done`. The jobs are low priority:
 a live game's search stops one (`stop` to the engine, answered at once) and the runner starts
-what is left again later; no "second look" pass, which our engine's shallow searches need.
+what is left again later. Before a ply is marked `?` or `??`, its two positions are searched
+again deeper on the job's engine (server.review.look_again); the summary's job does it for the
+plies between two runs.
 
 The explanations read the engine's lines (chesscore.analysis.explain), and Stockfish's
 principal variation often stops short at a hash hit ("Nc5 e5" and no more), more so here
@@ -35,10 +37,11 @@ from chesscore.review.evaluate import PositionEval
 from chesscore.review.judge import initial_to_json, positions_to_verify, review_ply
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
-from server.engine.positions import check_nodes, evaluate_position, search_bound
+from server.engine.positions import MAX_NODES, check_nodes, evaluate_position, search_bound
 from server.engine.stockfish import StockfishSpec, worker_engine
 from server.engine.uci import START_SECONDS, UciEngine
 from server.review.job import ReviewUpdate, summarise
+from server.review.look_again import AGAIN_FACTOR, LookAgain
 
 MIN_LINE = 12  # a line around a marked ply shorter than this is continued before the summary
 CONTINUE_ROUNDS = 3  # searches at most to continue one line
@@ -72,6 +75,7 @@ class StockfishReviewJob:
     nodes: int
     todo: tuple[int, ...]
     known: tuple[PositionEval, ...] = ()
+    verified: tuple[int, ...] = ()  # the known positions already searched again
     low_priority: ClassVar[bool] = True
 
     def game(self) -> tuple[list[Board], list[Move]]:
@@ -101,26 +105,31 @@ class StockfishReviewJob:
     def run(self, cancel: StopSignal, send: Callable[[ReviewUpdate], None]) -> None:
         boards, moves = self.game()
         evals = {position.index: position for position in self.known}
-        engine = worker_engine(self.spec) if self.todo else None
+        look = self.look_again(boards, moves, evals, cancel, send)
         for index in self.todo:
-            assert engine is not None
             if cancel.is_set():
                 send(ReviewUpdate(done=True, preempted=True))
                 return
-            position = evaluate_position(
-                engine, self.start_fen, self.moves[:index], boards[index], index, self.nodes,
-                cancel, final=index == len(moves),
-            )  # fmt: skip
+            position = self.evaluate(boards, index, self.nodes, cancel)
             if position is None:
                 send(ReviewUpdate(done=True, preempted=True))
                 return
             evals[index] = position
-            for update in self.updates(boards, moves, evals, index):
-                send(update)
+            initial = initial_to_json(boards[0], position) if index == 0 else None
+            send(ReviewUpdate(position=position, initial=initial))
+            plies = look.settle([index])  # the plies it completes, looked at again if marked
+            if plies is None:
+                send(ReviewUpdate(done=True, preempted=True))
+                return
+            for ply in plies:
+                send(ReviewUpdate(ply=self.judge(boards, moves, evals, ply)))
         if len(evals) < len(boards):
             send(ReviewUpdate(done=True))  # another job has the rest: the runner sums up
             return
-        if not self.continue_lines(engine, boards, moves, evals, cancel, send):
+        if look.settle(range(len(boards))) is None:  # the plies between two jobs' runs
+            send(ReviewUpdate(done=True, preempted=True))
+            return
+        if not self.continue_lines(boards, moves, evals, cancel, send):
             send(ReviewUpdate(done=True, preempted=True))
             return
         ordered = [evals[index] for index in range(len(boards))]
@@ -129,7 +138,6 @@ class StockfishReviewJob:
 
     def continue_lines(
         self,
-        engine: UciEngine | None,
         boards: list[Board],
         moves: list[Move],
         evals: dict[int, PositionEval],
@@ -145,8 +153,9 @@ class StockfishReviewJob:
             position = evals[index]
             if not position.line or len(position.line) >= MIN_LINE:
                 continue
-            engine = engine if engine is not None else worker_engine(self.spec)
-            line = self.continued(engine, boards[index], index, position.line, cancel)
+            line = self.continued(
+                worker_engine(self.spec), boards[index], index, position.line, cancel
+            )
             if line is None:
                 return False
             if len(line) > len(position.line):
@@ -188,37 +197,61 @@ class StockfishReviewJob:
                 line = (*line, move)
         return line
 
-    def updates(
+    @property
+    def again_nodes(self) -> int:
+        """The nodes of a position searched again before a mark (server.review.look_again)."""
+        return min(MAX_NODES, AGAIN_FACTOR * self.nodes)
+
+    def evaluate(
+        self, boards: list[Board], index: int, nodes: int, cancel: StopSignal
+    ) -> PositionEval | None:
+        """Position `index` searched by the worker's engine at `nodes` (None: cancelled)."""
+        engine = worker_engine(self.spec)
+        final = index == len(self.moves)
+        ucis = self.moves[:index]
+        return evaluate_position(
+            engine, self.start_fen, ucis, boards[index], index, nodes, cancel, final
+        )
+
+    def look_again(
         self,
         boards: list[Board],
         moves: list[Move],
         evals: dict[int, PositionEval],
-        index: int,
-    ) -> list[ReviewUpdate]:
-        """Position `index` just evaluated, with the plies it completes: ply `index` (from
-        the position before) and ply `index + 1` (to the position after, walking backwards)."""
-        position = evals[index]
-        initial = initial_to_json(boards[0], position) if index == 0 else None
-        plies = [
-            self.judge(boards, moves, evals, ply)
-            for ply in (index, index + 1)
-            if 1 <= ply <= len(moves) and ply - 1 in evals and ply in evals
-        ]
-        first = plies[0] if plies else None
-        updates = [ReviewUpdate(position=position, initial=initial, ply=first)]
-        updates += [ReviewUpdate(ply=ply) for ply in plies[1:]]
-        return updates
+        cancel: StopSignal,
+        send: Callable[[ReviewUpdate], None],
+    ) -> LookAgain:
+        """The deeper look of this job: each position searched again is sent (`verified`),
+        and a ply about to be looked at goes out at once with its mark held back."""
+
+        def search(index: int) -> PositionEval | None:
+            found = self.evaluate(boards, index, self.again_nodes, cancel)
+            if found is not None:
+                send(ReviewUpdate(position=found, verified=True))
+            return found
+
+        def on_look(ply: int) -> None:
+            send(ReviewUpdate(ply=self.judge(boards, moves, evals, ply, held_back=True)))
+
+        return LookAgain(boards, moves, evals, self.verified, search, on_look)
 
     def judge(
-        self, boards: list[Board], moves: list[Move], evals: dict[int, PositionEval], ply: int
+        self,
+        boards: list[Board],
+        moves: list[Move],
+        evals: dict[int, PositionEval],
+        ply: int,
+        held_back: bool = False,
     ) -> dict[str, Any]:
         before = boards[ply - 1].copy()
         judged = review_ply(before, moves[ply - 1], evals[ply - 1], evals[ply], ply)
+        if held_back:  # not marked until its positions are searched again
+            judged = replace(judged, judgement=None, explanation=None)
         return judged.to_json()
 
     @property
     def bound_seconds(self) -> float:
-        return START_SECONDS + search_bound(self.nodes)  # the engine started, one position
+        return START_SECONDS + search_bound(self.again_nodes)  # the engine started, a position
 
     def final(
         self, last: ReviewUpdate | None, preempted: bool, error: str | None = None

@@ -60,7 +60,8 @@ export const isJudged = (/** @type {PlyItem} */ ply) =>
  * @param {Review} update
  */
 export function mergeUpdate(review, update) {
-  for (const field of ['status', 'error', 'progress', 'initial', 'accuracy', 'counts']) {
+  const summary = ['accuracy', 'phases', 'phase_accuracy', 'accuracy_so_far', 'counts'];
+  for (const field of ['status', 'error', 'progress', 'initial', ...summary]) {
     if (update[field] !== undefined) review[field] = update[field];
   }
   for (const item of update.plies ?? []) {

@@ -23,6 +23,7 @@ import { mergeUpdate, mistakesOf, winPercents } from './model.js';
 import { createGraph } from './graph.js';
 import { renderMoves } from './moves.js';
 import { engineWords, renderPlayers, renderProgress } from './summary.js';
+import { renderPhases } from './phases.js';
 import { ADVICE_BRUSHES, explanationShapes, renderAdvice } from './advice.js';
 import { createPuzzles } from './puzzle.js';
 import { $ } from '../dom.js';
@@ -174,6 +175,7 @@ function render() {
   graph.update(review, winPercents(review));
   graph.select(ply);
   renderPlayers($('#players'), review);
+  renderPhases($('#phases'), $('#accuracy-so-far'), review, ply);
   renderMoves($('#moves'), review, ply, goTo);
   renderLearn(review);
   if (puzzles.active()) return; // the puzzle has the board and the box under it
