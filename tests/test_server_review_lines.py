@@ -45,8 +45,10 @@ def positions() -> list[PositionEval]:
         updates = run_job(job)
     finally:
         close_worker_engine()
-    found = [update.position for update in updates if update.position is not None]
-    return sorted(found, key=lambda position: position.index)
+    # A position searched again before a mark (server.review.look_again) is sent again, deeper:
+    # the last sent of each position is the one the review keeps.
+    found = {update.position.index: update.position for update in updates if update.position}
+    return sorted(found.values(), key=lambda position: position.index)
 
 
 def test_a_short_line_around_a_blunder_is_continued_before_the_summary(
@@ -74,5 +76,6 @@ def test_a_short_line_around_a_blunder_is_continued_before_the_summary(
     blunder = summary["plies"][QUEEN_PLY - 1]
     assert blunder["class"] == "blunder" and "loses the queen" in blunder["explanation"]["text"]
     assert blunder == before_summary[QUEEN_PLY]
-    # The stored positions are not changed: no position update is sent for the continuation.
-    assert not any(update.position is not None for update in updates)
+    # The stored positions are not changed by the continuation: the only positions sent are
+    # those searched again before a mark (`verified`, server.review.look_again).
+    assert not any(update.position is not None and not update.verified for update in updates)
