@@ -241,6 +241,8 @@ class AccountTables:
         )
         db.execute(self.sql("DELETE FROM sessions WHERE user_id = ?"), (user_id,))
         db.execute(self.sql("DELETE FROM passkeys WHERE user_id = ?"), (user_id,))
+        # And every browser known to it (server.accounts.devices): a copied cookie ends too.
+        db.execute(self.sql("DELETE FROM known_devices WHERE user_id = ?"), (user_id,))
 
     def recovery_code_hash(self, user_id: int, code_id: str) -> str | None:
         with self.database.connection() as db:
@@ -273,7 +275,7 @@ class AccountTables:
                 self.sql("UPDATE users SET deleted = 1, password_hash = '' WHERE id = ?"),
                 (user_id,),
             )
-            for table in ("sessions", "recovery_codes", "passkeys"):
+            for table in ("sessions", "recovery_codes", "passkeys", "known_devices"):
                 db.execute(self.sql(f"DELETE FROM {table} WHERE user_id = ?"), (user_id,))
 
     def claim_seats(self, user_id: int, seats: list[tuple[str, str]]) -> list[str] | None:

@@ -111,6 +111,9 @@ class Entry:
     account: int | None = None  # the owner's account id (never listed)
     rating: ShownRating | None = None
     rating_range: tuple[int, int] | None = None
+    # Where the owner's account was seen lately (server.accounts.sightings; never listed): a
+    # rated game needs two accounts with none in common.
+    seen: tuple[str, ...] = ()
 
 
 def seek_to_body(entry: Entry) -> dict[str, Any]:
@@ -124,6 +127,7 @@ def seek_to_body(entry: Entry) -> dict[str, Any]:
         "rating": None if rating is None else rating.rating,
         "provisional": None if rating is None else rating.provisional,
         "range": None if entry.rating_range is None else list(entry.rating_range),
+        "seen": list(entry.seen),
     }
 
 
@@ -140,6 +144,7 @@ def entry_from_body(body: dict[str, Any]) -> Entry:
         body.get("account"),
         shown,
         None if low_high is None else (int(low_high[0]), int(low_high[1])),
+        tuple(str(mark) for mark in body.get("seen") or ()),
     )
 
 
