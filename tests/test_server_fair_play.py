@@ -31,6 +31,8 @@ server = module_server(
         # A small allowance that nothing refills during the test, however slow the machine.
         "CHESS_LOBBY_BURST": "4",
         "CHESS_LOBBY_INTERVAL": "3600",
+        # One rated game a day between two accounts, so that one game reaches the cap.
+        "CHESS_RATED_SAME_OPPONENT_PER_DAY": "1",
     },
 )
 LOBBY_BURST = 4
@@ -223,3 +225,21 @@ def test_a_rated_game_resigned_before_both_sides_moved_is_not_rated(players: Any
     state = white.wait_for(lambda s: s["status"] == "finished")
     assert state["outcome"]["winner"] == "white"
     assert ann.games_rated() == ben.games_rated() == 0
+
+
+def test_two_accounts_past_their_days_rated_games_together_play_casual(players: Any) -> None:
+    ann, ben = players(), players()
+    ann.enter(), ben.enter()
+    game, first, second = rated_game(ann, ben)
+    white, black = (second, first) if ben.color == "white" else (first, second)
+    assert white.move(game, 0, "e2e4")["ok"] and black.move(game, 1, "e7e5")["ok"]
+    assert act(white, game, "resign")["ok"]
+    black.wait_for(lambda s: s["players"]["black"]["rating"]["diff"] is not None)
+    assert ann.games_rated() == ben.games_rated() == 1
+    assert act(white, game, "offer", "rematch")["ok"]
+    refused = act(black, game, "accept", "rematch")
+    assert refused["ok"] is False and refused["code"] == "same_opponent", refused
+    again = seek_and_take(first, second)
+    assert again["ok"] is False and again["code"] == "same_opponent", again
+    assert first.call("pair", {"control": "1+0", "rated": True})["paired"] is False
+    assert second.call("pair", {"control": "1+0", "rated": True})["paired"] is False

@@ -67,6 +67,7 @@ BEAT_SECONDS = 10.0
 LEASE_SECONDS = 30.0
 
 
+DAY = 24 * 3600.0
 SAME_PLAYER = (
     "you cannot play a rated game against an account seen from your connection or your browser"
     " in the last day"
@@ -96,6 +97,7 @@ class LobbyService:
         # LOBBY_BURST, LOBBY_INTERVAL, LOBBY_PER_ADDRESS (server.shared.config).
         self.requests = AddressBuckets(int(limits["LOBBY_BURST"]), float(limits["LOBBY_INTERVAL"]))
         self.per_address = int(limits["LOBBY_PER_ADDRESS"])
+        self.same_opponent = int(limits.get("RATED_SAME_OPPONENT_PER_DAY", 0))
         self.quiet_after = float(limits["TV_QUIET_AFTER"])  # server.lobby.watch
         self.host = secrets.token_hex(8)  # this process, in the seeks it stores
         # The connections of this process that stored a seek or wait: only theirs are looked
@@ -153,6 +155,7 @@ class LobbyService:
         entry = replace(
             entry,
             seen=self._seen(member, address, request.rated),
+            capped=self._capped(member, request.rated),
             color=request.color,
             assisted=request.assisted and not request.rated,
             rating_range=request.rating_range,
@@ -223,6 +226,8 @@ class LobbyService:
             raise RequestError("not_allowed", "this is your own seek: wait for someone to take it")
         if seek.rated and set(seek.seen) & set(seen):
             raise RequestError("same_player", SAME_PLAYER)
+        if seek.rated and member is not None and seek.account is not None:
+            self._check_opponent(member.id, seek.account)
         entry = self._terms(stored.control or None, name, seek.rated, member)
         if seek.rating_range is not None:
             low, high = seek.rating_range
@@ -246,7 +251,10 @@ class LobbyService:
         entry = self._terms(request.control, request.name, request.rated, member)
         # A casual quick game is assisted, as it always was; a rated one never is.
         entry = replace(
-            entry, assisted=not request.rated, seen=self._seen(member, address, request.rated)
+            entry,
+            assisted=not request.rated,
+            seen=self._seen(member, address, request.rated),
+            capped=self._capped(member, request.rated),
         )
         wait = self._entry(PAIR, owner, address, request.control, entry)
 
@@ -291,12 +299,36 @@ class LobbyService:
         between accounts seen together), as a new rated pairing is."""
         if address is not None:
             self.requests.take(address, "lobby requests")
-        if acting is None or other is None or self.sightings is None:
+        if acting is None or other is None:
             return
-        if address is not None:
-            self.sightings.seen(acting, address)
-        if self.sightings.seen_together(acting, other):
-            raise RequestError("same_player", SAME_PLAYER)
+        if self.sightings is not None:
+            if address is not None:
+                self.sightings.seen(acting, address)
+            if self.sightings.seen_together(acting, other):
+                raise RequestError("same_player", SAME_PLAYER)
+        self._check_opponent(acting, other)
+
+    def _capped(self, member: Member | None, rated: bool) -> tuple[int, ...]:
+        """For a rated entry of `member`: the accounts it played its day's rated games
+        against already (`RATED_SAME_OPPONENT_PER_DAY`)."""
+        if member is None or not rated:
+            return ()
+        return tuple(sorted(self._capped_ids(member.id)))
+
+    def _check_opponent(self, account: int, other: int) -> None:
+        """`same_opponent` once the two played their day's rated games against each other."""
+        if other in self._capped_ids(account):
+            raise RequestError(
+                "same_opponent",
+                f"you have played {self.same_opponent} rated games against this player in the"
+                " last day: play them casual, or someone else rated",
+            )
+
+    def _capped_ids(self, account: int) -> frozenset[int]:
+        if self.same_opponent <= 0:
+            return frozenset()
+        since = self.clock() - DAY
+        return self.ratings.frequent_opponents(account, since, self.same_opponent)
 
     # -- making the game ------------------------------------------------------------------
 
