@@ -9,7 +9,8 @@ id with its user and when it was last seen; `recovery_codes` one row per unused 
 public `code_id` and the Argon2id hash of its secret part; `passkeys` each passkey's
 credential id, public key and signature counter. A seat's `account_id` (the games' `seats`
 table) is the account that took it. The tables are made by migrations 3 and 4 (the steps
-below). Each call of `AccountTables` is one transaction.
+below); a new password or a deletion also ends the account's `known_devices`
+(server.accounts.devices, migration 8). Each call of `AccountTables` is one transaction.
 """
 
 from __future__ import annotations
