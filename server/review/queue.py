@@ -89,10 +89,6 @@ class FairQueue:
         with self.lock:
             self.throughput.add(positions, seconds)
 
-    def seconds_of(self, review: QueuedReview) -> float:
-        with self.lock:
-            return review.positions * self.throughput.position_seconds()
-
     def _seconds(self, address: str | None) -> float:
         queued = [*self.running.values()]
         queued += [review for reviews in self.waiting.values() for review in reviews.values()]
