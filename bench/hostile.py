@@ -8,6 +8,7 @@ Usage:
   python bench/hostile.py --only analysis --review-plies 30   # point 7 alone
   python bench/hostile.py --async-mode threading              # Werkzeug's server
   python bench/hostile.py --only signups                      # the sign-up flood alone
+  python bench/hostile.py --only trainer                      # the trainer flood alone
 
 The server is started as a user starts it (`python -m server`, gevent unless --async-mode says
 otherwise, its default limits). The victim, from 127.0.0.2, plays a level-3 computer game over
@@ -25,7 +26,9 @@ at once, from other loopback addresses:
 - text: JSON with lone surrogates, names with bidi and invisible letters, a spoofed Result.
 
 Then, after those phases, `signups`: 40 addresses try 5 sign-ups each at once while the owner
-of an account signs in once a second (bench/signup_flood.py, which says how).
+of an account signs in once a second (bench/signup_flood.py, which says how); and `trainer`:
+40 addresses ask for drills and answer them for 30 s while two players play a friend game
+(bench/train_flood.py: the move's round trip alone and during it).
 
 Printed: the victim's reply waits (p50, p95, max) and its review time per phase, the victim's
 refused or timed-out requests, what became of the attacks, and the server's resident memory
@@ -54,6 +57,7 @@ import chess.pgn
 import requests
 
 from bench.signup_flood import run_flood
+from bench.train_flood import run_flood as run_trainer_flood
 from tests.support.addresses import SourceAddress
 from tests.support.game_client import GameClient
 from tests.support.live_server import LiveServer
@@ -300,7 +304,7 @@ class Attacker:
 
 
 ATTACKS = ("frames", "engine", "analysis", "sockets", "slow_loris", "text")
-PARTS = (*ATTACKS, "signups")
+PARTS = (*ATTACKS, "signups", "trainer")
 
 
 def percentiles(waits: list[float]) -> str:
@@ -336,6 +340,8 @@ def main() -> None:
     parser.add_argument("--review-plies", type=int, default=12)
     parser.add_argument("--signup-addresses", type=int, default=40)
     parser.add_argument("--signups-each", type=int, default=5)
+    parser.add_argument("--trainer-addresses", type=int, default=40)
+    parser.add_argument("--trainer-seconds", type=float, default=30.0)
     parser.add_argument("--async-mode", choices=("gevent", "threading"), default="gevent")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as instance:
@@ -360,6 +366,8 @@ def run(server: LiveServer, pid: int, args: argparse.Namespace) -> None:
         attack_phases(server, pid, args, frozenset(chosen & set(ATTACKS)))
     if "signups" in chosen:
         run_flood(server.url, args.signup_addresses, args.signups_each)
+    if "trainer" in chosen:
+        run_trainer_flood(server.url, args.trainer_addresses, args.trainer_seconds, 20)
 
 
 def attack_phases(

@@ -103,6 +103,8 @@ def build_services(app: Flask, socketio: SocketIO) -> Services:
     accounts.close_socket = lambda sid: socketio.server.disconnect(sid)
     analysis = AnalysisService(tables.analyses)
     lobby = _build_lobby(config, socketio, tables, games)
+    lobby.sightings = accounts.sightings
+    games.admit_rated_rematch = lobby.admit_rated_rematch
     reviews = _build_reviews(app, socketio, games, tables, analysis, engines)
     finished = SiteGames(tables.games.finished_game_ids, partial(finished_game, games))
     training = TrainingService(finished)

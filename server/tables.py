@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from server.accounts import devices, sightings
 from server.accounts import tables as accounts
 from server.accounts.tables import AccountTables
 from server.analysis import tables as analysis
@@ -55,6 +56,11 @@ MIGRATIONS = (
         (games.add_move_clocks, players.create_table, ratings.index_history_by_time),
     ),
     Migration(7, "accounts' names keyed by their look-alike key", (accounts.rekey_names,)),
+    Migration(
+        8,
+        "known devices per browser, accounts' sightings",
+        (devices.create_table, sightings.create_table),
+    ),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -267,6 +267,38 @@ def test_the_owners_known_device_signs_in_while_a_guesser_holds_the_account(
     assert owner.post("/api/account/recover", body).status_code == 200
 
 
+def test_the_known_device_cookie_is_each_browsers_own(server: LiveServer) -> None:
+    name, other = new_name(), new_name()
+    first, second = Visitor(server.url), Visitor(server.url)
+    first.signup(name)
+    assert second.login(name).status_code == 200
+    device = first.http.cookies.get("known_device")
+    assert device and device != second.http.cookies.get("known_device")
+    first.signup(other)  # the browser keeps its id whatever account it signs in to
+    assert first.http.cookies.get("known_device") == device
+
+
+def test_a_password_change_ends_every_other_browsers_known_device(server: LiveServer) -> None:
+    """A browser known to the account (or a copy of its cookie) stops sparing the account's
+    wait once the password changes; the browser that changed it stays known."""
+    name = new_name()
+    owner, other = Visitor(server.url), Visitor(server.url)
+    owner.signup(name)
+    assert other.login(name).status_code == 200
+
+    def hold_the_account() -> None:
+        for _ in range(3):
+            refused(Visitor(server.url).login(name, "wrong password"), 401, "bad_credentials")
+
+    hold_the_account()
+    assert other.login(name).status_code == 200  # known: spared the account's wait
+    new = "a new long passphrase"
+    assert owner.post("/api/account/password", {"current": PASSWORD, "new": new}).status_code == 200
+    hold_the_account()
+    refused(other.login(name, new), 429, "too_many_attempts", "of this account")
+    assert owner.login(name, new).status_code == 200
+
+
 def test_too_many_attempts_from_one_address_over_many_accounts(server: LiveServer) -> None:
     guesser = Visitor(server.url)
     for _ in range(6):

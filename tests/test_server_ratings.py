@@ -40,7 +40,8 @@ class Player:
         self.url = url
         self.name = f"r{secrets.token_hex(5)}"
         self.http = requests.Session()
-        self.http.headers["X-Forwarded-For"] = f"10.7.{next(_addresses) % 250}.1"
+        address = f"10.7.{next(_addresses) % 250}.1"  # its own: one person is two players here
+        self.http.headers["X-Forwarded-For"] = address
         response = self.http.post(
             f"{url}/api/account/signup",
             json={"name": self.name, "password": PASSWORD},
@@ -48,7 +49,7 @@ class Player:
         )
         assert response.status_code == 201, response.text
         cookie = f"session={self.http.cookies['session']}"
-        self.lobby = LobbyClient(url, headers={"Cookie": cookie})
+        self.lobby = LobbyClient(url, headers={"Cookie": cookie, "X-Forwarded-For": address})
         self.lobby.enter()
 
     def ratings(self) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,14 +24,16 @@ import requests
 
 from chesscore.training import PositionFacts, make_drill
 from chesscore.training.drills import KINDS
+from server.accounts.hash_lanes import Lane
 from server.app import create_app
 from server.services import SERVICES
 from server.shared.buckets import AddressBuckets, RateLimited
 from server.shared.errors import RequestError
 from server.training.pending import PendingDrills
 from server.training.positions import SiteGames
+from server.training.requests import AnswerRequest
 from server.training.seen import SeenPositions
-from server.training.service import TrainingService
+from server.training.service import BUSY, TrainingService
 from tests.support.http import refused
 from tests.support.in_process import IN_PROCESS
 from tests.support.live_server import LiveServer
@@ -358,6 +361,26 @@ def test_requests_are_limited_per_address() -> None:
     service.next_drill("pins", 1, "b")  # another address has its own bucket
     now[0] = 10
     service.next_drill("pins", 1, "a")
+
+
+def test_drills_are_made_and_judged_in_the_trainers_lane_and_busy_past_its_wait() -> None:
+    """Every search and judging runs in the trainer's lane (one at a time, off the serving
+    loop); while its one turn is held, the next request is told `busy` at once."""
+    lane = Lane("trainer", threads=1, waiting=4, wait=0.0, busy=BUSY)
+    service = TrainingService(rng=random.Random(5), buckets=AddressBuckets(10**6, 1e-6), lane=lane)
+    given = service.next_drill("pins", 1, "a")
+    assert lane.most_running == 1
+    holding, release = threading.Event(), threading.Event()
+    held = threading.Thread(target=lane.run, args=(lambda: holding.set() or release.wait(60),))
+    held.start()
+    assert holding.wait(60)
+    with pytest.raises(RequestError) as refused_now:
+        service.next_drill("pins", 1, "b")
+    assert refused_now.value.code == "busy" and "trainer" in BUSY
+    release.set()
+    held.join(60)
+    judged = service.answer(AnswerRequest(given.id, "none", frozenset()), "a")
+    assert judged.drill == given.drill and lane.most_running == 1
 
 
 # Games played here: their positions once they are over, never while they are played.

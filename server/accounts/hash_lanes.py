@@ -38,8 +38,11 @@ class Lane:
     """At most `threads` hashes at once, `waiting` queued or running, each turn waited for at
     most `wait` seconds (see the module docstring)."""
 
-    def __init__(self, name: str, threads: int, waiting: int, wait: float, nice: int = 0) -> None:
+    def __init__(
+        self, name: str, threads: int, waiting: int, wait: float, nice: int = 0, busy: str = BUSY
+    ) -> None:
         self.name = name
+        self.busy = busy
         self.threads = threads
         self.wait = wait
         self.nice = nice
@@ -55,10 +58,10 @@ class Lane:
     def run(self, work: Callable[..., T], *args: Any) -> T:
         """`work(*args)` in a turn of this lane, off the serving loop; `busy` past the bounds."""
         if not self._waiting.acquire(blocking=False):
-            raise RequestError("busy", BUSY)
+            raise RequestError("busy", self.busy)
         try:
             if not self._turns.acquire(timeout=self.wait):
-                raise RequestError("busy", BUSY)
+                raise RequestError("busy", self.busy)
             try:
                 return self._counted(work, *args)
             finally:

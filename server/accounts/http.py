@@ -66,7 +66,7 @@ def _signed_in(signed: SignedIn, status: int = 200) -> Response:
     set_session_cookie(response, signed.session_id, secure)
     response.set_cookie(
         devices.COOKIE,
-        _accounts().device_cookie(signed.account),
+        _accounts().signed_in_browser(signed.account, _device(), request_client()),
         max_age=devices.MAX_AGE,
         httponly=True,
         samesite="Lax",

@@ -28,7 +28,7 @@ from typing import Any
 from flask import request
 
 from server.accounts import codes, passwords
-from server.accounts.devices import Devices
+from server.accounts.devices import Devices, device_id
 from server.accounts.hash_lanes import SIGNUPS
 from server.accounts.identity import Account
 from server.accounts.limits import Failures
@@ -40,6 +40,7 @@ from server.accounts.sessions import (
     is_session_id,
     new_session_id,
 )
+from server.accounts.sightings import Sightings
 from server.accounts.tables import AccountTables, NameTakenError, StoredUser
 from server.accounts.usernames import DELETED_NAME, legacy_name_key, name_key, parse_username
 from server.shared.buckets import AddressBuckets, RateLimited, TokenBucket
@@ -71,7 +72,9 @@ class Accounts:
         self.tables = tables
         self.passkeys = Passkeys(tables)
         secret_key = config.get("SECRET_KEY") or new_session_id()
-        self.devices = Devices(secret_key)
+        self.devices = Devices(tables.database)
+        apart = float(config.get("RATED_APART_SECONDS", 0.0))
+        self.sightings = Sightings(tables.database, str(secret_key).encode(), apart)
         self.code_hasher = codes.CodeHasher(secret_key)
         # How a deleted account's games come to show "deleted player" (GameService's).
         self.rename_seats = rename_seats or (lambda seats, name: None)
@@ -164,8 +167,9 @@ class Accounts:
         name costs and answers the same), within the limits: the account's wait is spared
         a known device (`device`, its cookie: server.accounts.devices)."""
         key = name_key(name) if isinstance(name, str) and len(name) <= 64 else ""
-        self._check_account(key, device)
         user = self._user_by_name(str(name)) if key else None
+        if user is None or not self.devices.is_known(device, user.id):
+            self.account_failures.check(key, "of this account")
         live = user is not None and not user.deleted
         typed = passwords.normal(password) if isinstance(password, str) else ""
         matched = passwords.verify_password(user.password_hash if live and user else None, typed)
@@ -177,13 +181,14 @@ class Accounts:
         self.account_failures.forget(key)
         return user
 
-    def _check_account(self, key: str, device: str | None) -> None:
-        if not self.devices.is_known(device, key):
-            self.account_failures.check(key, "of this account")
-
-    def device_cookie(self, account: Account) -> str:
-        """The known-device cookie's value for a browser just signed in to `account`."""
-        return self.devices.token(name_key(account.name))
+    def signed_in_browser(self, account: Account, cookie: str | None, address: str) -> str:
+        """A browser (holding the known-device `cookie`, if any) signed in to `account` from
+        `address`: it becomes known to the account, the account is seen from both
+        (server.accounts.sightings); the browser's id for its cookie."""
+        device = device_id(cookie)
+        self.devices.remember(device, account.id)
+        self.sightings.seen(account.id, address, device)
+        return device
 
     def _new_session(self, account: Account) -> str:
         session_id = new_session_id()

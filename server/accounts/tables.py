@@ -9,7 +9,8 @@ id with its user and when it was last seen; `recovery_codes` one row per unused 
 public `code_id` and the Argon2id hash of its secret part; `passkeys` each passkey's
 credential id, public key and signature counter. A seat's `account_id` (the games' `seats`
 table) is the account that took it. The tables are made by migrations 3 and 4 (the steps
-below). Each call of `AccountTables` is one transaction.
+below); a new password or a deletion also ends the account's `known_devices`
+(server.accounts.devices, migration 8). Each call of `AccountTables` is one transaction.
 """
 
 from __future__ import annotations
@@ -241,6 +242,8 @@ class AccountTables:
         )
         db.execute(self.sql("DELETE FROM sessions WHERE user_id = ?"), (user_id,))
         db.execute(self.sql("DELETE FROM passkeys WHERE user_id = ?"), (user_id,))
+        # And every browser known to it (server.accounts.devices): a copied cookie ends too.
+        db.execute(self.sql("DELETE FROM known_devices WHERE user_id = ?"), (user_id,))
 
     def recovery_code_hash(self, user_id: int, code_id: str) -> str | None:
         with self.database.connection() as db:
@@ -273,7 +276,7 @@ class AccountTables:
                 self.sql("UPDATE users SET deleted = 1, password_hash = '' WHERE id = ?"),
                 (user_id,),
             )
-            for table in ("sessions", "recovery_codes", "passkeys"):
+            for table in ("sessions", "recovery_codes", "passkeys", "known_devices"):
                 db.execute(self.sql(f"DELETE FROM {table} WHERE user_id = ?"), (user_id,))
 
     def claim_seats(self, user_id: int, seats: list[tuple[str, str]]) -> list[str] | None:

@@ -4,7 +4,8 @@ A rated game (`GameSettings.rated`, made by the lobby between two accounts) that
 a result is rated in the speed of its time control (chesscore.ratings): a win scores 1, a draw
 0.5, whatever ended it (checkmate, resignation, agreement, a flag, a flag against a side that
 cannot mate, which is a draw), as lichess counts it. A game that ends without a result (aborted
-before both sides moved, or abandoned without a running clock) changes nothing. The store rates
+before both sides moved, or abandoned without a running clock), or with one before both sides
+moved (`MIN_RATED_PLIES`), changes nothing. The store rates
 the game once however many processes see its end (server.ratings.tables: `RatingTables.rate_game`,
 given the arithmetic of chesscore.ratings by `rate_ended`); the service then
 commits a "rated" change that puts the new ratings and the changes in the game's header, so
@@ -30,6 +31,10 @@ from server.games.clock import ClockSettings
 from server.games.play import Change, Event, Game, ShownRating, color_name
 from server.games.stored import shown_to_data
 from server.ratings.tables import Rate, RatedSide, RatingTables
+
+# A game ended before both sides moved is not rated whatever ended it, as lichess counts only
+# games of at least two plies (its `playedTurns >= 2`; fewer can be aborted).
+MIN_RATED_PLIES = 2
 
 
 def game_speed_of(clock: ClockSettings | None) -> Speed:
@@ -81,6 +86,8 @@ def rate_ended(ratings: RatingTables, game: Game, now: float) -> Change | None:
     outcome = game.header.outcome
     if not game.settings.rated or outcome is None or game.header.rated is not None:
         return None
+    if game.ply < MIN_RATED_PLIES:
+        return None  # a resignation or a flag before both sides moved: as if aborted
     speed = game_speed_of(game.settings.clock)
     sides = ratings.rate_game(game.id, speed, glicko_rate(white_score(outcome), now), now)
     if len(sides) != 2:

@@ -126,6 +126,12 @@ class GameService:
         # Called with each game a change of this process ended (under the game's lock, so
         # they must be quick and must not enter the game's session): the game reviews.
         self.end_listeners: list[Callable[[Game], None]] = []
+        # Admits a rated game's rematch (acting account, the other, the acting address) or
+        # refuses it: the lobby's rules and limits, given by the composition root
+        # (server.lobby.service.LobbyService.admit_rated_rematch).
+        self.admit_rated_rematch: Callable[[int | None, int | None, str | None], None] = (
+            lambda acting, other, address: None
+        )
 
     # -- loading and locking -------------------------------------------------------------
 
@@ -396,6 +402,8 @@ class GameService:
         creator, seed = 1 - game.settings.creator, secrets.randbits(31)
         white_name, black_name = game.names  # the players swap colours, names follow
         accounts = self._swapped_accounts(game)
+        if game.settings.rated:  # before anything is made: a refusal leaves the offer standing
+            self.admit_rated_rematch(accounts.get(1 - color), accounts.get(color), client)
         # The players' ratings as they stand now (after this game, if it was rated).
         ratings = current_ratings(self.ratings, accounts, game.settings.clock, now)
         swapped = replace(

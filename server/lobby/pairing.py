@@ -1,8 +1,11 @@
 """Quick pairing by rating: which waiting player a newcomer is paired with.
 
 Among the waits for the same time control, a rated wait pairs only with a rated wait of another
-account, and a casual one only with a casual one. A wait with a rating accepts an opponent
-whose rating is within its window: WINDOW points at first, widening by WIDEN_PER_SECOND for
+account, and a casual one only with a casual one; two rated waits whose accounts were seen
+from one address or one browser lately (their bodies' `seen` marks meet) are never paired, and
+each waits on for someone else (docs/ratings.md, "Fair play"), and so are two whose day's rated
+games against each other are played (`capped`). A wait with a rating accepts an
+opponent whose rating is within its window: WINDOW points at first, widening by WIDEN_PER_SECOND for
 every second it has waited, so a player far from everyone waiting is still paired after a
 while (300 points off: after 15 s; 1000 points off: after 85 s). Both sides' windows must
 accept the pairing. Among the acceptable waits the nearest rating wins, then the longest wait.
@@ -37,6 +40,12 @@ def can_pair(a: StoredSeek, b: StoredSeek, now: float) -> bool:
     account_a, account_b = a.body.get("account"), b.body.get("account")
     if a.body.get("rated") and (account_a is None or account_a == account_b):
         return False
+    if a.body.get("rated") and set(a.body.get("seen") or ()) & set(b.body.get("seen") or ()):
+        return False  # seen from one address or browser: never rated against each other
+    if a.body.get("rated") and (
+        account_b in (a.body.get("capped") or ()) or account_a in (b.body.get("capped") or ())
+    ):
+        return False  # their day's rated games against each other are played
     rating_a, rating_b = rating_of(a), rating_of(b)
     if rating_a is None or rating_b is None:
         return True

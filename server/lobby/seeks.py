@@ -111,6 +111,11 @@ class Entry:
     account: int | None = None  # the owner's account id (never listed)
     rating: ShownRating | None = None
     rating_range: tuple[int, int] | None = None
+    # Where the owner's account was seen lately (server.accounts.sightings; never listed): a
+    # rated game needs two accounts with none in common.
+    seen: tuple[str, ...] = ()
+    # The accounts the owner played its day's rated games against already (never listed).
+    capped: tuple[int, ...] = ()
 
 
 def seek_to_body(entry: Entry) -> dict[str, Any]:
@@ -124,6 +129,8 @@ def seek_to_body(entry: Entry) -> dict[str, Any]:
         "rating": None if rating is None else rating.rating,
         "provisional": None if rating is None else rating.provisional,
         "range": None if entry.rating_range is None else list(entry.rating_range),
+        "seen": list(entry.seen),
+        "capped": list(entry.capped),
     }
 
 
@@ -140,6 +147,8 @@ def entry_from_body(body: dict[str, Any]) -> Entry:
         body.get("account"),
         shown,
         None if low_high is None else (int(low_high[0]), int(low_high[1])),
+        tuple(str(mark) for mark in body.get("seen") or ()),
+        tuple(int(account) for account in body.get("capped") or ()),
     )
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from chesscore import BLACK, WHITE, Board, Color
 from chesscore.ratings import PlayerRating
+from server.accounts.sightings import Sightings
 from server.games.play import GameSettings
 from server.games.rating import game_speed_of, shown_rating
 from server.games.service import GameService
@@ -66,6 +67,13 @@ BEAT_SECONDS = 10.0
 LEASE_SECONDS = 30.0
 
 
+DAY = 24 * 3600.0
+SAME_PLAYER = (
+    "you cannot play a rated game against an account seen from your connection or your browser"
+    " in the last day"
+)
+
+
 def no_reserved_names(name: str) -> bool:
     """No account holds a name (until accounts exist): `LobbyService.reserved_names`."""
     return False
@@ -89,6 +97,7 @@ class LobbyService:
         # LOBBY_BURST, LOBBY_INTERVAL, LOBBY_PER_ADDRESS (server.shared.config).
         self.requests = AddressBuckets(int(limits["LOBBY_BURST"]), float(limits["LOBBY_INTERVAL"]))
         self.per_address = int(limits["LOBBY_PER_ADDRESS"])
+        self.same_opponent = int(limits.get("RATED_SAME_OPPONENT_PER_DAY", 0))
         self.quiet_after = float(limits["TV_QUIET_AFTER"])  # server.lobby.watch
         self.host = secrets.token_hex(8)  # this process, in the seeks it stores
         # The connections of this process that stored a seek or wait: only theirs are looked
@@ -99,6 +108,9 @@ class LobbyService:
         # like an account's name, its `skeleton` (server.shared.names) looked up in the accounts'
         # store. No accounts yet: no name is reserved.
         self.reserved_names: Callable[[str], bool] = no_reserved_names
+        # Where accounts were seen (server.accounts.sightings), given by the composition root;
+        # None: rated games are not checked for one person behind two accounts.
+        self.sightings: Sightings | None = None
         self.beat()
 
     # -- this process's lease -------------------------------------------------------------
@@ -142,6 +154,8 @@ class LobbyService:
         entry = self._terms(request.control, request.name, request.rated, member)
         entry = replace(
             entry,
+            seen=self._seen(member, address, request.rated),
+            capped=self._capped(member, request.rated),
             color=request.color,
             assisted=request.assisted and not request.rated,
             rating_range=request.rating_range,
@@ -181,7 +195,8 @@ class LobbyService:
         self.requests.take(address, "lobby requests")
         # The terms are checked before the seek is taken, so a refusal leaves it listed.
         listed = [seek for seek in self.tables.list_seeks(MAX_LISTED) if seek.id == seek_id]
-        taker_entry = self._taker_terms(listed[0], name, member) if listed else None
+        seen = self._seen(member, address, True)
+        taker_entry = self._taker_terms(listed[0], name, member, seen) if listed else None
         try:
             stored = self.tables.take_seek(seek_id, taker)
         except OwnSeekError:
@@ -194,18 +209,25 @@ class LobbyService:
         self.notifier.seeks_removed([stored.id, *replaced])
         seek = seek_from_stored(stored)
         if taker_entry is None:  # stored past the MAX_LISTED shown: checked once taken
-            taker_entry = self._taker_terms(stored, name, member)
+            taker_entry = self._taker_terms(stored, name, member, seen)
         owner_color, taker_color = draw_colors(seek.color, secrets.randbelow(2))
         return self._start(stored, owner_color, taker_color, taker_entry)
 
-    def _taker_terms(self, stored: StoredSeek, name: str | None, member: Member | None) -> Entry:
+    def _taker_terms(
+        self, stored: StoredSeek, name: str | None, member: Member | None, seen: tuple[str, ...]
+    ) -> Entry:
         """The taker's entry for the seek `stored`, or the refusal: a rated seek takes a
-        signed-in player of another account, a range a rating inside it."""
+        signed-in player of another account not seen where its owner was (`seen`: the
+        taker's sightings), a range a rating inside it."""
         seek = entry_from_body(stored.body)
         if seek.rated and member is None:
             raise RequestError("not_signed_in", "sign in to play a rated game")
         if member is not None and member.id == seek.account:
             raise RequestError("not_allowed", "this is your own seek: wait for someone to take it")
+        if seek.rated and set(seek.seen) & set(seen):
+            raise RequestError("same_player", SAME_PLAYER)
+        if seek.rated and member is not None and seek.account is not None:
+            self._check_opponent(member.id, seek.account)
         entry = self._terms(stored.control or None, name, seek.rated, member)
         if seek.rating_range is not None:
             low, high = seek.rating_range
@@ -228,7 +250,12 @@ class LobbyService:
         self.requests.take(address, "lobby requests")
         entry = self._terms(request.control, request.name, request.rated, member)
         # A casual quick game is assisted, as it always was; a rated one never is.
-        entry = replace(entry, assisted=not request.rated)
+        entry = replace(
+            entry,
+            assisted=not request.rated,
+            seen=self._seen(member, address, request.rated),
+            capped=self._capped(member, request.rated),
+        )
         wait = self._entry(PAIR, owner, address, request.control, entry)
 
         def choose(new: StoredSeek, waiting: list[StoredSeek]) -> StoredSeek | None:
@@ -253,6 +280,55 @@ class LobbyService:
             waiting_color, other_color = draw_colors(None, secrets.randbelow(2))
             seat = self._start(waiting, waiting_color, other_color, entry_from_body(other.body))
             self.notifier.paired(other.owner, seat)
+
+    # -- fair play (server.accounts.sightings) ---------------------------------------------
+
+    def _seen(self, member: Member | None, address: str, rated: bool) -> tuple[str, ...]:
+        """`member` (if signed in) is seen now from `address`; where its account was seen
+        lately, for a rated entry (none for a casual one)."""
+        if member is None or self.sightings is None:
+            return ()
+        self.sightings.seen(member.id, address)
+        return tuple(sorted(self.sightings.marks_of(member.id))) if rated else ()
+
+    def admit_rated_rematch(
+        self, acting: int | None, other: int | None, address: str | None
+    ) -> None:
+        """A rated game's rematch, asked by the account `acting` from `address` against
+        `other`: held to the lobby's rules and limits (its bucket of requests; no rated game
+        between accounts seen together), as a new rated pairing is."""
+        if address is not None:
+            self.requests.take(address, "lobby requests")
+        if acting is None or other is None:
+            return
+        if self.sightings is not None:
+            if address is not None:
+                self.sightings.seen(acting, address)
+            if self.sightings.seen_together(acting, other):
+                raise RequestError("same_player", SAME_PLAYER)
+        self._check_opponent(acting, other)
+
+    def _capped(self, member: Member | None, rated: bool) -> tuple[int, ...]:
+        """For a rated entry of `member`: the accounts it played its day's rated games
+        against already (`RATED_SAME_OPPONENT_PER_DAY`)."""
+        if member is None or not rated:
+            return ()
+        return tuple(sorted(self._capped_ids(member.id)))
+
+    def _check_opponent(self, account: int, other: int) -> None:
+        """`same_opponent` once the two played their day's rated games against each other."""
+        if other in self._capped_ids(account):
+            raise RequestError(
+                "same_opponent",
+                f"you have played {self.same_opponent} rated games against this player in the"
+                " last day: play them casual, or someone else rated",
+            )
+
+    def _capped_ids(self, account: int) -> frozenset[int]:
+        if self.same_opponent <= 0:
+            return frozenset()
+        since = self.clock() - DAY
+        return self.ratings.frequent_opponents(account, since, self.same_opponent)
 
     # -- making the game ------------------------------------------------------------------
 

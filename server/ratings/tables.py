@@ -135,6 +135,20 @@ class RatingTables:
         points = [HistoryPoint(g, s, float(r), int(d), float(p)) for g, s, r, d, p in rows]
         return points[::-1]
 
+    def frequent_opponents(self, account_id: int, since: float, at_least: int) -> frozenset[int]:
+        """The accounts `account_id` played `at_least` rated games against since `since`."""
+        with self.database.connection() as db:
+            rows = db.execute(
+                self.sql(
+                    "SELECT other.account_id FROM rating_history mine JOIN rating_history other"
+                    " ON other.game_id = mine.game_id AND other.account_id <> mine.account_id"
+                    " WHERE mine.account_id = ? AND mine.played >= ?"
+                    " GROUP BY other.account_id HAVING COUNT(*) >= ?"
+                ),
+                (account_id, since, at_least),
+            ).fetchall()
+        return frozenset(int(row[0]) for row in rows)
+
     def rated_sides(self, game_id: str) -> list[RatedSide]:
         """The stored results of a rated game, white first (none: not rated, or not yet)."""
         with self.database.connection() as db:

@@ -1,30 +1,54 @@
-"""The review queue's order and size: round-robin between addresses, bounded by drain time.
+"""The review queue's order and size: the least served address first, bounded by drain time.
 
 A count of reviews says little of how long the queue takes: a hundred 200-ply games are hours
 of engine time, a hundred 10-ply ones a few minutes. So each review waiting or running here is
-weighed by its estimated seconds (its positions times the engine's cost a position,
-`ReviewEngine.position_seconds`), the queue refuses what would take it past `limit` seconds to
-drain, and one address may hold at most `share` seconds of it. Reviews are taken in turn
-between addresses, as the engine pool hands lanes to clients (server.engine.pool): an address
-goes to the back of the turns when its review ends, so a newcomer waits for the review running
-and one of each other address waiting, not for the whole of another's batch. The queue is
-this process's (its runner's); in a cluster each process drains its own.
+weighed by its estimated seconds: its positions times the seconds a position actually took the
+reviews done lately here (`Throughput`: the last `RECENT` reviews' wall time over their
+positions, pre-emptions and a loaded machine included), or, before any was done, the engine's
+own estimate (`ReviewEngine.position_seconds`). A fixed estimate was 13 times off on a loaded
+machine (issue 33). The queue refuses what would take it past `limit` seconds to drain, and one
+address may hold at most `share` seconds of it. Of the addresses with reviews waiting, the one
+served the fewest reviews since it last had none goes first (then the one waiting longest), so
+a newcomer's first review goes before an address's tenth, and addresses with as many take turns
+as the engine pool hands lanes to clients (server.engine.pool). The queue is this process's
+(its runner's); in a cluster each process drains its own.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass
+
+# Reviews whose measured time makes the estimate.
+RECENT = 8
 
 
 @dataclass(frozen=True)
 class QueuedReview:
-    """One review this process will run or runs: whose it is and its estimated seconds."""
+    """One review this process will run or runs: whose it is and its positions to evaluate."""
 
     id: str
     address: str
-    seconds: float
+    positions: int
+
+
+class Throughput:
+    """Seconds a position takes: measured over the last `RECENT` reviews, else `estimate`."""
+
+    def __init__(self, estimate: float) -> None:
+        self.estimate = estimate
+        self.recent: deque[tuple[int, float]] = deque(maxlen=RECENT)  # positions, seconds
+
+    def add(self, positions: int, seconds: float) -> None:
+        if positions > 0 and seconds >= 0:
+            self.recent.append((positions, seconds))
+
+    def position_seconds(self) -> float:
+        positions = sum(count for count, _ in self.recent)
+        if not positions:
+            return self.estimate
+        return sum(seconds for _, seconds in self.recent) / positions
 
 
 class DrainLimitError(Exception):
@@ -40,8 +64,11 @@ class DrainLimitError(Exception):
 class FairQueue:
     """Reviews waiting (per address, oldest first) and running, with their drain times."""
 
-    def __init__(self) -> None:
+    def __init__(self, position_seconds: float = 1.0) -> None:
         self.lock = threading.Lock()
+        self.throughput = Throughput(position_seconds)
+        # Reviews taken per address since it last had none waiting or running.
+        self.served: dict[str, int] = {}
         self.waiting: dict[str, OrderedDict[str, QueuedReview]] = {}  # address -> its reviews
         # Addresses with reviews waiting and none running, next to go first: an address goes to
         # the back when its review ends, so a newcomer waits for the running review at most.
@@ -57,22 +84,29 @@ class FairQueue:
         with self.lock:
             return self._seconds(address)
 
+    def measured(self, positions: int, seconds: float) -> None:
+        """A review here evaluated `positions` positions in `seconds` of wall time."""
+        with self.lock:
+            self.throughput.add(positions, seconds)
+
     def _seconds(self, address: str | None) -> float:
         queued = [*self.running.values()]
         queued += [review for reviews in self.waiting.values() for review in reviews.values()]
-        return sum(r.seconds for r in queued if address is None or r.address == address)
+        positions = sum(r.positions for r in queued if address is None or r.address == address)
+        return positions * self.throughput.position_seconds()
 
     def check(self, review: QueuedReview, limit: float, share: float) -> None:
         """DrainLimitError when adding `review` would make its address's reviews take more
         than `share` seconds, or the whole queue more than `limit`; a review that would be its
         address's only one, or the queue's, always fits (however long its game)."""
         with self.lock:
+            seconds = review.positions * self.throughput.position_seconds()
             mine = self._seconds(review.address)
-            if mine > 0 and mine + review.seconds > share:
-                raise DrainLimitError("address", mine + review.seconds, share)
+            if mine > 0 and mine + seconds > share:
+                raise DrainLimitError("address", mine + seconds, share)
             total = self._seconds(None)
-            if total > 0 and total + review.seconds > limit:
-                raise DrainLimitError("queue", total + review.seconds, limit)
+            if total > 0 and total + seconds > limit:
+                raise DrainLimitError("queue", total + seconds, limit)
 
     def add(self, review: QueuedReview) -> None:
         """Queue `review` behind its address's others (one queued or running already is left
@@ -85,11 +119,14 @@ class FairQueue:
                 self.turns.setdefault(review.address, None)
 
     def take(self) -> QueuedReview | None:
-        """The next review to run (the oldest of the address whose turn it is), now running."""
+        """The next review to run (the oldest of the least served address, the longest in
+        the turns among equals), now running."""
         with self.lock:
             if not self.turns:
                 return None
-            address, _ = self.turns.popitem(last=False)
+            address = min(self.turns, key=lambda waiting: self.served.get(waiting, 0))
+            del self.turns[address]
+            self.served[address] = self.served.get(address, 0) + 1
             reviews = self.waiting[address]
             _, review = reviews.popitem(last=False)
             if not reviews:
@@ -106,6 +143,8 @@ class FairQueue:
                 return
             if review.address in self.waiting:
                 self.turns[review.address] = None
+            else:  # nothing left of it here: its next review is a newcomer's again
+                self.served.pop(review.address, None)
 
     def _is_running(self, address: str) -> bool:
         return any(review.address == address for review in self.running.values())

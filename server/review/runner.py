@@ -71,7 +71,7 @@ class ReviewRunner:
         self.spawn = spawn
         self.sleep = sleep
         self.host = secrets.token_hex(8)  # this process, in the reviews it runs
-        self.queue = FairQueue()
+        self.queue = FairQueue(engine.position_seconds(pool.size))
         self.wakeup = threading.Event()
         self.closed = False
         self.current: str | None = None
@@ -80,9 +80,8 @@ class ReviewRunner:
         self.spawn(self._loop)
 
     def queued(self, review: StoredReview) -> QueuedReview:
-        """The review as the queue weighs it: its positions at the engine's cost each."""
-        seconds = review.total * self.engine.position_seconds(self.pool.size)
-        return QueuedReview(review.id, review.address, seconds)
+        """The review as the queue weighs it: its positions (at the measured cost of each)."""
+        return QueuedReview(review.id, review.address, review.total)
 
     def add(self, review: StoredReview) -> None:
         """Run the review in its address's turn (its bounds are the service's to check)."""
@@ -152,6 +151,7 @@ class ReviewRunner:
             return
         progress.pushed_at = 0.0  # the first results go out as soon as they come
         failures = 0
+        started, left = time.monotonic(), self._left(progress)
         while not progress.complete and not self.closed:
             before = (len(progress.evals), len(progress.verified))
             update = self._run_jobs(progress)
@@ -166,6 +166,8 @@ class ReviewRunner:
                 break
             if stuck:  # a review that moved on is queued again at once
                 self.sleep(PAUSE_SECONDS)
+        if progress.complete:  # what the queue's estimates are made of
+            self.queue.measured(left, time.monotonic() - started)
         self._push(progress, write=True)
 
     def _jobs(self, progress: ReviewProgress) -> list[PoolJob]:

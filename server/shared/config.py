@@ -117,6 +117,12 @@ DEFAULTS: dict[str, Any] = {
     # of a core), right or wrong: SIGNIN_BURST per address at once, then one every
     # SIGNIN_INTERVAL seconds.
     "SIGNIN_BURST": 10,
+    # Two accounts seen from one address or one browser within this many seconds may not play
+    # each other rated (server.accounts.sightings; 0: no such check).
+    "RATED_APART_SECONDS": 24 * 3600.0,
+    # Rated games one account may play against the same other account in a day; past them,
+    # only casual games between the two (docs/ratings.md, "Fair play").
+    "RATED_SAME_OPPONENT_PER_DAY": 10,
     "SIGNIN_INTERVAL": 2.0,
     # Seconds after which a Socket.IO connection's session is looked up again in the store: how
     # soon a sign-out in another process of a cluster reaches this one's connections.
@@ -165,6 +171,8 @@ ENVIRONMENT = {
     "CHESS_REVIEW_QUEUE_SECONDS": ("REVIEW_QUEUE_SECONDS", float),
     "CHESS_REVIEW_ADDRESS_SECONDS": ("REVIEW_ADDRESS_SECONDS", float),
     "CHESS_SIGNIN_BURST": ("SIGNIN_BURST", int),
+    "CHESS_RATED_APART_SECONDS": ("RATED_APART_SECONDS", float),
+    "CHESS_RATED_SAME_OPPONENT_PER_DAY": ("RATED_SAME_OPPONENT_PER_DAY", int),
     "CHESS_SIGNIN_INTERVAL": ("SIGNIN_INTERVAL", float),
     "CHESS_SESSION_RECHECK": ("SESSION_RECHECK", float),
     "CHESS_SIGNUP_BURST": ("SIGNUP_BURST", int),

@@ -32,6 +32,8 @@ HTTP_STATUS = {
     "too_many_games": 429,
     "too_many_seeks": 429,
     "out_of_range": 409,  # a seek's rating range (server.lobby.service)
+    "same_opponent": 429,  # rated games against one account in a day (server.lobby.service)
+    "same_player": 409,  # a rated game between accounts seen together (server.accounts.sightings)
     "unknown_event": 400,
     "reserved_event": 400,
     "internal": 500,

@@ -9,7 +9,15 @@ and the positions that gave a drill of a kind and level are remembered in a smal
 kind and level, so a level seldom met is found again without a search. A visitor is not given
 a position it had a drill of that kind on while others are left (server.training.seen): the
 pool's positions are those most often offered again.
-Every request of an address first takes a token of its bucket (server.shared.buckets).
+Every request of an address first takes a token of its bucket (server.shared.buckets). The
+search for a drill and the judging of an answer are pure-Python work of up to tens of
+milliseconds, so they run off the serving loop in the trainer's own lane (`LANE`, the lanes
+of server.accounts.hash_lanes): one native thread at a lower priority, at most `WAITING`
+requests queued, each waiting at most `WAIT` seconds, then `busy` at once. A flood of drills
+from many addresses then holds at most one core, and the serving loop keeps the GIL's turns
+between them, so players' moves go on (bench/hostile.py, "trainer flood"). What touches the
+store (a game played here, picked as a drill's position) is read before the lane, on the
+request's own thread.
 """
 
 from __future__ import annotations
@@ -21,6 +29,8 @@ from dataclasses import dataclass
 
 from chesscore.training import KINDS, Drill, PositionFacts, Verdict, judge, make_drill
 from chesscore.training.difficulty import LEVELS
+from chesscore.training.judging import Answer
+from server.accounts.hash_lanes import Lane
 from server.shared.buckets import AddressBuckets
 from server.shared.errors import RequestError
 from server.shared.slots import Slot
@@ -43,6 +53,9 @@ POOL_SIZE = 256
 FACTS_CACHE_SIZE = 1024
 # Per address: this many requests at once, then one every this many seconds.
 BURST, INTERVAL = 60, 0.25
+# The trainer's lane: one thread; requests queued or running at most, and seconds each waits.
+WAITING, WAIT = 32, 2.0
+BUSY = "the trainer is busy now; try again in a few seconds"
 
 
 # A drill chosen, the facts of its position and the position.
@@ -74,6 +87,7 @@ class TrainingService:
         site: SiteGames | None = None,
         rng: random.Random | None = None,
         buckets: AddressBuckets | None = None,
+        lane: Lane | None = None,
     ) -> None:
         self.site = site
         self.rng = rng or random.Random()
@@ -84,10 +98,13 @@ class TrainingService:
         }
         self.buckets = buckets or AddressBuckets(BURST, INTERVAL)
         self.seen = SeenPositions()
+        self.lane = lane or LANE
 
     def next_drill(self, kind: str, level: int, address: str) -> Given:
         self.buckets.take(address, "training requests")
-        drill, facts, position = self.choose(kind, level, self.seen.of(address, kind))
+        played = self._site_position()
+        seen = self.seen.of(address, kind)
+        drill, facts, position = self.lane.run(self.choose, kind, level, seen, played)
         self.seen.add(address, kind, drill.fen)
         return Given(self.pending.add(drill, address), drill, facts, position.source)
 
@@ -103,17 +120,26 @@ class TrainingService:
                 "not_found", "no drill waits for an answer under this id: answered already, "
                 "expired, or never given to you",
             )  # fmt: skip
-        return Judged(drill, judge(drill, asked.value), self.facts_of(drill.fen))
+        return self.lane.run(self._judged, drill, asked.value)
+
+    def _judged(self, drill: Drill, value: Answer) -> Judged:
+        return Judged(drill, judge(drill, value), self.facts_of(drill.fen))
 
     def facts_of(self, fen: str) -> PositionFacts:
         facts: PositionFacts = self.facts.get(fen, lambda: PositionFacts(fen))
         return facts
 
-    def choose(self, kind: str, level: int, seen: AbstractSet[str] = frozenset()) -> Found:
+    def choose(
+        self,
+        kind: str,
+        level: int,
+        seen: AbstractSet[str] = frozenset(),
+        played: TrainingPosition | None = None,
+    ) -> Found:
         """A drill of `kind` as near `level` as `TRIES` positions give, on a position whose
         FEN is not in `seen` unless every try was; of the kinds that ask to find something,
         one with nothing to find only when this request wants one (see `EMPTY_SHARE`), or
-        when no other turned up."""
+        when no other turned up. `played`: a game played here to try first."""
         best: Found | None = None
         empty: Found | None = None
         wants_empty = self.rng.random() < EMPTY_SHARE
@@ -122,7 +148,7 @@ class TrainingService:
         pool = [position for position in self.pools[kind, level] if position.fen not in seen]
         repeated: TrainingPosition | None = None
         for attempt in range(TRIES):
-            position = self._position(attempt, pool if attempt % 2 == 0 else None)
+            position = self._position(attempt, pool if attempt % 2 == 0 else None, played)
             if position.fen in seen:
                 repeated = repeated or position
                 continue
@@ -150,17 +176,28 @@ class TrainingService:
         drill = make_drill(facts, kind, self.rng, position.played)
         return None if drill is None else (drill, facts, position)
 
-    def _position(self, attempt: int, pool: list[TrainingPosition] | None) -> TrainingPosition:
-        """A request's first try may be a game played here (`SITE_SHARE` of them), the others
-        are the pool's or the shipped set's: a game is read from the store once at most."""
+    def _site_position(self) -> TrainingPosition | None:
+        """A game played here for a request's first try (`SITE_SHARE` of requests), read from
+        the store once at most, on the request's own thread (before the lane)."""
+        if self.site is not None and self.rng.random() < SITE_SHARE:
+            return self.site.pick(self.rng)
+        return None
+
+    def _position(
+        self, attempt: int, pool: list[TrainingPosition] | None, played: TrainingPosition | None
+    ) -> TrainingPosition:
+        """A request's first try is the game played here it was given, if any; the others are
+        the pool's or the shipped set's."""
         rng = self.rng
-        if attempt == 0 and self.site is not None and rng.random() < SITE_SHARE:
-            found = self.site.pick(rng)
-            if found is not None:
-                return found
+        if attempt == 0 and played is not None:
+            return played
         if pool and rng.random() < 0.5:
             return rng.choice(pool)
         return rng.choice(shipped_positions())
+
+
+# The trainer's lane, built at import (after gevent's patch, as the hash lanes are).
+LANE = Lane("trainer", threads=1, waiting=WAITING, wait=WAIT, nice=10, busy=BUSY)
 
 
 TRAINING: Slot[TrainingService] = Slot("trainer")
