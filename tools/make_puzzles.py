@@ -9,19 +9,24 @@ Two steps, each rerunnable:
     python tools/make_puzzles.py assemble
 
 `generate` appends every verified puzzle to `build/puzzles/worker-N.jsonl` (its line and the
-facts its rating is estimated from) and rewrites `worker-N-stats.json` (candidates, kept,
-rejections by reason, CPU time of the worker and its engines) as it goes; workers run in
-parallel processes, each with its own seed and engines. `--pgn` first reads the project's
-games (server/training/data/games.pgn, bench/data/long_game.pgn). Then it plays engine games:
-from a random named opening (chesscore/data/openings.tsv), each side a Stockfish at a random
-`Skill Level` 0-10 (PLAYER_NODES a move), every position scored by a full-strength Stockfish
-at JUDGE_NODES; a move that swings the score (verify.is_mistake) is a candidate, verified at
-VERIFY_NODES with MultiPV 2 (one thread, HASH_MB of hash: a fixed budget, so a rerun on any
-machine makes the same judgement). `assemble` reads every worker's file, drops duplicates
-(the same position and setting-up move), computes themes (chesscore.puzzles.themes) and the
-first rating (chesscore.puzzles.rating), writes chesscore/data/puzzles.csv sorted by id,
-reads it back through chesscore.puzzles.csvformat to check every row, and prints the
-figures docs/puzzles.md quotes.
+facts its rating is estimated from) and rewrites `worker-N-stats.json` (games, positions,
+candidates, kept, rejections by reason, CPU seconds of the worker and its engines) as it goes;
+workers run in parallel processes, each with its own seed and engines (a different
+`--worker` number each, and a new number for a new run so no figures are overwritten).
+`--pgn` first reads the project's real games (server/training/data/games.pgn). Then it plays
+engine games: from a random named opening (chesscore/data/openings.tsv), each side a
+Stockfish at a random `Skill Level` 0-10, which searches to depth 1 + skill with 4 lines and
+picks one of them as a weak player would. Every position is scored by a full-strength
+Stockfish at JUDGE_NODES, and so is the position after each of the other moves the weak
+player weighed: a move that swings the score (verify.is_mistake) is a candidate. A candidate
+gets a glance (GLANCE_NODES, MultiPV 2) that only ever rejects (not winning, or two answers
+plainly both winning), then the verification proper: every search of its line at
+VERIFY_NODES with MultiPV 2, one thread, HASH_MB of hash, a fresh game (a node budget is the
+same on any machine, so a rerun makes the same judgement). `assemble` reads every worker's
+file, drops duplicates (the same position and setting-up move), computes themes
+(chesscore.puzzles.themes) and the first rating (chesscore.puzzles.rating), writes
+chesscore/data/puzzles.csv sorted by id, reads it back through chesscore.puzzles.csvformat to
+check every row, and prints the figures docs/puzzles.md quotes.
 
 Stockfish: Debian's /usr/games/stockfish when present (faster), else the npm build under Node
 (`--stockfish` chooses another).
@@ -35,6 +40,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import sys
 import time
 from collections import Counter
@@ -71,12 +77,16 @@ from server.engine.uci import Score as UciScore  # noqa: E402
 
 OUT = ROOT / "build" / "puzzles"
 SHIPPED = ROOT / "chesscore" / "data" / "puzzles.csv"
-PGN_FILES = (ROOT / "server/training/data/games.pgn", ROOT / "bench/data/long_game.pgn")
+# The project's real games (bench/data/review_games.pgn holds the same 30). Not
+# bench/data/long_game.pgn: its moves are random, no one's game.
+PGN_FILES = (ROOT / "server/training/data/games.pgn",)
+# Sources no longer read, whose puzzles an older run may have left in the workers' files.
+DROPPED_SOURCES = frozenset({"https://lichess.org/abcdefgh"})  # long_game.pgn's made-up Site
 OPENINGS = ROOT / "chesscore" / "data" / "openings.tsv"
 NATIVE = "/usr/games/stockfish"
 VERIFY_NODES = 120_000  # each MultiPV 2 search of a candidate's line
 JUDGE_NODES = 3_000  # each position of a game, to find the mistakes (depth 8 or so)
-PLAYER_NODES = 50_000  # a bound on a weakened player's move (it stops at depth 1 + skill)
+PLAYER_NODES = 10_000  # a bound on a weakened player's move (it stops at depth 1 + skill)
 GLANCE_NODES = 20_000  # the quick look before the full check (only ever rejects)
 GLANCE_GAP = 0.1
 HASH_MB = 16
@@ -104,21 +114,38 @@ class Stats:
 
 
 class Engines:
-    """A worker's three Stockfish processes: the judge scans games, the verifier checks
-    candidates (MultiPV 2), the player plays the engine games at a chosen skill."""
+    """A worker's Stockfish, one process in three roles, each with its options set before
+    its search: the judge scans games (MultiPV 1), the verifier checks candidates (MultiPV 2),
+    the player plays the engine games at a chosen skill (Skill Level chooses among 4 lines
+    whatever MultiPV says; MultiPV 4 has them printed too)."""
 
     def __init__(self, command: tuple[str, ...]) -> None:
-        self.judge = start_engine(command, {"MultiPV": 1})
-        self.verifier = start_engine(command, {"MultiPV": 2})
-        # Skill Level chooses among 4 lines whatever MultiPV says; 4 has them printed too.
-        self.player = start_engine(command, {"MultiPV": WEIGHED_LINES})
+        self.engine = start_engine(command, {})
+        self.options: dict[str, int] = {}
+
+    def configured(self, options: dict[str, int]) -> UciEngine:
+        for name, value in options.items():
+            if self.options.get(name) != value:
+                self.engine.set_option(name, value)
+                self.options[name] = value
+        return self.engine
+
+    @property
+    def judge(self) -> UciEngine:
+        return self.configured({"MultiPV": 1, "Skill Level": 20})
+
+    @property
+    def verifier(self) -> UciEngine:
+        return self.configured({"MultiPV": 2, "Skill Level": 20})
+
+    def player(self, skill: int) -> UciEngine:
+        return self.configured({"MultiPV": WEIGHED_LINES, "Skill Level": skill})
 
     def all(self) -> tuple[UciEngine, ...]:
-        return self.judge, self.verifier, self.player
+        return (self.engine,)
 
     def close(self) -> None:
-        for engine in self.all():
-            engine.close()
+        self.engine.close()
 
 
 def start_engine(command: tuple[str, ...], options: dict[str, int]) -> UciEngine:
@@ -276,12 +303,11 @@ class Worker:
             board.push_san(san)
         skills = (self.rng.choice(SKILLS), self.rng.choice(SKILLS))
         source = f"stockfish skill {skills[0]} v {skills[1]}"
-        player = self.engines.player
-        player.new_game()
+        self.engines.engine.new_game()
         judged = self.judge(board)
         decided = 0
         while board.outcome(claim_draw=True) is None and board.ply < MAX_GAME_PLIES:
-            player.set_option("Skill Level", skills[board.turn])
+            player = self.engines.player(skills[board.turn])
             player.position(board.fen())
             depth = 1 + skills[board.turn]  # where Skill Level picks its move
             result = player.go(depth=depth, nodes=PLAYER_NODES, timeout=SEARCH_SECONDS)
@@ -354,6 +380,8 @@ def read_openings(path: Path = OPENINGS) -> list[list[str]]:
 def generate(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    # A worker stopped with SIGTERM still writes its figures (the `finally` below).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     engines = Engines(stockfish_command(args.stockfish))
     worker = Worker(engines, out, args.worker, random.Random(args.seed * 1000 + args.worker))
     deadline = time.monotonic() + args.minutes * 60
@@ -400,7 +428,8 @@ def read_records(folder: Path) -> list[dict[str, Any]]:
             except json.JSONDecodeError:  # the last line of a worker stopped mid-write
                 continue
             key = " ".join(record["fen"].split()[:4]) + " " + record["moves"][0]
-            records.setdefault(key, record)
+            if record["source"] not in DROPPED_SOURCES:
+                records.setdefault(key, record)
     return list(records.values())
 
 
