@@ -2,7 +2,9 @@
 Stockfish search) on known positions: a back-rank mate found and kept, a queen two pieces can
 take refused as ambiguous, a queen given for a defended knight refused as a mere recapture,
 a check with one answer refused, lichess's puzzle 0000D found with its forced recapture.
-Debian's Stockfish runs them; without it they skip, or fail under CI=true."""
+Debian's Stockfish runs them; without it they skip, or fail under CI=true. Then the rules'
+pure parts (clearly better, a mistake) and the generator's helpers (the moves a weak player
+weighed, puzzle ids)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ from chesscore.puzzles.verify import (
     verify_puzzle,
     win_chance,
 )
+from server.engine.uci import Info, SearchResult
+from server.engine.uci import Score as UciScore
 
 ROOT = Path(__file__).resolve().parent.parent
 STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
@@ -108,3 +112,24 @@ def test_a_mistake_swings_a_game_not_yet_won() -> None:
     assert not is_mistake(Score(0, 5), Score(0, 3), balance=0)  # was mating already
     assert not is_mistake(Score(0), Score(0, 2), balance=5)  # a piece up: many ways win
     assert not is_mistake(Score(100), Score(250), balance=0)  # too small a swing
+
+
+def test_the_moves_a_weak_player_weighed_are_its_other_lines_at_its_depth() -> None:
+    generator = load_generator()
+    infos = tuple(
+        Info(depth=depth, multipv=number, score=UciScore(cp=10), pv=(move, "e7e5"))
+        for depth in (1, 2, 3)
+        for number, move in enumerate(("e2e4", "d2d4", f"g1f{depth}" if depth < 3 else "c2c4"), 1)
+    )
+    result = SearchResult("d2d4", None, infos, False)
+    # Skill 1 picks at depth 2: its lines there, less the move it played.
+    assert generator.weighed_moves(result, 1, "d2d4") == ["e2e4", "g1f2"]
+    assert generator.weighed_moves(result, 2, "e2e4") == ["d2d4", "c2c4"]
+
+
+def test_a_generated_puzzles_id_is_stable_and_never_lichess_shaped() -> None:
+    generator = load_generator()
+    first = generator.puzzle_id("8/8/8/8/8/8/8/K6k w - - 0 1", ["a1a2", "h1h2"])
+    assert first == generator.puzzle_id("8/8/8/8/8/8/8/K6k w - - 0 1", ["a1a2", "h1h2"])
+    assert len(first) == 6 and first.isalnum()  # lichess's ids have 5 characters
+    assert first != generator.puzzle_id("8/8/8/8/8/8/8/K6k w - - 0 1", ["a1b2", "h1h2"])
