@@ -177,16 +177,25 @@ def as_score(score: UciScore | None) -> Score:
 
 
 def engine_lines(engine: UciEngine, board: Board, nodes: int) -> list[EngineLine]:
-    """The engine's lines for `board` (as many as its MultiPV), best first."""
+    """The engine's lines for `board` (two at most, as its MultiPV says), best first. The
+    second is the last one said of another first move than the best's (an exact score before
+    a bound): a search stopped by its budget may leave line 2's last exact score from an
+    earlier depth, when its move may have been today's best."""
     engine.position(board.fen())
     result = engine.go(nodes=nodes, timeout=SEARCH_SECONDS)
-    lines = []
-    for number in (1, 2):
-        info = result.best_info(number)
-        if info is not None and info.pv:
-            lines.append(EngineLine(info.pv[0], as_score(info.score), info.pv))
-    if result.bestmove and (not lines or lines[0].move != result.bestmove):
-        lines.insert(0, EngineLine(result.bestmove, lines[0].score if lines else Score(), ()))
+    best = result.best_info(1)
+    if best is None or not best.pv:
+        return [EngineLine(result.bestmove, Score(), ())] if result.bestmove else []
+    lines = [EngineLine(best.pv[0], as_score(best.score), best.pv)]
+    others = [
+        info
+        for info in result.infos
+        if info.multipv == 2 and info.pv and info.score and info.pv[0] != best.pv[0]
+    ]
+    exact = [info for info in others if info.score is not None and info.score.bound is None]
+    if others:
+        second = (exact or others)[-1]
+        lines.append(EngineLine(second.pv[0], as_score(second.score), second.pv))
     return lines
 
 

@@ -182,11 +182,14 @@ def verify_puzzle(fen: str, setting_up: str, search: Search) -> Verified | Rejec
     first: tuple[EngineLine, ...] = ()
     mating = False
     for step in range(MAX_SOLVER_MOVES):
-        if step == 0 and len(board.legal_moves()) < 2:
+        choices = len(board.legal_moves())
+        if step == 0 and choices < 2:
             return Rejected("single legal move")
         lines = tuple(search(board))
         best = lines[0]
         second = lines[1].score if len(lines) > 1 else None
+        if second is None and choices > 1:
+            return Rejected("ambiguous")  # the engine said nothing of the other moves
         if step == 0:
             first = lines
             # A mate too long to be a puzzle's line may still win material: judged as a gain.
