@@ -173,10 +173,18 @@ def trapped_piece(line: Line) -> bool:
         board = line.boards[i - 1]  # the opponent to move, the piece on `square`
         escapes = [m for m in board.legal_moves if m.from_square == square]
         if board.attackers(line.solver, square) and all(
-            board.is_attacked_by(line.solver, m.to_square) for m in escapes
+            is_attacked_after(board, m, line.solver) for m in escapes
         ):
             return True
     return False
+
+
+def is_attacked_after(board: chess.Board, move: chess.Move, by: chess.Color) -> bool:
+    """Whether the piece `move` moves stands attacked by `by` once it has moved (it may
+    have uncovered a line onto its new square)."""
+    after = board.copy(stack=False)
+    after.push(move)
+    return after.is_attacked_by(by, move.to_square)
 
 
 def deflection(line: Line) -> bool:
