@@ -1,8 +1,8 @@
 """The generator's verification (chesscore.puzzles.verify, driven by tools/make_puzzles.py's
 Stockfish search) on known positions: a back-rank mate found and kept, a queen two pieces can
 take refused as ambiguous, a queen given for a defended knight refused as a mere recapture,
-a check with one answer refused, lichess's puzzle 0000D found with its forced recapture.
-Debian's Stockfish runs them; without it they skip, or fail under CI=true. Then the rules'
+a check with one answer refused, lichess's puzzle 0000D found with its forced recapture; and
+the shipped set's short mates confirmed (a Stockfish fact behind their tags). Debian's Stockfish runs them; without it they skip, or fail under CI=true. Then the rules'
 pure parts (clearly better, a mistake) and the generator's helpers (the moves a weak player
 weighed, puzzle ids)."""
 
@@ -18,6 +18,7 @@ from types import ModuleType
 
 import pytest
 
+from chesscore.puzzles import read_puzzles
 from chesscore.puzzles.verify import (
     Rejected,
     Score,
@@ -27,6 +28,7 @@ from chesscore.puzzles.verify import (
     verify_puzzle,
     win_chance,
 )
+from chesscore.rules.board import Board
 from server.engine.uci import Info, SearchResult
 from server.engine.uci import Score as UciScore
 
@@ -133,3 +135,17 @@ def test_a_generated_puzzles_id_is_stable_and_never_lichess_shaped() -> None:
     assert first == generator.puzzle_id("8/8/8/8/8/8/8/K6k w - - 0 1", ["a1a2", "h1h2"])
     assert len(first) == 6 and first.isalnum()  # lichess's ids have 5 characters
     assert first != generator.puzzle_id("8/8/8/8/8/8/8/K6k w - - 0 1", ["a1b2", "h1h2"])
+
+
+def test_stockfish_confirms_the_shipped_short_mates(search: object) -> None:
+    """A Stockfish fact behind the mate tags: where the shipped set says mate in 1 or 2,
+    Stockfish, from the solver's first position, mates in that many with the same move."""
+    text = (ROOT / "chesscore" / "data" / "puzzles.csv").read_text(encoding="utf-8")
+    mates = [p for p in read_puzzles(text.splitlines()) if {"mateIn1", "mateIn2"} & set(p.themes)]
+    assert len(mates) >= 8
+    for puzzle in mates[:8]:
+        board = Board.from_fen(puzzle.fen)
+        board.push_uci(puzzle.moves[0])
+        best = search(board)[0]  # type: ignore[operator]
+        assert best.move == puzzle.moves[1], puzzle
+        assert best.score.mate == len(puzzle.moves) // 2, puzzle
