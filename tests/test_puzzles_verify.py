@@ -2,9 +2,10 @@
 Stockfish search) on known positions: a back-rank mate found and kept, a queen two pieces can
 take refused as ambiguous, a queen given for a defended knight refused as a mere recapture,
 a check with one answer refused, lichess's puzzle 0000D found with its forced recapture; and
-the shipped set's short mates confirmed (a Stockfish fact behind their tags). Debian's Stockfish runs them; without it they skip, or fail under CI=true. Then the rules'
-pure parts (clearly better, a mistake) and the generator's helpers (the moves a weak player
-weighed, puzzle ids)."""
+the shipped set's short mates confirmed (a Stockfish fact behind their tags). Debian's
+Stockfish runs them; without it they skip, or fail under CI=true. Then the rules' pure parts
+(clearly better, a mistake) and the generator's helpers (the moves a weak player weighed,
+puzzle ids)."""
 
 from __future__ import annotations
 
