@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from bench.explain_claims import explain_ply, moves_of
 from chesscore.analysis.explain import (
     CONCRETE,
     Claim,
@@ -41,31 +42,7 @@ PLIES: list[dict[str, Any]] = json.loads(FIXTURE.read_text())["plies"]
 CONCRETE_FLOOR = 0.90
 
 
-def moves_of(board: Board, ucis: list[str]) -> list[Move]:
-    replay, moves = board.copy(), []
-    for uci in ucis:
-        moves.append(replay.parse_uci(uci))
-        replay.push(moves[-1])
-    return moves
-
-
-def explain_entry(entry: dict[str, Any]) -> Explanation:
-    """The review's explanation of a recorded ply, from the first line of each position."""
-    board = Board.from_fen(entry["fen"])
-    played = board.parse_uci(entry["move"])
-    after = board.copy()
-    after.push(played)
-    before = entry["before"][0]
-    reply = entry["after"][0] if entry["after"] else {"eval": None, "pv": []}
-    return explain_move(
-        board, played, Judgement[entry["class"].upper()],
-        moves_of(board, before["pv"]), Evaluation.from_json(before["eval"]),
-        moves_of(after, reply["pv"]),
-        Evaluation.from_json(reply["eval"]) if reply["eval"] else None,
-    )  # fmt: skip
-
-
-EXPLAINED = [(entry, explain_entry(entry)) for entry in PLIES]
+EXPLAINED = [(entry, explain_ply(entry)) for entry in PLIES]
 
 
 def _id(entry: dict[str, Any]) -> str:
