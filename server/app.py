@@ -38,6 +38,7 @@ from server.lobby import pages as lobby_pages
 from server.players import claim as players_claim
 from server.players import http as players_http
 from server.players import ratings_http
+from server.puzzles import http as puzzles_http
 from server.review import http as review_http
 from server.review import pages as review_pages
 from server.services import build_services, put_in_slots
@@ -107,6 +108,8 @@ def _register_routes(app: Flask) -> None:
     app.register_blueprint(players_claim.blueprint)
     app.register_blueprint(training_http.page)
     app.register_blueprint(training_http.blueprint)
+    app.register_blueprint(puzzles_http.page)
+    app.register_blueprint(puzzles_http.blueprint)
     answer_unrouted_as_json(app)
 
 

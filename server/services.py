@@ -33,6 +33,7 @@ from server.lobby.events import LobbyRooms, WatchingNotifier
 from server.lobby.service import LOBBY, LobbyService
 from server.lobby.watch import WatchedGame
 from server.players.http import PROFILE_TABLES, record_history
+from server.puzzles.service import PUZZLES, PuzzleService
 from server.ratings.tables import RATINGS
 from server.review.events import review_engine, review_room
 from server.review.service import REVIEWS, ReviewService
@@ -68,6 +69,7 @@ class Services:
     lobby: LobbyService
     reviews: ReviewService
     training: TrainingService
+    puzzles: PuzzleService
 
 
 def build_services(app: Flask, socketio: SocketIO) -> Services:
@@ -108,6 +110,8 @@ def build_services(app: Flask, socketio: SocketIO) -> Services:
     reviews = _build_reviews(app, socketio, games, tables, analysis, engines)
     finished = SiteGames(tables.games.finished_game_ids, partial(finished_game, games))
     training = TrainingService(finished)
+    puzzles = PuzzleService(tables.puzzles)
+    puzzles.load_shipped()  # once per version of the file: a start after reads nothing
     games.end_listeners.append(partial(record_history, tables.games, tables.history))
     return Services(
         tables,
@@ -121,6 +125,7 @@ def build_services(app: Flask, socketio: SocketIO) -> Services:
         lobby,
         reviews,
         training,
+        puzzles,
     )
 
 
@@ -144,6 +149,7 @@ def put_in_slots(app: Flask, services: Services) -> None:
     LOBBY.put(app, services.lobby)
     REVIEWS.put(app, services.reviews)
     TRAINING.put(app, services.training)
+    PUZZLES.put(app, services.puzzles)
 
 
 def _build_lobby(

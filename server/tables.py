@@ -22,6 +22,8 @@ from server.lobby import tables as lobby
 from server.lobby.tables import LobbyTables
 from server.players import tables as players
 from server.players.tables import HistoryTables
+from server.puzzles import tables as puzzles
+from server.puzzles.tables import PuzzleTables
 from server.ratings import tables as ratings
 from server.ratings.tables import RatingTables
 from server.review import tables as reviews
@@ -61,6 +63,7 @@ MIGRATIONS = (
         "known devices per browser, accounts' sightings",
         (devices.create_table, sightings.create_table),
     ),
+    Migration(9, "puzzles, their themes, results and ratings", (puzzles.create_tables,)),
 )
 LATEST = MIGRATIONS[-1].version
 
@@ -77,6 +80,7 @@ class Tables:
     reviews: ReviewTables
     analyses: AnalysisTables
     history: HistoryTables
+    puzzles: PuzzleTables
 
     def close(self) -> None:
         self.database.close()
@@ -95,6 +99,7 @@ def build_tables(database: Database) -> Tables:
         ReviewTables(database),
         AnalysisTables(database),
         HistoryTables(database),
+        PuzzleTables(database),
     )
 
 

@@ -151,6 +151,7 @@ SERVER_FLOORS: tuple[tuple[str, ...], ...] = (
         "server.review",
         "server.players",
         "server.training",
+        "server.puzzles",
     ),
     # The root: every domain's tables opened, every service built, every route registered.
     ("server.tables", "server.services", "server.sockets", "server.app", "server.__main__"),

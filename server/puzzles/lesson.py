@@ -1,0 +1,114 @@
+"""What a solver had to see at a step of a puzzle: the threat overlay and a sentence.
+
+`make_lesson(puzzle, step)` takes the position where the solver's `step`-th move (from 0) is
+due and gives the page what a hint and a failed puzzle show: the threat map of that position
+in the overlay's wire form (server.threats.wire, as the trainer's verdict carries it), the
+square of the piece to move (the second hint) and a sentence about the solution's move read off
+chesscore's analysis: the forks it makes (chesscore.analysis.insight), the undefended or cheaper
+piece it takes (the threat map's hanging pieces), the mate or check it gives, and the puzzle's
+themes (chesscore.puzzles) when nothing of those is seen, e.g. "Nf5 forks the king on g7 and
+the queen on d6." Squares are named here, at the edge, as everywhere in the server.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chesscore import Board, Move, square_name
+from chesscore.analysis.describe import PIECE_NAMES
+from chesscore.analysis.insight import describe_change
+from chesscore.puzzles import THEMES
+from chesscore.training import PositionFacts
+from server.puzzles.tables import StoredPuzzle
+from server.shared.errors import RequestError
+from server.threats.cache import checked_king
+from server.threats.wire import pin_lines_json, square_or_none, threats_json, xrays_json
+
+# Themes that say what kind of tactic the solution is, in the order a sentence names them.
+TACTICS = (
+    "backRankMate", "fork", "pin", "skewer", "discoveredAttack", "doubleCheck", "deflection",
+    "trappedPiece", "hangingPiece", "exchangeSacrifice", "sacrifice", "promotion",
+)  # fmt: skip
+
+
+def position_at(puzzle: StoredPuzzle, step: int) -> tuple[Board, Move]:
+    """The board where the solver's move number `step` (from 0) is due, and that move;
+    `bad_request` for a step the line has not."""
+    solver_moves = len(puzzle.moves) // 2
+    if not 0 <= step < solver_moves:
+        raise RequestError(
+            "bad_request", f"'step' must be 0 to {solver_moves - 1} for this puzzle, got {step}"
+        )
+    board = Board.from_fen(puzzle.fen)
+    for uci in puzzle.moves[: 2 * step + 1]:
+        board.push_uci(uci)
+    return board, board.parse_uci(puzzle.moves[2 * step + 1])
+
+
+def make_lesson(puzzle: StoredPuzzle, step: int) -> dict[str, Any]:
+    """`{"step", "fen", "piece", "move", "san", "sentence", "overlay"}` for the step."""
+    board, move = position_at(puzzle, step)
+    facts = PositionFacts(board.fen())
+    threats = facts.threats
+    return {
+        "step": step,
+        "fen": board.fen(),
+        "piece": square_name(move.from_square),
+        "move": move.uci(),
+        "san": board.san(move),
+        "sentence": solution_sentence(board, move, puzzle.themes, threats.hanging),
+        "overlay": {
+            "threats": threats_json(threats),
+            "xrays": xrays_json(facts.xrays),
+            "pins": pin_lines_json(facts.pins),
+            "checked_king": square_or_none(checked_king(board, board.turn, threats.checkers)),
+        },
+    }
+
+
+def _piece_on(board: Board, sq: int) -> str:
+    piece = board.piece_at(sq)
+    assert piece is not None  # the caller names squares that hold a piece
+    return f"the {PIECE_NAMES[piece.piece_type]} on {square_name(sq)}"
+
+
+def _joined(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def solution_sentence(
+    board: Board, move: Move, themes: tuple[str, ...], hanging: tuple[int, ...]
+) -> str:
+    """The solution's move in one sentence (module docstring); `hanging`: the threat map's
+    hanging pieces of `board`."""
+    san = board.san(move)
+    after = board.copy()
+    after.push(move)
+    if after.is_checkmate():
+        return f"{san} is checkmate."
+    change = describe_change(board, move)
+    said = []
+    forks = [fork for fork in change.forks if fork.origin == move.to_square]
+    if forks:
+        said.append(f"forks {_joined([_piece_on(after, sq) for sq in forks[0].targets])}")
+    captured = board.piece_at(move.to_square)
+    if captured is not None and move.to_square in hanging:
+        taken = _piece_on(board, move.to_square)
+        said.append(f"takes {taken}, which was undefended or worth more than its attacker")
+    elif captured is not None:
+        said.append(f"takes {_piece_on(board, move.to_square)}")
+    if change.discovered:
+        said.append(f"uncovers an attack on {_piece_on(after, change.discovered[0].target)}")
+    if after.is_check() and not said:
+        said.append("gives check")
+    mover = board.turn
+    attacked = [
+        a.target for a in change.new_attacks if a.color == mover and a.origin == move.to_square
+    ]
+    if attacked and not forks:
+        said.append(f"attacks {_joined([_piece_on(after, sq) for sq in attacked[:2]])}")
+    named = [THEMES[key].lower() for key in TACTICS if key in themes]
+    sentence = f"{san} {_joined(said)}." if said else f"The move was {san}."
+    if named:
+        sentence += f" The idea: {_joined(named)}."
+    return sentence
