@@ -31,7 +31,7 @@ def _service() -> PuzzleService:
 
 @page.get("/puzzles")
 def puzzles_page() -> str:
-    return render_template("puzzles.html", signed_in=current_account_id() is not None)
+    return render_template("puzzles.html")
 
 
 @blueprint.get("/next")

@@ -18,6 +18,7 @@ from chesscore import Board, Move, square_name
 from chesscore.analysis.describe import PIECE_NAMES
 from chesscore.analysis.insight import describe_change
 from chesscore.puzzles import THEMES
+from chesscore.rules.squares import COLOR_NAMES
 from chesscore.training import PositionFacts
 from server.puzzles.tables import StoredPuzzle
 from server.shared.errors import RequestError
@@ -46,13 +47,19 @@ def position_at(puzzle: StoredPuzzle, step: int) -> tuple[Board, Move]:
 
 
 def make_lesson(puzzle: StoredPuzzle, step: int) -> dict[str, Any]:
-    """`{"step", "fen", "piece", "move", "san", "sentence", "overlay"}` for the step."""
+    """`{"step", "fen", "turn", "check", "dests", "piece", "move", "san", "sentence",
+    "overlay", "line"}` for the step: `dests` the legal moves there (the page knows no rules),
+    `line` every position of the puzzle's line (`make_line`), for the page to play it on."""
     board, move = position_at(puzzle, step)
     facts = PositionFacts(board.fen())
     threats = facts.threats
     return {
         "step": step,
         "fen": board.fen(),
+        "turn": COLOR_NAMES[board.turn],
+        "check": board.is_check(),
+        "dests": board.destinations(),
+        "line": make_line(puzzle),
         "piece": square_name(move.from_square),
         "move": move.uci(),
         "san": board.san(move),
@@ -64,6 +71,19 @@ def make_lesson(puzzle: StoredPuzzle, step: int) -> dict[str, Any]:
             "checked_king": square_or_none(checked_king(board, board.turn, threats.checkers)),
         },
     }
+
+
+def make_line(puzzle: StoredPuzzle) -> list[dict[str, Any]]:
+    """The positions after each move of the line: `{"uci", "san", "fen", "check"}`, the
+    setting-up move's first."""
+    board = Board.from_fen(puzzle.fen)
+    line = []
+    for uci in puzzle.moves:
+        move = board.parse_uci(uci)
+        san = board.san(move)
+        board.push(move)
+        line.append({"uci": uci, "san": san, "fen": board.fen(), "check": board.is_check()})
+    return line
 
 
 def _piece_on(board: Board, sq: int) -> str:
