@@ -128,7 +128,7 @@ def solution_sentence(
     if attacked and not forks:
         said.append(f"attacks {_joined([_piece_on(after, sq) for sq in attacked[:2]])}")
     named = [THEMES[key].lower() for key in TACTICS if key in themes]
-    sentence = f"{san} {_joined(said)}." if said else f"The move was {san}."
+    sentence = f"{san} {_joined(said)}." if said else f"{san} starts the winning line."
     if named:
         sentence += f" The idea: {_joined(named)}."
     return sentence

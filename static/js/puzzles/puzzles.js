@@ -50,7 +50,7 @@ let lesson = null; // the lesson of the step being solved
 let step = 0; // the solver's move due, from 0
 let hints = 0;
 let streak = 0;
-let replayAt = -1; // the position shown in the play-through (-1: none)
+let replayAt = -1; // the position shown in the play-through (-1: the puzzle's start)
 let mode = 'rated';
 /** @type {Record<string, string>} */
 const themeNames = {};
@@ -72,6 +72,15 @@ function prompt(text) {
   $('#puzzle-prompt').textContent = text;
 }
 
+/**
+ * Shown as the prompt and spoken.
+ * @param {string} text
+ */
+function told(text) {
+  prompt(text);
+  announce($('#puzzle-announcer'), text);
+}
+
 /** @param {string} text */
 function showError(text) {
   $('#puzzle-error').textContent = text;
@@ -85,6 +94,7 @@ function askedRating() {
 }
 
 async function nextPuzzle() {
+  if (mode === 'storm' && !storm.running()) return chooseMode('storm'); // a new storm
   setState('loading');
   showError('');
   const params = new URLSearchParams();
@@ -132,7 +142,7 @@ function startPuzzle() {
     showLine(0, taught().dests);
     setState('playing');
     prompt(`Your turn: find the best move for ${solver}.`);
-    announce($('#puzzle-prompt'), `${other(solver)} played ${setup.san}. Find the best move for ${solver}.`);
+    announce($('#puzzle-announcer'), `${other(solver)} played ${setup.san}. Find the best move for ${solver}.`);
   }, SETUP_DELAY);
 }
 
@@ -164,7 +174,7 @@ async function rightMove() {
   if (index === current().moves.length - 1) return solved();
   setState('reply');
   prompt('Best move! Keep going.');
-  announce($('#puzzle-prompt'), `${taught().line[index].san}: best move. Keep going.`);
+  announce($('#puzzle-announcer'), `${taught().line[index].san}: best move. Keep going.`);
   await new Promise((done) => {
     window.setTimeout(done, REPLY_DELAY);
   });
@@ -174,7 +184,7 @@ async function rightMove() {
   if (!(await fetchLesson())) return;
   showLine(index + 1, taught().dests);
   setState('playing');
-  announce($('#puzzle-prompt'), `The opponent played ${reply.san}. Your move.`);
+  announce($('#puzzle-announcer'), `The opponent played ${reply.san}. Your move.`);
 }
 
 async function solved() {
@@ -182,7 +192,7 @@ async function solved() {
   prompt('Solved!');
   const first = step === 0 ? taught() : null;
   $('#puzzle-sentence').textContent = first ? first.sentence : '';
-  announce($('#puzzle-prompt'), 'Solved!');
+  announce($('#puzzle-announcer'), 'Solved!');
   finishPuzzle(true);
 }
 
@@ -212,8 +222,8 @@ function failed(uci) {
     extraShapes: [/** @type {import('../wire.js').Shape} */ (answerArrow)],
   });
   prompt(uci ? `Wrong: ${uci} is not the move. Puzzle failed.` : 'The solution:');
-  $('#puzzle-sentence').textContent = `You missed ${taught().san}. ${taught().sentence}`;
-  announce($('#puzzle-prompt'), `${uci ? 'Puzzle failed.' : ''} ${taught().sentence}`);
+  $('#puzzle-sentence').textContent = `You missed ${taught().san}: ${taught().sentence}`;
+  announce($('#puzzle-announcer'), `${uci ? 'Puzzle failed.' : ''} ${taught().sentence}`);
   finishPuzzle(false);
 }
 
@@ -254,14 +264,14 @@ function streakResult(win) {
 function stormResult(win) {
   storm.result(win);
   $('#puzzle-counter').textContent = `Solved ${storm.score()}`;
-  if (storm.running()) window.setTimeout(nextPuzzle, win ? 250 : 900);
+  if (storm.running()) window.setTimeout(() => storm.running() && nextPuzzle(), win ? 250 : 900);
 }
 
 function stormOver() {
   setState('over');
   board.show({ fen: board.ground.getFen(), turn: 'white', dests: null });
   prompt(`Time! ${storm.score()} puzzles solved in 3 minutes.`);
-  announce($('#puzzle-prompt'), `Time is up: ${storm.score()} puzzles solved.`);
+  announce($('#puzzle-announcer'), `Time is up: ${storm.score()} puzzles solved.`);
 }
 
 /** @param {boolean} on */
@@ -273,17 +283,17 @@ function setReplay(on) {
 
 /** @param {number} index -1: the puzzle's start, else after move `index` of the line */
 function replay(index) {
-  if (replayAt < 0 || !lesson) return;
+  if (!['failed', 'solved'].includes(/** @type {string} */ (page.dataset.state)) || !lesson) return;
   const last = taught().line.length - 1;
   replayAt = Math.max(-1, Math.min(last, index));
   overlay.render({ threats: null, fen: current().fen, orientation: board.orientation(), mode: 'off' });
   board.markSquares({});
   if (replayAt === -1) {
     board.show({ fen: current().fen, turn: other(taught().turn), dests: null });
-    return announce($('#puzzle-prompt'), 'The puzzle’s start.');
+    return told('The puzzle’s start.');
   }
   showLine(replayAt, null);
-  announce($('#puzzle-prompt'), `Move ${replayAt + 1} of ${last + 1}: ${taught().line[replayAt].san}`);
+  told(`Move ${replayAt + 1} of ${last + 1}: ${taught().line[replayAt].san}`);
 }
 
 function hint() {
@@ -307,7 +317,7 @@ function hint() {
     board.markSquares({ [taught().piece]: 'puzzle-hint' });
     prompt(`Hint: move the piece on ${taught().piece}.`);
   }
-  announce($('#puzzle-prompt'), /** @type {string} */ ($('#puzzle-prompt').textContent));
+  announce($('#puzzle-announcer'), /** @type {string} */ ($('#puzzle-prompt').textContent));
 }
 
 /** @param {string} chosen */
