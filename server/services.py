@@ -33,6 +33,7 @@ from server.lobby.events import LobbyRooms, WatchingNotifier
 from server.lobby.service import LOBBY, LobbyService
 from server.lobby.watch import WatchedGame
 from server.players.http import PROFILE_TABLES, record_history
+from server.puzzles.own import OwnPuzzles, accounts_by_color
 from server.puzzles.service import PUZZLES, PuzzleService
 from server.ratings.tables import RATINGS
 from server.review.events import review_engine, review_room
@@ -112,6 +113,14 @@ def build_services(app: Flask, socketio: SocketIO) -> Services:
     training = TrainingService(finished)
     puzzles = PuzzleService(tables.puzzles)
     puzzles.load_shipped()  # once per version of the file: a start after reads nothing
+    own = OwnPuzzles(
+        tables.puzzles,
+        reviews.runner.engine.stockfish,
+        partial(_game_accounts, tables),
+        socketio.start_background_task,
+    )
+    atexit.register(own.close)
+    reviews.runner.finished_listeners.append(own.review_finished)
     games.end_listeners.append(partial(record_history, tables.games, tables.history))
     return Services(
         tables,
@@ -150,6 +159,12 @@ def put_in_slots(app: Flask, services: Services) -> None:
     REVIEWS.put(app, services.reviews)
     TRAINING.put(app, services.training)
     PUZZLES.put(app, services.puzzles)
+
+
+def _game_accounts(tables: Tables, game_id: str) -> dict[str, int]:
+    """A game's accounts by colour name, for the own puzzles of its review."""
+    stored = tables.games.load_game(game_id)
+    return {} if stored is None else accounts_by_color(stored.accounts)
 
 
 def _build_lobby(

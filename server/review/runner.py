@@ -75,6 +75,8 @@ class ReviewRunner:
         self.wakeup = threading.Event()
         self.closed = False
         self.current: str | None = None
+        # Called with a review's JSON once it is done (the root adds the own puzzles' one).
+        self.finished_listeners: list[Callable[[dict[str, Any]], None]] = []
 
     def start(self) -> None:
         self.spawn(self._loop)
@@ -169,6 +171,9 @@ class ReviewRunner:
         if progress.complete:  # what the queue's estimates are made of
             self.queue.measured(left, time.monotonic() - started)
         self._push(progress, write=True)
+        if progress.complete and progress.body.get("status") == "done":
+            for listener in self.finished_listeners:
+                listener(progress.body)
 
     def _jobs(self, progress: ReviewProgress) -> list[PoolJob]:
         if self.engine.stockfish is None:
