@@ -29,8 +29,9 @@ from server.tables import build_tables
 from tests.support.http import refused
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
+from tests.test_server_accounts import Visitor, new_name
 
-server = module_server("puzzles_api")
+server = module_server("puzzles_api", {"CHESS_TRUSTED_PROXIES": "1"})
 TIMEOUT = 30
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "data" / "lichess_puzzles.csv"
@@ -94,6 +95,39 @@ def test_a_result_counts_once_per_solver(server: LiveServer) -> None:
     )
 
 
+def test_an_accounts_result_is_stored_once_and_tallied_by_theme(server: LiveServer) -> None:
+    player = Visitor(server.url)
+    player.signup(new_name())
+    puzzle = player.get("/api/puzzles/next").json()["puzzle"]
+    url = f"/api/puzzles/{puzzle['id']}"
+    first = player.post(f"{url}/result", {"win": True}).json()
+    assert first["counted"] is True and first["rating"] == {
+        "before": 1500,
+        "after": first["rating"]["after"],
+    }
+    assert first["rating"]["after"] > 1500
+    again = player.post(f"{url}/result", {"win": False}).json()
+    assert again["counted"] is False and again["rating"]["before"] == first["rating"]["after"]
+    dashboard = player.get("/api/puzzles/dashboard").json()
+    assert dashboard["rating"] == first["rating"]["after"]
+    tallies = {theme["key"]: (theme["wins"], theme["losses"]) for theme in dashboard["themes"]}
+    assert tallies == {key: (1, 0) for key in puzzle["themes"]}
+    # The account's next puzzles never repeat the one done, and start near its new rating.
+    for _ in range(5):
+        assert player.get("/api/puzzles/next").json()["puzzle"]["id"] != puzzle["id"]
+    refused(Visitor(server.url).get("/api/puzzles/dashboard"), 400, "bad_request", "sign in")
+
+
+def test_a_visitors_rating_is_the_one_it_sends(server: LiveServer) -> None:
+    visitor = Visitor(server.url)
+    puzzle = visitor.get("/api/puzzles/next").json()["puzzle"]
+    solver = {"rating": 1900.0, "deviation": 80.0, "volatility": 0.06}
+    body = visitor.post(f"/api/puzzles/{puzzle['id']}/result", {"win": False, "solver": solver})
+    answer = body.json()
+    assert answer["rating"]["before"] == 1900 and answer["rating"]["after"] < 1900
+    assert answer["solver"]["rating"] == pytest.approx(answer["rating"]["after"], abs=0.5)
+
+
 def test_the_lesson_names_the_solution_and_carries_the_overlay(server: LiveServer) -> None:
     puzzle = get(f"{server.url}/api/puzzles/next", {"theme": "mateIn1"}).json()["puzzle"]
     lesson = get(f"{server.url}/api/puzzles/{puzzle['id']}/lesson", {"step": "0"}).json()["lesson"]
@@ -137,7 +171,8 @@ def test_bad_result_bodies_are_refused(server: LiveServer, body: Any) -> None:
 
 
 def test_requests_are_bounded_per_address(server: LiveServer) -> None:
-    statuses = [get(f"{server.url}/api/puzzles/themes").status_code for _ in range(90)]
+    visitor = Visitor(server.url)  # an address of its own: the other tests' are not used up
+    statuses = [visitor.get("/api/puzzles/themes").status_code for _ in range(90)]
     assert 429 in statuses and statuses[0] == 200
 
 
