@@ -117,9 +117,7 @@ def test_solve_fail_replay_and_hints_on_the_desktop(
             "document.querySelector('#puzzle-rating').textContent.includes('Rating')",
             timeout=WAIT_MS,
         )
-        page.wait_for_function(
-            "!document.querySelector('#dashboard').hidden", timeout=WAIT_MS
-        )
+        page.wait_for_function("!document.querySelector('#dashboard').hidden", timeout=WAIT_MS)
         assert page.locator("#puzzle-prompt").inner_text() == "Solved!"
         wait_for_board_at_rest(page)
         page.screenshot(path=screenshot_path(request, "_solved"))
@@ -205,5 +203,37 @@ def test_solve_and_fail_by_taps_on_a_phone(
         assert misplaced_layers(page) == []
         wait_for_board_at_rest(page)
         page.screenshot(path=screenshot_path(request, "_failed"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_keyboard_typed_moves_and_the_squares_words(browser: Any, server: LiveServer) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/puzzles")
+        puzzle = puzzle_on_view(page)
+        lesson = page.evaluate("window.puzzlesPage.lesson()")
+        origin = puzzle["moves"][1][:2]
+        page.locator(f"#square-focus button[data-square='{origin}']").focus()
+        page.wait_for_function(
+            f"document.querySelector('#square-description').textContent.startsWith('{origin}, ')",
+            timeout=WAIT_MS,
+        )
+        assert lesson["pieces"][origin] in page.locator("#square-description").inner_text()
+        page.locator("#typed-move-input").fill("Zz9")
+        page.keyboard.press("Enter")
+        assert "not a legal move" in page.locator("#puzzle-error").inner_text()
+        moves = puzzle["moves"]
+        for step in range(len(moves) // 2):
+            wait_state(page, "playing", step)
+            san = page.evaluate(f"window.puzzlesPage.lesson().line[{2 * step + 1}].san")
+            page.locator("#typed-move-input").fill(san)
+            page.keyboard.press("Enter")
+        wait_state(page, "solved")
+        page.wait_for_function(
+            "document.querySelector('#puzzle-announcer').textContent === 'Solved!'",
+            timeout=WAIT_MS,
+        )
     finally:
         context.close()

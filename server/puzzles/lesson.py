@@ -47,9 +47,11 @@ def position_at(puzzle: StoredPuzzle, step: int) -> tuple[Board, Move]:
 
 
 def make_lesson(puzzle: StoredPuzzle, step: int) -> dict[str, Any]:
-    """`{"step", "fen", "turn", "check", "dests", "piece", "move", "san", "sentence",
-    "overlay", "line"}` for the step: `dests` the legal moves there (the page knows no rules),
-    `line` every position of the puzzle's line (`make_line`), for the page to play it on."""
+    """`{"step", "fen", "turn", "check", "dests", "sans", "pieces", "piece", "move", "san",
+    "sentence", "overlay", "line"}` for the step: `dests` the legal moves there and `sans`
+    each one's SAN -> UCI (the page knows no rules: a move typed is looked up there),
+    `pieces` what stands on each square (for the squares' words to a screen reader), `line`
+    every position of the puzzle's line (`make_line`), for the page to play it on."""
     board, move = position_at(puzzle, step)
     facts = PositionFacts(board.fen())
     threats = facts.threats
@@ -59,6 +61,11 @@ def make_lesson(puzzle: StoredPuzzle, step: int) -> dict[str, Any]:
         "turn": COLOR_NAMES[board.turn],
         "check": board.is_check(),
         "dests": board.destinations(),
+        "sans": {board.san(legal): legal.uci() for legal in board.legal_moves()},
+        "pieces": {
+            square_name(sq): f"{COLOR_NAMES[piece.color]} {PIECE_NAMES[piece.piece_type]}"
+            for sq, piece in board.pieces().items()
+        },
         "line": make_line(puzzle),
         "piece": square_name(move.from_square),
         "move": move.uci(),

@@ -21,6 +21,7 @@ import { $ } from '../dom.js';
 import { load, recordResult, rememberSeen } from './progress.js';
 import { createStorm } from './storm.js';
 import { renderDashboard } from './dashboard.js';
+import { createSquareFocus } from '../panel/squares.js';
 
 /** @typedef {import('/vendor/chessground/types.js').Key} Key */
 /** @typedef {import('/vendor/chessground/types.js').Color} Color */
@@ -41,6 +42,12 @@ const board = createBoard($('#board'), {
 const overlay = createThreatOverlay($('#threat-grid'), $('#threat-heat'), board);
 const themeChoice = /** @type {HTMLSelectElement} */ ($('#puzzle-theme'));
 const mineChoice = /** @type {HTMLInputElement | null} */ (document.getElementById('puzzle-mine'));
+// The squares for the keyboard and screen readers: what stands on each, from the lesson (the
+// threats are the hint's to show, not the squares' words).
+const squares = createSquareFocus($('#square-focus'), $('#square-description'), async (square) => {
+  const piece = lesson?.pieces?.[square];
+  return { ok: true, text: piece ? `${square}, ${piece}` : `${square}, empty` };
+});
 const storm = createStorm($('#puzzle-clock'), () => stormOver());
 
 /** @type {Wire | null} */
@@ -131,6 +138,7 @@ function startPuzzle() {
   setReplay(false);
   board.markSquares({});
   board.setOrientation(solver);
+  squares.layout(solver);
   board.show({ fen: current().fen, turn: other(solver), dests: null });
   overlay.render({ threats: null, fen: current().fen, orientation: solver, mode: 'off' });
   $('#puzzle-sentence').textContent = '';
@@ -156,6 +164,7 @@ function showLine(index, dests) {
   const turn = index % 2 === 0 ? taught().turn : other(taught().turn);
   board.show({ fen: ply.fen, turn, lastMove: keys(ply.uci), check: ply.check, dests, player: dests ? turn : null });
   /** @type {HTMLAnchorElement} */ ($('#puzzle-analyse')).href = `/analysis?fen=${encodeURIComponent(ply.fen)}`;
+  squares.refresh();
 }
 
 /** @param {string} uci */
@@ -164,6 +173,28 @@ function played(uci) {
   const expected = current().moves[2 * step + 1];
   if (uci === expected.slice(0, 4)) return rightMove();
   return failed(uci);
+}
+
+/**
+ * A move typed (SAN as the lesson lists them, or UCI): played as if on the board.
+ * @param {string} text
+ */
+function playTyped(text) {
+  const typed = text.trim();
+  if (page.dataset.state !== 'playing' || !typed) return false;
+  const sans = /** @type {Record<string, string>} */ (taught().sans);
+  const bare = (/** @type {string} */ san) => san.replace(/[+#]$/, '');
+  const found =
+    sans[typed] ??
+    Object.entries(sans).find(([san]) => bare(san) === bare(typed))?.[1] ??
+    Object.values(sans).find((uci) => uci === typed.toLowerCase() || uci.slice(0, 4) === typed.toLowerCase());
+  if (!found) {
+    showError(`${typed} is not a legal move here.`);
+    return false;
+  }
+  showError('');
+  played(found.slice(0, 4));
+  return true;
 }
 
 async function rightMove() {
@@ -357,6 +388,7 @@ async function refreshDashboard() {
 function onKey(event) {
   const target = /** @type {HTMLElement} */ (event.target);
   if (['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName) || event.ctrlKey || event.metaKey) return;
+  if (target.closest('#square-focus')) return; // the arrows move between squares there
   const actions = /** @type {Record<string, () => unknown>} */ ({
     ArrowLeft: () => replay(replayAt - 1),
     ArrowRight: () => replay(replayAt + 1),
@@ -372,6 +404,11 @@ function onKey(event) {
   action();
 }
 
+$('#typed-move').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const input = /** @type {HTMLInputElement} */ ($('#typed-move-input'));
+  if (playTyped(input.value)) input.value = '';
+});
 $('#puzzle-hint').addEventListener('click', hint);
 $('#puzzle-next').addEventListener('click', () => nextPuzzle());
 $('#puzzle-solution').addEventListener('click', () => page.dataset.state === 'playing' && failed(null));
