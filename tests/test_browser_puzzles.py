@@ -93,7 +93,8 @@ def next_puzzle(page: Any, previous: str) -> None:
 
 def check_failed(page: Any, wrong: str) -> None:
     lesson = page.evaluate("window.puzzlesPage.lesson()")
-    assert wrong in page.locator("#puzzle-prompt").inner_text()
+    tried = next(san for san, uci in lesson["sans"].items() if uci[:4] == wrong)
+    assert f"Wrong: {tried} is not the move" in page.locator("#puzzle-prompt").inner_text()
     sentence = page.locator("#puzzle-sentence").inner_text()
     assert lesson["san"] in sentence and lesson["sentence"] in sentence
     assert page.locator("#threat-grid").is_visible()  # the missed threats' overlay

@@ -17,8 +17,9 @@ from typing import Any
 from chesscore import Board, Move, square_name
 from chesscore.analysis.describe import PIECE_NAMES
 from chesscore.analysis.insight import describe_change
+from chesscore.analysis.threats import ThreatMap
 from chesscore.puzzles import THEMES
-from chesscore.rules.squares import COLOR_NAMES
+from chesscore.rules.squares import COLOR_NAMES, KING, PAWN
 from chesscore.training import PositionFacts
 from server.puzzles.tables import StoredPuzzle
 from server.shared.errors import RequestError
@@ -70,7 +71,7 @@ def make_lesson(puzzle: StoredPuzzle, step: int) -> dict[str, Any]:
         "piece": square_name(move.from_square),
         "move": move.uci(),
         "san": board.san(move),
-        "sentence": solution_sentence(board, move, puzzle.themes, threats.hanging),
+        "sentence": solution_sentence(board, move, puzzle.themes, threats),
         "overlay": {
             "threats": threats_json(threats),
             "xrays": xrays_json(facts.xrays),
@@ -103,39 +104,54 @@ def _joined(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def solution_sentence(
-    board: Board, move: Move, themes: tuple[str, ...], hanging: tuple[int, ...]
-) -> str:
-    """The solution's move in one sentence (module docstring); `hanging`: the threat map's
-    hanging pieces of `board`."""
+def solution_sentence(board: Board, move: Move, themes: tuple[str, ...], threats: ThreatMap) -> str:
+    """The solution's move in one sentence (module docstring); `threats`: the threat map of
+    `board`."""
     san = board.san(move)
     after = board.copy()
     after.push(move)
     if after.is_checkmate():
         return f"{san} is checkmate."
-    change = describe_change(board, move)
+    change = describe_change(board, move, threats)
     said = []
+    captured = board.piece_at(move.to_square)
+    if captured is not None:
+        said.append(_taking(board, move.to_square, threats))
     forks = [fork for fork in change.forks if fork.origin == move.to_square]
     if forks:
         said.append(f"forks {_joined([_piece_on(after, sq) for sq in forks[0].targets])}")
-    captured = board.piece_at(move.to_square)
-    if captured is not None and move.to_square in hanging:
-        taken = _piece_on(board, move.to_square)
-        said.append(f"takes {taken}, which was undefended or worth more than its attacker")
-    elif captured is not None:
-        said.append(f"takes {_piece_on(board, move.to_square)}")
     if change.discovered:
         said.append(f"uncovers an attack on {_piece_on(after, change.discovered[0].target)}")
     if after.is_check() and not said:
         said.append("gives check")
-    mover = board.turn
-    attacked = [
-        a.target for a in change.new_attacks if a.color == mover and a.origin == move.to_square
+    attacked = [  # pieces, not pawns, and not the king ("check" says it)
+        a.target
+        for a in change.new_attacks
+        if a.color == board.turn
+        and a.origin == move.to_square
+        and _kind(after, a.target) not in (PAWN, KING)
     ]
-    if attacked and not forks:
+    if attacked and not forks and captured is None:
         said.append(f"attacks {_joined([_piece_on(after, sq) for sq in attacked[:2]])}")
     named = [THEMES[key].lower() for key in TACTICS if key in themes]
     sentence = f"{san} {_joined(said)}." if said else f"{san} starts the winning line."
     if named:
         sentence += f" The idea: {_joined(named)}."
     return sentence
+
+
+def _kind(board: Board, sq: int) -> int:
+    piece = board.piece_at(sq)
+    return 0 if piece is None else piece.piece_type
+
+
+def _taking(board: Board, sq: int, threats: ThreatMap) -> str:
+    """ "takes the rook on d1, which was undefended" (or worth more than the piece taking it,
+    as the threat map's hanging pieces are), or only what it takes."""
+    taken = _piece_on(board, sq)
+    if sq not in threats.hanging:
+        return f"takes {taken}"
+    owner = board.turn ^ 1
+    if not threats.attackers[owner][sq]:
+        return f"takes {taken}, which was undefended"
+    return f"takes {taken}, which was worth more than the piece taking it"

@@ -54,6 +54,8 @@ const storm = createStorm($('#puzzle-clock'), () => stormOver());
 let puzzle = null;
 /** @type {Wire | null} */
 let lesson = null; // the lesson of the step being solved
+/** @type {Wire | null} */
+let firstLesson = null; // the first step's: its sentence says what the puzzle is about
 let step = 0; // the solver's move due, from 0
 let hints = 0;
 let streak = 0;
@@ -128,6 +130,7 @@ async function fetchLesson() {
     return false;
   }
   lesson = reply.lesson;
+  if (step === 0) firstLesson = lesson;
   return true;
 }
 
@@ -221,8 +224,7 @@ async function rightMove() {
 async function solved() {
   setState('solved');
   prompt('Solved!');
-  const first = step === 0 ? taught() : null;
-  $('#puzzle-sentence').textContent = first ? first.sentence : '';
+  $('#puzzle-sentence').textContent = firstLesson?.sentence ?? '';
   announce($('#puzzle-announcer'), 'Solved!');
   finishPuzzle(true);
 }
@@ -252,7 +254,9 @@ function failed(uci) {
     density: 'pieces',
     extraShapes: [/** @type {import('../wire.js').Shape} */ (answerArrow)],
   });
-  prompt(uci ? `Wrong: ${uci} is not the move. Puzzle failed.` : 'The solution:');
+  const sans = /** @type {Record<string, string>} */ (taught().sans);
+  const tried = Object.keys(sans).find((san) => uci && sans[san].slice(0, 4) === uci) ?? uci;
+  prompt(tried ? `Wrong: ${tried} is not the move. Puzzle failed.` : 'The solution:');
   $('#puzzle-sentence').textContent = `You missed ${taught().san}: ${taught().sentence}`;
   announce($('#puzzle-announcer'), `${uci ? 'Puzzle failed.' : ''} ${taught().sentence}`);
   finishPuzzle(false);
