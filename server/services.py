@@ -3,8 +3,9 @@
 `build_services` opens the database with every domain's tables (server.tables), starts the
 engine pool and the work pool, and builds each feature's service over them in the order they
 depend on each other (the games first; the accounts, the analysis board, the lobby, the reviews
-and the trainer over them), then adds the
-game service's end listeners (a finished game into its players' histories). `put_in_slots`
+and the trainer over them; the puzzles, with the shipped set loaded, and the review's finished
+listener that makes a player's own puzzles), then adds the game service's end listeners (a
+finished game into its players' histories). `put_in_slots`
 gives each service to the `Slot` its feature's routes and events read it from
 (server.shared.slots). Nothing else builds a service, and no service is found by a string key.
 """
