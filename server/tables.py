@@ -89,17 +89,17 @@ class Tables:
 def build_tables(database: Database) -> Tables:
     """`database` brought up to date by MIGRATIONS, and every domain's tables over it."""
     migrate(database, MIGRATIONS)
-    rated = RatingTables(database)
+    rated, puzzled = RatingTables(database), PuzzleTables(database)
     return Tables(
         database,
         GameTables(database),
-        AccountTables(database, forget=(rated.forget_account,)),
+        AccountTables(database, forget=(rated.forget_account, puzzled.forget_account)),
         rated,
         LobbyTables(database),
         ReviewTables(database),
         AnalysisTables(database),
         HistoryTables(database),
-        PuzzleTables(database),
+        puzzled,
     )
 
 

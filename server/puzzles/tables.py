@@ -9,7 +9,9 @@ same puzzle twice under two ids is one). `puzzle_themes` repeats each puzzle's r
 so that "the nearest rating in a theme" walks one index. `puzzle_results` holds one row per
 solver and puzzle, the first result only (`solver` is "account:<id>" or "address:<ip>"): what
 makes a result count once for the puzzle's rating and the account's; an account's rows carry
-its rating before and after. `puzzle_ratings` is each account's puzzle rating. `puzzle_sets`
+its rating before and after. `puzzle_ratings` is each account's puzzle rating. Deleting an
+account deletes its results, rating and own puzzles (`forget_account`, in the deletion's
+transaction, as the ratings' tables do). `puzzle_sets`
 records the digest of the shipped file last loaded, so that a start loads it only when it
 changed.
 
@@ -382,6 +384,17 @@ class PuzzleTables:
             (account_id, glicko.rating, glicko.deviation, glicko.volatility, after.games,
              after.last_game),
         )  # fmt: skip
+
+    def forget_account(self, db: Connection, account_id: int) -> None:
+        """Inside the account's deletion (server.accounts.tables): its results, its puzzle
+        rating and its own puzzles go (with the results others had on them)."""
+        self.database.lock(db, PUZZLES_LOCK)
+        owned = "SELECT id FROM puzzles WHERE owner_id = ?"
+        for table, column in (("puzzle_results", "puzzle_id"), ("puzzle_themes", "puzzle_id")):
+            db.execute(self.sql(f"DELETE FROM {table} WHERE {column} IN ({owned})"), (account_id,))
+        db.execute(self.sql("DELETE FROM puzzles WHERE owner_id = ?"), (account_id,))
+        db.execute(self.sql("DELETE FROM puzzle_results WHERE account_id = ?"), (account_id,))
+        db.execute(self.sql("DELETE FROM puzzle_ratings WHERE account_id = ?"), (account_id,))
 
     def dashboard(self, account_id: int) -> list[ThemeTally]:
         """The account's results per theme (first results only), most played first."""
