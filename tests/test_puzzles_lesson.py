@@ -33,6 +33,32 @@ def sample() -> list[StoredPuzzle]:
     ]
 
 
+VALUES = {1: 1, 2: 3, 3: 3, 4: 5, 5: 9, 6: 0}
+
+
+def balance(board: chess.Board, color: chess.Color) -> int:
+    return sum(
+        VALUES[piece.piece_type] * (1 if piece.color == color else -1)
+        for piece in board.piece_map().values()
+    )
+
+
+def check_outcome(puzzle: StoredPuzzle, sentence: str) -> None:
+    """ "The line mates in N" and "you are N pawns of material up", by python-chess."""
+    board = chess.Board(puzzle.fen)
+    board.push_uci(puzzle.moves[0])
+    solver, start = board.turn, balance(board, board.turn)
+    for uci in puzzle.moves[1:]:
+        board.push_uci(uci)
+    mates = re.search(r"The line mates in (\d+)\.", sentence)
+    assert bool(mates) == (board.is_checkmate() and len(puzzle.moves) > 2)
+    if mates:
+        assert int(mates.group(1)) == len(puzzle.moves) // 2
+    up = re.search(r"you are (\d+) pawns? of material up", sentence)
+    if up:
+        assert int(up.group(1)) == balance(board, solver) - start > 0
+
+
 @pytest.mark.parametrize("puzzle", sample(), ids=lambda p: p.id)
 def test_the_sentence_states_facts(puzzle: StoredPuzzle) -> None:
     lesson = make_lesson(puzzle, 0)
@@ -48,6 +74,7 @@ def test_the_sentence_states_facts(puzzle: StoredPuzzle) -> None:
     if "is checkmate" in sentence:
         assert board.is_checkmate()
         return
+    check_outcome(puzzle, sentence)
     claims = sentence.split(". The idea:")[0]
     taken = re.search(r"takes " + NAMED.pattern, claims)
     if taken:
@@ -57,7 +84,7 @@ def test_the_sentence_states_facts(puzzle: StoredPuzzle) -> None:
         if "which was undefended" in claims:
             assert not before.attackers(stood.color, chess.parse_square(square))
     for verb in ("forks", "attacks"):
-        found = re.search(verb + r" (.*?)(?:$|\.| and uncovers)", claims)
+        found = re.search(verb + r" (.*?)(?:$|\.|,)", claims)
         if not found:
             continue
         for kind, square in NAMED.findall(found.group(1)):

@@ -19,6 +19,7 @@ from chesscore.analysis.describe import PIECE_NAMES
 from chesscore.analysis.insight import describe_change
 from chesscore.analysis.threats import ThreatMap
 from chesscore.puzzles import THEMES
+from chesscore.puzzles.verify import material_balance
 from chesscore.rules.squares import COLOR_NAMES, KING, PAWN
 from chesscore.training import PositionFacts
 from server.puzzles.tables import StoredPuzzle
@@ -71,7 +72,8 @@ def make_lesson(puzzle: StoredPuzzle, step: int) -> dict[str, Any]:
         "piece": square_name(move.from_square),
         "move": move.uci(),
         "san": board.san(move),
-        "sentence": solution_sentence(board, move, puzzle.themes, threats),
+        "sentence": solution_sentence(board, move, puzzle.themes, threats)
+        + line_outcome(puzzle, step),
         "overlay": {
             "threats": threats_json(threats),
             "xrays": xrays_json(facts.xrays),
@@ -120,8 +122,9 @@ def solution_sentence(board: Board, move: Move, themes: tuple[str, ...], threats
     forks = [fork for fork in change.forks if fork.origin == move.to_square]
     if forks:
         said.append(f"forks {_joined([_piece_on(after, sq) for sq in forks[0].targets])}")
-    if change.discovered:
-        said.append(f"uncovers an attack on {_piece_on(after, change.discovered[0].target)}")
+    uncovered = [a.target for a in change.discovered if _kind(after, a.target) != PAWN]
+    if uncovered:
+        said.append(f"uncovers an attack on {_piece_on(after, uncovered[0])}")
     if after.is_check() and not said:
         said.append("gives check")
     attacked = [  # pieces, not pawns, and not the king ("check" says it)
@@ -134,10 +137,34 @@ def solution_sentence(board: Board, move: Move, themes: tuple[str, ...], threats
     if attacked and not forks and captured is None:
         said.append(f"attacks {_joined([_piece_on(after, sq) for sq in attacked[:2]])}")
     named = [THEMES[key].lower() for key in TACTICS if key in themes]
-    sentence = f"{san} {_joined(said)}." if said else f"{san} starts the winning line."
+    # Clauses apart by commas: a clause may name two pieces with "and" itself.
+    if not said:
+        sentence = f"{san} starts the winning line."
+    elif len(said) == 1:
+        sentence = f"{san} {said[0]}."
+    else:
+        sentence = f"{san} {', '.join(said[:-1])}, and {said[-1]}."
     if named:
         sentence += f" The idea: {_joined(named)}."
     return sentence
+
+
+def line_outcome(puzzle: StoredPuzzle, step: int) -> str:
+    """What the line from `step` on comes to, as a sentence after the first: " The line mates
+    in 2." or " By its end you are 3 pawns of material up." ("" when it is the move itself:
+    a mate in one, or a one-move line whose first sentence said the capture)."""
+    board, _ = position_at(puzzle, step)
+    solver = board.turn
+    start = material_balance(board, solver)
+    for uci in puzzle.moves[2 * step + 1 :]:
+        board.push_uci(uci)
+    left = (len(puzzle.moves) - 2 * step) // 2
+    if board.is_checkmate():
+        return "" if left == 1 else f" The line mates in {left}."
+    gain = material_balance(board, solver) - start
+    if left == 1 or gain <= 0:
+        return ""
+    return f" By its end you are {gain} pawn{'s' if gain > 1 else ''} of material up."
 
 
 def _kind(board: Board, sq: int) -> int:
