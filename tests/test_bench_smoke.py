@@ -35,6 +35,7 @@ BENCHES = [
         "node change -> first engine line on screen (browser): 2 steps",
     ),
     ("preview.py", ["--rounds", "3"], "previews:"),
+    ("puzzles.py", ["--requests", "20", "--size", "3000"], "puzzles: median"),
     ("signin.py", ["--repeat", "2"], "HTTP sign-in, unknown name"),
     ("signup_flood.py", ["--addresses", "2", "--each", "1"], "owner's sign-in during"),
     ("ratings.py", ["--games", "20"], "SQLite store rate_game (one transaction)"),

@@ -71,9 +71,9 @@ from chesscore.puzzles.verify import (  # noqa: E402
 )
 from chesscore.rules.board import Board  # noqa: E402
 from chesscore.rules.pgn_import import read_games  # noqa: E402
+from server.engine.puzzle_lines import engine_lines  # noqa: E402
 from server.engine.stockfish import NPM_BUILD, node_command  # noqa: E402
 from server.engine.uci import EngineError, SearchResult, UciEngine  # noqa: E402
-from server.engine.uci import Score as UciScore  # noqa: E402
 
 OUT = ROOT / "build" / "puzzles"
 SHIPPED = ROOT / "chesscore" / "data" / "puzzles.csv"
@@ -168,37 +168,6 @@ def stockfish_command(path: str | None) -> tuple[str, ...]:
     return command
 
 
-def as_score(score: UciScore | None) -> Score:
-    if score is None:
-        return Score()
-    if score.mate is not None:
-        return Score(0, score.mate)
-    return Score(score.cp or 0)
-
-
-def engine_lines(engine: UciEngine, board: Board, nodes: int) -> list[EngineLine]:
-    """The engine's lines for `board` (two at most, as its MultiPV says), best first. The
-    second is the last one said of another first move than the best's (an exact score before
-    a bound): a search stopped by its budget may leave line 2's last exact score from an
-    earlier depth, when its move may have been today's best."""
-    engine.position(board.fen())
-    result = engine.go(nodes=nodes, timeout=SEARCH_SECONDS)
-    best = result.best_info(1)
-    if best is None or not best.pv:
-        return [EngineLine(result.bestmove, Score(), ())] if result.bestmove else []
-    lines = [EngineLine(best.pv[0], as_score(best.score), best.pv)]
-    others = [
-        info
-        for info in result.infos
-        if info.multipv == 2 and info.pv and info.score and info.pv[0] != best.pv[0]
-    ]
-    exact = [info for info in others if info.score is not None and info.score.bound is None]
-    if others:
-        second = (exact or others)[-1]
-        lines.append(EngineLine(second.pv[0], as_score(second.score), second.pv))
-    return lines
-
-
 # -- finding and verifying candidates --------------------------------------------------------
 
 
@@ -218,7 +187,7 @@ class Worker:
         """The judge's best line (side to move's view); None when the game is over there."""
         if not board.legal_moves():
             return None
-        return engine_lines(self.engines.judge, board, JUDGE_NODES)[0]
+        return engine_lines(self.engines.judge, board, JUDGE_NODES, SEARCH_SECONDS)[0]
 
     def examine(self, fen: str, move: str, judged: EngineLine, source: str) -> None:
         """Verify the candidate `move` played in `fen` and keep it if it passes."""
@@ -233,7 +202,9 @@ class Worker:
         if failed:
             self.stats.rejected[failed] += 1
             return
-        verdict = verify_puzzle(fen, move, lambda b: engine_lines(verifier, b, VERIFY_NODES))
+        verdict = verify_puzzle(
+            fen, move, lambda b: engine_lines(verifier, b, VERIFY_NODES, SEARCH_SECONDS)
+        )
         if isinstance(verdict, Rejected):
             self.stats.rejected[verdict.reason] += 1
             return
@@ -248,7 +219,7 @@ class Worker:
         board.push_uci(move)
         if len(board.legal_moves()) < 2:
             return None
-        lines = engine_lines(self.engines.verifier, board, GLANCE_NODES)
+        lines = engine_lines(self.engines.verifier, board, GLANCE_NODES, SEARCH_SECONDS)
         if not lines[0].score.is_winning:
             return "not winning at a glance"
         if len(lines) < 2 or not lines[1].score.is_winning:

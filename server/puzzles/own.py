@@ -26,20 +26,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from chesscore.puzzles import (
-    EngineLine,
     Puzzle,
-    Score,
     Verified,
     estimate_rating,
     find_themes,
     measure_difficulty,
     verify_puzzle,
 )
-from chesscore.rules.board import Board
 from chesscore.rules.squares import COLOR_NAMES
+from server.engine.puzzle_lines import engine_lines
 from server.engine.stockfish import StockfishSpec
-from server.engine.uci import EngineError, Info, UciEngine
-from server.engine.uci import Score as UciScore
+from server.engine.uci import EngineError, UciEngine
 from server.puzzles.tables import PuzzleTables
 
 log = logging.getLogger(__name__)
@@ -90,34 +87,6 @@ def make_own_puzzle(fen: str, verified: Verified, url: str) -> Puzzle:
     rating = estimate_rating(measure_difficulty(fen, moves, found_quickly=True))
     return Puzzle(puzzle_id(fen, moves), fen, moves, rating, 500, 0, 0,
                   find_themes(fen, moves), url)  # fmt: skip
-
-
-def _score(score: UciScore | None) -> Score:
-    if score is None:
-        return Score()
-    return Score(0, score.mate) if score.mate is not None else Score(score.cp or 0)
-
-
-def engine_lines(engine: UciEngine, board: Board, nodes: int) -> list[EngineLine]:
-    """Stockfish's two best lines of `board` (MultiPV 2), best first, as verify wants them;
-    the second is the last exact one said of another first move (tools/make_puzzles.py reads
-    them the same way)."""
-    engine.position(board.fen())
-    result = engine.go(nodes=nodes, timeout=SEARCH_SECONDS)
-    best = result.best_info(1)
-    if best is None or not best.pv:
-        return [EngineLine(result.bestmove, Score(), ())] if result.bestmove else []
-    lines = [EngineLine(best.pv[0], _score(best.score), best.pv)]
-    others: list[Info] = [
-        info
-        for info in result.infos
-        if info.multipv == 2 and info.pv and info.score and info.pv[0] != best.pv[0]
-    ]
-    exact = [info for info in others if info.score is not None and info.score.bound is None]
-    if others:
-        second = (exact or others)[-1]
-        lines.append(EngineLine(second.pv[0], _score(second.score), second.pv))
-    return lines
 
 
 class OwnPuzzles:
@@ -182,7 +151,7 @@ class OwnPuzzles:
                 verdict = verify_puzzle(
                     candidate.fen,
                     candidate.setting_up,
-                    lambda board: engine_lines(engine, board, nodes),
+                    lambda board: engine_lines(engine, board, nodes, SEARCH_SECONDS),
                 )
                 if not isinstance(verdict, Verified):
                     continue
