@@ -17,10 +17,14 @@ Two steps, so that one slow recording serves several rules:
    with the oracle's (`bench/data/review_oracle.json`, Stockfish 15.1
    at depth 22) by `bench/review.py`'s measures: the oracle's blunders marked at least `?`
    (tolerant recall) and our `??` that are at least a mistake for the oracle (tolerant
-   precision); with `-v`, every `??` the oracle calls less than a mistake.
+   precision); with `-v`, every `??` the oracle calls less than a mistake. With `--deep D`,
+   the plies the measures count (our `??`, the oracle's mistakes and blunders) are judged
+   again by the oracle searching their positions to depth D (cached in
+   `bench/data/review_oracle_deep.json`): at depth 22 the oracle is itself a short search,
+   and a deeper one settles which of the two was wrong where they part.
 
     python bench/review_again.py record [--games 30] [--nodes N] [--again 1000000]
-    python bench/review_again.py analyse [-v]
+    python bench/review_again.py analyse [-v] [--deep 27]
 """
 
 from __future__ import annotations
@@ -31,8 +35,11 @@ import multiprocessing
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+import chess
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -46,6 +53,7 @@ from server.review.look_again import LookAgain  # noqa: E402
 from server.review.record import eval_from_json, eval_to_json  # noqa: E402
 
 RECORD = Path("/tmp/review_again_record.json")
+DEEP_ORACLE = ROOT / "bench" / "data" / "review_oracle_deep.json"
 
 
 def record_game(job: tuple[int, str, list[str], int, int, float]) -> dict[str, Any]:
@@ -210,6 +218,41 @@ def _look_again(
     return evals
 
 
+def judged_deeper(games: list[Any], rows: list[Ply], depth: int) -> list[Ply]:
+    """`rows` with the oracle's class searched again to `depth` on every ply the measures
+    count (our `??`, the oracle's mistakes and blunders); the other plies keep theirs."""
+    counted = [row for row in rows if row.ours == "blunder" or row.theirs in MISTAKE_OR_WORSE]
+    pairs = {}
+    for row in counted:
+        boards = review_oracle.game_boards(games[row.game - 1])
+        pairs[row.game, row.ply] = boards[row.ply - 1], boards[row.ply]
+    deep = review_oracle.complete_boards(
+        [board for pair in pairs.values() for board in pair],
+        depth,
+        path=DEEP_ORACLE,
+        progress=lambda line: print(line, file=sys.stderr, flush=True),
+    )
+    judged = []
+    for row in rows:
+        if (row.game, row.ply) not in pairs:
+            judged.append(row)
+            continue
+        before_board, after_board = pairs[row.game, row.ply]
+        before = deep[review_oracle.position_key(before_board)]
+        after = deep[review_oracle.position_key(after_board)]
+        theirs = stockfish_class(before_board, chess.Move.from_uci(row.uci), before, after)
+        judged.append(
+            replace(
+                row,
+                theirs=theirs,
+                theirs_before=before["eval"],
+                theirs_after=after["eval"],
+                theirs_best=before["best"],
+            )
+        )
+    return judged
+
+
 def analyse(args: argparse.Namespace) -> None:
     recorded = json.loads(args.out.read_text())
     count = max(int(key) for key in recorded)
@@ -222,6 +265,9 @@ def analyse(args: argparse.Namespace) -> None:
     print(f"{len(games)} games, {positions} positions, {again} searched again in the recording")
     for label, mode in (("first pass", "first"), ("deeper look", "look"), ("lesser", "lesser")):
         rows = judged_rows(games, recorded, oracle, mode)
+        if args.deep:
+            label = f"{label}, oracle at depth {args.deep}"
+            rows = judged_deeper(games, rows, args.deep)
         for name, (part, whole) in agreement_measures(rows).items():
             print(f"{label}: {name:<19} {share(part, whole)}")
         if args.verbose:
@@ -243,6 +289,7 @@ def main() -> None:
     parser.add_argument("--points", type=float, default=10.0, help="drop recorded again")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--out", type=Path, default=RECORD)
+    parser.add_argument("--deep", type=int, default=0, help="the counted plies' oracle depth")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     if args.step == "record":

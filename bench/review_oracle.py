@@ -133,8 +133,22 @@ def complete(
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Entry]:
     """The oracle's entry for every position of `games`, searching those not cached yet."""
+    return complete_boards(_unique(games), depth, fresh, path, progress)
+
+
+def complete_boards(
+    boards: Sequence[chess.Board],
+    depth: int,
+    fresh: bool = False,
+    path: Path = ORACLE,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Entry]:
+    """The oracle's entry for each of `boards` (and whatever else `path` holds at `depth`),
+    searching those not cached yet."""
     positions = load(path, depth, fresh)
-    missing = [b for b in _unique(games) if position_key(b) not in positions]
+    missing = list(
+        {position_key(b): b for b in boards if position_key(b) not in positions}.values()
+    )
     if fresh or missing:
         _fill(positions, missing, depth, path, progress)
     return positions
