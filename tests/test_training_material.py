@@ -90,6 +90,14 @@ def test_hanging_means_taking_it_wins_material() -> None:
     assert names(drill("4k3/8/4p3/3p4/4P3/5P2/8/4K3 w - - 0 1", "hanging").squares) == []
 
 
+def test_a_piece_taken_with_a_discovered_check_hangs_though_defended() -> None:
+    # From a game of the shipped set: had Black passed, Bxb8 uncovers the queen's check on the
+    # f-file, Rxb8 does not answer it, so the knight falls.
+    fen = "rnb2bnr/pp1p1kqp/2p5/8/5B2/2N2Q2/PPP3PP/R4RK1 b - - 0 12"
+    assert "b8" in names(drill(fen, "hanging").squares)
+    assert oracle_hanging(chess.Board(fen)) == names(drill(fen, "hanging").squares)
+
+
 def test_no_hanging_drill_in_check() -> None:
     quiet = PositionFacts("4k3/8/8/8/8/8/6r1/R3K3 w - - 0 1")
     assert make_drill(quiet, "hanging", random.Random(0)) is not None

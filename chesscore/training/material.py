@@ -59,10 +59,39 @@ def capture_gains(board: Board) -> dict[int, int]:
             continue
         if square != QUIET and piece_type_of(cells[square]) == KING:
             continue
-        value = exchange_on_target(board, packed)[0]
+        value = exchange_value(board, packed)
         if square not in gains or value > gains[square]:
             gains[square] = value
     return gains
+
+
+def exchange_value(board: Board, packed: int) -> int:
+    """What a legal packed move takes and the exchange after on its target (centipawns, may be
+    negative). A move that gives check is played out with legal moves only: the check must be
+    answered first, so a recapture that leaves the king in check (after a discovered check, any
+    recapture but the king's) is no answer, which the static exchange cannot see."""
+    if not board.gives_check_packed(packed):
+        return exchange_on_target(board, packed)[0]
+    target = packed & SQUARE_MASK
+    value = _taken_value(board, packed)
+    board.push_packed(packed)
+    try:
+        return value - _best_recapture(board, target)
+    finally:
+        board.pop()
+
+
+def _best_recapture(board: Board, target: int) -> int:
+    """The most the side to move wins by a legal capture on `target` and the exchange after,
+    each capture a legal move; 0 when it does better not to take."""
+    best = 0
+    for reply in board.generate_legal():
+        if reply & SQUARE_MASK == target:
+            gain = _taken_value(board, reply)
+            board.push_packed(reply)
+            best = max(best, gain - _best_recapture(board, target))
+            board.pop()
+    return best
 
 
 def taken_square(board: Board, packed: int) -> int | None:
@@ -120,7 +149,7 @@ class Risks:
     def loses_material(self, work: Board, packed: int) -> bool:
         """Whether the legal packed move loses material (see the module docstring); `work` is
         the position, played on and taken back."""
-        if exchange_on_target(work, packed)[0] < 0:
+        if exchange_value(work, packed) < 0:
             return True
         origin = packed >> ORIGIN_SHIFT & SQUARE_MASK
         taken = _taken_value(work, packed)
@@ -177,7 +206,7 @@ def falling(after: Board, origin: int, targets: Sequence[int]) -> list[int]:
     work = after.copy()
     for reply in after.generate_legal():
         if reply & SQUARE_MASK == origin:
-            if exchange_on_target(work, reply)[0] >= 0:
+            if exchange_value(work, reply) >= 0:
                 return []
             continue  # taking the checking piece loses more than the fork would
         work.push_packed(reply)
@@ -197,6 +226,6 @@ def _won_by(board: Board, origin: int, targets: Sequence[int]) -> list[int]:
     for packed in board.generate_legal():
         target = packed & SQUARE_MASK
         if target in wanted and packed >> ORIGIN_SHIFT & SQUARE_MASK == origin:
-            value = exchange_on_target(board, packed)[0]
+            value = exchange_value(board, packed)
             best[target] = max(value, best.get(target, value))
     return [sq for sq in targets if best.get(sq, 0) > 0]
