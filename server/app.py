@@ -38,6 +38,7 @@ from server.lobby import pages as lobby_pages
 from server.players import claim as players_claim
 from server.players import http as players_http
 from server.players import ratings_http
+from server.preferences import http as preferences_http
 from server.review import http as review_http
 from server.review import pages as review_pages
 from server.services import build_services, put_in_slots
@@ -101,6 +102,7 @@ def _register_routes(app: Flask) -> None:
     app.register_blueprint(credits.blueprint)
     app.register_blueprint(accounts_http.blueprint)
     account_pages.install(app)
+    preferences_http.install(app)
     app.register_blueprint(ratings_http.blueprint)
     app.register_blueprint(players_http.blueprint)
     app.register_blueprint(players_http.api_blueprint)

@@ -33,6 +33,7 @@ from server.lobby.events import LobbyRooms, WatchingNotifier
 from server.lobby.service import LOBBY, LobbyService
 from server.lobby.watch import WatchedGame
 from server.players.http import PROFILE_TABLES, record_history
+from server.preferences.http import PREFERENCES
 from server.ratings.tables import RATINGS
 from server.review.events import review_engine, review_room
 from server.review.service import REVIEWS, ReviewService
@@ -133,6 +134,7 @@ def put_in_slots(app: Flask, services: Services) -> None:
     SERVICES.put(app, services)
     PROFILE_TABLES.put(app, services.tables)
     RATINGS.put(app, services.tables.ratings)
+    PREFERENCES.put(app, services.tables.preferences)
     CONNECTIONS.put(app, services.connections)
     ENGINES.put(app, services.engines)
     WORK.put(app, services.work)

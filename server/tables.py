@@ -22,6 +22,8 @@ from server.lobby import tables as lobby
 from server.lobby.tables import LobbyTables
 from server.players import tables as players
 from server.players.tables import HistoryTables
+from server.preferences import tables as preferences
+from server.preferences.tables import PreferenceTables
 from server.ratings import tables as ratings
 from server.ratings.tables import RatingTables
 from server.review import tables as reviews
@@ -61,6 +63,7 @@ MIGRATIONS = (
         "known devices per browser, accounts' sightings",
         (devices.create_table, sightings.create_table),
     ),
+    Migration(9, "the accounts' preferences", (preferences.create_table,)),
 )
 LATEST = MIGRATIONS[-1].version
 
@@ -77,6 +80,7 @@ class Tables:
     reviews: ReviewTables
     analyses: AnalysisTables
     history: HistoryTables
+    preferences: PreferenceTables
 
     def close(self) -> None:
         self.database.close()
@@ -86,15 +90,17 @@ def build_tables(database: Database) -> Tables:
     """`database` brought up to date by MIGRATIONS, and every domain's tables over it."""
     migrate(database, MIGRATIONS)
     rated = RatingTables(database)
+    preferred = PreferenceTables(database)
     return Tables(
         database,
         GameTables(database),
-        AccountTables(database, forget=(rated.forget_account,)),
+        AccountTables(database, forget=(rated.forget_account, preferred.forget_account)),
         rated,
         LobbyTables(database),
         ReviewTables(database),
         AnalysisTables(database),
         HistoryTables(database),
+        preferred,
     )
 
 

@@ -145,6 +145,7 @@ SERVER_FLOORS: tuple[tuple[str, ...], ...] = (
     # the order they may import each other (a later one may import an earlier one).
     (
         "server.accounts",
+        "server.preferences",
         "server.games",
         "server.lobby",
         "server.analysis",

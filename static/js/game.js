@@ -14,6 +14,7 @@ import { connectToGame } from './connection.js';
 import { refusalText } from './client.js';
 import { createBoard } from './board.js';
 import { askPromotion } from './promotion.js';
+import { preferences } from './preferences.js';
 import { createHistory } from './history.js';
 import { parseTypedMove } from './notation.js';
 import { uciToMove } from '/vendor/chessground/util.js';
@@ -471,7 +472,8 @@ async function playBoardMove(orig, dest) {
   }
   let uci = `${orig}${dest}`;
   if ((state.promotions?.[orig] ?? []).includes(dest)) {
-    const piece = await askPromotion($('#promotion'), role);
+    // "Promote to a queen without asking", the player's preference (preferences.js).
+    const piece = preferences().auto_queen ? 'q' : await askPromotion($('#promotion'), role);
     if (!piece) {
       board.restore();
       return;
