@@ -85,9 +85,9 @@ def read_cookie(value: str | None) -> Preferences:
         if name not in NAMES:
             continue
         typed: Any = word == "1" if isinstance(getattr(DEFAULTS, name), bool) else word
-        if word in ("0", "1") or not isinstance(typed, bool):
-            if typed in allowed(name):
-                changes[name] = typed
+        # A boolean is 1 or 0 and nothing else; a word must be one of its choices.
+        if (word in ("0", "1") or not isinstance(typed, bool)) and typed in allowed(name):
+            changes[name] = typed
     return replace(DEFAULTS, **changes)
 
 

@@ -16,8 +16,8 @@ from flask import Blueprint, Flask, Response, current_app, g, jsonify, render_te
 from flask.typing import ResponseReturnValue
 
 from server.accounts.identity import current_account
-from server.edge.http import answer_errors_as_json, json_body
 from server.accounts.sessions import is_secure
+from server.edge.http import answer_errors_as_json, json_body
 from server.preferences.choices import (
     BOARDS,
     COOKIE,
