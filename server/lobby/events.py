@@ -32,7 +32,8 @@ from server.lobby.requests import (
     parse_pair,
     parse_seek,
 )
-from server.lobby.seeks import Seat, Seek
+from server.games.rating import game_speed_of
+from server.lobby.seeks import Seat, Seek, clock_of
 from server.lobby.service import LOBBY, LobbyService
 from server.lobby.watch import WatchedGame, choose_tv
 
@@ -65,6 +66,9 @@ def seek_json(seek: Seek) -> dict[str, Any]:
         "rating": None if seek.rating is None else seek.rating.rating,
         "provisional": None if seek.rating is None else seek.rating.provisional,
         "rating_range": None if seek.rating_range is None else list(seek.rating_range),
+        # The ratings' speed of its control: the lobby greys a challenge whose range leaves
+        # out the visitor's own rating in it.
+        "speed": game_speed_of(clock_of(seek.control)).value,
     }
 
 
