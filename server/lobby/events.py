@@ -25,6 +25,7 @@ from server.edge.clients import request_client
 from server.games.clock import control_name
 from server.games.notifier import Notifier
 from server.games.play import Event, Game, color_name
+from server.games.rating import game_speed_of
 from server.lobby.requests import (
     parse_accept,
     parse_cancel,
@@ -32,7 +33,6 @@ from server.lobby.requests import (
     parse_pair,
     parse_seek,
 )
-from server.games.rating import game_speed_of
 from server.lobby.seeks import Seat, Seek, clock_of
 from server.lobby.service import LOBBY, LobbyService
 from server.lobby.watch import WatchedGame, choose_tv

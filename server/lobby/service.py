@@ -223,7 +223,9 @@ class LobbyService:
         if seek.rated and member is None:
             raise RequestError("not_signed_in", "sign in to play a rated game")
         if member is not None and member.id == seek.account:
-            raise RequestError("not_allowed", "this is your own challenge: wait for someone to take it")
+            raise RequestError(
+                "not_allowed", "this is your own challenge: wait for someone to take it"
+            )
         if seek.rated and set(seek.seen) & set(seen):
             raise RequestError("same_player", SAME_PLAYER)
         if seek.rated and member is not None and seek.account is not None:
