@@ -23,6 +23,7 @@ from server.accounts.identity import ACCOUNT_SOURCE
 from server.accounts.service import ACCOUNTS, Accounts
 from server.analysis.engine_events import ENGINES
 from server.analysis.service import ANALYSIS, AnalysisService
+from server.chat.service import CHAT, ChatService
 from server.edge.connections import CONNECTIONS, Connections
 from server.engine.pool import EnginePool, default_size
 from server.games.pgn import pgn_headers, pgn_result
@@ -69,6 +70,7 @@ class Services:
     lobby: LobbyService
     reviews: ReviewService
     training: TrainingService
+    chat: ChatService
 
 
 def build_services(app: Flask, socketio: SocketIO) -> Services:
@@ -122,6 +124,7 @@ def build_services(app: Flask, socketio: SocketIO) -> Services:
         lobby,
         reviews,
         training,
+        ChatService(lambda room, line: socketio.emit("chat", line, to=room)),
     )
 
 
@@ -146,6 +149,7 @@ def put_in_slots(app: Flask, services: Services) -> None:
     LOBBY.put(app, services.lobby)
     REVIEWS.put(app, services.reviews)
     TRAINING.put(app, services.training)
+    CHAT.put(app, services.chat)
 
 
 def _build_lobby(

@@ -147,6 +147,7 @@ SERVER_FLOORS: tuple[tuple[str, ...], ...] = (
         "server.accounts",
         "server.preferences",
         "server.games",
+        "server.chat",
         "server.lobby",
         "server.analysis",
         "server.review",

@@ -79,6 +79,7 @@ def test_a_seek_appears_is_taken_and_vanishes(visitor: Visitors) -> None:
         "rating": None,  # a visitor without an account has none
         "provisional": None,
         "rating_range": None,
+        "speed": "blitz",  # the lobby compares a range with the visitor's rating in it
     }
     assert onlooker.wait_message("seek_added")["seek"] == seek
     assert [listed["id"] for listed in visitor().enter()["seeks"]] == [seek["id"]]
