@@ -22,6 +22,7 @@ from server.accounts import pages as account_pages
 from server.accounts import passwords
 from server.analysis import http as analysis_http
 from server.analysis import pages as analysis_pages
+from server.chat import events as chat_events
 from server.edge import credits, vendor
 from server.edge.broadcast import make_client_manager
 from server.edge.guard import install as install_transport_guard
@@ -103,6 +104,7 @@ def _register_routes(app: Flask) -> None:
     app.register_blueprint(accounts_http.blueprint)
     account_pages.install(app)
     preferences_http.install(app)
+    chat_events.install(app)
     app.register_blueprint(ratings_http.blueprint)
     app.register_blueprint(players_http.blueprint)
     app.register_blueprint(players_http.api_blueprint)

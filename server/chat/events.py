@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from flask import Flask
 from flask_socketio import join_room, leave_room
 
 from chesscore import Color
 from server.accounts.identity import shown_name
+from server.chat.phrases import PHRASES
 from server.chat.requests import parse_join, parse_say
 from server.chat.service import CHAT, audience_of
 from server.chat.wire import AUDIENCES, chat_room
@@ -53,6 +55,11 @@ def chat_say(payload: Any) -> dict[str, Any]:
     name = shown_name(None) if role is None else None
     CHAT.get().say(said.game, role, said.phrase, speaker, name)
     return {"ok": True}
+
+
+def install(app: Flask) -> None:
+    """The phrases' table for the game page's chat panel (templates/chat_panel.html)."""
+    app.add_template_global(PHRASES, "chat_phrases")
 
 
 HANDLERS: dict[str, Callable[[Any], dict[str, Any]]] = {

@@ -15,7 +15,7 @@ if (toggle && menu) {
     menu.classList.toggle('open', open);
   };
   toggle.addEventListener('click', () => show(toggle.getAttribute('aria-expanded') !== 'true'));
-  menu.addEventListener('keydown', (event) => {
+  document.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape' || !menu.classList.contains('open')) return;
     show(false);
     toggle.focus();
