@@ -84,17 +84,23 @@ def test_the_lobby_shows_the_players_ratings_and_greys_a_challenge_out_of_range(
         context.close()
 
 
-def test_deleting_the_account_asks_first(browser: Any, server: LiveServer) -> None:
-    context = browser.new_context(**DESKTOP)
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_deleting_the_account_asks_first(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest, screen: str
+) -> None:
+    context = browser.new_context(**(DESKTOP if screen == "desktop" else PHONE))
     name = new_name("gone")
     try:
         page = context.new_page()
         sign_up(page, server.url, name)
+        context.request.post(server.url + "/api/preferences", data={"theme": "dark"})
         page.goto(server.url + "/account")
+        expect(page.locator("#preferences-form input[name='theme'][value='dark']")).to_be_checked()
         page.locator("#delete-password").fill(PASSWORD)
         page.get_by_role("button", name="Delete my account").click()
         question = page.get_by_role("alertdialog")
         expect(question).to_contain_text(f"Delete the account {name} for good?")
+        page.screenshot(path=screenshot_path(request, f"-{screen}"), full_page=True)
         page.get_by_role("button", name="No, keep it").click()
         expect(question).to_be_hidden()
         assert context.request.get(server.url + "/api/account").ok  # nothing was sent
