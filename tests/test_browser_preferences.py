@@ -68,7 +68,10 @@ def test_a_choice_applies_at_once_and_every_page_is_served_with_it(
             response = page.goto(server.url + path)
             # The served HTML has the classes: nothing is drawn with the default first.
             assert 'class="board-blue theme-dark coords-off"' in response.text(), path
-        board = page.locator("cg-board").first
+            page.wait_for_timeout(500)  # the page's first drawing (the screenshot is looked at)
+            name = path.strip("/") or "lobby"
+            page.screenshot(path=screenshot_path(request, f"-{screen}-{name}"), full_page=True)
+        board = page.locator("cg-board").last
         expect(board).to_be_visible()
         image = board.evaluate("(board) => getComputedStyle(board).backgroundImage")
         assert "conic-gradient" in image
