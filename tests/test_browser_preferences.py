@@ -134,6 +134,23 @@ def test_a_game_as_the_player_chose_it_with_the_players_quick_phrases(
             context.close()
 
 
+@pytest.mark.parametrize(
+    ("scheme", "paper"), [("dark", DARK_PAPER), ("light", "rgb(244, 241, 234)")]
+)
+def test_the_system_theme_follows_the_systems_colour_scheme(
+    browser: Any, server: LiveServer, scheme: str, paper: str
+) -> None:
+    context = browser.new_context(**DESKTOP, color_scheme=scheme)
+    try:
+        choose(context, server.url, theme="system")
+        page = context.new_page()
+        page.goto(server.url + "/")
+        assert html_class(page) == "board-brown theme-system"
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == paper
+    finally:
+        context.close()
+
+
 def test_the_chat_is_not_shown_when_turned_off(browser: Any, server: LiveServer) -> None:
     created = create_game(server.url, opponent="friend", color="white")
     context = browser.new_context(**DESKTOP)
