@@ -22,6 +22,7 @@ from server.accounts import pages as account_pages
 from server.accounts import passwords
 from server.analysis import http as analysis_http
 from server.analysis import pages as analysis_pages
+from server.chat import events as chat_events
 from server.edge import credits, vendor
 from server.edge.broadcast import make_client_manager
 from server.edge.guard import install as install_transport_guard
@@ -38,6 +39,7 @@ from server.lobby import pages as lobby_pages
 from server.players import claim as players_claim
 from server.players import http as players_http
 from server.players import ratings_http
+from server.preferences import http as preferences_http
 from server.puzzles import http as puzzles_http
 from server.review import http as review_http
 from server.review import pages as review_pages
@@ -102,6 +104,8 @@ def _register_routes(app: Flask) -> None:
     app.register_blueprint(credits.blueprint)
     app.register_blueprint(accounts_http.blueprint)
     account_pages.install(app)
+    preferences_http.install(app)
+    chat_events.install(app)
     app.register_blueprint(ratings_http.blueprint)
     app.register_blueprint(players_http.blueprint)
     app.register_blueprint(players_http.api_blueprint)

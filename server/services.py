@@ -24,6 +24,7 @@ from server.accounts.identity import ACCOUNT_SOURCE
 from server.accounts.service import ACCOUNTS, Accounts
 from server.analysis.engine_events import ENGINES
 from server.analysis.service import ANALYSIS, AnalysisService
+from server.chat.service import CHAT, ChatService
 from server.edge.connections import CONNECTIONS, Connections
 from server.engine.pool import EnginePool, default_size
 from server.games.pgn import pgn_headers, pgn_result
@@ -34,6 +35,7 @@ from server.lobby.events import LobbyRooms, WatchingNotifier
 from server.lobby.service import LOBBY, LobbyService
 from server.lobby.watch import WatchedGame
 from server.players.http import PROFILE_TABLES, record_history
+from server.preferences.http import PREFERENCES
 from server.puzzles.own import OwnPuzzles, accounts_by_color
 from server.puzzles.service import PUZZLES, PuzzleService
 from server.ratings.tables import RATINGS
@@ -72,6 +74,7 @@ class Services:
     reviews: ReviewService
     training: TrainingService
     puzzles: PuzzleService
+    chat: ChatService
 
 
 def build_services(app: Flask, socketio: SocketIO) -> Services:
@@ -136,6 +139,7 @@ def build_services(app: Flask, socketio: SocketIO) -> Services:
         reviews,
         training,
         puzzles,
+        ChatService(lambda room, line: socketio.emit("chat", line, to=room)),
     )
 
 
@@ -148,6 +152,7 @@ def put_in_slots(app: Flask, services: Services) -> None:
     SERVICES.put(app, services)
     PROFILE_TABLES.put(app, services.tables)
     RATINGS.put(app, services.tables.ratings)
+    PREFERENCES.put(app, services.tables.preferences)
     CONNECTIONS.put(app, services.connections)
     ENGINES.put(app, services.engines)
     WORK.put(app, services.work)
@@ -160,6 +165,7 @@ def put_in_slots(app: Flask, services: Services) -> None:
     REVIEWS.put(app, services.reviews)
     TRAINING.put(app, services.training)
     PUZZLES.put(app, services.puzzles)
+    CHAT.put(app, services.chat)
 
 
 def _game_accounts(tables: Tables, game_id: str) -> dict[str, int]:

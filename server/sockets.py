@@ -19,6 +19,7 @@ from server.accounts.service import ACCOUNTS
 from server.accounts.sessions import COOKIE as SESSION_COOKIE
 from server.analysis import engine_events
 from server.analysis import events as analysis_events
+from server.chat import events as chat_events
 from server.edge.connections import CONNECTIONS
 from server.edge.dispatch import bind, current_sid, refuse_reserved, register_fallbacks
 from server.games import events as game_events
@@ -50,7 +51,12 @@ def register(socketio: SocketIO) -> None:
 
     socketio.on_event("connect", on_connect)
     socketio.on_event("disconnect", on_disconnect)
-    handlers = {**game_events.HANDLERS, **lobby_events.HANDLERS, **review_events.HANDLERS}
+    handlers = {
+        **game_events.HANDLERS,
+        **lobby_events.HANDLERS,
+        **review_events.HANDLERS,
+        **chat_events.HANDLERS,
+    }
     for name, work in handlers.items():
         socketio.on_event(name, bind(work))
     for name, work in {**game_events.LOOKUPS, **analysis_events.LOOKUPS}.items():

@@ -22,6 +22,8 @@ from server.lobby import tables as lobby
 from server.lobby.tables import LobbyTables
 from server.players import tables as players
 from server.players.tables import HistoryTables
+from server.preferences import tables as preferences
+from server.preferences.tables import PreferenceTables
 from server.puzzles import tables as puzzles
 from server.puzzles.tables import PuzzleTables
 from server.ratings import tables as ratings
@@ -64,6 +66,7 @@ MIGRATIONS = (
         (devices.create_table, sightings.create_table),
     ),
     Migration(9, "puzzles, their themes, results and ratings", (puzzles.create_tables,)),
+    Migration(10, "the accounts' preferences", (preferences.create_table,)),
 )
 LATEST = MIGRATIONS[-1].version
 
@@ -81,6 +84,7 @@ class Tables:
     analyses: AnalysisTables
     history: HistoryTables
     puzzles: PuzzleTables
+    preferences: PreferenceTables
 
     def close(self) -> None:
         self.database.close()
@@ -90,16 +94,21 @@ def build_tables(database: Database) -> Tables:
     """`database` brought up to date by MIGRATIONS, and every domain's tables over it."""
     migrate(database, MIGRATIONS)
     rated, puzzled = RatingTables(database), PuzzleTables(database)
+    preferred = PreferenceTables(database)
     return Tables(
         database,
         GameTables(database),
-        AccountTables(database, forget=(rated.forget_account, puzzled.forget_account)),
+        AccountTables(
+            database,
+            forget=(rated.forget_account, puzzled.forget_account, preferred.forget_account),
+        ),
         rated,
         LobbyTables(database),
         ReviewTables(database),
         AnalysisTables(database),
         HistoryTables(database),
         puzzled,
+        preferred,
     )
 
 

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 def type_move(page: Any, text: str) -> None:
     page.get_by_label("Type a move").fill(text)
-    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Play", exact=True).click()
 
 
 def click(page: Any, name: str) -> None:

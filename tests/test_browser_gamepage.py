@@ -294,12 +294,12 @@ def test_typed_moves_in_a_players_words(contexts: Any, server: LiveServer) -> No
     created = create_game(server.url, opponent="friend", color="white", fen=fen)
     page = open_game(contexts(), server.url + created["links"]["private"])
     page.get_by_label("Type a move").fill("Kd4")
-    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Play", exact=True).click()
     expect(page.locator("#move-error")).to_have_text(
         "Kd4 is not legal here: the king would be in check"
     )
     page.get_by_label("Type a move").fill("bc4")  # a lowercase pawn capture, as on lichess
-    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Play", exact=True).click()
     wait_for_ply(page, 1)
     assert move_list(page) == ["bxc4"]
 

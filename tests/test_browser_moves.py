@@ -176,7 +176,7 @@ def test_typed_moves(
         page = open_game(context, server.url + created["links"]["private"])
         for typed, moves, error in steps:
             page.get_by_label("Type a move").fill(typed)
-            page.get_by_role("button", name="Play").click()
+            page.get_by_role("button", name="Play", exact=True).click()
             if moves:
                 wait_for_ply(page, len(moves))
             else:

@@ -121,6 +121,9 @@ def test_the_profile_shows_the_games_and_the_review_link(
     expect(page.locator(".rating[data-speed='bullet'] .rating-games")).to_have_text("1 rated game")
     expect(page.locator(".rating[data-speed='bullet'] .rating-value")).to_contain_text("?")
     page.wait_for_function("window.ratingGraph && window.ratingGraph.data.datasets.length === 1")
+    # One rated bullet game: a line from the rating it started at (1500) to the one it gave.
+    bullet = page.evaluate("window.ratingGraph.data.datasets[0].data.map((point) => point.y)")
+    assert len(bullet) == 2 and bullet[0] == 1500 and bullet[1] < 1500
     page.screenshot(path=screenshot_path(request, "-desktop"), full_page=True)
 
     page.locator(".filter-tabs a", has_text="Wins").click()

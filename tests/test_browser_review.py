@@ -347,7 +347,7 @@ def test_a_game_from_the_analysis_board_reviewed_on_a_phone(
         assert review["source"] == {"pgn": True}
         assert review["headers"]["White"] == "Paul Morphy"
         assert page.locator("#graph").get_attribute("data-points") == "34"
-        assert page.locator("#open-analysis").is_hidden()  # no game here to open
+        assert page.locator("#open-analysis").is_visible()  # the moves go to the board as PGN
         page.locator("#moves button.review-move").last.click()
         page.wait_for_function("document.querySelector('#review').dataset.ply === '33'")
         wait_for_board_at_rest(page)

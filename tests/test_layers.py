@@ -145,7 +145,9 @@ SERVER_FLOORS: tuple[tuple[str, ...], ...] = (
     # the order they may import each other (a later one may import an earlier one).
     (
         "server.accounts",
+        "server.preferences",
         "server.games",
+        "server.chat",
         "server.lobby",
         "server.analysis",
         "server.review",

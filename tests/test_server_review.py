@@ -213,6 +213,20 @@ def test_asking_again_gives_the_same_review(
     assert again.json() == {"ok": True, "id": scholars_review["id"], "status": "done"}
 
 
+def test_a_games_review_is_found_by_the_game(
+    server: LiveServer, scholars_game: str, scholars_review: dict[str, Any]
+) -> None:
+    """`GET /api/reviews/game/<id>`: a spectator's page offers the review; it asks for none."""
+    found = requests.get(f"{server.url}/api/reviews/game/{scholars_game}", timeout=10)
+    assert found.json() == {"ok": True, "id": scholars_review["id"], "status": "done"}
+    other = FriendGame(server.url)
+    other.play(*SCHOLARS_MATE)
+    other.close()
+    refused(requests.get(f"{server.url}/api/reviews/game/{other.id}", timeout=10), 404, "not_found")
+    refused(requests.get(f"{server.url}/api/reviews/game/nonsense", timeout=10), 404, "not_found")
+    assert post(server.url, {"game": other.id}).status_code == 201  # not asked for by the look-up
+
+
 def test_the_reviewed_pgn_reads_back_in_python_chess(
     server: LiveServer, scholars_review: dict[str, Any]
 ) -> None:

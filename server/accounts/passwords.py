@@ -20,6 +20,7 @@ NFC-normalised (`normal`) before they are checked, hashed or verified.
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from pathlib import Path
 
@@ -72,11 +73,20 @@ def check_password(password: object, name: str) -> str:
         raise RequestError("weak_password", f"the password is longer than {MAX_LENGTH} characters")
     if password.casefold() == name.casefold():
         raise RequestError("weak_password", "the password is the account's name")
+    if is_name_and_digits(password, name):
+        raise RequestError("weak_password", "the password is the account's name and digits")
     if password.casefold() in common_passwords():
         raise RequestError(
             "weak_password", "the password is one of the most commonly used: choose another"
         )
     return password
+
+
+def is_name_and_digits(password: str, name: str) -> bool:
+    """Whether `password` is `name` with digits before or after it ("alice1", "2024alice"):
+    the first guesses of anyone who knows the name."""
+    typed, named = password.casefold(), re.escape(name.casefold())
+    return re.fullmatch(rf"(?:{named}\d+|\d+{named})", typed) is not None
 
 
 def hash_password(password: str, lane: Lane = CHECKS) -> str:

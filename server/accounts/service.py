@@ -49,6 +49,8 @@ from server.shared.slots import Slot
 from server.shared.tokens import hash_token
 
 BAD_CREDENTIALS = "the name or the password is wrong"
+# A signed-in account's own password asked again: the name is not in doubt.
+WRONG_PASSWORD = "the password is wrong"
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,12 @@ class Accounts:
         return SignedIn(account, self._new_session(account))
 
     def _verified(
-        self, name: object, password: object, address: str, device: str | None
+        self,
+        name: object,
+        password: object,
+        address: str,
+        device: str | None,
+        refusal: str = BAD_CREDENTIALS,
     ) -> StoredUser:
         """The user `name` whose password is `password`, or `bad_credentials` (an unknown
         name costs and answers the same), within the limits: the account's wait is spared
@@ -176,7 +183,7 @@ class Accounts:
         if not matched or user is None:
             self.address_failures.fail(address)
             self.account_failures.fail(key)
-            raise RequestError("bad_credentials", BAD_CREDENTIALS)
+            raise RequestError("bad_credentials", refusal)
         # The address's count is not cleared: one's own account must not reset a sprayer's.
         self.account_failures.forget(key)
         return user
@@ -218,7 +225,7 @@ class Accounts:
         """Set a new password after checking the current one; every session ends, and the
         caller's continues under a new id (returned)."""
         secret = passwords.check_password(new, account.name)
-        self._verified(account.name, current, address, device)
+        self._verified(account.name, current, address, device, WRONG_PASSWORD)
         self.tables.set_password(account.id, passwords.hash_password(secret))
         self._end_connections(lambda held, _: held.id == account.id)
         return SignedIn(account, self._new_session(account))
@@ -252,7 +259,7 @@ class Accounts:
     ) -> None:
         """Delete the account once its password is confirmed: its games stay, its sessions,
         codes and name's use end (the name is never given again)."""
-        self._verified(account.name, password, address, device)
+        self._verified(account.name, password, address, device, WRONG_PASSWORD)
         self.tables.delete_user(account.id)
         self._end_connections(lambda held, _: held.id == account.id)
         self.rename_seats(self.tables.account_seats(account.id), DELETED_NAME)
@@ -262,7 +269,7 @@ class Accounts:
     def confirm(self, account: Account, password: object, address: str, device: str | None) -> None:
         """The signed-in account's current password, checked within the limits (before a
         passkey is added: a session alone must not add a way in)."""
-        self._verified(account.name, password, address, device)
+        self._verified(account.name, password, address, device, WRONG_PASSWORD)
 
     def delete_passkey(self, account: Account, credential_id: object) -> None:
         if not isinstance(credential_id, str) or not self.tables.delete_passkey(

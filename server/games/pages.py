@@ -7,7 +7,10 @@ from flask import Blueprint, abort, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
 from server.accounts.identity import current_account_id, shown_name
+from server.games.clock import control_name
 from server.games.http import set_seat_cookie
+from server.games.play import GameSettings
+from server.games.rating import game_speed_of
 from server.games.seats import is_game_id
 from server.games.service import GAMES
 from server.shared.errors import RequestError
@@ -22,6 +25,17 @@ def overlays_help() -> str:
     return render_template("help_overlays.html")
 
 
+def game_kind(settings: GameSettings) -> str:
+    """What kind of game it is, as lichess heads a game: "Rated · Blitz 3+2", "Casual ·
+    Rapid 10+5", "Casual · Unlimited" (no clock)."""
+    mode = "Rated" if settings.rated else "Casual"
+    control = control_name(settings.clock)
+    if control is None:
+        return f"{mode} · Unlimited"
+    speed = game_speed_of(settings.clock).value
+    return f"{mode} · {speed[0].upper()}{speed[1:]} {control}"
+
+
 @blueprint.get("/game/<game_id>")
 def game_page(game_id: str) -> ResponseReturnValue:
     """The game page; `?seat=` (private link) and `?invite=` set the seat cookie and redirect
@@ -31,7 +45,9 @@ def game_page(game_id: str) -> ResponseReturnValue:
         abort(404)
     seat, invite = request.args.get("seat"), request.args.get("invite")
     if seat is None and invite is None:
-        return render_template(["game.html", "index.html"], game_id=game_id)
+        with service.session(game_id) as game:
+            kind = game_kind(game.settings)
+        return render_template(["game.html", "index.html"], game_id=game_id, game_kind=kind)
     response = redirect(f"/game/{game_id}", 302)
     if seat is not None:
         if not is_token(seat) or service.seat_of(game_id, seat) is None:

@@ -25,6 +25,7 @@ from server.edge.clients import request_client
 from server.games.clock import control_name
 from server.games.notifier import Notifier
 from server.games.play import Event, Game, color_name
+from server.games.rating import game_speed_of
 from server.lobby.requests import (
     parse_accept,
     parse_cancel,
@@ -32,7 +33,7 @@ from server.lobby.requests import (
     parse_pair,
     parse_seek,
 )
-from server.lobby.seeks import Seat, Seek
+from server.lobby.seeks import Seat, Seek, clock_of
 from server.lobby.service import LOBBY, LobbyService
 from server.lobby.watch import WatchedGame, choose_tv
 
@@ -65,6 +66,9 @@ def seek_json(seek: Seek) -> dict[str, Any]:
         "rating": None if seek.rating is None else seek.rating.rating,
         "provisional": None if seek.rating is None else seek.rating.provisional,
         "rating_range": None if seek.rating_range is None else list(seek.rating_range),
+        # The ratings' speed of its control: the lobby greys a challenge whose range leaves
+        # out the visitor's own rating in it.
+        "speed": game_speed_of(clock_of(seek.control)).value,
     }
 
 

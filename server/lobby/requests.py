@@ -68,7 +68,7 @@ def parse_seek(payload: Any) -> SeekRequest:
         # Leaving a rated game must cost the game (docs/ratings.md, "Rated games on the
         # server"): a clock makes it a loss on time; without one only the abandon sweep would
         # end it, with no result.
-        raise bad_request(f"field 'control': a rated seek needs a clock, {CONTROLS_WHAT}")
+        raise bad_request(f"field 'control': a rated challenge needs a clock, {CONTROLS_WHAT}")
     return SeekRequest(
         control,
         COLORS[color],

@@ -150,7 +150,7 @@ class LobbyService:
         the entries it replaced."""
         self.requests.take(address, "lobby requests")
         if request.rating_range is not None and member is None:
-            raise RequestError("not_signed_in", "sign in to give a seek a rating range")
+            raise RequestError("not_signed_in", "sign in to give a challenge a rating range")
         entry = self._terms(request.control, request.name, request.rated, member)
         entry = replace(
             entry,
@@ -201,10 +201,10 @@ class LobbyService:
             stored = self.tables.take_seek(seek_id, taker)
         except OwnSeekError:
             raise RequestError(
-                "not_allowed", "this is your own seek: wait for someone to take it"
+                "not_allowed", "this is your own challenge: wait for someone to take it"
             ) from None
         if stored is None:
-            raise RequestError("not_found", f"seek {seek_id!r} is gone: taken or withdrawn")
+            raise RequestError("not_found", f"challenge {seek_id!r} is gone: taken or withdrawn")
         replaced = [seek.id for seek in self.tables.remove_seeks(taker)]
         self.notifier.seeks_removed([stored.id, *replaced])
         seek = seek_from_stored(stored)
@@ -223,7 +223,9 @@ class LobbyService:
         if seek.rated and member is None:
             raise RequestError("not_signed_in", "sign in to play a rated game")
         if member is not None and member.id == seek.account:
-            raise RequestError("not_allowed", "this is your own seek: wait for someone to take it")
+            raise RequestError(
+                "not_allowed", "this is your own challenge: wait for someone to take it"
+            )
         if seek.rated and set(seek.seen) & set(seen):
             raise RequestError("same_player", SAME_PLAYER)
         if seek.rated and member is not None and seek.account is not None:
@@ -234,7 +236,7 @@ class LobbyService:
             if entry.rating is None or not low <= entry.rating.rating <= high:
                 raise RequestError(
                     "out_of_range",
-                    f"this seek is for ratings {low} to {high}"
+                    f"this challenge is for ratings {low} to {high}"
                     + ("" if entry.rating is None else f"; yours is {entry.rating.rating}"),
                 )
         return entry
@@ -379,7 +381,7 @@ class LobbyService:
         except SeekLimitError:
             raise RequestError(
                 "too_many_seeks",
-                f"your address already holds {self.per_address} open seeks and pairing waits "
+                f"your address already holds {self.per_address} open challenges and pairing waits "
                 "(the limit): wait for one to be taken, or cancel one",
             ) from None
 

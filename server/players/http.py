@@ -223,10 +223,16 @@ def rating_cards(store: ProfileTables, account: Account) -> list[dict[str, Any]]
 
 def rating_graph(store: ProfileTables, account: Account) -> dict[str, list[list[int]]] | None:
     """The rating after each of the last GRAPH_GAMES rated games by speed, `{speed: [[ms,
-    rating], ...]}` oldest first, or None before the first."""
+    rating], ...]}` oldest first, or None before the first. Each speed's line starts from the
+    rating its first game shown began with (1500 for a first game ever), at that game's time:
+    a speed of one rated game is a line from where it started, not a lone dot."""
     graph: dict[str, list[list[int]]] = {}
     for point in store.ratings.rating_history(account.id, GRAPH_GAMES):
-        graph.setdefault(point.speed, []).append([int(point.played * 1000), round(point.rating)])
+        # Whole ratings as the games show them (server.games.rating), the diff being theirs.
+        time_ms, rating = int(point.played * 1000), int(point.rating)
+        if point.speed not in graph:
+            graph[point.speed] = [[time_ms, rating - point.diff]]
+        graph[point.speed].append([time_ms, rating])
     return graph or None
 
 

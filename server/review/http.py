@@ -4,6 +4,7 @@
 (the first game of the file, or the one `"game": <index>` names) and answers `{"ok": true,
 "id", "status"}`: 201 for a new review, 200 when that game was reviewed or queued already (the
 same id). Bodies may be up to `MAX_BODY_BYTES`, the analysis API's limit for a PGN file.
+`GET /api/reviews/game/<game id>` answers the id and status of a game's review, if it has one.
 `GET /api/reviews/<id>` is the review's JSON with `"ok": true`, `.../pgn` the reviewed PGN as
 an attachment once done. Errors are the API's `{"ok": false, "error", "code"}` with its
 statuses; docs/protocol.md, "Game review", has the endpoints, the JSON and the limits. The body
@@ -49,6 +50,14 @@ def create() -> tuple[Response, int]:
         stored, created = _reviews().review_game(asked.game, request_client())
     body = {"ok": True, "id": stored.id, "status": stored.status}
     return jsonify(body), 201 if created else 200
+
+
+@blueprint.get("/game/<game_id>")
+def read_of_game(game_id: str) -> Response:
+    """The review of a game here, if it has one (`not_found` if not): a spectator's game page
+    offers "View the review" rather than asking for a new one."""
+    stored = _reviews().review_of_game(game_id)
+    return jsonify({"ok": True, "id": stored.id, "status": stored.status})
 
 
 @blueprint.get("/<review_id>")

@@ -128,6 +128,13 @@ class ReviewService:
             source = self._game_source(game)
         return self._add(source, address, limited=True)
 
+    def review_of_game(self, game_id: str) -> StoredReview:
+        """The review of a game here that has one (a failed one is none): else `not_found`."""
+        found = self.tables.find_review(self.engine.key(game_id)) if is_game_id(game_id) else None
+        if found is None or found.status == "failed":
+            raise RequestError("not_found", f"game {game_id[:40]!r} has no review")
+        return found
+
     def review_pgn(
         self, read: Callable[[ReviewSetting], ReviewSource], address: str
     ) -> tuple[StoredReview, bool]:

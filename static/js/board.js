@@ -10,6 +10,7 @@
  * of 8 device pixels, so not always the frame's) into `---cg-width` / `---cg-height` on the
  * frame, and the page's layers over the board take that size.
  */
+import { preferences } from './preferences.js';
 import { Chessground } from '/vendor/chessground/chessground.min.js';
 
 /** @typedef {import('/vendor/chessground/types.js').Key} Key */
@@ -52,7 +53,7 @@ export function createBoard(
     addDimensionsCssVarsTo: frame ?? undefined,
     movable: { free: false, color: undefined, showDests: true },
     premovable: {
-      enabled: true,
+      enabled: preferences().premoves, // the player's preference (preferences.js)
       showDests: true,
       castle: true,
       events: { set: (orig, dest) => onPremove(orig, dest), unset: () => onPremove(null) },

@@ -65,6 +65,14 @@ export function connectToGame(gameId, handlers) {
      * @returns {Promise<Reply>}
      */
     request: (event, fields = {}) => request(event, { game: gameId, ...fields }),
+    /**
+     * Listen to the connection's `event` (the chat's lines: chat.js).
+     * @param {string} event
+     * @param {(data: any) => void} handler
+     */
+    on(event, handler) {
+      socket.on(event, handler);
+    },
     /** @param {number} version */
     seenVersion(version) {
       lastVersion = version;

@@ -14,6 +14,8 @@ import { connectToGame } from './connection.js';
 import { refusalText } from './client.js';
 import { createBoard } from './board.js';
 import { askPromotion } from './promotion.js';
+import { preferences } from './preferences.js';
+import { createChat } from './chat.js';
 import { createHistory } from './history.js';
 import { parseTypedMove } from './notation.js';
 import { uciToMove } from '/vendor/chessground/util.js';
@@ -122,6 +124,8 @@ const gameReview = createGameReview(
   gameId,
 );
 const actions = createActions($('#actions'), $('#action-error'), connection.request);
+const chat = createChat(connection.request);
+connection.on('chat', (line) => chat.received(line));
 const preview = createPreview($('#board'), {
   board,
   targetOf: previewTarget,
@@ -146,6 +150,7 @@ const squares = createSquareFocus($('#square-focus'), $('#square-description'), 
 function receiveJoin(reply) {
   page.role = reply.role;
   premoves.reset(); // the server forgets a seat's premove when it joins again
+  chat.joined(page.role);
   overlayControl.setSpectator(page.role === 'spectator');
   if (reply.notice) $('#link-feedback').textContent = reply.notice;
   if (!page.oriented) {
@@ -471,7 +476,8 @@ async function playBoardMove(orig, dest) {
   }
   let uci = `${orig}${dest}`;
   if ((state.promotions?.[orig] ?? []).includes(dest)) {
-    const piece = await askPromotion($('#promotion'), role);
+    // "Promote to a queen without asking", the player's preference (preferences.js).
+    const piece = preferences().auto_queen ? 'q' : await askPromotion($('#promotion'), role);
     if (!piece) {
       board.restore();
       return;

@@ -138,6 +138,13 @@ async function joinSeek(seek, button) {
 }
 
 $('#create-seek').addEventListener('click', createSeek);
+
+// The Rated ticks are remembered by the browser (a rated player keeps playing rated).
+for (const id of ['pair-rated', 'seek-rated']) {
+  const box = $(`#${id}`, HTMLInputElement);
+  const key = `chess.${id}`;
+  box.addEventListener('change', () => localStorage.setItem(key, box.checked ? 'yes' : 'no'));
+}
 // A rated game is never assisted, and always has a clock (docs/ratings.md): the overlay box
 // and "No clock" say so while "Rated" is ticked.
 $('#seek-rated').addEventListener('change', () => {
@@ -149,6 +156,10 @@ $('#seek-rated').addEventListener('change', () => {
   const control = $('#seek-control', HTMLSelectElement);
   if (rated && control.value === '') control.value = '5+3';
 });
+for (const id of ['pair-rated', 'seek-rated']) {
+  const box = $(`#${id}`, HTMLInputElement);
+  if (localStorage.getItem(`chess.${id}`) === 'yes' && !box.checked) box.click();
+}
 
 // -- this browser's games ------------------------------------------------------------------
 

@@ -38,7 +38,12 @@ function dateLabel(time) {
   return date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
-/** @param {RatingHistory} history */
+/**
+ * One line per speed, each from the rating it started at (the server writes that point first).
+ * The speeds with fewest points are drawn on top (Chart.js draws a lower `order` last), so a
+ * speed of one or two games is not hidden behind a long one; short lines get bigger points.
+ * @param {RatingHistory} history
+ */
 function datasets(history) {
   return Object.entries(history).map(([speed, points]) => ({
     label: speed[0].toUpperCase() + speed.slice(1),
@@ -46,7 +51,8 @@ function datasets(history) {
     borderColor: SPEED_COLORS[speed] ?? '#444',
     backgroundColor: SPEED_COLORS[speed] ?? '#444',
     borderWidth: 2,
-    pointRadius: points.length > 60 ? 0 : 2,
+    pointRadius: points.length > 60 ? 0 : points.length > 10 ? 2 : 4,
+    order: points.length,
     tension: 0.2,
   }));
 }

@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * Sounds of the game: a move, a capture, a check, low time on the player's own clock and the
- * end of the game, with a mute switch the browser remembers (localStorage).
+ * end of the game, with a mute switch that is the player's "sound" preference (preferences.js):
+ * switched here, it is switched everywhere.
  *
  * The files are the project's own (tools/make_sounds.py synthesises them into static/sounds/).
  * Each sound is an <audio> element made once; `play` rewinds it so quick moves still sound.
@@ -9,8 +10,9 @@
  * and ignored, it is no error.
  */
 
+import { preferences, savePreferences } from './preferences.js';
+
 const NAMES = ['move', 'capture', 'check', 'lowtime', 'end'];
-const STORAGE_KEY = 'chess.sound';
 
 /**
  * A switch `button` (aria-pressed: sound on); returns {play(name), isMuted()}.
@@ -25,7 +27,7 @@ export function createSounds(button) {
       return [name, audio];
     }),
   );
-  let muted = localStorage.getItem(STORAGE_KEY) === 'off';
+  let muted = !preferences().sound;
 
   function show() {
     button.setAttribute('aria-pressed', String(!muted));
@@ -34,7 +36,7 @@ export function createSounds(button) {
   }
   button.addEventListener('click', () => {
     muted = !muted;
-    localStorage.setItem(STORAGE_KEY, muted ? 'off' : 'on');
+    savePreferences({ sound: !muted });
     show();
   });
   show();

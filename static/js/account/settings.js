@@ -77,10 +77,22 @@ showPasskeys();
 
 setUpClaim({ text: 'claim-text', button: 'claim-games', status: 'claim-status', error: 'claim-error' });
 
+// Deleting asks once more, in the page, before anything is sent: the form's button only opens
+// the question, whose "Yes" sends the password.
+const deleteConfirm = byId('delete-confirm');
 onSubmit(byId('delete-form', HTMLFormElement), async () => {
+  deleteConfirm.hidden = false;
+  byId('delete-no').focus();
+});
+byId('delete-no').addEventListener('click', () => {
+  deleteConfirm.hidden = true;
+  byId('delete-submit').focus();
+});
+byId('delete-yes').addEventListener('click', async () => {
   const reply = await post('/api/account/delete', {
     password: byId('delete-password', HTMLInputElement).value,
   });
+  deleteConfirm.hidden = true;
   showError(byId('delete-error'), reply);
   if (reply.ok) {
     window.location.assign('/');

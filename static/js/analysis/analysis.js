@@ -498,6 +498,8 @@ function showEditor(open) {
 }
 $('#open-editor').addEventListener('click', () => showEditor(true));
 $('#close-editor').addEventListener('click', () => showEditor(false));
+// The site menu's "Board editor" (templates/site_menu.html) is this page opened on the editor.
+if (window.location.hash === '#editor') showEditor(true);
 
 function flip() {
   board.flip();

@@ -4,11 +4,38 @@
  * `seek_added` / `seeks_removed` messages, and the form that creates one. Every name is put
  * on the page as text (textContent), never as markup. A signed-in player's seek shows the
  * rating in the control's speed (`1500?` while provisional), and whether it is rated and for
- * which ratings (`Rated · 1400–1800`).
+ * which ratings (`Rated · 1400–1800`). A challenge whose range leaves out the visitor's own
+ * rating in its speed (the page lists a signed-in player's ratings, #my-ratings; a visitor has
+ * none) is greyed, its Join switched off and the reason said beside it: the server would refuse
+ * it anyway.
  */
 import { $ } from '../dom.js';
 
 /** @typedef {import('../wire.js').WireObject} Seek a seek as the server lists it */
+
+/**
+ * The visitor's own rating in `speed`, from the page (null when signed out).
+ * @param {string} speed
+ * @returns {number | null}
+ */
+function ownRating(speed) {
+  const shown = document.querySelector(`#my-ratings [data-speed="${CSS.escape(speed)}"]`);
+  return shown instanceof HTMLElement ? Number(shown.dataset.rating) : null;
+}
+
+/**
+ * Why the visitor may not join `seek` (its rating range leaves the visitor out), or null.
+ * @param {Seek} seek
+ * @returns {string | null}
+ */
+export function outOfRange(seek) {
+  if (!seek.rating_range) return null;
+  const [low, high] = seek.rating_range;
+  const rating = ownRating(seek.speed);
+  if (rating === null) return `For ratings ${low}–${high}: sign in to join`;
+  if (rating < low || rating > high) return `For ratings ${low}–${high}: yours is ${rating}`;
+  return null;
+}
 
 /** @type {Record<string, string>} */
 const SIDES = { white: 'White', black: 'Black', random: 'Random' };
@@ -62,6 +89,16 @@ export function makeSeekList({ onJoin, onCancel }) {
     button.setAttribute('aria-label', own ? 'Cancel your challenge' : `Join the challenge of ${seek.name}`);
     button.addEventListener('click', () => (own ? onCancel(seek) : onJoin(seek, button)));
     action.append(button);
+    const barred = own ? null : outOfRange(seek);
+    if (barred) {
+      row.classList.add('out-of-range');
+      button.disabled = true;
+      button.setAttribute('aria-label', `Join the challenge of ${seek.name}: ${barred}`);
+      const reason = document.createElement('span');
+      reason.className = 'seek-barred';
+      reason.textContent = barred;
+      action.append(reason);
+    }
     row.append(action);
     if (own) row.classList.add('own');
     return row;

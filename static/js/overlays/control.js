@@ -2,11 +2,13 @@
 /**
  * The overlay controls: which threats to show (off, mine, the opponent's, both; for a
  * spectator White's and Black's) and how densely to write the counts (on contested squares,
- * on pieces, on every square). One button of each group is pressed; both choices are
- * remembered by the browser between games. The calm density, contested squares, is the default:
- * counts on every square cover the board and the pieces' corners.
+ * on pieces, on every square). One button of each group is pressed. The mode each page opens
+ * with is the player's "threat overlay" preference (preferences.js); the density is remembered
+ * by the browser between games. The calm density, contested squares, is the default: counts on
+ * every square cover the board and the pieces' corners.
  */
 import { MODES, DENSITIES } from './threats.js';
+import { preferences } from '../preferences.js';
 
 /** @type {Record<string, string>} */
 const PLAYER_LABELS = { off: 'Off', mine: 'My threats', theirs: "Opponent's threats", both: 'Both' };
@@ -20,7 +22,6 @@ const SPECTATOR_LABELS = {
 };
 /** @type {Record<string, string>} */
 const DENSITY_LABELS = { contested: 'Contested squares', pieces: 'On pieces', all: 'Every square' };
-const MODE_KEY = 'chess.overlayMode';
 const DENSITY_KEY = 'chess.overlayDensity';
 
 /** @typedef {ReturnType<typeof createOverlayControl>} OverlayControl */
@@ -72,11 +73,10 @@ function remembered(key, allowed, fallback) {
  * @param {() => void} onChange
  */
 export function createOverlayControl(modes, densities, note, onChange) {
-  let mode = remembered(MODE_KEY, MODES, 'off');
+  let mode = MODES.includes(preferences().threats) ? preferences().threats : 'off';
   let density = remembered(DENSITY_KEY, DENSITIES, 'contested');
   const modeGroup = makeGroup(modes, MODES, PLAYER_LABELS, mode, (name) => {
     mode = name;
-    localStorage.setItem(MODE_KEY, name);
     modeGroup.press(name);
     onChange();
   });

@@ -8,6 +8,7 @@
  * shown beside the buttons. Spectators get no buttons at all.
  */
 import { refusalText } from '../client.js';
+import { preferences } from '../preferences.js';
 
 /** @typedef {import('../wire.js').GameState} GameState */
 /** @typedef {{id: string, label: string, run?: () => void, disabled?: boolean}} ButtonSpec */
@@ -85,6 +86,11 @@ export function createActions(container, message, send) {
         id: 'resign',
         label: 'Resign',
         run: () => {
+          // "Confirm resignation" is the player's preference (preferences.js): on by default.
+          if (!preferences().confirm_resign) {
+            act('resign');
+            return;
+          }
           confirming = true;
           rerender();
         },

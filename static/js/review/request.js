@@ -34,6 +34,14 @@ export const reviewUrl = (id) => `/review/${encodeURIComponent(id)}`;
  */
 export function createGameReview(elements, gameId) {
   let asked = false;
+  let lookedUp = false;
+
+  /** A game reviewed already (by a player, or anyone): its link, for a spectator too. */
+  async function lookUp() {
+    lookedUp = true;
+    const reply = await requestJson(`/api/reviews/game/${encodeURIComponent(gameId)}`);
+    if (reply.ok && typeof reply.id === 'string') showLink(reply.id);
+  }
 
   /** @param {string} id */
   function showLink(id) {
@@ -74,6 +82,7 @@ export function createGameReview(elements, gameId) {
       }
       if (known?.reviewId) showLink(known.reviewId);
       else if (known?.review && !asked) ask();
+      else if (!lookedUp) lookUp().then(() => (elements.button.hidden = !elements.link.hidden));
       else if (elements.link.hidden) elements.button.hidden = false;
     },
   };

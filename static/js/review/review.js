@@ -26,6 +26,7 @@ import { engineWords, renderPlayers, renderProgress } from './summary.js';
 import { renderPhases } from './phases.js';
 import { ADVICE_BRUSHES, explanationShapes, renderAdvice } from './advice.js';
 import { createPuzzles } from './puzzle.js';
+import { openInAnalysis } from './to_analysis.js';
 import { $ } from '../dom.js';
 
 const root = $('#review');
@@ -126,11 +127,24 @@ function renderOnce(review) {
   $('#review-engine').textContent = `Judged by ${engineWords(review)}`;
   const gameId = review.source?.game;
   const link = $('#open-analysis', HTMLAnchorElement);
-  link.hidden = !gameId;
+  link.hidden = false;
   if (gameId) link.href = `/analysis/${encodeURIComponent(gameId)}`;
+  else link.addEventListener('click', (event) => openImported(event, review));
   const seat = gameId ? findGame(gameId)?.color : null;
   board.setOrientation(seat === 'black' ? 'black' : 'white');
   page.viewer = seat === 'white' || seat === 'black' ? seat : null;
+}
+
+/**
+ * "Open in analysis board" of an imported PGN's review: its moves stored on the board first.
+ * @param {Event} event
+ * @param {Review} review
+ */
+async function openImported(event, review) {
+  event.preventDefault();
+  const opened = await openInAnalysis(review);
+  if (opened.ok) window.location.href = opened.url;
+  else $('#review-feedback').textContent = `Could not open the analysis board: ${refusalText(opened)}`;
 }
 
 /** While the review runs and no push is coming (the socket is not watching): ask again. */

@@ -1,0 +1,151 @@
+"""Quick phrases in a game against a real server over real Socket.IO clients (server.chat):
+the players' chat and the spectators' apart, a phrase carried by its key, the recent lines
+given to a page that opens the chat later, a phrase not offered refused, the chat of a game
+not joined refused, and a speaker saying too much limited."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from server.chat.phrases import PHRASES
+from server.chat.service import BURST
+from tests.support.game_client import WAIT_SECONDS, FriendGame, GameClient
+from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
+
+pytestmark = pytest.mark.server
+
+server = module_server("chat", {"CHESS_TRUSTED_PROXIES": "1"})
+
+
+class ChatReader:
+    """Records the `chat` lines a client receives."""
+
+    def __init__(self, client: GameClient) -> None:
+        self.client = client
+        self.lines: list[dict[str, Any]] = []
+        self.condition = threading.Condition()
+        client.client.on("chat", self._record)
+
+    def _record(self, line: dict[str, Any]) -> None:
+        with self.condition:
+            self.lines.append(line)
+            self.condition.notify_all()
+
+    def wait_lines(self, count: int) -> list[dict[str, Any]]:
+        with self.condition:
+            assert self.condition.wait_for(lambda: len(self.lines) >= count, WAIT_SECONDS)
+            return list(self.lines)
+
+
+def spectator(url: str, game: str, address: str) -> GameClient:
+    client = GameClient(url, headers={"X-Forwarded-For": address})
+    assert client.join(game)["role"] == "spectator"
+    return client
+
+
+@pytest.fixture
+def game(server: LiveServer) -> Iterator[FriendGame]:
+    played = FriendGame(server.url)
+    yield played
+    played.close()
+
+
+def test_players_and_spectators_chat_apart(server: LiveServer, game: FriendGame) -> None:
+    watcher = spectator(server.url, game.id, "10.9.0.1")
+    other = spectator(server.url, game.id, "10.9.0.2")
+    try:
+        readers = {
+            name: ChatReader(client)
+            for name, client in (
+                ("white", game.white), ("black", game.black), ("watcher", watcher), ("other", other)
+            )
+        }  # fmt: skip
+        for client in (game.white, game.black, watcher, other):
+            joined = client.call("chat_join", {"game": game.id})
+            assert joined["ok"] and joined["lines"] == [], joined
+        assert game.white.call("chat_join", {"game": game.id})["audience"] == "players"
+        assert watcher.call("chat_join", {"game": game.id})["audience"] == "spectators"
+
+        assert game.white.call("chat_say", {"game": game.id, "phrase": "good_luck"}) == {"ok": True}
+        assert readers["black"].wait_lines(1) == [
+            {"phrase": "good_luck", "by": "white", "name": None}
+        ]
+        assert readers["white"].wait_lines(1)[0]["phrase"] == "good_luck"  # the sayer sees it too
+        assert watcher.call("chat_say", {"game": game.id, "phrase": "hello"}) == {"ok": True}
+        assert readers["other"].wait_lines(1) == [
+            {"phrase": "hello", "by": "spectator", "name": None}
+        ]
+        assert game.black.call("chat_say", {"game": game.id, "phrase": "you_too"})["ok"]
+        assert [line["phrase"] for line in readers["white"].wait_lines(2)] == [
+            "good_luck",
+            "you_too",
+        ]
+        # The spectators heard none of the players' lines, the players none of theirs.
+        assert [line["phrase"] for line in readers["watcher"].wait_lines(1)] == ["hello"]
+        assert [line["phrase"] for line in readers["other"].lines] == ["hello"]
+        assert all(line["by"] != "spectator" for line in readers["black"].lines)
+
+        # A page opening the chat later (a reload) gets the recent lines of its own chat.
+        again = GameClient(server.url)
+        try:
+            again.join(game.id, seat=game.black_seat)
+            lines = again.call("chat_join", {"game": game.id})["lines"]
+            assert [line["phrase"] for line in lines] == ["good_luck", "you_too"]
+        finally:
+            again.close()
+    finally:
+        watcher.close()
+        other.close()
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"phrase": "You are bad"},
+        {"phrase": "Hello"},  # the key, never the text
+        {"phrase": "hello", "text": "hi"},
+        {},
+    ],
+)
+def test_a_phrase_not_offered_is_refused(game: FriendGame, payload: dict[str, Any]) -> None:
+    reply = game.white.call("chat_say", {"game": game.id, **payload})
+    assert reply["ok"] is False and reply["code"] == "bad_request", reply
+    assert game.white.call("chat_say", {"phrase": "hello"})["code"] == "bad_request"  # no game
+
+
+def test_the_chat_of_a_game_not_joined_is_refused(server: LiveServer, game: FriendGame) -> None:
+    stranger = GameClient(server.url)
+    try:
+        for event, payload in (
+            ("chat_join", {"game": game.id}),
+            ("chat_say", {"game": game.id, "phrase": "hello"}),
+        ):
+            reply = stranger.call(event, payload)
+            assert reply["ok"] is False and reply["code"] == "not_found", reply
+    finally:
+        stranger.close()
+
+
+def test_a_speaker_saying_too_much_is_limited(server: LiveServer, game: FriendGame) -> None:
+    reader = ChatReader(game.black)
+    game.black.call("chat_join", {"game": game.id})
+    replies = [
+        game.white.call("chat_say", {"game": game.id, "phrase": "hello"}) for _ in range(BURST + 1)
+    ]
+    assert all(reply["ok"] for reply in replies[:BURST])
+    assert replies[BURST]["code"] == "rate_limited", replies[BURST]
+    assert len(reader.wait_lines(BURST)) == BURST
+    # The other player is a speaker of its own.
+    assert game.black.call("chat_say", {"game": game.id, "phrase": "bye"})["ok"]
+
+
+def test_the_nine_phrases() -> None:
+    assert list(PHRASES.values()) == [
+        "Hello", "Good luck", "Have fun", "You too", "Good game", "Well played", "Thank you",
+        "I've got to go", "Bye",
+    ]  # fmt: skip
