@@ -56,7 +56,7 @@ def search() -> Iterator[object]:
     generator = load_generator()
     engine = generator.start_engine((STOCKFISH,), {"MultiPV": 2})
     try:
-        yield lambda board: generator.engine_lines(engine, board, NODES)
+        yield lambda board: generator.engine_lines(engine, board, NODES, generator.SEARCH_SECONDS)
     finally:
         engine.close()
 
