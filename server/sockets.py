@@ -20,7 +20,13 @@ from server.accounts.sessions import COOKIE as SESSION_COOKIE
 from server.analysis import engine_events
 from server.analysis import events as analysis_events
 from server.edge.connections import CONNECTIONS
-from server.edge.dispatch import bind, current_sid, refuse_reserved, register_fallbacks
+from server.edge.dispatch import (
+    bind,
+    bind_bare,
+    current_sid,
+    refuse_reserved,
+    register_fallbacks,
+)
 from server.games import events as game_events
 from server.lobby import events as lobby_events
 from server.review import events as review_events
@@ -52,7 +58,11 @@ def register(socketio: SocketIO) -> None:
     socketio.on_event("disconnect", on_disconnect)
     handlers = {**game_events.HANDLERS, **lobby_events.HANDLERS, **review_events.HANDLERS}
     for name, work in handlers.items():
-        socketio.on_event(name, bind(work))
+        if name in game_events.BARE:
+            # A hot event whose handler reads nothing of the request: served without one.
+            bind_bare(socketio, name, work)
+        else:
+            socketio.on_event(name, bind(work))
     for name, work in {**game_events.LOOKUPS, **analysis_events.LOOKUPS}.items():
         socketio.on_event(name, bind(work, lookup=True))
     for name, work in engine_events.make_engine_handlers(socketio).items():
