@@ -1,7 +1,6 @@
 """Opening the configured database: PostgreSQL when `DATABASE_URL` is set (several processes
 share it), else SQLite in `games.sqlite3` under the instance folder (`SQLITE_SYNCHRONOUS`, see
-server.shared.config), its log checkpointed every second off the serving loop
-(server.storage.checkpoints). Its schema is brought up to date by the caller, who knows the domains'
+server.shared.config). Its schema is brought up to date by the caller, who knows the domains'
 migrations (server.tables)."""
 
 from __future__ import annotations
@@ -18,12 +17,7 @@ def open_database(instance_path: str, config: dict[str, Any]) -> Database:
         from server.storage.postgres import PostgresDatabase
 
         return PostgresDatabase(str(config["DATABASE_URL"]))
-    from server.storage.checkpoints import CHECKPOINT_SECONDS
     from server.storage.sqlite import SqliteDatabase
 
     path = Path(instance_path) / "games.sqlite3"
-    return SqliteDatabase(
-        path,
-        synchronous=str(config["SQLITE_SYNCHRONOUS"]),
-        checkpoint_seconds=CHECKPOINT_SECONDS,
-    )
+    return SqliteDatabase(path, synchronous=str(config["SQLITE_SYNCHRONOUS"]))

@@ -2,13 +2,12 @@
 
 The file is in WAL mode, so readers never wait for the writer. The server opens it with
 `synchronous=NORMAL` (server/shared/config.py): a committed change survives a `kill -9` of the
-server, and `FULL` adds an fsync per commit so it survives a power cut too; and it checkpoints
-the log every second on a thread of its own (server.storage.checkpoints), never in a commit.
-One connection is shared under a lock: SQLite serialises writers anyway, and the lock keeps
-Python's connection object safe across the server's threads. Every transaction begins with
-`BEGIN IMMEDIATE`, which takes the write lock up front, so two processes never interleave a
-change and a transaction never fails half way for a lock it could not upgrade; that serialises
-every kind of work at once, so the named locks of `Database.transaction` need nothing more here.
+server, and `FULL` adds an fsync per commit so it survives a power cut too. One connection is
+shared under a lock: SQLite serialises writers anyway, and the lock keeps Python's connection
+object safe across the server's threads. Every transaction begins with `BEGIN IMMEDIATE`, which
+takes the write lock up front, so two processes never interleave a change and a transaction
+never fails half way for a lock it could not upgrade; that serialises every kind of work at
+once, so the named locks of `Database.transaction` need nothing more here.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from server.storage.checkpoints import Checkpointer
 from server.storage.database import Connection, Database
 
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
@@ -33,19 +31,10 @@ class SqliteDatabase(Database):
     serial_key = "INTEGER PRIMARY KEY AUTOINCREMENT"
     unique_violation = (sqlite3.IntegrityError,)
 
-    def __init__(
-        self,
-        path: Path,
-        synchronous: str = "NORMAL",
-        *,
-        shared: bool = False,
-        checkpoint_seconds: float | None = None,
-    ) -> None:
+    def __init__(self, path: Path, synchronous: str = "NORMAL", *, shared: bool = False) -> None:
         # The server gives each process its own file, so its cached games are the stored ones;
         # `shared=True` is for a file opened twice in one process (tests of what a shared
-        # database would see). With `checkpoint_seconds` the log is checkpointed that often on
-        # a thread of its own, never by a commit (server.storage.checkpoints); else SQLite
-        # checkpoints it in the commit that makes it reach 1,000 pages.
+        # database would see).
         self.shared = shared
         if synchronous.upper() not in SYNCHRONOUS_MODES:
             raise ValueError(
@@ -57,10 +46,6 @@ class SqliteDatabase(Database):
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self.db.execute("PRAGMA foreign_keys=ON")
-        self.checkpointer: Checkpointer | None = None
-        if checkpoint_seconds is not None:
-            self.db.execute("PRAGMA wal_autocheckpoint=0")
-            self.checkpointer = Checkpointer(path, checkpoint_seconds)
 
     def flag(self, column: str) -> str:
         return f"{column} = 1"
@@ -88,7 +73,5 @@ class SqliteDatabase(Database):
         return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
 
     def close(self) -> None:
-        if self.checkpointer is not None:
-            self.checkpointer.stop()
         with self.mutex:
             self.db.close()
