@@ -6,9 +6,11 @@ feature's handler in `answer`, which applies the connection's rate limit (a look
 a bucket of its own, server.edge.connections, so a player dragging a piece around never has
 the move refused), checks there is exactly one payload, turns a `RequestError` into the
 failure reply and leaves any other exception to the error handler `register_fallbacks`
-installs, which logs it and answers `internal`. Events named `connect`/`disconnect` can be
-forged by clients: `refuse_reserved` is their answer. Knows no feature: the composition root
-(server.sockets) hands it each feature's handlers.
+installs, which logs it and answers `internal`. `bind_bare` serves a hot event (a move) the
+same way without Flask-SocketIO's request context per event, for handlers that read nothing of
+the request. Events named `connect`/`disconnect` can be forged by clients: `refuse_reserved`
+is their answer. Knows no feature: the composition root (server.sockets) hands it each
+feature's handlers.
 """
 
 from __future__ import annotations
