@@ -415,7 +415,7 @@ def report(
             " connections and a new game)"
         )
         print(
-            f"server CPU while playing: {cpu:.1f} s, {1000 * cpu / max(moves, 1):.1f} ms per move"
+            f"server CPU while playing: {cpu:.1f} s, {1000 * cpu / max(moves, 1):.2f} ms per move"
             f" (machine load average now: {os.getloadavg()[0]:.1f})"
         )
     pauses = [pause for tally in tallies for pause in tally.gc_pauses]

@@ -21,7 +21,13 @@ from server.analysis import engine_events
 from server.analysis import events as analysis_events
 from server.chat import events as chat_events
 from server.edge.connections import CONNECTIONS
-from server.edge.dispatch import bind, current_sid, refuse_reserved, register_fallbacks
+from server.edge.dispatch import (
+    bind,
+    bind_bare,
+    current_sid,
+    refuse_reserved,
+    register_fallbacks,
+)
 from server.games import events as game_events
 from server.lobby import events as lobby_events
 from server.review import events as review_events
@@ -58,7 +64,11 @@ def register(socketio: SocketIO) -> None:
         **chat_events.HANDLERS,
     }
     for name, work in handlers.items():
-        socketio.on_event(name, bind(work))
+        if name in game_events.BARE:
+            # A hot event whose handler reads nothing of the request: served without one.
+            bind_bare(socketio, name, work)
+        else:
+            socketio.on_event(name, bind(work))
     for name, work in {**game_events.LOOKUPS, **analysis_events.LOOKUPS}.items():
         socketio.on_event(name, bind(work, lookup=True))
     for name, work in engine_events.make_engine_handlers(socketio).items():

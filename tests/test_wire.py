@@ -11,7 +11,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from server.edge.wire import JsonText, Packet, QueueJson, dumps, encode
+from chesscore import Board
+from server.edge.wire import JsonText, Packet, QueueJson, _stdlib_dumps, dumps, encode
+from server.games.messages import make_public_state, tailor_state
+from server.games.play import GameSettings, Header, MoveRecord, restore_game
+from tests.random_games import play_random_game
 
 STATE = {
     "fen": "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
@@ -90,3 +94,32 @@ def test_the_cluster_queue_keeps_its_format_once_attached_to_the_server() -> Non
     manager = QueueManager("redis://127.0.0.1:9", channel="test")
     socketio.Server(client_manager=manager, serializer=Packet)
     assert manager.json is QueueJson
+
+
+def test_orjson_writes_the_bytes_the_standard_encoder_writes() -> None:
+    """Every state of seeded random games, as each receiver gets it, and values with text that
+    is not ASCII, floats, integer keys and a too large integer: the same text as json's."""
+    values: list[Any] = [
+        {"name": "Zoë ♞", "rating": 1500.0, "deviation": 63.25, 3: [True, None, -1.5e-7]},
+        {"huge": 2**70, "tuple": (1, "a"), "nested": [[[]]]},
+    ]
+    for seed in range(500, 503):
+        board = play_random_game(seed, max_plies=60)
+        game = restore_game(
+            "g", GameSettings("friend", 0, Board().fen()), Header(), 0, _records(board)
+        )
+        public = make_public_state(game, 0.0)
+        values += [tailor_state(public, game, role) for role in (0, 1, None)]
+    for value in values:
+        text = dumps(value)
+        assert text == _stdlib_dumps(value, None) and json.loads(text) == json.loads(
+            _stdlib_dumps(value, None)
+        )
+
+
+def _records(board: Board) -> list[MoveRecord]:
+    replay, records = board.root(), []
+    for move in board.move_stack:
+        records.append(MoveRecord(move.uci(), replay.san(move)))
+        replay.push(move)
+    return records

@@ -104,6 +104,31 @@ class Change:
 
 
 @dataclass(frozen=True, slots=True)
+class PieceRelations:
+    """What a move's change compares of one position: every attack on a piece of the other
+    colour (attacker, target), the pins among them, the forks and the hanging pieces. Made
+    once per position (`relations_of`), they serve as the "after" of the move that reached it
+    and, kept by the caller, as the "before" of the next move's change."""
+
+    attacks: frozenset[tuple[int, int]]
+    pins: tuple[PinLine, ...]
+    forks: dict[int, tuple[int, ...]]
+    hanging: tuple[int, ...]
+
+
+def relations_of(board: Board, lists: AttackLists, hanging: Sequence[int]) -> PieceRelations:
+    """The relations of `board`'s pieces from its attack lists (a threat map's, or
+    `threats.piece_attack_lists`) and its hanging pieces."""
+    attacks = _attacks_on_pieces(board, lists)
+    return PieceRelations(
+        frozenset(attacks),
+        find_pins_among(board, attacks),
+        _forks_of(board, lists, attacks),
+        tuple(hanging),
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Insight:
     """Everything the overlays show beside the threat map, for one position."""
 
@@ -149,16 +174,27 @@ def make_insight(board: Board, threats: ThreatMap | None = None) -> Insight:
     return Insight(make_xray_map(board), change, announcement, describe_squares(board, threats))
 
 
-def describe_last_move(board: Board, threats: ThreatMap) -> tuple[Change | None, str | None]:
+def describe_last_move(
+    board: Board,
+    threats: ThreatMap,
+    relations: PieceRelations | None = None,
+    relations_before: PieceRelations | None = None,
+) -> tuple[Change | None, str | None]:
     """What the last move changed and that move in words, (None, None) before the first move;
-    `threats` is `board`'s threat map."""
+    `threats` is `board`'s threat map, `relations` its pieces' relations and
+    `relations_before` those of the position before the last move, if the caller has them (a
+    server makes them once per position and keeps them for the next move)."""
     if not board.ply:
         return None, None
     before = board.copy()
     move = before.pop()
-    # Of the position before, only its pieces' attackers are compared: no map is made.
-    lists = piece_attack_lists(before)
-    change = _compare(before, move, board, lists, find_hanging(before, lists), threats)
+    if relations is None:
+        relations = relations_of(board, threats.attackers, threats.hanging)
+    if relations_before is None:
+        # Of the position before, only its pieces' attackers are compared: no map is made.
+        lists = piece_attack_lists(before)
+        relations_before = relations_of(before, lists, find_hanging(before, lists))
+    change = _compare(before, move, board, relations_before, relations, threats.checkers)
     return change, describe_played_move(before, move, board)
 
 
@@ -215,54 +251,50 @@ def compare_positions(
 ) -> Change:
     """`describe_change` for a caller that has played the move already: `after` is `board`
     after the legal `move`, the maps are their threat maps."""
-    return _compare(board, move, after, before_map.attackers, before_map.hanging, after_map)
+    return _compare(
+        board,
+        move,
+        after,
+        relations_of(board, before_map.attackers, before_map.hanging),
+        relations_of(after, after_map.attackers, after_map.hanging),
+        after_map.checkers,
+    )
 
 
 def _compare(
     board: Board,
     move: Move,
     after: Board,
-    before_lists: AttackLists,
-    before_hanging: Sequence[int],
-    after_map: ThreatMap,
+    before: PieceRelations,
+    now: PieceRelations,
+    checkers: tuple[int, ...],
 ) -> Change:
-    """`compare_positions` given, of the position before, only the attack lists of its pieces
-    (`threats.piece_attack_lists`) and its hanging pieces."""
+    """`compare_positions` given the relations of the pieces before and after the move, and
+    the pieces giving check after it."""
     moved = _relocation(board, move)
     facts = _move_facts(board, move)
-    after_lists = after_map.attackers
-    before_pairs = _attacks_on_pieces(board, before_lists)
-    after_pairs = _attacks_on_pieces(after, after_lists)
     before_attacks = {
         (a2, t2)
-        for a, t in before_pairs
+        for a, t in before.attacks
         if (a2 := moved.get(a, a)) is not None and (t2 := moved.get(t, t)) is not None
     }
     cells = after.board
     new_attacks = tuple(
         Attack(a, t, cells[a] >> 3)
-        for a, t in sorted(after_pairs - before_attacks, key=_pair_order)
+        for a, t in sorted(now.attacks - before_attacks, key=_pair_order)
     )
     # The moved piece and a castling rook: their new attacks are theirs, not discovered ones.
     movers = {square for square in moved.values() if square is not None}
-    # Every pinner attacks the piece it pins: the pins are looked for among the attacks.
-    created, released = _pin_changes(
-        find_pins_among(board, before_pairs), find_pins_among(after, after_pairs), moved
-    )
-    became, stopped = _hanging_changes(before_hanging, after_map.hanging, moved)
+    created, released = _pin_changes(before.pins, now.pins, moved)
+    became, stopped = _hanging_changes(before.hanging, now.hanging, moved)
     return Change(
         facts,
-        after_map.checkers,
+        checkers,
         new_attacks,
         tuple(x for x in new_attacks if x.color == facts.color and x.origin not in movers),
         became,
         stopped,
-        _new_forks(
-            _forks_of(board, before_lists, before_pairs),
-            _forks_of(after, after_lists, after_pairs),
-            after,
-            moved,
-        ),
+        _new_forks(before.forks, now.forks, after, moved),
         created,
         released,
     )

@@ -104,8 +104,12 @@ class Connections:
 
     def get(self, sid: str) -> Connection:
         with self.lock:
-            # An event racing the connect handler still gets a connection to count against.
-            return self.open_connections.setdefault(sid, Connection())
+            connection = self.open_connections.get(sid)
+            if connection is None:
+                # An event racing the connect handler still gets a connection to count
+                # against. Made only then: a `Connection` is four buckets and their locks.
+                connection = self.open_connections[sid] = Connection()
+            return connection
 
     def allow(self, sid: str, lookup: bool = False) -> bool:
         """Whether the connection may send one more event now (a look-up: from its own bucket)."""

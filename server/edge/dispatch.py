@@ -6,15 +6,18 @@ feature's handler in `answer`, which applies the connection's rate limit (a look
 a bucket of its own, server.edge.connections, so a player dragging a piece around never has
 the move refused), checks there is exactly one payload, turns a `RequestError` into the
 failure reply and leaves any other exception to the error handler `register_fallbacks`
-installs, which logs it and answers `internal`. Events named `connect`/`disconnect` can be
-forged by clients: `refuse_reserved` is their answer. Knows no feature: the composition root
-(server.sockets) hands it each feature's handlers.
+installs, which logs it and answers `internal`. `bind_bare` serves a hot event (a move) the
+same way without Flask-SocketIO's request context per event, for handlers that read nothing of
+the request. Events named `connect`/`disconnect` can be forged by clients: `refuse_reserved`
+is their answer. Knows no feature: the composition root (server.sockets) hands it each
+feature's handlers.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 from flask import request
@@ -28,9 +31,15 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Any], dict[str, Any]]
 
 
+# The session id of an event served without a request context (`bind_bare`); each greenlet
+# or thread serving an event has its own value.
+_BARE_SID: ContextVar[str | None] = ContextVar("bare_sid", default=None)
+
+
 def current_sid() -> str:
     """The Socket.IO session id of the event being served."""
-    return request.sid  # type: ignore[attr-defined, no-any-return]
+    sid = _BARE_SID.get()
+    return sid if sid is not None else request.sid  # type: ignore[attr-defined]
 
 
 def answer(args: tuple[Any, ...], work: Handler, lookup: bool = False) -> dict[str, Any]:
@@ -40,7 +49,7 @@ def answer(args: tuple[Any, ...], work: Handler, lookup: bool = False) -> dict[s
     sid = current_sid()
     if not connections.allow(sid, lookup):
         if connections.is_flooding(sid):
-            disconnect()
+            disconnect(sid, namespace="/")
         return error_reply("rate_limited", "too many events on this connection; slow down")
     if len(args) != 1:
         return error_reply(
@@ -59,6 +68,38 @@ def bind(work: Handler, lookup: bool = False) -> Callable[..., dict[str, Any]]:
     return handler
 
 
+def bind_bare(socketio: SocketIO, name: str, work: Handler, lookup: bool = False) -> None:
+    """Serve the event `name` by `work` as `bind` does, but in the app's context alone, not a
+    request's: for the hot events whose handlers read nothing of the handshake's request (no
+    cookie, no address). Flask-SocketIO builds a whole request context per event (the URL
+    adapter, the route map matched, a Werkzeug request, its teardown), a tenth of the CPU a
+    move cost; the handler is registered with python-socketio's server itself, which calls it
+    with the session id, and the same `answer` applies the same checks."""
+    server = socketio.server
+
+    def handler(sid: str, *args: Any) -> dict[str, Any] | None:
+        environ = server.get_environ(sid, namespace="/")
+        if not environ:
+            return None  # a connection already gone, as Flask-SocketIO ignores it
+        token = _BARE_SID.set(sid)
+        try:
+            with environ["flask.app"].app_context():
+                try:
+                    return answer(args, work, lookup)
+                except Exception as error:  # what Flask-SocketIO's error handler gets
+                    return internal_error(error)
+        finally:
+            _BARE_SID.reset(token)
+
+    server.on(name, handler, namespace="/")
+
+
+def internal_error(error: Exception) -> dict[str, Any]:
+    """A handler's crash: logged, answered `internal`."""
+    log.error("unexpected error in a Socket.IO handler", exc_info=error)
+    return error_reply("internal", "internal error: the request was not applied")
+
+
 def refuse_reserved(name: str) -> dict[str, Any]:
     """The reply to a client event named like a reserved one (rate-limited like any event)."""
     message = f"{name!r} is reserved; it cannot be sent as an event"
@@ -73,12 +114,8 @@ def register_fallbacks(socketio: SocketIO) -> None:
             (None,), lambda _: error_reply("unknown_event", f"unknown event {shorten(event)}")
         )
 
-    def on_error(error: Exception) -> dict[str, Any]:
-        log.error("unexpected error in a Socket.IO handler", exc_info=error)
-        return error_reply("internal", "internal error: the request was not applied")
-
     socketio.on_event("*", on_unknown)
-    socketio.on_error_default(on_error)
+    socketio.on_error_default(internal_error)
 
 
 def shorten(value: Any, limit: int = 40) -> str:

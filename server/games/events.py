@@ -208,6 +208,12 @@ HANDLERS: dict[str, Callable[[Any], dict[str, Any]]] = {
 }
 
 
+# The events whose handlers read nothing of the handshake's request (no cookie, no client
+# address): the composition root serves them without a request context (server.edge.dispatch,
+# `bind_bare`). A move is most of what a server receives.
+BARE = ("move", "premove")
+
+
 def disconnected(sid: str) -> None:
     """A connection closed: the games it had joined hear that its seat may be empty."""
     for game_id in CONNECTIONS.get().close(sid):

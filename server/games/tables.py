@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from server.edge.wire import dumps
 from server.games.play import Event, MoveRecord
 from server.games.stored import IdleGame, StaleVersionError, StoredChange, StoredGame
 from server.storage.database import Connection, Database
@@ -244,12 +245,14 @@ class GameTables:
             raise StaleVersionError(f"game {game_id}: {error}") from error
 
     def _write_change(self, game_id: str, change: StoredChange) -> None:
+        # The header and the event as JSON text: the standard encoder's very text, written by
+        # orjson (server.edge.wire), as a move's commit does after every move.
         with self.database.transaction() as db:
             updated = db.execute(
                 "UPDATE games SET header = ?, version = ?, active = ?, updated = ?"
                 " WHERE id = ? AND version = ?",
                 (
-                    json.dumps(change.header),
+                    dumps(change.header),
                     change.version,
                     int(change.active),
                     time.time(),
@@ -276,7 +279,7 @@ class GameTables:
                 )
             db.execute(
                 "INSERT INTO changes (game_id, version, body) VALUES (?, ?, ?)",
-                (game_id, change.version, json.dumps(change.event)),
+                (game_id, change.version, dumps(change.event)),
             )
 
     def _write_in_one_statement(self, game_id: str, change: StoredChange) -> None:

@@ -9,7 +9,10 @@ position, so they are computed once per position, put in the wire form
 in a small LRU cache shared by every game of the process: the key is the Zobrist keys of the
 position and of the one before it, which fix the position, the last move and hence every fact
 here, so a join, an HTTP read or a change that leaves the board alone (an offer, a seat
-claimed) costs a dictionary look-up, and games in the same opening share their entries.
+claimed) costs a dictionary look-up, and games in the same opening share their entries. Each
+entry also keeps its pieces' relations (`chesscore.analysis.insight.PieceRelations`), which the
+next move's change compares against: the facts after a move are made from those of the position
+before, still cached from one move earlier, instead of walking that position's attacks again.
 Previews of candidate moves are cached the same way, since a player dragging a piece hovers
 over the same few squares again and again.
 """
@@ -22,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from chesscore import Board, ChessError, Color, Move
-from chesscore.analysis.insight import describe_last_move, preview
+from chesscore.analysis.insight import describe_last_move, preview, relations_of
 from chesscore.analysis.see import classify_destinations
 from chesscore.analysis.threats import make_threat_map
 from chesscore.analysis.xray import make_xray_map
@@ -50,9 +53,14 @@ class PositionFacts:
     encoded once, they cost no more to send to three rooms than to one, and a few kilobytes to
     keep."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, before: PositionFacts | None = None) -> None:
         threats = make_threat_map(board)
-        change, announcement = describe_last_move(board, threats)
+        # Kept for the next move's change, whose "before" this position is: `before` is the
+        # facts of the position before this one, made one move earlier.
+        self.relations = relations_of(board, threats.attackers, threats.hanging)
+        change, announcement = describe_last_move(
+            board, threats, self.relations, None if before is None else before.relations
+        )
         self.threats = encode(threats_json(threats))
         self.insight = encode(insight_json(make_xray_map(board), change))
         # The last move in words is no overlay: every receiver gets it, assisted or not.
@@ -121,7 +129,17 @@ def position_key(board: Board) -> tuple[int, ...]:
 
 
 def position_facts(board: Board) -> PositionFacts:
-    return _facts.get(position_key(board), lambda: PositionFacts(board))
+    """The facts of `board`'s position, made from those of the position before it when they
+    are still cached (after a move they are: they were made one move earlier)."""
+    return _facts.get(
+        position_key(board), lambda: PositionFacts(board, _facts.peek(previous_key(board)))
+    )
+
+
+def previous_key(board: Board) -> tuple[int, ...]:
+    """`position_key` of the position before the last move (`()` before the first move, a
+    key that is never cached)."""
+    return tuple(board.keys[-3:-1])
 
 
 def cached_preview(board: Board, move: Move) -> dict[str, Any]:

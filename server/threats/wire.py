@@ -20,7 +20,7 @@ from chesscore.analysis.insight import Attack, Change, Fork, MoveFacts, Preview
 from chesscore.analysis.threats import BOARD_SQUARES, Pin, ThreatMap
 from chesscore.analysis.xray import PinLine, XrayMap
 from chesscore.rules.squares import COLOR_NAMES, SQUARE_NAMES
-from server.edge.wire import JsonText
+from server.edge.wire import JsonText, encode
 
 PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
 
@@ -150,15 +150,15 @@ def preview_json(found: Preview, checked_king: int | None) -> dict[str, Any]:
 
 
 def safety_text(labels: dict[int, dict[int, str]]) -> JsonText:
-    """The safety label of every legal move, origin -> target -> label, as JSON text written
-    directly: square names and the three labels are letters and digits, nothing JSON escapes,
-    and this is sent after every move (a dict of names run through json's encoder took three
-    times as long)."""
-    origins = []
-    for origin, targets in labels.items():
-        pairs = ",".join(f'"{SQUARE_NAMES[target]}":"{label}"' for target, label in targets.items())
-        origins.append(f'"{SQUARE_NAMES[origin]}":{{{pairs}}}')
-    return JsonText("{" + ",".join(origins) + "}")
+    """The safety label of every legal move, origin -> target -> label, as JSON text (sent
+    after every move; orjson encodes the dicts in about half the time it took to write the
+    text with Python's own string joins)."""
+    return encode(
+        {
+            SQUARE_NAMES[origin]: {SQUARE_NAMES[target]: label for target, label in targets.items()}
+            for origin, targets in labels.items()
+        }
+    )
 
 
 def square_or_none(sq: int | None) -> str | None:
