@@ -64,7 +64,7 @@ class BuildWithFrontend(build_py):
         if self.editable_mode:
             return
         target = Path(self.build_lib) / FRONTEND
-        for folder in ("templates", "static"):
+        for folder in ("templates", "static", "translations"):
             shutil.copytree(HERE / folder, target / folder, dirs_exist_ok=True)
         missing = copy_vendor(HERE / "node_modules", target / "node_modules")
         if missing:

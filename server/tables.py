@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from server.accounts import devices, sightings
+from server.accounts import devices, languages, sightings
 from server.accounts import tables as accounts
 from server.accounts.tables import AccountTables
 from server.analysis import tables as analysis
@@ -61,6 +61,7 @@ MIGRATIONS = (
         "known devices per browser, accounts' sightings",
         (devices.create_table, sightings.create_table),
     ),
+    Migration(9, "accounts' languages", (languages.add_column,)),
 )
 LATEST = MIGRATIONS[-1].version
 
