@@ -19,7 +19,7 @@ from typing import Any
 
 from babel.support import Translations
 from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, get_translations
 from werkzeug.wrappers import Response as BaseResponse
 
 from server.shared.config import FRONTEND
@@ -70,6 +70,12 @@ def select_language() -> str:
 
 def current_language() -> str:
     return str(get_locale() or DEFAULT)
+
+
+def request_words(english: Any) -> Any:
+    """What chesscore's sentences are said with in this request (a gettext-shaped object:
+    the catalog of its language), `english` itself for an English request."""
+    return english if current_language() == DEFAULT else get_translations()
 
 
 def _page_values() -> dict[str, Any]:

@@ -27,7 +27,16 @@ from collections import deque
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from chesscore.training import KINDS, Drill, PositionFacts, Verdict, judge, make_drill
+from chesscore.training import (
+    ENGLISH,
+    KINDS,
+    Drill,
+    PositionFacts,
+    Translator,
+    Verdict,
+    judge,
+    make_drill,
+)
 from chesscore.training.difficulty import LEVELS
 from chesscore.training.judging import Answer
 from server.accounts.hash_lanes import Lane
@@ -100,11 +109,17 @@ class TrainingService:
         self.seen = SeenPositions()
         self.lane = lane or LANE
 
-    def next_drill(self, kind: str, level: int, address: str) -> Given:
+    def next_drill(self, kind: str, level: int, address: str, words: Translator = ENGLISH) -> Given:
+        """A drill for `address`, its question and reasons in the language of `words`."""
         self.buckets.take(address, "training requests")
         played = self._site_position()
         seen = self.seen.of(address, kind)
         drill, facts, position = self.lane.run(self.choose, kind, level, seen, played)
+        if words is not ENGLISH:
+            # The same drill (its square by `focus`, its move by `played`) said again in the
+            # trainee's language: choosing stays language-blind, so one pool serves them all.
+            said = make_drill(facts, kind, self.rng, drill.played, drill.focus, words)
+            drill = said or drill
         self.seen.add(address, kind, drill.fen)
         return Given(self.pending.add(drill, address), drill, facts, position.source)
 
