@@ -8,6 +8,7 @@
  * Browsers refuse to play before the first user gesture on the page: that refusal is expected
  * and ignored, it is no error.
  */
+import { t } from './i18n.js';
 
 const NAMES = ['move', 'capture', 'check', 'lowtime', 'end'];
 const STORAGE_KEY = 'chess.sound';
@@ -30,7 +31,7 @@ export function createSounds(button) {
   function show() {
     button.setAttribute('aria-pressed', String(!muted));
     button.textContent = muted ? '♫ Off' : '♫ On';
-    button.title = muted ? 'Sounds are off: turn them on' : 'Sounds are on: turn them off';
+    button.title = muted ? t('Sounds are off: turn them on') : t('Sounds are on: turn them off');
   }
   button.addEventListener('click', () => {
     muted = !muted;
