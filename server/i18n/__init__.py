@@ -18,11 +18,21 @@ from functools import cache
 from typing import Any
 
 from babel.support import Translations
-from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, request
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    has_request_context,
+    jsonify,
+    redirect,
+    request,
+)
 from flask_babel import Babel, get_locale, get_translations
 from werkzeug.wrappers import Response as BaseResponse
 
 from server.shared.config import FRONTEND
+from server.shared.errors import translate_with
 
 TRANSLATIONS = FRONTEND / "translations"
 # Each language by its own name, as the picker lists it.
@@ -57,6 +67,14 @@ def install(app: Flask, account: AccountLanguage) -> None:
     Babel(app, locale_selector=select_language)
     app.register_blueprint(blueprint)
     app.context_processor(_page_values)
+    translate_with(translate_refusal)
+
+
+def translate_refusal(message: str) -> str:
+    """A refusal's message in the language of the request it answers (English outside one)."""
+    if not has_request_context() or current_language() == DEFAULT:
+        return message
+    return str(get_translations().gettext(message))
 
 
 def select_language() -> str:
