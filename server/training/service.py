@@ -41,7 +41,7 @@ from chesscore.training.difficulty import LEVELS
 from chesscore.training.judging import Answer
 from server.accounts.hash_lanes import Lane
 from server.shared.buckets import AddressBuckets
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.slots import Slot
 from server.threats.cache import LruCache
 from server.training.pending import PendingDrills
@@ -132,8 +132,8 @@ class TrainingService:
         )
         if drill is None:
             raise RequestError(
-                "not_found", "no drill waits for an answer under this id: answered already, "
-                "expired, or never given to you",
+                "not_found", N_("no drill waits for an answer under this id: answered already, "
+                "expired, or never given to you"),
             )  # fmt: skip
         return self.lane.run(self._judged, drill, asked.value)
 
@@ -183,7 +183,9 @@ class TrainingService:
         if found is None and repeated is not None:  # every try was seen: the first again
             found = self._drill_on(kind, repeated)
         if found is None:  # no shipped position lacks a drill of every kind: a safeguard
-            raise RequestError("not_found", f"no {kind} drill could be made now; try again")
+            raise RequestError(
+                "not_found", N_("no {kind} drill could be made now; try again"), kind=kind
+            )
         return found
 
     def _drill_on(self, kind: str, position: TrainingPosition) -> Found | None:
