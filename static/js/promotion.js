@@ -57,7 +57,7 @@ export function askPromotion(dialog, color) {
     const cancel = document.createElement('button');
     cancel.type = 'button';
     cancel.className = 'promotion-cancel';
-    cancel.textContent = 'Cancel';
+    cancel.textContent = t('Cancel');
     cancel.addEventListener('click', () => finish(null));
     dialog.append(cancel);
     dialog.hidden = false;

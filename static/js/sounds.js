@@ -30,7 +30,7 @@ export function createSounds(button) {
 
   function show() {
     button.setAttribute('aria-pressed', String(!muted));
-    button.textContent = muted ? '♫ Off' : '♫ On';
+    button.textContent = muted ? t('♫ Off') : t('♫ On');
     button.title = muted ? t('Sounds are off: turn them on') : t('Sounds are on: turn them off');
   }
   button.addEventListener('click', () => {

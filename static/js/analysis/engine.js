@@ -120,7 +120,7 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
   function start() {
     if (!panel.on || !panel.path || document.hidden) return;
     panel.firstShown = false;
-    showStatus('Analysing…');
+    showStatus(t('Analysing…'));
     const { multipv, movetime } = panel.settings;
     current().start(panel.path, panel.fen ?? '', { multipv, movetime });
   }
@@ -137,7 +137,7 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
       ),
     );
     if (update.lines.length > 0) showStatus(describeSearch(update));
-    else if (update.outcome) showStatus('Checkmate: no move to analyse.');
+    else if (update.outcome) showStatus(t('Checkmate: no move to analyse.'));
     else showStatus(update.done ? t('No legal move: nothing to analyse.') : t('Analysing…'));
     elements.lines.dataset.depth = String(update.depth);
     elements.lines.dataset.engine = update.engine;
@@ -235,7 +235,7 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
       if (!panel.on) return;
       stopAll();
       clear();
-      showStatus('Analysing…');
+      showStatus(t('Analysing…'));
     },
     /**
      * `engine_lines` from the server.

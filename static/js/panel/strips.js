@@ -62,7 +62,7 @@ export function playerName(state, color) {
   if (player.name) return player.name;
   if (player.kind === 'computer') return t('Computer (level {level})', { level: state.level ?? 1 });
   if (!player.seated) return t('Waiting for a player…');
-  return color === 'white' ? 'White' : 'Black';
+  return color === 'white' ? t('White') : t('Black');
 }
 
 /**

@@ -122,7 +122,7 @@ function receive(review) {
  * @param {Review} review
  */
 function renderOnce(review) {
-  const { White: white = 'White', Black: black = 'Black', Result: result } = review.headers ?? {};
+  const { White: white = t('White'), Black: black = t('Black'), Result: result } = review.headers ?? {};
   const ending = result && result !== '*' ? `, ${result}` : '';
   const players = `${white} – ${black}`;
   $('#review-title').textContent = t('Computer analysis: {players}', { players: players + ending });
