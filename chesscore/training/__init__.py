@@ -3,8 +3,9 @@
 A drill is a position, a question about it and its exact answer, all computed by chesscore's
 threat analysis (chesscore.analysis) and the rules: `facts` gathers what a position's drills
 read (threat map, pin lines, exchange labels, legal moves, what each move attacks), `drills`
-makes a drill of each kind from them (in the words of a `Translator`, chesscore.training.words), `difficulty` grades it into three levels from measurable
-things and `judging` compares an answer with the truth and says why in words. Pure and typed:
+makes a drill of each kind from them, said through a `Translator` (chesscore.training.words),
+`difficulty` grades it into three levels from measurable things and `judging` compares an
+answer with the truth and says why in words. Pure and typed:
 the server (server.training) chooses positions, keeps the answers and names squares on the wire.
 """
 
