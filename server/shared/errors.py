@@ -9,6 +9,7 @@ logic, parsing and storage all raise it, so no layer needs to know how another r
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 # code -> HTTP status; codes only Socket.IO can produce answer 400 over HTTP if they ever leak.
@@ -88,7 +89,7 @@ class RequestError(Exception):
 
     def words(self) -> str:
         """The message in the language of the request being answered."""
-        return _fill(_translation[0](self.template), self.params)
+        return _fill(_translation[0](self.template), self.params, translated=True)
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": False, "error": self.words(), "code": self.code}
@@ -99,11 +100,30 @@ def N_(message: str) -> str:
     return message
 
 
-def _fill(message: str, params: dict[str, object]) -> str:
+@dataclass(frozen=True)
+class Said:
+    """A message and its values, said later: a refusal's value that is itself a sentence (a
+    reason inside "{move} is not legal here: {reason}"), translated with the refusal."""
+
+    template: str
+    params: dict[str, object] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return _fill(self.template, self.params)
+
+    def words(self) -> str:
+        return _fill(_translation[0](self.template), self.params, translated=True)
+
+
+def _fill(message: str, params: dict[str, object], translated: bool = False) -> str:
     if not params:
         return message
+    values = {
+        name: value.words() if translated and isinstance(value, Said) else value
+        for name, value in params.items()
+    }
     try:
-        return message.format(**params)
+        return message.format(**values)
     except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
         return message
 
