@@ -143,3 +143,17 @@ def test_a_refusal_is_worded_in_the_requests_language(server: LiveServer) -> Non
     refused(response, 401, "bad_credentials", "le nom ou le mot de passe est incorrect")
     english = requests.post(server.url + "/api/account/login", json=wrong, timeout=TIMEOUT)
     refused(english, 401, "bad_credentials", "the name or the password is wrong")
+
+
+def test_an_illegal_move_is_refused_in_the_players_language(server: LiveServer) -> None:
+    """The reason is a sentence of its own inside the refusal's, both translated."""
+    created = requests.post(
+        server.url + "/api/games", json={"opponent": "friend", "color": "white"}, timeout=TIMEOUT
+    ).json()
+    move = {"ply": 0, "uci": "e2e5"}
+    url = f"{server.url}/api/games/{created['game']}/moves"
+    seat = {"Authorization": f"Bearer {created['seat']}"}
+    german = requests.post(url, json=move, headers={**seat, "Accept-Language": "de"}, timeout=30)
+    refused(german, 409, "illegal_move", "e2e5 ist hier nicht legal: keiner Ihrer Bauern kann")
+    english = requests.post(url, json=move, headers=seat, timeout=TIMEOUT)
+    refused(english, 409, "illegal_move", "e2e5 is not legal here: no pawn of yours can go to e5")
