@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import requests
 
+from tests.support.game_client import GameClient
 from tests.support.http import refused
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
@@ -157,3 +158,17 @@ def test_an_illegal_move_is_refused_in_the_players_language(server: LiveServer) 
     refused(german, 409, "illegal_move", "e2e5 ist hier nicht legal: keiner Ihrer Bauern kann")
     english = requests.post(url, json=move, headers=seat, timeout=TIMEOUT)
     refused(english, 409, "illegal_move", "e2e5 is not legal here: no pawn of yours can go to e5")
+
+
+def test_a_socket_refusal_speaks_the_language_of_its_connection(server: LiveServer) -> None:
+    """A Socket.IO event is answered in the language of the connection's handshake."""
+    french = GameClient(server.url, headers={"Accept-Language": FRENCH})
+    english = GameClient(server.url)
+    try:
+        for client, words in ((french, "aucune partie avec l'identifiant"), (english, "no game")):
+            reply = client.call("join", {"game": "nosuchgame00"})
+            assert reply["ok"] is False and reply["code"] == "not_found", reply
+            assert reply["error"].startswith(words), reply
+    finally:
+        french.client.disconnect()
+        english.client.disconnect()
