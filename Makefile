@@ -86,11 +86,11 @@ test-slow: test
 
 # PostgreSQL, Redis and nginx started by the tests themselves; skipped (saying why) where the
 # servers are missing, failed instead when CI=true.
-test-cluster: $(VENV)/.installed-dev node_modules/.package-lock.json
+test-cluster: $(VENV)/.installed-dev node_modules/.package-lock.json translations/.compiled
 	$(PY) -m pytest -m cluster $(PYTEST_ARGS)
 
 # A local cluster to try: PostgreSQL, Redis, two server processes and nginx on 127.0.0.1.
-cluster: $(VENV)/.installed-dev node_modules/.package-lock.json
+cluster: $(VENV)/.installed-dev node_modules/.package-lock.json translations/.compiled
 	$(PY) -m deploy.cluster start
 
 cluster-stop:
