@@ -63,8 +63,12 @@ PAGE_SIZE = 20  # games on a page of the profile
 API_MAX_LIMIT = 100  # games on a page of the JSON list, at most
 # What an export costs of its address's bucket (server.work.admission): as a 1 MB request.
 EXPORT_UNITS = 16
-RESULT_WORDS = {"win": "Won", "draw": "Draw", "loss": "Lost"}
-_TABS = (("win", "Wins"), ("draw", "Draws"), ("loss", "Losses"))  # the filters by result
+# The page's words, marked for the catalogs and said in the visitor's language by the template
+# (templates/profile.html); the JSON API gives them in English.
+RESULT_WORDS = {"win": N_("Won"), "draw": N_("Draw"), "loss": N_("Lost")}
+_TABS = (("win", N_("Wins")), ("draw", N_("Draws")), ("loss", N_("Losses")))  # by result
+SPEED_WORDS = (N_("UltraBullet"), N_("Bullet"), N_("Blitz"), N_("Rapid"), N_("Classical"))
+SPEED_WORDS += (N_("Correspondence"), N_("All games"), N_("All speeds"), N_("Rated"))
 
 GRAPH_GAMES = 1000  # rated games on the rating graph, the latest
 RECENT_GAMES = 5  # finished games beside those in play in "Your games"
