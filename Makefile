@@ -49,19 +49,20 @@ translations/.compiled: $(CATALOGS) | $(VENV)/.installed
 
 translations: translations/.compiled
 
-# Extract every marked message into the two templates, then bring each language's catalog up
-# to date with them (a new language's catalog is made on the way).
+# Extract every marked message into the two templates (translations/*.pot, not kept in git),
+# then bring each language's catalog up to date with them (a new language's catalog is made on
+# the way). Unwrapped lines and no new date when nothing changed: a catalog's diff is its change.
 messages: $(VENV)/.installed-dev
-	$(PYBABEL) -q extract -F babel.cfg --no-location --sort-output --project chess-threats \
+	$(PYBABEL) -q extract -F babel.cfg --no-location --no-wrap --sort-output --project chess-threats \
 		-o translations/messages.pot .
 	$(PYBABEL) -q extract -F babel_js.cfg --no-default-keywords -k t -k tn:1,2 \
-		--no-location --sort-output --project chess-threats -o translations/js.pot .
+		--no-location --no-wrap --sort-output --project chess-threats -o translations/js.pot .
 	@for lang in $(LANGUAGES); do for domain in messages js; do \
 		if [ -f translations/$$lang/LC_MESSAGES/$$domain.po ]; then \
-			$(PYBABEL) -q update --no-fuzzy-matching --ignore-obsolete -D $$domain -l $$lang \
+			$(PYBABEL) -q update --no-fuzzy-matching --ignore-obsolete --no-wrap --ignore-pot-creation-date -D $$domain -l $$lang \
 				-i translations/$$domain.pot -d translations; \
 		else \
-			$(PYBABEL) -q init -D $$domain -l $$lang -i translations/$$domain.pot -d translations; \
+			$(PYBABEL) -q init --no-wrap -D $$domain -l $$lang -i translations/$$domain.pot -d translations; \
 		fi; done; done
 
 # --- entry points -----------------------------------------------------------
