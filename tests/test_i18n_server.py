@@ -172,3 +172,8 @@ def test_a_socket_refusal_speaks_the_language_of_its_connection(server: LiveServ
     finally:
         french.client.disconnect()
         english.client.disconnect()
+
+
+def test_a_page_says_it_varies_by_language(server: LiveServer) -> None:
+    vary = get(server.url + "/").headers["Vary"]
+    assert "Accept-Language" in vary and "Cookie" in vary

@@ -67,7 +67,17 @@ def install(app: Flask, account: AccountLanguage) -> None:
     Babel(app, locale_selector=select_language)
     app.register_blueprint(blueprint)
     app.context_processor(_page_values)
+    app.after_request(_vary_by_language)
     translate_with(translate_refusal)
+
+
+def _vary_by_language(response: Response) -> Response:
+    """A page differs by the browser's languages and the picker's cookie: no cache may hand
+    one visitor's language to another."""
+    if response.mimetype == "text/html":
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    return response
 
 
 def translate_refusal(message: str) -> str:

@@ -67,8 +67,8 @@ EXPORT_UNITS = 16
 # (templates/profile.html); the JSON API gives them in English.
 RESULT_WORDS = {"win": N_("Won"), "draw": N_("Draw"), "loss": N_("Lost")}
 _TABS = (("win", N_("Wins")), ("draw", N_("Draws")), ("loss", N_("Losses")))  # by result
-SPEED_WORDS = (N_("UltraBullet"), N_("Bullet"), N_("Blitz"), N_("Rapid"), N_("Classical"))
-SPEED_WORDS += (N_("Correspondence"), N_("All games"), N_("All speeds"), N_("Rated"))
+TAB_WORDS: tuple[str, ...] = (N_("UltraBullet"), N_("Bullet"), N_("Blitz"), N_("Rapid"))
+TAB_WORDS += (N_("Classical"), N_("Correspondence"), N_("All games"), N_("All speeds"))
 
 GRAPH_GAMES = 1000  # rated games on the rating graph, the latest
 RECENT_GAMES = 5  # finished games beside those in play in "Your games"
