@@ -14,7 +14,7 @@ PYTEST_DIST ?= loadfile
 # (PYTHONDONTWRITEBYTECODE): every worker otherwise compiles, and pytest rewrites the asserts
 # of, every test module on each run, most of a minute of CPU per worker.
 
-.PHONY: run dist test test-slow test-cluster cluster cluster-stop lint format typecheck clean
+.PHONY: messages translations run dist test test-slow test-cluster cluster cluster-stop lint format typecheck clean
 
 # --- set-up ---------------------------------------------------------------
 
@@ -35,18 +35,48 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
+# --- translations -----------------------------------------------------------
+# The catalogs' sources (.po) are kept in git; the compiled .mo files are made here, as part of
+# set-up, so `make run` and `make test` work on a fresh clone (docs/i18n.md).
+LANGUAGES := fr de es pt sv
+PYBABEL := $(VENV)/bin/pybabel
+CATALOGS := $(wildcard translations/*/LC_MESSAGES/*.po)
+
+translations/.compiled: $(CATALOGS) | $(VENV)/.installed
+	$(PYBABEL) -q compile -d translations -D messages
+	$(PYBABEL) -q compile -d translations -D js
+	@touch $@
+
+translations: translations/.compiled
+
+# Extract every marked message into the two templates (translations/*.pot, not kept in git),
+# then bring each language's catalog up to date with them (a new language's catalog is made on
+# the way). Unwrapped lines and no new date when nothing changed: a catalog's diff is its change.
+messages: $(VENV)/.installed-dev
+	$(PYBABEL) -q extract -F babel.cfg --no-location --no-wrap --sort-output --project chess-threats \
+		-o translations/messages.pot .
+	$(PYBABEL) -q extract -F babel_js.cfg --no-default-keywords -k t -k tn:1,2 \
+		--no-location --no-wrap --sort-output --project chess-threats -o translations/js.pot .
+	@for lang in $(LANGUAGES); do for domain in messages js; do \
+		if [ -f translations/$$lang/LC_MESSAGES/$$domain.po ]; then \
+			$(PYBABEL) -q update --no-fuzzy-matching --ignore-obsolete --no-wrap --ignore-pot-creation-date -D $$domain -l $$lang \
+				-i translations/$$domain.pot -d translations; \
+		else \
+			$(PYBABEL) -q init --no-wrap -D $$domain -l $$lang -i translations/$$domain.pot -d translations; \
+		fi; done; done
+
 # --- entry points -----------------------------------------------------------
 
-run: $(VENV)/.installed node_modules/.package-lock.json
+run: $(VENV)/.installed node_modules/.package-lock.json translations/.compiled
 	$(PY) -m server --host $(HOST) --port $(PORT)
 
 # A wheel that runs with no checkout and no npm: setup.py copies templates/, static/ and the
 # served node_modules files into it. No build isolation, so it builds offline from the venv.
-dist: $(VENV)/.installed-dev node_modules/.package-lock.json
+dist: $(VENV)/.installed-dev node_modules/.package-lock.json translations/.compiled
 	rm -rf build
 	$(PY) -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir dist .
 
-test: $(VENV)/.installed-dev node_modules/.package-lock.json
+test: $(VENV)/.installed-dev node_modules/.package-lock.json translations/.compiled
 	@CHROMIUM_PATH="$$($(PY) -m tests.support.chromium)" || exit 1; \
 	echo "Chromium for the browser tests: $$CHROMIUM_PATH"; \
 	CHROMIUM_PATH="$$CHROMIUM_PATH" PYTHONDONTWRITEBYTECODE= \
@@ -57,11 +87,11 @@ test-slow: test
 
 # PostgreSQL, Redis and nginx started by the tests themselves; skipped (saying why) where the
 # servers are missing, failed instead when CI=true.
-test-cluster: $(VENV)/.installed-dev node_modules/.package-lock.json
+test-cluster: $(VENV)/.installed-dev node_modules/.package-lock.json translations/.compiled
 	$(PY) -m pytest -m cluster $(PYTEST_ARGS)
 
 # A local cluster to try: PostgreSQL, Redis, two server processes and nginx on 127.0.0.1.
-cluster: $(VENV)/.installed-dev node_modules/.package-lock.json
+cluster: $(VENV)/.installed-dev node_modules/.package-lock.json translations/.compiled
 	$(PY) -m deploy.cluster start
 
 cluster-stop:

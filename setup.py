@@ -2,7 +2,8 @@
 
 In a checkout the server reads `templates/`, `static/` and the npm packages in `node_modules/`
 beside the `server` package (server/shared/config.py). A wheel has no checkout around it, so
-building one copies them into the package as `server/frontend/`: the pages and the browser code, and
+building one copies them into the package as `server/frontend/`: the pages and the browser code,
+the translations' catalogs compiled (with Babel, a build requirement), and
 of `node_modules` only the folders the server serves under `/vendor/` (VENDOR_FOLDERS in
 server/edge/vendor.py, narrowed to VENDOR_FILES where that table names files: Stockfish's lite
 builds, not its 99 MB nets). The tables are read from that module's source, not imported: building
@@ -56,6 +57,19 @@ def copy_vendor(node_modules: Path, target: Path) -> list[str]:
     return missing
 
 
+def compile_catalogs(source: Path, target: Path) -> None:
+    """Each language's gettext catalogs (translations/<lang>/LC_MESSAGES/*.po) compiled into
+    `target` as the server reads them (.mo); git keeps only the .po files (docs/i18n.md)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po in source.glob("*/LC_MESSAGES/*.po"):
+        mo = target / po.relative_to(source).with_suffix(".mo")
+        mo.parent.mkdir(parents=True, exist_ok=True)
+        with po.open("rb") as text, mo.open("wb") as compiled:
+            write_mo(compiled, read_po(text))
+
+
 class BuildWithFrontend(build_py):
     """setuptools' build_py, then the front end copied into the built package."""
 
@@ -66,6 +80,7 @@ class BuildWithFrontend(build_py):
         target = Path(self.build_lib) / FRONTEND
         for folder in ("templates", "static"):
             shutil.copytree(HERE / folder, target / folder, dirs_exist_ok=True)
+        compile_catalogs(HERE / "translations", target / "translations")
         missing = copy_vendor(HERE / "node_modules", target / "node_modules")
         if missing:
             self.warn(f"no node_modules/{', '.join(missing)}: run `npm ci` before building")

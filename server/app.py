@@ -20,6 +20,7 @@ from server import sockets
 from server.accounts import http as accounts_http
 from server.accounts import pages as account_pages
 from server.accounts import passwords
+from server.accounts.languages import AccountLanguages
 from server.analysis import http as analysis_http
 from server.analysis import pages as analysis_pages
 from server.chat import events as chat_events
@@ -34,6 +35,8 @@ from server.edge.wire import JsonProvider, Packet
 from server.edge.wsgi import Edge, allowed_hosts
 from server.games import http as games_http
 from server.games import pages as game_pages
+from server.i18n import AccountLanguage
+from server.i18n import install as install_languages
 from server.lobby import events as lobby_events
 from server.lobby import pages as lobby_pages
 from server.players import claim as players_claim
@@ -83,7 +86,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app, allowed_hosts(app.config), trusted_origins(app.config)
     )
     passwords.prepare()  # the dummy hash now, not on the first unknown name's sign-in
-    put_in_slots(app, build_services(app, socketio))
+    services = build_services(app, socketio)
+    put_in_slots(app, services)
+    account_languages = AccountLanguages(services.tables.database)
+    install_languages(app, AccountLanguage(account_languages.read, account_languages.keep))
     # The opening names take about a second to read (chesscore.openings): at start, not on the
     # first state that carries one.
     socketio.start_background_task(opening_table)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from server.accounts import devices, sightings
+from server.accounts import devices, languages, sightings
 from server.accounts import tables as accounts
 from server.accounts.tables import AccountTables
 from server.analysis import tables as analysis
@@ -67,6 +67,7 @@ MIGRATIONS = (
     ),
     Migration(9, "puzzles, their themes, results and ratings", (puzzles.create_tables,)),
     Migration(10, "the accounts' preferences", (preferences.create_table,)),
+    Migration(11, "accounts' languages", (languages.add_column,)),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -139,7 +139,8 @@ def test_no_import_circle_inside_the_rules() -> None:
 # import its own floor's folders only where SERVER_FEATURES orders them, and any lower floor.
 SERVER_FLOORS: tuple[tuple[str, ...], ...] = (
     ("server.shared",),  # errors, settings, names, buckets, tokens, slots
-    ("server.edge", "server.storage"),  # the network's edge; the database
+    # the network's edge; the database; the visitor's language (server.i18n)
+    ("server.edge", "server.storage", "server.i18n"),
     ("server.engine", "server.work", "server.threats", "server.ratings"),  # chess machinery
     # The features, each whole (service, tables, routes, events, parsing, wire format), in
     # the order they may import each other (a later one may import an earlier one).

@@ -117,6 +117,9 @@ def test_the_wheel_carries_every_package_the_pages_and_the_vendored_files(wheel:
     assert "chesscore/data/openings.tsv" in names
     assert "server/frontend/templates/game.html" in names
     assert "server/frontend/static/js/board.js" in names
+    # The compiled catalogs (make translations, a step of make test and make dist).
+    assert "server/frontend/translations/fr/LC_MESSAGES/messages.mo" in names
+    assert "server/frontend/translations/sv/LC_MESSAGES/js.mo" in names
     vendored = "server/frontend/node_modules/@lichess-org/chessground/dist/chessground.js"
     assert vendored in names
     assert not any(name.startswith(("tests/", "bench/")) for name in names)
@@ -128,6 +131,9 @@ def test_the_installed_server_serves_a_page_a_script_and_a_vendored_file(
     status, kind, page = fetch(installed_server + "/")
     assert (status, kind.split(";")[0]) == (200, "text/html")
     assert b'src="/static/js/lobby.js"' in page
+    french = urllib.request.Request(installed_server + "/", headers={"Accept-Language": "fr"})
+    with urllib.request.urlopen(french, timeout=30) as response:
+        assert b'<html lang="fr">' in response.read()
     status, kind, script = fetch(installed_server + "/static/js/board.js")
     assert status == 200 and "javascript" in kind
     assert b"chessground" in script

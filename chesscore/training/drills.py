@@ -45,15 +45,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from chesscore.analysis.describe import PIECE_NAMES
 from chesscore.analysis.see import LOSING, exchange_on_target
 from chesscore.rules.board import Board
 from chesscore.rules.move import SQUARE_MASK, Move
 from chesscore.rules.squares import (
-    COLOR_NAMES,
     KING,
     NAME_ORDER,
     SQUARES,
+    WHITE,
     color_of,
     in_name_order,
     piece_type_of,
@@ -62,6 +61,36 @@ from chesscore.rules.squares import (
 from chesscore.training.difficulty import Measures, distance, level_of
 from chesscore.training.facts import MoveAttacks, PositionFacts
 from chesscore.training.material import QUIET, capture_gains
+from chesscore.training.words import ENGLISH, N_, Translator, plural_count
+
+# The words a drill names pieces and sides by, by piece type and by colour (WHITE, BLACK).
+PIECE_WORDS = ("", N_("pawn"), N_("knight"), N_("bishop"), N_("rook"), N_("queen"), N_("king"))
+# A move drill's question and summary by kind, then by the side to move: a sentence per side,
+# so each language says "White's" and "Black's" its own way.
+MOVE_QUESTIONS = {
+    "checks": (
+        N_("Play every check White has (none: answer with no move)."),
+        N_("Play every check Black has (none: answer with no move)."),
+    ),
+    "captures": (
+        N_("Play every capture White has (none: answer with no move)."),
+        N_("Play every capture Black has (none: answer with no move)."),
+    ),
+    "threats": (
+        N_("Play every threat White has (none: answer with no move)."),
+        N_("Play every threat Black has (none: answer with no move)."),
+    ),
+    "fork": (
+        N_("Play every fork White has (none: answer with no move)."),
+        N_("Play every fork Black has (none: answer with no move)."),
+    ),
+}
+MOVE_SUMMARIES = {
+    "checks": (N_("White's checks: {moves}."), N_("Black's checks: {moves}.")),
+    "captures": (N_("White's captures: {moves}."), N_("Black's captures: {moves}.")),
+    "threats": (N_("White's threats: {moves}."), N_("Black's threats: {moves}.")),
+    "fork": (N_("White's forks: {moves}."), N_("Black's forks: {moves}.")),
+}
 
 KINDS = ("hanging", "checks", "captures", "threats", "count", "safe", "pins", "fork", "blunder")
 # How the answer to each kind is given (docs/protocol.md, "Threat trainer").
@@ -108,21 +137,25 @@ def make_drill(
     rng: random.Random,
     played: Move | None = None,
     focus: int | None = None,
+    words: Translator = ENGLISH,
 ) -> Drill | None:
     """A drill of `kind` on the position of `facts`, or None if the kind has none there; `rng`
     picks the square or piece a count or safe-squares drill points at unless `focus` names
-    it, `played` is the move a blunder check asks about. ValueError names an unknown kind."""
+    it, `played` is the move a blunder check asks about; its question and reasons are in the
+    language of `words` (chesscore.training.words). ValueError names an unknown kind."""
     if kind not in _MAKERS:
         raise ValueError(f"unknown drill kind {kind!r}: expected one of {', '.join(KINDS)}")
-    return _MAKERS[kind](facts, _Choice(rng, focus), played)
+    return _MAKERS[kind](facts, _Choice(rng, focus, words), played)
 
 
 @dataclass(frozen=True, slots=True)
 class _Choice:
-    """How a drill that points at one square picks it: `focus` if given, else at random."""
+    """How a drill that points at one square picks it: `focus` if given, else at random;
+    and the words it is said in."""
 
     rng: random.Random
     focus: int | None
+    words: Translator
 
     def pick(self, preferred: list[int], others: list[int]) -> int:
         if self.focus is not None:
@@ -143,21 +176,23 @@ def _drill(
     return replace(made, **answer)
 
 
-def _side(facts: PositionFacts) -> str:
-    return _side_name(facts.board)
-
-
-def _piece(board: Board, sq: int) -> str:
+def _piece(board: Board, sq: int, words: Translator) -> str:
     """'knight c6' for the piece on `sq`."""
-    return f"{PIECE_NAMES[piece_type_of(board.board[sq])]} {square_name(sq)}"
+    return f"{words.gettext(PIECE_WORDS[piece_type_of(board.board[sq])])} {square_name(sq)}"
 
 
-def _pieces(board: Board, squares: Iterable[int]) -> str:
-    return ", ".join(_piece(board, sq) for sq in squares) or "none"
+def _pieces(board: Board, squares: Iterable[int], words: Translator) -> str:
+    return ", ".join(_piece(board, sq, words) for sq in squares) or words.gettext("none")
+
+
+def _by_side(board: Board, white: str, black: str, words: Translator) -> str:
+    """The sentence of the side to move, translated."""
+    return words.gettext(black if board.turn else white)
 
 
 def _hanging(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | None:
     board, attackers, hanging = facts.board, facts.threats.attackers, facts.hanging
+    words = rng.words
     if hanging is None:
         return None
     reasons = []
@@ -165,17 +200,36 @@ def _hanging(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill |
     for sq, gain in hanging.items():
         color = color_of(board.board[sq])
         enemies, defenders = attackers[color ^ 1][sq], attackers[color][sq]
-        why = f"defended by {_pieces(board, defenders)}, not enough" if defenders else "undefended"
+        why = (
+            words.gettext("defended by {pieces}, not enough").format(
+                pieces=_pieces(board, defenders, words)
+            )
+            if defenders
+            else words.gettext("undefended")
+        )
+        sentence = words.ngettext(
+            "The {piece} hangs: attacked by {attackers}, {why}; taking it wins {pawns} pawn"
+            " of material.",
+            "The {piece} hangs: attacked by {attackers}, {why}; taking it wins {pawns} pawns"
+            " of material.",
+            plural_count(gain / 100),
+        )
         reasons.append(
-            f"The {_piece(board, sq)} hangs: attacked by {_pieces(board, enemies)}, {why}; "
-            f"taking it wins {gain / 100:g} pawn(s) of material."
+            sentence.format(
+                piece=_piece(board, sq, words),
+                attackers=_pieces(board, enemies, words),
+                why=why,
+                pawns=f"{gain / 100:g}",
+            )
         )
         far = max([far, *(distance(a, sq) for a in enemies)])
     if not reasons:
-        reasons.append("No piece hangs: no capture wins material by the exchange.")
+        reasons.append(words.gettext("No piece hangs: no capture wins material by the exchange."))
     squares = tuple(hanging)
     measures = Measures(facts.piece_count(), len(squares), far)
-    question = "Click every hanging piece, of either colour (none: answer with no square)."
+    question = words.gettext(
+        "Click every hanging piece, of either colour (none: answer with no square)."
+    )
     return _drill(facts, "hanging", question, measures, squares=squares, reasons=tuple(reasons))
 
 
@@ -192,7 +246,7 @@ def _by_squares(moves: Iterable[MoveAttacks]) -> tuple[MoveAttacks, ...]:
 Keep = Callable[[MoveAttacks], tuple[int, ...] | None]
 
 
-def _move_drill(facts: PositionFacts, kind: str, what: str, keep: Keep) -> Drill:
+def _move_drill(facts: PositionFacts, kind: str, words: Translator, keep: Keep) -> Drill:
     board = facts.board
     kept = {item: keep(item) for item in facts.moves}
     found = _by_squares(item for item, targets in kept.items() if targets is not None)
@@ -205,23 +259,25 @@ def _move_drill(facts: PositionFacts, kind: str, what: str, keep: Keep) -> Drill
         far = max([far, *(distance(move.to_square, t) for t in targets)])
         said = f"{board.san(move)} ({move.uci()})"
         if kind in ("threats", "fork"):
-            piece = PIECE_NAMES[piece_type_of(board.board[move.from_square])]
-            said += f": the {piece} attacks {_pieces(board, targets)}"
+            piece = words.gettext(PIECE_WORDS[piece_type_of(board.board[move.from_square])])
+            said = words.gettext("{move}: the {piece} attacks {targets}").format(
+                move=said, piece=piece, targets=_pieces(board, targets, words)
+            )
         reasons.append(said)
-    summary = f"{_side(facts)}'s {what}: " + ("; ".join(reasons) if reasons else "none") + "."
+    listed = "; ".join(reasons) if reasons else words.gettext("none")
+    summary = _by_side(board, *MOVE_SUMMARIES[kind], words).format(moves=listed)
     measures = Measures(facts.piece_count(), len(found), far)
-    single = what[:-1] if what.endswith("s") else what
-    question = f"Play every {single} {_side(facts)} has (none: answer with no move)."
+    question = _by_side(board, *MOVE_QUESTIONS[kind], words)
     moves = tuple(item.move for item in found)
     return _drill(facts, kind, question, measures, moves=moves, reasons=(summary,))
 
 
 def _checks(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
-    return _move_drill(facts, "checks", "checks", lambda item: () if item.gives_check else None)
+    return _move_drill(facts, "checks", rng.words, lambda item: () if item.gives_check else None)
 
 
 def _captures(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
-    return _move_drill(facts, "captures", "captures", lambda item: () if item.is_capture else None)
+    return _move_drill(facts, "captures", rng.words, lambda item: () if item.is_capture else None)
 
 
 def _threats(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
@@ -235,7 +291,7 @@ def _threats(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
         targets = tuple(t for t in facts.targets_of(item) if t in new)
         return targets if targets and not facts.loses_material(item.move) else None
 
-    return _move_drill(facts, "threats", "threats", threatened)
+    return _move_drill(facts, "threats", rng.words, threatened)
 
 
 def _fork(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
@@ -245,7 +301,7 @@ def _fork(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
         targets = facts.targets_of(item)
         return targets if len(targets) >= 2 and not facts.loses_material(item.move) else None
 
-    return _move_drill(facts, "fork", "forks", forked)
+    return _move_drill(facts, "fork", rng.words, forked)
 
 
 def _count(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | None:
@@ -260,47 +316,90 @@ def _count(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | N
     if square not in contested:
         return None
     white, black = lists[0][square], lists[1][square]
-    exchange, words = _exchange(board, square)
-    reasons = (
-        f"{square_name(square)}: white {len(white)} ({_pieces(board, white)}), "
-        f"black {len(black)} ({_pieces(board, black)}).",
-        words,
+    words = rng.words
+    exchange, said = _exchange(board, square, words)
+    counted = words.gettext(
+        "{square}: white {white} ({white_pieces}), black {black} ({black_pieces})."
+    ).format(
+        square=square_name(square),
+        white=len(white),
+        white_pieces=_pieces(board, white, words),
+        black=len(black),
+        black_pieces=_pieces(board, black, words),
     )
+    reasons = (counted, said)
     far = max(distance(a, square) for a in (*white, *black))
     measures = Measures(facts.piece_count(), len(white) + len(black), far)
-    question = f"How many white and how many black pieces attack {square_name(square)}?"
+    question = words.gettext("How many white and how many black pieces attack {square}?")
+    question = question.format(square=square_name(square))
     if exchange != "none":  # on a square with nothing to take the exchange is not asked
-        question += (
-            f" And if {_side(facts)} takes the {_piece(board, square)}, who wins the exchange?"
+        also = _by_side(
+            board,
+            N_("And if White takes the {piece}, who wins the exchange?"),
+            N_("And if Black takes the {piece}, who wins the exchange?"),
+            words,
         )
+        question += " " + also.format(piece=_piece(board, square, words))
     return _drill(
         facts, "count", question, measures, reasons, focus=square,
         count=(len(white), len(black)), exchange=exchange,
     )  # fmt: skip
 
 
-def _exchange(board: Board, square: int) -> tuple[str, str]:
+# What the side to move gets by the exchange, in words: by the outcome, then by the side.
+EXCHANGE_WORDS = {
+    "none": (N_("White cannot capture on {square}."), N_("Black cannot capture on {square}.")),
+    "even": (N_("Taking there, White comes out even."), N_("Taking there, Black comes out even.")),
+}
+
+
+def _exchange(board: Board, square: int, words: Translator) -> tuple[str, str]:
     """What the side to move gets by capturing the piece on `square` and the exchange there
     (its best capture, by the static exchange): "win", "even", "lose", or "none" when it
     cannot capture there; and that in words."""
-    side = _side_name(board)
     captures = [packed for packed in board.generate_legal() if packed & SQUARE_MASK == square]
     if not board.board[square] or not captures:
-        return "none", f"{side} cannot capture on {square_name(square)}."
+        said = _by_side(board, *EXCHANGE_WORDS["none"], words)
+        return "none", said.format(square=square_name(square))
     best = max(exchange_on_target(board, packed)[0] for packed in captures)
-    if best > 0:
-        return "win", f"Taking there, {side} wins {best / 100:g} pawn(s) of material."
     if best == 0:
-        return "even", f"Taking there, {side} comes out even."
-    return "lose", f"Taking there, {side} loses {-best / 100:g} pawn(s) of material."
+        return "even", _by_side(board, *EXCHANGE_WORDS["even"], words)
+    pawns = abs(best) / 100
+    return ("win" if best > 0 else "lose"), _pawns_said(board.turn, best > 0, pawns, words)
 
 
-def _side_name(board: Board) -> str:
-    return COLOR_NAMES[board.turn].capitalize()
+def _pawns_said(turn: int, wins: bool, pawns: float, words: Translator) -> str:
+    """ "Taking there, White wins 3 pawns of material." and the like, whole sentences each."""
+    n = plural_count(pawns)
+    if wins and turn == WHITE:
+        said = words.ngettext(
+            "Taking there, White wins {pawns} pawn of material.",
+            "Taking there, White wins {pawns} pawns of material.",
+            n,
+        )
+    elif wins:
+        said = words.ngettext(
+            "Taking there, Black wins {pawns} pawn of material.",
+            "Taking there, Black wins {pawns} pawns of material.",
+            n,
+        )
+    elif turn == WHITE:
+        said = words.ngettext(
+            "Taking there, White loses {pawns} pawn of material.",
+            "Taking there, White loses {pawns} pawns of material.",
+            n,
+        )
+    else:
+        said = words.ngettext(
+            "Taking there, Black loses {pawns} pawn of material.",
+            "Taking there, Black loses {pawns} pawns of material.",
+            n,
+        )
+    return said.format(pawns=f"{pawns:g}")
 
 
-def _names(squares: Iterable[int]) -> str:
-    return ", ".join(map(square_name, squares)) or "no square"
+def _names(squares: Iterable[int], words: Translator) -> str:
+    return ", ".join(map(square_name, squares)) or words.gettext("no square")
 
 
 def _board_squares() -> list[int]:
@@ -321,27 +420,33 @@ def _safe(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill | No
     targets = labels[piece]
     losing = tuple(t for t in targets if facts.loses_material(Move(piece, t)))
     safe = tuple(t for t in targets if t not in losing)
-    reasons = (
-        f"The {_piece(board, piece)} can go safely to {_names(safe)}; "
-        f"it loses material on {_names(losing)}.",
-    )
+    words = rng.words
+    said = words.gettext("The {piece} can go safely to {safe}; it loses material on {losing}.")
+    named = _piece(board, piece, words)
+    reasons = (said.format(piece=named, safe=_names(safe, words), losing=_names(losing, words)),)
     far = max(distance(piece, t) for t in targets)
     measures = Measures(facts.piece_count(), len(safe), far)
-    question = f"Where can the {_piece(board, piece)} go without losing material?"
+    question = words.gettext("Where can the {piece} go without losing material?")
+    question = question.format(piece=named)
     return _drill(facts, "safe", question, measures, focus=piece, squares=safe, reasons=reasons)
 
 
 def _pins(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill:
-    board = facts.board
+    board, words = facts.board, rng.words
     pinned = tuple(in_name_order({pin.pinned for pin in facts.pins}))
+    absolute = N_("The {pinner} pins the {pinned} to the {target}.")
+    relative = N_("The {pinner} pins the {pinned} to the {target} (a relative pin).")
     reasons = tuple(
-        f"The {_piece(board, pin.pinner)} pins the {_piece(board, pin.pinned)} to the "
-        f"{_piece(board, pin.target)}{'' if pin.absolute else ' (a relative pin)'}."
+        words.gettext(absolute if pin.absolute else relative).format(
+            pinner=_piece(board, pin.pinner, words),
+            pinned=_piece(board, pin.pinned, words),
+            target=_piece(board, pin.target, words),
+        )
         for pin in facts.pins
-    ) or ("No piece is pinned.",)
+    ) or (words.gettext("No piece is pinned."),)
     far = max([0, *(distance(pin.pinner, pin.target) for pin in facts.pins)])
     measures = Measures(facts.piece_count(), len(pinned), far)
-    question = (
+    question = words.gettext(
         "Click every pinned piece, of either colour, and the piece it is pinned to "
         "(none: answer with no square)."
     )
@@ -373,15 +478,27 @@ def _blunder(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill |
         if sq != QUIET and sq != played.to_square and sq not in before
     ]  # fmt: skip
     drops = tuple(in_name_order(([played.to_square] if value < 0 else []) + left))
-    san = board.san(played)
+    san, words = board.san(played), rng.words
+    lost = -value // 100
     reasons = (
-        [f"{san} loses {-value // 100} pawn(s) of material on {square_name(played.to_square)}."]
+        [
+            words.ngettext(
+                "{move} loses {pawns} pawn of material on {square}.",
+                "{move} loses {pawns} pawns of material on {square}.",
+                lost,
+            ).format(move=san, pawns=lost, square=square_name(played.to_square))
+        ]
         if value < 0
         else []
     )
-    reasons += [f"{san} leaves the {_piece(after, sq)} hanging." for sq in left]
+    reasons += [
+        words.gettext("{move} leaves the {piece} hanging.").format(
+            move=san, piece=_piece(after, sq, words)
+        )
+        for sq in left
+    ]
     if not drops:
-        reasons.append(f"{san} is safe: it drops nothing.")
+        reasons.append(words.gettext("{move} is safe: it drops nothing.").format(move=san))
     enemies = [a for sq in drops for a in after.attackers(mover ^ 1, sq)]
     far = max(
         [
@@ -390,7 +507,9 @@ def _blunder(facts: PositionFacts, rng: _Choice, played: Move | None) -> Drill |
         ]
     )
     measures = Measures(facts.piece_count(), len(drops), far)
-    question = f"{_side(facts)} plays {san}. Is it safe?"
+    question = _by_side(
+        board, N_("White plays {move}. Is it safe?"), N_("Black plays {move}. Is it safe?"), words
+    ).format(move=san)
     return _drill(
         facts, "blunder", question, measures, played=played, squares=drops, safe=not drops,
         reasons=tuple(reasons),

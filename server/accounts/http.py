@@ -30,7 +30,7 @@ from server.edge.clients import request_client
 from server.edge.http import answer_errors_as_json, json_body
 from server.ratings.tables import RATINGS
 from server.ratings.wire import ratings_json
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 
 blueprint = answer_errors_as_json(Blueprint("accounts_api", __name__, url_prefix="/api/account"))
 # Game ids one claim may name (the browser remembers 30 games: static/js/storage.js).
@@ -50,7 +50,7 @@ def body_fields(*names: str) -> dict[str, Any]:
     """The JSON object body's fields `names` (None where missing), `bad_request` otherwise."""
     body = json_body()
     if not isinstance(body, dict):
-        raise RequestError("bad_request", "the body must be a JSON object")
+        raise RequestError("bad_request", N_("the body must be a JSON object"))
     return {name: body.get(name) for name in names}
 
 
@@ -84,7 +84,7 @@ def _device() -> str | None:
 def signed_in_account() -> Account:
     account = current_account()
     if account is None:
-        raise RequestError("not_signed_in", "sign in first")
+        raise RequestError("not_signed_in", N_("sign in first"))
     return account
 
 

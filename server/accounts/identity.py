@@ -15,7 +15,7 @@ from typing import Any, Protocol, cast
 
 from flask import g, has_request_context, request
 
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.slots import Slot
 
 
@@ -68,7 +68,9 @@ def shown_name(chosen: str | None) -> str | None:
         return account.name
     if chosen is not None and _source().is_account_name(chosen):
         raise RequestError(
-            "bad_request", f"the name {chosen!r} is an account's: sign in to play under it"
+            "bad_request",
+            N_("the name {chosen} is an account's: sign in to play under it"),
+            chosen=repr(chosen),
         )
     return chosen
 

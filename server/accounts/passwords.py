@@ -28,7 +28,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from server.accounts.hash_lanes import CHECKS, Lane
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 
 TIME_COST = 3
 MEMORY_KIB = 32 * 1024
@@ -65,19 +65,27 @@ def normal(password: str) -> str:
 def check_password(password: object, name: str) -> str:
     """`password` if it may be used by the account `name`, else `weak_password` saying why."""
     if not isinstance(password, str):
-        raise RequestError("weak_password", "the password must be a string")
+        raise RequestError("weak_password", N_("the password must be a string"))
     password = normal(password)
     if len(password) < MIN_LENGTH:
-        raise RequestError("weak_password", f"the password is shorter than {MIN_LENGTH} characters")
+        raise RequestError(
+            "weak_password",
+            N_("the password is shorter than {MIN_LENGTH} characters"),
+            MIN_LENGTH=MIN_LENGTH,
+        )
     if len(password) > MAX_LENGTH:
-        raise RequestError("weak_password", f"the password is longer than {MAX_LENGTH} characters")
+        raise RequestError(
+            "weak_password",
+            N_("the password is longer than {MAX_LENGTH} characters"),
+            MAX_LENGTH=MAX_LENGTH,
+        )
     if password.casefold() == name.casefold():
-        raise RequestError("weak_password", "the password is the account's name")
+        raise RequestError("weak_password", N_("the password is the account's name"))
     if is_name_and_digits(password, name):
-        raise RequestError("weak_password", "the password is the account's name and digits")
+        raise RequestError("weak_password", N_("the password is the account's name and digits"))
     if password.casefold() in common_passwords():
         raise RequestError(
-            "weak_password", "the password is one of the most commonly used: choose another"
+            "weak_password", N_("the password is one of the most commonly used: choose another")
         )
     return password
 

@@ -44,13 +44,13 @@ from server.accounts.sightings import Sightings
 from server.accounts.tables import AccountTables, NameTakenError, StoredUser
 from server.accounts.usernames import DELETED_NAME, legacy_name_key, name_key, parse_username
 from server.shared.buckets import AddressBuckets, RateLimited, TokenBucket
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.slots import Slot
 from server.shared.tokens import hash_token
 
-BAD_CREDENTIALS = "the name or the password is wrong"
+BAD_CREDENTIALS = N_("the name or the password is wrong")
 # A signed-in account's own password asked again: the name is not in doubt.
-WRONG_PASSWORD = "the password is wrong"
+WRONG_PASSWORD = N_("the password is wrong")
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,9 @@ class Accounts:
         secret = passwords.check_password(password, username)
         key = name_key(username)
         if self._user_by_name(username) is not None:  # before the hash
-            raise RequestError("name_taken", f"the name {username!r} is taken")
+            raise RequestError(
+                "name_taken", N_("the name {username} is taken"), username=repr(username)
+            )
         self._take_signup(address)
         try:
             recovery = codes.new_codes(codes.CODES_PER_ACCOUNT)
@@ -128,7 +130,9 @@ class Accounts:
             user_id = self.tables.create_user((username, key, password_hash), hashed)
         except NameTakenError:
             self._give_back_signup(address)
-            raise RequestError("name_taken", f"the name {username!r} is taken") from None
+            raise RequestError(
+                "name_taken", N_("the name {username} is taken"), username=repr(username)
+            ) from None
         except RequestError:  # busy: no account made
             self._give_back_signup(address)
             raise
@@ -249,7 +253,7 @@ class Accounts:
             )
         ):
             self.address_failures.fail(address)
-            raise RequestError("bad_credentials", "the name or the recovery code is wrong")
+            raise RequestError("bad_credentials", N_("the name or the recovery code is wrong"))
         account = Account(user.id, user.name)
         self._end_connections(lambda held, _: held.id == account.id)
         return SignedIn(account, self._new_session(account))
@@ -275,7 +279,7 @@ class Accounts:
         if not isinstance(credential_id, str) or not self.tables.delete_passkey(
             account.id, credential_id
         ):
-            raise RequestError("not_found", "this account has no such passkey")
+            raise RequestError("not_found", N_("this account has no such passkey"))
 
     # -- seats
 
@@ -286,7 +290,7 @@ class Accounts:
             account.id, [(game_id, hash_token(token)) for game_id, token in seats.items()]
         )
         if claimed is None:
-            raise RequestError("conflict", "this account has claimed its earlier games already")
+            raise RequestError("conflict", N_("this account has claimed its earlier games already"))
         return claimed
 
     # -- who a request is (server.accounts.identity.AccountSource)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.names import ANONYMOUS_SKELETON, skeleton
 
 MIN_LENGTH = 3
@@ -57,14 +57,21 @@ RESERVED_KEYS = frozenset(name_key(name) for name in RESERVED)
 def parse_username(value: object) -> str:
     """`value` as a username, or `bad_name` saying what is wrong with it."""
     if not isinstance(value, str):
-        raise RequestError("bad_name", "field 'name' must be a string")
+        raise RequestError("bad_name", N_("field 'name' must be a string"))
     if not USERNAME.fullmatch(value):
         shown = value[:30]
         raise RequestError(
             "bad_name",
-            f"the name {shown!r} is not {MIN_LENGTH} to {MAX_LENGTH} letters (A-Z, a-z), "
-            "digits, '_' or '-'",
+            N_(
+                "the name {shown} is not {MIN_LENGTH} to {MAX_LENGTH} letters (A-Z, a-z), digits, "
+                "'_' or '-'"
+            ),
+            shown=repr(shown),
+            MIN_LENGTH=MIN_LENGTH,
+            MAX_LENGTH=MAX_LENGTH,
         )
     if ANONYMOUS_SKELETON.fullmatch(skeleton(value)) or name_key(value) in RESERVED_KEYS:
-        raise RequestError("reserved_name", f"the name {value!r} is reserved: choose another")
+        raise RequestError(
+            "reserved_name", N_("the name {value} is reserved: choose another"), value=repr(value)
+        )
     return value

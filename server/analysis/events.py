@@ -29,7 +29,7 @@ from server.analysis.tree import looks_like_uci, play_path_move, replay_path
 from server.edge.connections import CONNECTIONS
 from server.games.lookups import describe
 from server.games.messages import opening_json
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.threats.cache import LruCache, cached_preview, position_facts
 from server.work.offload import PGN_BYTES_PER_MOVE, offload
 
@@ -58,7 +58,7 @@ def board_at_path(path: PathRequest) -> tuple[Board, str | None]:
         sid = request.sid  # type: ignore[attr-defined]
         if not CONNECTIONS.get().allow_replay(sid, len(path.moves)):
             raise RequestError(
-                "rate_limited", "too many long paths replayed on this connection; slow down"
+                "rate_limited", N_("too many long paths replayed on this connection; slow down")
             )
         found = _replay(path)
     if path.moves and not looks_like_uci(path.moves[-1]):  # kept under its UCI path

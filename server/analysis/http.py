@@ -29,7 +29,7 @@ from server.edge.http import answer_errors_as_json, bearer_token, json_bytes
 from server.games.pgn import pgn_headers, pgn_result
 from server.games.seats import cookie_name, is_game_id
 from server.games.service import GAMES, GameService
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.tokens import is_token
 from server.work.offload import PGN_BYTES_PER_MOVE, offload
 
@@ -77,7 +77,7 @@ def read(analysis_id: str) -> Response:
 def read_pgn(analysis_id: str) -> Response:
     annotations = request.args.get("annotations", "0")
     if annotations not in ("0", "1"):
-        raise RequestError("bad_request", "parameter 'annotations' must be 0 or 1")
+        raise RequestError("bad_request", N_("parameter 'annotations' must be 0 or 1"))
     text = _analysis().load_text(analysis_id)
     return _pgn_response(offload(len(text), offload_jobs.stored_pgn, text, annotations == "1"))
 
@@ -106,15 +106,15 @@ def game_for_analysis(game_id: str) -> ImportedGame:
     `game_in_play` to anyone while a rated game is."""
     service = _games()
     if not is_game_id(game_id) or not service.exists(game_id):
-        raise RequestError("not_found", f"no game with id {game_id[:40]!r}")
+        raise RequestError("not_found", N_("no game with id {game_id}"), game_id=repr(game_id[:40]))
     with service.session(game_id) as game:
         playing, withheld = game.is_playing, game.withholds_overlays
         headers, result = pgn_headers(game), pgn_result(game)
         start_fen, records = game.settings.start_fen, list(game.moves)
     if withheld:
-        raise RequestError("game_in_play", "a rated game can be analysed once it has ended")
+        raise RequestError("game_in_play", N_("a rated game can be analysed once it has ended"))
     if playing and _holds_seat(service, game_id):
-        raise RequestError("forbidden", "no analysis of your own game while it is played")
+        raise RequestError("forbidden", N_("no analysis of your own game while it is played"))
     moves = tuple(Node(Move.from_uci(record.uci), record.san) for record in records)
     return ImportedGame(headers, start_fen, moves, "", result, 1)
 

@@ -29,7 +29,7 @@ from chesscore.rules.pgn_import import (
 from server.analysis.tables import AnalysisTables
 from server.analysis.tree import MAX_NODES, MAX_VARIATION_DEPTH, parse_root
 from server.shared.buckets import AddressBuckets
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.slots import Slot
 
 MAX_GAME_PLIES = MAX_NODES
@@ -56,7 +56,7 @@ def list_games(text: str) -> list[GameSpan]:
     """The games of a PGN file, found without playing their moves."""
     spans = scan_games(normalize_text(text))
     if not spans:
-        raise RequestError("bad_pgn", "empty PGN: no game in the PGN, no tags and no moves")
+        raise RequestError("bad_pgn", N_("empty PGN: no game in the PGN, no tags and no moves"))
     return spans
 
 
@@ -65,8 +65,13 @@ def read_game(text: str, span: GameSpan) -> Imported:
     if span.moves > MAX_GAME_PLIES:
         raise RequestError(
             "bad_pgn",
-            f"the game on line {span.line} has {span.moves} moves with its variations,"
-            f" more than {MAX_GAME_PLIES}",
+            N_(
+                "the game on line {line} has {moves} moves with its variations, more than "
+                "{MAX_GAME_PLIES}"
+            ),
+            line=span.line,
+            moves=span.moves,
+            MAX_GAME_PLIES=MAX_GAME_PLIES,
         )
     source = normalize_text(text)[span.start : span.end]
     try:
@@ -75,7 +80,11 @@ def read_game(text: str, span: GameSpan) -> Imported:
         raise RequestError("bad_pgn", str(error)) from error
     game = games[0]
     if variation_depth(game.moves) > MAX_VARIATION_DEPTH:
-        raise RequestError("bad_pgn", f"variations nest deeper than {MAX_VARIATION_DEPTH} levels")
+        raise RequestError(
+            "bad_pgn",
+            N_("variations nest deeper than {MAX_VARIATION_DEPTH} levels"),
+            MAX_VARIATION_DEPTH=MAX_VARIATION_DEPTH,
+        )
     _, notice = parse_root(game.start_fen)
     return Imported(game, notice)
 
@@ -102,7 +111,8 @@ def make_stored_pgn(game: ImportedGame) -> str:
     if len(text.encode()) > MAX_STORED_BYTES:
         raise RequestError(
             "payload_too_large",
-            f"the tree is too large to store: at most {MAX_STORED_BYTES} bytes of PGN",
+            N_("the tree is too large to store: at most {MAX_STORED_BYTES} bytes of PGN"),
+            MAX_STORED_BYTES=MAX_STORED_BYTES,
         )
     return text
 
@@ -126,7 +136,11 @@ class AnalysisService:
         """A shared tree's stored PGN (`read_stored` reads it): `not_found`."""
         text = self.tables.load_analysis(analysis_id) if is_analysis_id(analysis_id) else None
         if text is None:
-            raise RequestError("not_found", f"no analysis with id {analysis_id[:20]!r}")
+            raise RequestError(
+                "not_found",
+                N_("no analysis with id {analysis_id}"),
+                analysis_id=repr(analysis_id[:20]),
+            )
         return text
 
 

@@ -24,7 +24,7 @@ from flask import request
 from flask_socketio import SocketIO, disconnect
 
 from server.edge.connections import CONNECTIONS
-from server.shared.errors import RequestError, error_reply
+from server.shared.errors import N_, RequestError, error_reply
 
 log = logging.getLogger(__name__)
 
@@ -50,10 +50,10 @@ def answer(args: tuple[Any, ...], work: Handler, lookup: bool = False) -> dict[s
     if not connections.allow(sid, lookup):
         if connections.is_flooding(sid):
             disconnect(sid, namespace="/")
-        return error_reply("rate_limited", "too many events on this connection; slow down")
+        return error_reply("rate_limited", N_("too many events on this connection; slow down"))
     if len(args) != 1:
         return error_reply(
-            "bad_request", f"send exactly one JSON object, got {len(args)} arguments"
+            "bad_request", N_("send exactly one JSON object, got {len} arguments"), len=len(args)
         )
     try:
         return work(args[0])
@@ -97,7 +97,7 @@ def bind_bare(socketio: SocketIO, name: str, work: Handler, lookup: bool = False
 def internal_error(error: Exception) -> dict[str, Any]:
     """A handler's crash: logged, answered `internal`."""
     log.error("unexpected error in a Socket.IO handler", exc_info=error)
-    return error_reply("internal", "internal error: the request was not applied")
+    return error_reply("internal", N_("internal error: the request was not applied"))
 
 
 def refuse_reserved(name: str) -> dict[str, Any]:
@@ -111,7 +111,10 @@ def register_fallbacks(socketio: SocketIO) -> None:
 
     def on_unknown(event: Any, *args: Any) -> dict[str, Any]:
         return answer(
-            (None,), lambda _: error_reply("unknown_event", f"unknown event {shorten(event)}")
+            (None,),
+            lambda _: error_reply(
+                "unknown_event", N_("unknown event {shorten}"), shorten=shorten(event)
+            ),
         )
 
     socketio.on_event("*", on_unknown)

@@ -17,7 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from server.edge.json_limits import MAX_DEPTH, InvalidTextError, JsonTooDeepError, loads_bounded
 from server.shared.buckets import RateLimited
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,9 @@ def json_body() -> Any:
 def json_bytes() -> bytes:
     """The body, undecoded, of a request that says it is JSON."""
     if not request.is_json:
-        raise RequestError("bad_request", "the body must be JSON (Content-Type: application/json)")
+        raise RequestError(
+            "bad_request", N_("the body must be JSON (Content-Type: application/json)")
+        )
     return request.get_data()
 
 
@@ -45,12 +47,16 @@ def decode_json(data: bytes) -> Any:
     except JsonTooDeepError as error:
         where = "the body" if error.field is None else f"field {error.field[:30]!r}"
         raise RequestError(
-            "bad_request", f"{where} nests deeper than {MAX_DEPTH} levels ({error.depth})"
+            "bad_request",
+            N_("{where} nests deeper than {MAX_DEPTH} levels ({depth})"),
+            where=where,
+            MAX_DEPTH=MAX_DEPTH,
+            depth=error.depth,
         ) from error
     except InvalidTextError as error:
-        raise RequestError("bad_request", f"the body: {error}") from error
+        raise RequestError("bad_request", N_("the body: {error}"), error=error) from error
     except ValueError as error:
-        raise RequestError("bad_request", "the body is not valid JSON") from error
+        raise RequestError("bad_request", N_("the body is not valid JSON")) from error
 
 
 def bearer_token() -> str | None:

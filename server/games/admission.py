@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.shared.buckets import AddressBuckets, Clock
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 
 # A computer game with no change for this long stops counting against its address's cap (and
 # its owner is forgotten): a game left open in a closed tab must not block the next one forever.
@@ -75,8 +75,11 @@ class ComputerGames:
             if self.counts.get(address, 0) >= self.limit:
                 raise RequestError(
                     "too_many_games",
-                    f"your address already plays {self.limit} games against the computer (the "
-                    "limit): finish, resign or abort one of them first",
+                    N_(
+                        "your address already plays {limit} games against the computer (the "
+                        "limit): finish, resign or abort one of them first"
+                    ),
+                    limit=self.limit,
                 )
             place = f"reserved:{next(self.reservations)}"
             self.games[place] = Owned(address, self.clock())

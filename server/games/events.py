@@ -39,7 +39,7 @@ from server.games.requests import (
 from server.games.rooms import ROLES, role_name, room
 from server.games.seats import cookie_name
 from server.games.service import GAMES, GameService
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.tokens import is_token
 from server.threats.cache import cached_preview
 
@@ -54,7 +54,9 @@ def _member(game_id: str) -> Color | None:
     """The role of this connection in the game (None: a spectator), or a refusal."""
     connections = CONNECTIONS.get()
     if not connections.has_joined(current_sid(), game_id):
-        raise RequestError("not_found", f"this connection has not joined game {game_id!r}")
+        raise RequestError(
+            "not_found", N_("this connection has not joined game {game_id}"), game_id=repr(game_id)
+        )
     return connections.role(current_sid(), game_id)
 
 
@@ -62,7 +64,7 @@ def _seat(game_id: str) -> Color:
     """The colour this connection holds in the game, or a refusal."""
     role = _member(game_id)
     if role is None:
-        raise RequestError("forbidden", "spectators cannot act in the game")
+        raise RequestError("forbidden", N_("spectators cannot act in the game"))
     return role
 
 
@@ -73,7 +75,7 @@ def _resolve_role(
     if seat is not None:
         color = service.seat_of(game_id, seat)
         if color is None:
-            raise RequestError("forbidden", "the seat token is not valid for this game")
+            raise RequestError("forbidden", N_("the seat token is not valid for this game"))
         return color, {}
     cookie = request.cookies.get(cookie_name(game_id))
     if cookie and is_token(cookie):
@@ -109,7 +111,7 @@ def join(payload: Any) -> dict[str, Any]:
     service = _service()
     game_id = join_request.game
     if not service.exists(game_id):
-        raise RequestError("not_found", f"no game with id {game_id!r}")
+        raise RequestError("not_found", N_("no game with id {game_id}"), game_id=repr(game_id))
     role, extra = _resolve_role(service, game_id, join_request.seat, join_request.invite)
     name = shown_name(join_request.name)
     if role is not None and name is not None:
@@ -135,7 +137,9 @@ def leave(payload: Any) -> dict[str, Any]:
     game_id = parse_game_request(payload).game
     joined, presence_changed = CONNECTIONS.get().drop_role(current_sid(), game_id)
     if not joined:
-        raise RequestError("not_found", f"this connection has not joined game {game_id!r}")
+        raise RequestError(
+            "not_found", N_("this connection has not joined game {game_id}"), game_id=repr(game_id)
+        )
     for role in ROLES:
         leave_room(room(game_id, role))
     if presence_changed:

@@ -33,7 +33,7 @@ from server.games.play import Game, color_name
 from server.games.requests import parse_action, parse_create, parse_http_move, parse_invite
 from server.games.seats import COOKIE_MAX_AGE, cookie_name, is_game_id
 from server.games.service import GAMES, GameService
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.tokens import is_token
 from server.threats.cache import position_facts
 from server.work.offload import PGN_BYTES_PER_MOVE, offload
@@ -48,7 +48,7 @@ def _service() -> GameService:
 
 def _game_id(game_id: str) -> str:
     if not is_game_id(game_id) or not _service().exists(game_id):
-        raise RequestError("not_found", f"no game with id {game_id[:40]!r}")
+        raise RequestError("not_found", N_("no game with id {game_id}"), game_id=repr(game_id[:40]))
     return game_id
 
 
@@ -56,15 +56,15 @@ def _bearer_seat(game_id: str) -> Color:
     token = bearer_token()
     if token is None:
         raise RequestError(
-            "forbidden", "this action needs the header Authorization: Bearer <seat token>"
+            "forbidden", N_("this action needs the header Authorization: Bearer <seat token>")
         )
     if not is_token(token):
         raise RequestError(
-            "bad_request", "the seat token is malformed (43 characters A-Z a-z 0-9 _ -)"
+            "bad_request", N_("the seat token is malformed (43 characters A-Z a-z 0-9 _ -)")
         )
     color = _service().seat_of(game_id, token)
     if color is None:
-        raise RequestError("forbidden", "the seat token is not valid for this game")
+        raise RequestError("forbidden", N_("the seat token is not valid for this game"))
     return color
 
 
@@ -113,7 +113,7 @@ def join_game(game_id: str) -> Response:
     name = shown_name(name)
     claimed = _service().claim_invite(game_id, invite, current_account_id())
     if claimed is None:
-        raise RequestError("seat_taken", "the invitation was already used")
+        raise RequestError("seat_taken", N_("the invitation was already used"))
     color, token = claimed
     if name is not None:
         _service().name_friend(game_id, color, name)
@@ -159,7 +159,10 @@ def game_position(game_id: str, ply_text: str) -> Response:
     with _service().session(game_id) as game:
         if ply > game.ply:
             raise RequestError(
-                "not_found", f"no position at ply {ply}: the game is at ply {game.ply}"
+                "not_found",
+                N_("no position at ply {ply}: the game is at ply {ply2}"),
+                ply=ply,
+                ply2=game.ply,
             )
         board = board_at(game, ply)
         last = game.moves[ply - 1] if ply > 0 else None
@@ -187,7 +190,9 @@ def game_pgn(game_id: str) -> Response:
     annotated = request.args.get("annotated", "0")
     if annotated not in ("0", "1"):
         raise RequestError(
-            "bad_request", f"parameter 'annotated' must be 0 or 1, got {annotated[:20]!r}"
+            "bad_request",
+            N_("parameter 'annotated' must be 0 or 1, got {annotated}"),
+            annotated=repr(annotated[:20]),
         )
     with _service().session(game_id) as game:
         # A copy: annotating a long game takes a while, and the game need not wait for it.
@@ -195,7 +200,7 @@ def game_pgn(game_id: str) -> Response:
         assisted = game.settings.assisted
         withheld = game.withholds_overlays
     if annotated == "1" and withheld:
-        raise RequestError("game_in_play", "a rated game's threat annotations wait for its end")
+        raise RequestError("game_in_play", N_("a rated game's threat annotations wait for its end"))
     if annotated == "1":
         # The threat map of every position: a long game's takes a tenth of a second and more,
         # so it is worked out in the work pool, a game costing what its PGN would.

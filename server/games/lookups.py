@@ -18,13 +18,15 @@ from chesscore import Board, Color
 from chesscore.analysis.describe import PIECE_NAMES, describe_square
 from chesscore.rules.squares import COLOR_NAMES, parse_square
 from server.games.play import Game, color_name, require_playing
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 
 
 def board_at(game: Game, ply: int) -> Board:
     """The position after the game's first `ply` moves, with its history."""
     if ply > game.ply:
-        raise RequestError("future_ply", f"future ply {ply}: the game is at ply {game.ply}")
+        raise RequestError(
+            "future_ply", N_("future ply {ply}: the game is at ply {ply2}"), ply=ply, ply2=game.ply
+        )
     if ply == game.ply:
         return game.board
     board = Board.from_fen(game.settings.start_fen)
@@ -39,15 +41,23 @@ def check_preview(game: Game, role: Color | None, ply: int) -> None:
     game's board, and refuses an illegal move."""
     require_playing(game)
     if game.withholds_overlays:
-        raise RequestError("not_allowed", "a rated game in play has no previews, for anyone")
+        raise RequestError("not_allowed", N_("a rated game in play has no previews, for anyone"))
     if role is not None and not game.settings.assisted:
-        raise RequestError("not_allowed", "this game is not assisted: its players get no previews")
+        raise RequestError(
+            "not_allowed", N_("this game is not assisted: its players get no previews")
+        )
     if ply < game.ply:
-        raise RequestError("stale_ply", f"stale ply {ply}: the game is at ply {game.ply}")
+        raise RequestError(
+            "stale_ply", N_("stale ply {ply}: the game is at ply {ply2}"), ply=ply, ply2=game.ply
+        )
     if ply > game.ply:
-        raise RequestError("future_ply", f"future ply {ply}: the game is at ply {game.ply}")
+        raise RequestError(
+            "future_ply", N_("future ply {ply}: the game is at ply {ply2}"), ply=ply, ply2=game.ply
+        )
     if role is not None and role != game.board.turn:
-        raise RequestError("not_your_turn", f"it is {color_name(game.board.turn)}'s turn")
+        raise RequestError(
+            "not_your_turn", N_("it is {color_name}'s turn"), color_name=color_name(game.board.turn)
+        )
 
 
 def describe_square_at(game: Game, role: Color | None, ply: int, square: str) -> str:

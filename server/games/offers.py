@@ -20,7 +20,7 @@ from server.games.play import (
     make_event,
     require_playing,
 )
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 
 
 def offer(game: Game, color: Color, kind: str, now: float, rematch_id: str | None = None) -> Change:
@@ -29,11 +29,11 @@ def offer(game: Game, color: Color, kind: str, now: float, rematch_id: str | Non
     if game.header.offer_by(kind) == opponent and kind != "takeback":
         return accept(game, color, kind, now, rematch_id)
     if game.header.offer_by(kind) == color:
-        raise RequestError("not_allowed", f"you have already offered a {kind}")
+        raise RequestError("not_allowed", N_("you have already offered a {kind}"), kind=kind)
     _check_can_offer(game, color, kind)
     if game.settings.computer == opponent:
         if kind == "draw":
-            raise RequestError("not_allowed", "the computer declines draw offers")
+            raise RequestError("not_allowed", N_("the computer declines draw offers"))
         return _accepted(game, opponent, kind, now, rematch_id)
     header = game.header.with_offer(kind, color)
     return Change(make_event("offer", color, kind=kind), header)
@@ -42,16 +42,22 @@ def offer(game: Game, color: Color, kind: str, now: float, rematch_id: str | Non
 def _check_can_offer(game: Game, color: Color, kind: str) -> None:
     if kind == "rematch":
         if game.is_playing:
-            raise RequestError("not_allowed", "a rematch can only be offered once the game is over")
+            raise RequestError(
+                "not_allowed", N_("a rematch can only be offered once the game is over")
+            )
         if game.header.rematch is not None:
-            raise RequestError("not_allowed", f"the rematch {game.header.rematch} exists already")
+            raise RequestError(
+                "not_allowed",
+                N_("the rematch {rematch} exists already"),
+                rematch=game.header.rematch,
+            )
         return
     require_playing(game)
     if kind == "takeback":
         if game.header.offer_by("takeback") is not None:
-            raise RequestError("not_allowed", "answer the opponent's takeback offer first")
+            raise RequestError("not_allowed", N_("answer the opponent's takeback offer first"))
         if takeback_plies(game, color) > game.ply:
-            raise RequestError("not_allowed", "you have no move to take back")
+            raise RequestError("not_allowed", N_("you have no move to take back"))
 
 
 def takeback_plies(game: Game, color: Color) -> int:
@@ -64,7 +70,9 @@ def accept(
 ) -> Change:
     """`color` accepts the opponent's pending offer of `kind`."""
     if game.header.offer_by(kind) != 1 - color:
-        raise RequestError("not_allowed", f"there is no {kind} offer from the opponent to accept")
+        raise RequestError(
+            "not_allowed", N_("there is no {kind} offer from the opponent to accept"), kind=kind
+        )
     if kind != "rematch":
         require_playing(game)
     return _accepted(game, color, kind, now, rematch_id)
@@ -102,6 +110,8 @@ def _taken_back(game: Game, color: Color, header: Header, now: float) -> Change:
 def decline(game: Game, color: Color, kind: str) -> Change:
     """`color` declines the opponent's pending offer of `kind`."""
     if game.header.offer_by(kind) != 1 - color:
-        raise RequestError("not_allowed", f"there is no {kind} offer from the opponent to decline")
+        raise RequestError(
+            "not_allowed", N_("there is no {kind} offer from the opponent to decline"), kind=kind
+        )
     header = game.header.with_offer(kind, None)
     return Change(make_event("decline", color, kind=kind), header)

@@ -32,7 +32,7 @@ from server.games.refusals import (
     explain_illegal_move,
     explain_illegal_san,
 )
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 
 COLOR_NAMES = {WHITE: "white", BLACK: "black"}
 OFFER_KINDS = ("draw", "takeback", "rematch")
@@ -250,7 +250,9 @@ def new_game(game_id: str, settings: GameSettings) -> Game:
     over = board.outcome()
     if over is not None:
         raise RequestError(
-            "bad_request", f"field 'fen': the game is already over there ({over.termination.value})"
+            "bad_request",
+            N_("field 'fen': the game is already over there ({value})"),
+            value=over.termination.value,
         )
     seated = {settings.creator}
     if settings.computer is not None:
@@ -278,10 +280,10 @@ def finished_header(game: Game, header: Header, outcome: Outcome | None, now: fl
 
 def require_playing(game: Game) -> None:
     if game.header.status == "aborted":
-        raise RequestError("game_over", "the game was aborted")
+        raise RequestError("game_over", N_("the game was aborted"))
     if game.header.outcome is not None:
         reason = game.header.outcome.termination.value
-        raise RequestError("game_over", f"the game is over ({reason})")
+        raise RequestError("game_over", N_("the game is over ({reason})"), reason=reason)
 
 
 def make_event(
@@ -333,9 +335,9 @@ def abandon(header: Header) -> Change:
     instead (`expire`: a flag is a result, and the one a player would have seen). Only the
     header is read, so the service can end thousands of stale games without replaying them."""
     if header.status != "playing":
-        raise RequestError("game_over", f"the game is over ({header.status})")
+        raise RequestError("game_over", N_("the game is over ({status})"), status=header.status)
     if has_running_clock(header):
-        raise RequestError("not_allowed", "a game whose clock runs ends on time, not abandoned")
+        raise RequestError("not_allowed", N_("a game whose clock runs ends on time, not abandoned"))
     offers = tuple((k, c) for k, c in header.offers if k == "rematch")
     return Change(make_event("abandon"), replace(header, status="aborted", offers=offers))
 
@@ -344,11 +346,17 @@ def require_turn(game: Game, color: Color, ply: int) -> None:
     """The checks a move passes before its legality: the game on, `ply` current, `color` to move."""
     require_playing(game)
     if ply < game.ply:
-        raise RequestError("stale_ply", f"stale ply {ply}: the game is at ply {game.ply}")
+        raise RequestError(
+            "stale_ply", N_("stale ply {ply}: the game is at ply {ply2}"), ply=ply, ply2=game.ply
+        )
     if ply > game.ply:
-        raise RequestError("future_ply", f"future ply {ply}: the game is at ply {game.ply}")
+        raise RequestError(
+            "future_ply", N_("future ply {ply}: the game is at ply {ply2}"), ply=ply, ply2=game.ply
+        )
     if color != game.board.turn:
-        raise RequestError("not_your_turn", f"it is {color_name(game.board.turn)}'s turn")
+        raise RequestError(
+            "not_your_turn", N_("it is {color_name}'s turn"), color_name=color_name(game.board.turn)
+        )
 
 
 def read_san(game: Game, color: Color, ply: int, text: str) -> Move:
@@ -359,9 +367,11 @@ def read_san(game: Game, color: Color, ply: int, text: str) -> Move:
     try:
         return board.parse_san(text)
     except AmbiguousMoveError as error:
-        raise RequestError("ambiguous_move", explain_ambiguous_san(board, text)) from error
+        said = explain_ambiguous_san(board, text)
+        raise RequestError("ambiguous_move", said.template, **said.params) from error
     except IllegalMoveError as error:
-        raise RequestError("illegal_move", explain_illegal_san(board, text)) from error
+        said = explain_illegal_san(board, text)
+        raise RequestError("illegal_move", said.template, **said.params) from error
     except ChessError as error:
         # The core's message quotes the FEN; the player knows the position.
         message = f"field 'san': {text.strip()!r} is not a move in SAN (like Nf3, exd5 or O-O)"
@@ -372,7 +382,8 @@ def make_move(game: Game, color: Color, ply: int, move: Move, now: float) -> Cha
     """`color` plays `move` in the position at `ply`."""
     require_turn(game, color, ply)
     if not game.board.is_legal(move):
-        raise RequestError("illegal_move", explain_illegal_move(game.board, move))
+        said = explain_illegal_move(game.board, move)
+        raise RequestError("illegal_move", said.template, **said.params)
     san = game.board.san(move)
     board = game.board.copy()
     board.push(move)
@@ -402,18 +413,20 @@ def resign(game: Game, color: Color, now: float) -> Change:
 def abort(game: Game, color: Color, now: float) -> Change:
     require_playing(game)
     if game.ply >= 2:
-        raise RequestError("not_allowed", "a game can only be aborted before both sides have moved")
+        raise RequestError(
+            "not_allowed", N_("a game can only be aborted before both sides have moved")
+        )
     return Change(make_event("abort", color), finished_header(game, game.header, None, now))
 
 
 def claim_draw(game: Game, color: Color, now: float) -> Change:
     require_playing(game)
     if color != game.board.turn:
-        raise RequestError("not_your_turn", "only the side to move can claim a draw")
+        raise RequestError("not_your_turn", N_("only the side to move can claim a draw"))
     outcome = game.board.outcome(claim_draw=True)
     if outcome is None or outcome.termination not in CLAIMABLE:
         raise RequestError(
-            "not_allowed", "no draw can be claimed: no threefold repetition, no fifty-move rule"
+            "not_allowed", N_("no draw can be claimed: no threefold repetition, no fifty-move rule")
         )
     header = finished_header(game, game.header, outcome, now)
     return Change(make_event("claim_draw", color, outcome=outcome), header)

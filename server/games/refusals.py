@@ -14,52 +14,69 @@ from __future__ import annotations
 from chesscore import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE, Board, Color, Move
 from chesscore.rules.san import CASTLING_TEXT, LETTER_PIECES, SAN_PATTERN, SUFFIX_PATTERN
 from chesscore.rules.squares import parse_square, square_name
+from server.shared.errors import N_, Said
 
-PIECE_NAMES = {
-    PAWN: "pawn",
-    KNIGHT: "knight",
-    BISHOP: "bishop",
-    ROOK: "rook",
-    QUEEN: "queen",
-    KING: "king",
+# Whole sentences per piece, so each language inflects its own piece names (server.i18n): the
+# piece of one's own on the square, and none of that kind reaching it.
+OWN_PIECE_THERE = {
+    PAWN: N_("your own pawn stands on {target}"),
+    KNIGHT: N_("your own knight stands on {target}"),
+    BISHOP: N_("your own bishop stands on {target}"),
+    ROOK: N_("your own rook stands on {target}"),
+    QUEEN: N_("your own queen stands on {target}"),
+    KING: N_("your own king stands on {target}"),
 }
-KING_IN_CHECK = "the king would be in check"
+NONE_REACHES = {
+    PAWN: N_("no pawn of yours can go to {target}"),
+    KNIGHT: N_("no knight of yours can reach {target}"),
+    BISHOP: N_("no bishop of yours can reach {target}"),
+    ROOK: N_("no rook of yours can reach {target}"),
+    QUEEN: N_("no queen of yours can reach {target}"),
+    KING: N_("no king of yours can reach {target}"),
+}
+KING_IN_CHECK = N_("the king would be in check")
+NOT_LEGAL = N_("{move} is not legal here: {reason}")
 
 
-def explain_illegal_san(board: Board, text: str) -> str:
+def explain_illegal_san(board: Board, text: str) -> Said:
     """Why the well-formed SAN `text` names no legal move of `board`."""
     typed = text.strip()
     body = SUFFIX_PATTERN.sub("", typed, count=1)
     if body in CASTLING_TEXT:
-        side = "king" if CASTLING_TEXT[body] else "queen"
-        return f"{typed} is not legal here: castling on the {side}'s side is not possible now"
+        castling = (
+            N_("{move} is not legal here: castling on the king's side is not possible now")
+            if CASTLING_TEXT[body]
+            else N_("{move} is not legal here: castling on the queen's side is not possible now")
+        )
+        return Said(castling, {"move": typed})
     match = SAN_PATTERN.fullmatch(body)
     if match is None:
-        return f"{typed} is not a move"
+        return Said(N_("{move} is not a move"), {"move": typed})
     letter, from_file, _, capture, target, _ = match.groups()
     piece_type = LETTER_PIECES[letter] if letter else PAWN
     to_square = parse_square(target)
     reason = _why_not(board, piece_type, to_square, from_file, capture is not None)
-    return f"{typed} is not legal here: {reason}"
+    return Said(NOT_LEGAL, {"move": typed, "reason": reason})
 
 
-def explain_illegal_move(board: Board, move: Move) -> str:
+def explain_illegal_move(board: Board, move: Move) -> Said:
     """Why `move` (from a drag or typed UCI) is not legal in `board`."""
     uci = move.uci()
     piece = board.piece_at(move.from_square)
     if piece is None or piece.color != board.turn:
-        return f"{uci} is not legal here: there is no piece of yours on {uci[:2]}"
+        reason = Said(N_("there is no piece of yours on {square}"), {"square": uci[:2]})
+        return Said(NOT_LEGAL, {"move": uci, "reason": reason})
     file = "abcdefgh"[move.from_square & 7]
     reason = _why_not(board, piece.piece_type, move.to_square, file, False, move.from_square)
-    return f"{uci} is not legal here: {reason}"
+    return Said(NOT_LEGAL, {"move": uci, "reason": reason})
 
 
-def explain_ambiguous_san(board: Board, text: str) -> str:
+def explain_ambiguous_san(board: Board, text: str) -> Said:
     """`text` fits several legal moves: the SANs that tell them apart."""
     typed = text.strip()
     match = SAN_PATTERN.fullmatch(SUFFIX_PATTERN.sub("", typed, count=1))
     if match is None:
-        return f"{typed} is ambiguous here"
+        return Said(N_("{move} is ambiguous here"), {"move": typed})
     letter, from_file, from_rank, _, target, _ = match.groups()
     piece_type = LETTER_PIECES[letter] if letter else PAWN
     fitting = {
@@ -70,7 +87,10 @@ def explain_ambiguous_san(board: Board, text: str) -> str:
         and (from_file is None or square_name(move.from_square)[0] == from_file)
         and (from_rank is None or square_name(move.from_square)[1] == from_rank)
     }
-    return f"{typed} is ambiguous here: write {' or '.join(sorted(fitting))}"
+    return Said(
+        N_("{move} is ambiguous here: write {moves}"),
+        {"move": typed, "moves": " or ".join(sorted(fitting))},
+    )
 
 
 def _why_not(
@@ -80,25 +100,22 @@ def _why_not(
     from_file: str | None,
     capture: bool,
     from_square: int | None = None,
-) -> str:
+) -> Said:
     """The reason no piece of `piece_type` (on `from_file` / `from_square` when given) of the
     side to move may go to `to_square`."""
     color = board.turn
-    name = PIECE_NAMES[piece_type]
-    target = square_name(to_square)
+    at: dict[str, object] = {"target": square_name(to_square)}
     own = board.piece_at(to_square)
     if own is not None and own.color == color:
-        return f"your own {PIECE_NAMES[own.piece_type]} stands on {target}"
+        return Said(OWN_PIECE_THERE[own.piece_type], at)
     if capture and own is None and not _is_en_passant(board, to_square, piece_type):
-        return f"there is nothing to take on {target}"
+        return Said(N_("there is nothing to take on {target}"), at)
     origins = _origins(board, color, piece_type, to_square, from_file, capture, from_square)
     if not origins:
-        if piece_type == PAWN:
-            return f"no pawn of yours can go to {target}"
-        return f"no {name} of yours can reach {target}"
+        return Said(NONE_REACHES[piece_type], at)
     if board.is_check():
-        return "the king is in check and this does not answer it"
-    return KING_IN_CHECK
+        return Said(N_("the king is in check and this does not answer it"))
+    return Said(KING_IN_CHECK)
 
 
 def _origins(

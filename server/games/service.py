@@ -56,7 +56,7 @@ from server.games.stored import (
 from server.games.tables import GameTables
 from server.ratings.tables import RatingTables
 from server.shared.config import DEFAULTS
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.slots import Slot
 from server.shared.tokens import hash_token, hashes_match, new_token
 
@@ -271,7 +271,7 @@ class GameService:
     ) -> tuple[Color, str] | None:
         with self.session(game_id) as game:
             if not hashes_match(invite, self.cache.invite_hashes.get(game_id)):
-                raise RequestError("forbidden", "the invitation token is not this game's")
+                raise RequestError("forbidden", N_("the invitation token is not this game's"))
             color = 1 - game.settings.creator
             if color in game.header.seated:
                 return None
@@ -279,7 +279,9 @@ class GameService:
                 account is not None
                 and self._seat_accounts(game).get(game.settings.creator) == account
             ):
-                raise RequestError("both_seats", "this account holds the other seat of the game")
+                raise RequestError(
+                    "both_seats", N_("this account holds the other seat of the game")
+                )
             token = new_token()
             seat = (color, hash_token(token))
             self.commit(game, play.claim_seat(game, color), seat=seat, seat_account=account)
@@ -336,7 +338,7 @@ class GameService:
         with self.session(game_id) as game:
             play.require_playing(game)
             if color == game.settings.computer:
-                raise RequestError("forbidden", "the computer's seat makes no premoves")
+                raise RequestError("forbidden", N_("the computer's seat makes no premoves"))
             if move is not None and game.board.turn == color:
                 self.premoves.queue(game_id, color, None)
                 change = premove_change(game, color, move, self.clock())
@@ -383,7 +385,9 @@ class GameService:
             now = self.clock()
             planned = ACTIONS.get(action)
             if planned is None:
-                raise RequestError("bad_request", f"unknown action {action!r}")
+                raise RequestError(
+                    "bad_request", N_("unknown action {action}"), action=repr(action)
+                )
             if kind == "rematch" and planned.agree_to_rematch is not None:
                 return self._agree_to_rematch(game, color, planned.agree_to_rematch, now, client)
             change = planned.plan(game, color, kind, now)
@@ -480,7 +484,7 @@ class GameService:
             # Another process changed the game: forget our copy, the next request reloads it.
             self.cache.forget(game.id)
             raise RequestError(
-                "conflict", "the game changed meanwhile; join again and retry"
+                "conflict", N_("the game changed meanwhile; join again and retry")
             ) from error
         was_playing = game.is_playing
         game.apply(change)

@@ -53,7 +53,7 @@ from server.lobby.tables import LobbyTables, OwnSeekError, SeekLimitError, Store
 from server.lobby.watch import SCANNED, WatchedGame, make_watch_list, names_in_play
 from server.ratings.tables import RatingTables
 from server.shared.buckets import AddressBuckets
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.names import is_look_alike, make_anonymous_name
 from server.shared.slots import Slot
 
@@ -68,7 +68,7 @@ LEASE_SECONDS = 30.0
 
 
 DAY = 24 * 3600.0
-SAME_PLAYER = (
+SAME_PLAYER = N_(
     "you cannot play a rated game against an account seen from your connection or your browser"
     " in the last day"
 )
@@ -150,7 +150,7 @@ class LobbyService:
         the entries it replaced."""
         self.requests.take(address, "lobby requests")
         if request.rating_range is not None and member is None:
-            raise RequestError("not_signed_in", "sign in to give a challenge a rating range")
+            raise RequestError("not_signed_in", N_("sign in to give a challenge a rating range"))
         entry = self._terms(request.control, request.name, request.rated, member)
         entry = replace(
             entry,
@@ -201,10 +201,14 @@ class LobbyService:
             stored = self.tables.take_seek(seek_id, taker)
         except OwnSeekError:
             raise RequestError(
-                "not_allowed", "this is your own challenge: wait for someone to take it"
+                "not_allowed", N_("this is your own challenge: wait for someone to take it")
             ) from None
         if stored is None:
-            raise RequestError("not_found", f"challenge {seek_id!r} is gone: taken or withdrawn")
+            raise RequestError(
+                "not_found",
+                N_("challenge {seek_id} is gone: taken or withdrawn"),
+                seek_id=repr(seek_id),
+            )
         replaced = [seek.id for seek in self.tables.remove_seeks(taker)]
         self.notifier.seeks_removed([stored.id, *replaced])
         seek = seek_from_stored(stored)
@@ -221,10 +225,10 @@ class LobbyService:
         taker's sightings), a range a rating inside it."""
         seek = entry_from_body(stored.body)
         if seek.rated and member is None:
-            raise RequestError("not_signed_in", "sign in to play a rated game")
+            raise RequestError("not_signed_in", N_("sign in to play a rated game"))
         if member is not None and member.id == seek.account:
             raise RequestError(
-                "not_allowed", "this is your own challenge: wait for someone to take it"
+                "not_allowed", N_("this is your own challenge: wait for someone to take it")
             )
         if seek.rated and set(seek.seen) & set(seen):
             raise RequestError("same_player", SAME_PLAYER)
@@ -234,11 +238,12 @@ class LobbyService:
         if seek.rating_range is not None:
             low, high = seek.rating_range
             if entry.rating is None or not low <= entry.rating.rating <= high:
-                raise RequestError(
-                    "out_of_range",
-                    f"this challenge is for ratings {low} to {high}"
-                    + ("" if entry.rating is None else f"; yours is {entry.rating.rating}"),
-                )
+                if entry.rating is None:
+                    said = N_("this challenge is for ratings {low} to {high}")
+                else:
+                    said = N_("this challenge is for ratings {low} to {high}; yours is {rating}")
+                rating = None if entry.rating is None else entry.rating.rating
+                raise RequestError("out_of_range", said, low=low, high=high, rating=rating)
         return entry
 
     # -- quick pairing ---------------------------------------------------------------------
@@ -322,8 +327,11 @@ class LobbyService:
         if other in self._capped_ids(account):
             raise RequestError(
                 "same_opponent",
-                f"you have played {self.same_opponent} rated games against this player in the"
-                " last day: play them casual, or someone else rated",
+                N_(
+                    "you have played {same_opponent} rated games against this player in the "
+                    "last day: play them casual, or someone else rated"
+                ),
+                same_opponent=self.same_opponent,
             )
 
     def _capped_ids(self, account: int) -> frozenset[int]:
@@ -342,7 +350,7 @@ class LobbyService:
         play takes an account."""
         if member is None:
             if rated:
-                raise RequestError("not_signed_in", "sign in to play rated games")
+                raise RequestError("not_signed_in", N_("sign in to play rated games"))
             return Entry(name or make_anonymous_name())
         speed = game_speed_of(clock_of(control))
         player = self.ratings.ratings_of(member.id).get(speed, PlayerRating())
@@ -372,7 +380,9 @@ class LobbyService:
         in_use |= names_in_play(self.tables.ongoing_games(SCANNED))
         if is_look_alike(name, in_use) or self.reserved_names(name):
             raise RequestError(
-                "bad_request", f"the name {name!r} reads like a name in use: choose another"
+                "bad_request",
+                N_("the name {name} reads like a name in use: choose another"),
+                name=repr(name),
             )
 
     def _limited(self, work: Callable[[], Any]) -> Any:
@@ -381,8 +391,11 @@ class LobbyService:
         except SeekLimitError:
             raise RequestError(
                 "too_many_seeks",
-                f"your address already holds {self.per_address} open challenges and pairing waits "
-                "(the limit): wait for one to be taken, or cancel one",
+                N_(
+                    "your address already holds {per_address} open seeks and pairing waits "
+                    "(the limit): wait for one to be taken, or cancel one"
+                ),
+                per_address=self.per_address,
             ) from None
 
     def _start(

@@ -15,7 +15,7 @@ from server.edge.http import answer_errors_as_json
 from server.games.seats import cookie_name, is_game_id
 from server.games.service import GAMES
 from server.players.http import record_claimed
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.tokens import hash_token, is_token
 
 blueprint = answer_errors_as_json(Blueprint("claims", __name__, url_prefix="/api/account"))
@@ -29,12 +29,16 @@ def claim() -> Response:
     seats = body_fields("seats")["seats"]
     if not isinstance(seats, list) or len(seats) > MAX_CLAIMED:
         raise RequestError(
-            "bad_request", f"field 'seats' must be a list of at most {MAX_CLAIMED} game ids"
+            "bad_request",
+            N_("field 'seats' must be a list of at most {MAX_CLAIMED} game ids"),
+            MAX_CLAIMED=MAX_CLAIMED,
         )
     held = {}
     for game_id in seats:
         if not isinstance(game_id, str) or not is_game_id(game_id):
-            raise RequestError("bad_request", f"{str(game_id)[:20]!r} is not a game id")
+            raise RequestError(
+                "bad_request", N_("{str} is not a game id"), str=repr(str(game_id)[:20])
+            )
         token = request.cookies.get(cookie_name(game_id))
         if token is not None and is_token(token):
             held[game_id] = token  # the seat this browser holds proves it played there
@@ -57,5 +61,7 @@ def _refuse_both_seats(account_id: int, seats: dict[str, str]) -> None:
             and stored.accounts.get(1 - color) == account_id
         ):
             raise RequestError(
-                "both_seats", f"this account holds the other seat of game {game_id} already"
+                "both_seats",
+                N_("this account holds the other seat of game {game_id} already"),
+                game_id=game_id,
             )

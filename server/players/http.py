@@ -50,7 +50,7 @@ from server.players.query import GamesFilter, parse_games_filter
 from server.players.tables import GamesQuery, HistoryRow, HistoryTables
 from server.ratings.tables import RatingTables
 from server.ratings.wire import ratings_json
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.slots import Slot
 from server.work.admission import UNIT_BYTES, WORK_ADMISSION
 from server.work.pool import WORK
@@ -63,8 +63,12 @@ PAGE_SIZE = 20  # games on a page of the profile
 API_MAX_LIMIT = 100  # games on a page of the JSON list, at most
 # What an export costs of its address's bucket (server.work.admission): as a 1 MB request.
 EXPORT_UNITS = 16
-RESULT_WORDS = {"win": "Won", "draw": "Draw", "loss": "Lost"}
-_TABS = (("win", "Wins"), ("draw", "Draws"), ("loss", "Losses"))  # the filters by result
+# The page's words, marked for the catalogs and said in the visitor's language by the template
+# (templates/profile.html); the JSON API gives them in English.
+RESULT_WORDS = {"win": N_("Won"), "draw": N_("Draw"), "loss": N_("Lost")}
+_TABS = (("win", N_("Wins")), ("draw", N_("Draws")), ("loss", N_("Losses")))  # by result
+TAB_WORDS: tuple[str, ...] = (N_("UltraBullet"), N_("Bullet"), N_("Blitz"), N_("Rapid"))
+TAB_WORDS += (N_("Classical"), N_("Correspondence"), N_("All games"), N_("All speeds"))
 
 GRAPH_GAMES = 1000  # rated games on the rating graph, the latest
 RECENT_GAMES = 5  # finished games beside those in play in "Your games"
@@ -113,7 +117,7 @@ def find_account(name: str) -> Account:
     """The live account of that name (any case), else `not_found` naming it."""
     account = _tables().accounts.account_by_name(name) if 0 < len(name) <= 40 else None
     if account is None:
-        raise RequestError("not_found", f"no player is called {name[:40]!r}")
+        raise RequestError("not_found", N_("no player is called {name}"), name=repr(name[:40]))
     return account
 
 
@@ -246,7 +250,11 @@ def games_json(name: str) -> Response:
     filters = parse_games_filter(request.args)
     limit = parse_query_int("limit", request.args.get("limit", str(PAGE_SIZE)))
     if not 1 <= limit <= API_MAX_LIMIT:
-        raise RequestError("bad_request", f"parameter 'limit' must be 1 to {API_MAX_LIMIT}")
+        raise RequestError(
+            "bad_request",
+            N_("parameter 'limit' must be 1 to {API_MAX_LIMIT}"),
+            API_MAX_LIMIT=API_MAX_LIMIT,
+        )
     rows = _tables().history.player_games(filters.query(account.id, limit + 1))
     last = rows[limit - 1].entry if len(rows) > limit else None
     games = [_game_json(game_view(row)) for row in rows[:limit]]
@@ -270,7 +278,7 @@ def my_games() -> Response:
     were taken) and the latest finished ones; the lobby's "Your games" lists them."""
     account = current_account()
     if account is None:
-        raise RequestError("not_signed_in", "sign in to see your games on any browser")
+        raise RequestError("not_signed_in", N_("sign in to see your games on any browser"))
     store = _tables()
     playing = [
         _playing_json(color, game) for color, game in store.history.playing_games(account.id, 30)

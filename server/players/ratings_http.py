@@ -16,7 +16,7 @@ from server.accounts.service import ACCOUNTS
 from server.edge.http import answer_errors_as_json
 from server.ratings.tables import RATINGS
 from server.ratings.wire import ratings_json
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 
 blueprint = answer_errors_as_json(Blueprint("ratings_api", __name__, url_prefix="/api/users"))
 
@@ -33,9 +33,9 @@ def account_ratings(account_id: int) -> dict[str, dict[str, Any]]:
 def user(name: str) -> Response:
     """The public side of an account: its name and ratings per speed."""
     if len(name) > MAX_NAME:
-        raise RequestError("not_found", f"no player named {name[:MAX_NAME]!r}...")
+        raise RequestError("not_found", N_("no player named {name}..."), name=repr(name[:MAX_NAME]))
     account = ACCOUNTS.get().tables.account_by_name(name)
     if account is None:
-        raise RequestError("not_found", f"no player named {name!r}")
+        raise RequestError("not_found", N_("no player named {name}"), name=repr(name))
     body = {"name": account.name, "ratings": account_ratings(account.id)}
     return jsonify({"ok": True, "user": body})

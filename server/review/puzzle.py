@@ -17,7 +17,7 @@ from chesscore.analysis.judgement import Evaluation, judge_move, winning_chances
 from chesscore.review.judge import judged_evaluation
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 
 
 @dataclass(frozen=True)
@@ -39,12 +39,16 @@ def make_puzzle(review: dict[str, Any], ply: int) -> Puzzle:
     not, `not_ready` until the ply is judged."""
     plies = review["plies"]
     if not 1 <= ply <= len(plies):
-        raise RequestError("bad_request", f"field 'ply' must be 1 to {len(plies)}, got {ply}")
+        raise RequestError(
+            "bad_request", N_("field 'ply' must be 1 to {len}, got {ply}"), len=len(plies), ply=ply
+        )
     item = plies[ply - 1]
     before = review["initial"] if ply == 1 else plies[ply - 2]
     before_eval = None if before is None else before["eval"]
     if item["best"] is None or before_eval is None:
-        raise RequestError("not_ready", f"ply {ply} is not reviewed yet; try again soon")
+        raise RequestError(
+            "not_ready", N_("ply {ply} is not reviewed yet; try again soon"), ply=ply
+        )
     fen = review["start_fen"] if ply == 1 else before["fen"]
     board = Board.from_fen(fen, allow_impossible_checks=True)
     played_eval = None if item["eval"] is None else Evaluation.from_json(item["eval"])
@@ -63,7 +67,9 @@ def legal_move(puzzle: Puzzle, move: Move) -> Move:
     if not puzzle.board.is_legal(move):
         raise RequestError(
             "illegal_move",
-            f"{move.uci()} is not a legal move in the position before ply {puzzle.ply}",
+            N_("{uci} is not a legal move in the position before ply {ply}"),
+            uci=move.uci(),
+            ply=puzzle.ply,
         )
     return move
 

@@ -45,7 +45,7 @@ from server.review.runner import Emit, ReviewRunner
 from server.review.sources import ReviewSource, game_source
 from server.review.tables import ReviewLimitError, ReviewTables, StoredReview
 from server.shared.buckets import AddressBuckets
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.slots import Slot
 
 log = logging.getLogger(__name__)
@@ -116,14 +116,16 @@ class ReviewService:
     def review_game(self, game_id: str, address: str) -> tuple[StoredReview, bool]:
         """The review of a finished game here (new or not): `not_found`, `game_in_play`."""
         if not is_game_id(game_id):
-            raise RequestError("not_found", f"no game with id {game_id[:40]!r}")
+            raise RequestError(
+                "not_found", N_("no game with id {game_id}"), game_id=repr(game_id[:40])
+            )
         found = self.tables.find_review(self.engine.key(game_id))
         if found is not None and found.status != "failed":
             return found, False
         with self.games.session(game_id) as game:
             if game.is_playing:
                 raise RequestError(
-                    "game_in_play", "the game is still being played: review it once it is over"
+                    "game_in_play", N_("the game is still being played: review it once it is over")
                 )
             source = self._game_source(game)
         return self._add(source, address, limited=True)
@@ -194,13 +196,20 @@ class ReviewService:
             if error.what == "address":
                 raise RequestError(
                     "rate_limited",
-                    f"the reviews your address has queued would keep the engine busy for"
-                    f" {minutes}; ask again when one is done",
+                    N_(
+                        "the reviews your address has queued would keep the engine busy for "
+                        "{minutes}; ask again when one is done"
+                    ),
+                    minutes=minutes,
                 ) from error
             raise RequestError(
                 "queue_full",
-                f"the review queue would take {minutes} to review this game's"
-                f" {review.total - 1} plies after those waiting; try again later",
+                N_(
+                    "the review queue would take {minutes} to review this game's {total} "
+                    "plies after those waiting; try again later"
+                ),
+                minutes=minutes,
+                total=review.total - 1,
             ) from error
 
     def _store(self, review: StoredReview, limited: bool) -> tuple[StoredReview, bool]:
@@ -210,12 +219,16 @@ class ReviewService:
             if error.what == "address":
                 raise RequestError(
                     "rate_limited",
-                    f"{PER_ADDRESS} reviews from your address are queued or running already;"
-                    " ask again when one is done",
+                    N_(
+                        "{PER_ADDRESS} reviews from your address are queued or running "
+                        "already; ask again when one is done"
+                    ),
+                    PER_ADDRESS=PER_ADDRESS,
                 ) from error
             raise RequestError(
                 "queue_full",
-                f"the review queue is full ({MAX_PENDING} reviews waiting); try again later",
+                N_("the review queue is full ({MAX_PENDING} reviews waiting); try again later"),
+                MAX_PENDING=MAX_PENDING,
             ) from error
 
     # -- reading ---------------------------------------------------------------------------
@@ -223,7 +236,9 @@ class ReviewService:
     def load(self, review_id: str) -> StoredReview:
         stored = self.tables.load_review(review_id) if is_review_id(review_id) else None
         if stored is None:
-            raise RequestError("not_found", f"no review with id {review_id[:20]!r}")
+            raise RequestError(
+                "not_found", N_("no review with id {review_id}"), review_id=repr(review_id[:20])
+            )
         return stored
 
     def review(self, review_id: str) -> dict[str, Any]:
@@ -235,7 +250,10 @@ class ReviewService:
         stored = self.load(review_id)
         if stored.pgn is None:
             raise RequestError(
-                "not_ready", f"review {review_id} is {stored.status}: its PGN comes when it is done"
+                "not_ready",
+                N_("review {review_id} is {status}: its PGN comes when it is done"),
+                review_id=review_id,
+                status=stored.status,
             )
         return stored.pgn
 
@@ -285,7 +303,7 @@ class ReviewService:
         self.pool.start_analysis(key, f"try:{client}", job, on_update)
         if not finished.wait(bound):
             self.pool.stop_analysis(key)
-            raise RequestError("not_ready", "the engine is busy; try the move again")
+            raise RequestError("not_ready", N_("the engine is busy; try the move again"))
         update = ended[0]
         if update.lines:
             return Evaluation.from_json(update.lines[0]["score"])
@@ -294,9 +312,9 @@ class ReviewService:
         if not after.generate_legal():
             return None
         if update.preempted:
-            raise RequestError("not_ready", "the engine was busy with a live game; try again")
+            raise RequestError("not_ready", N_("the engine was busy with a live game; try again"))
         # Stopped with no lines and not for a game: a newer try of this address took its place.
-        raise RequestError("replaced", "a newer try replaced this one before it was searched")
+        raise RequestError("replaced", N_("a newer try replaced this one before it was searched"))
 
 
 REVIEWS: Slot[ReviewService] = Slot("review service")

@@ -22,7 +22,7 @@ from chesscore.rules.board import Board
 from chesscore.rules.squares import COLOR_NAMES
 from server.analysis.service import list_games, read_game
 from server.shared.display import display_headers, display_result
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 
 MAX_PLIES = 600
 # A PGN's headers are kept within these bounds: they are stored and rewritten with the review.
@@ -46,10 +46,13 @@ class ReviewSource:
 def check_length(plies: int) -> None:
     if plies > MAX_PLIES:
         raise RequestError(
-            "too_long", f"the game has {plies} plies; a review takes at most {MAX_PLIES}"
+            "too_long",
+            N_("the game has {plies} plies; a review takes at most {MAX_PLIES}"),
+            plies=plies,
+            MAX_PLIES=MAX_PLIES,
         )
     if plies == 0:
-        raise RequestError("bad_request", "the game has no moves: there is nothing to review")
+        raise RequestError("bad_request", N_("the game has no moves: there is nothing to review"))
 
 
 def pgn_source(text: str, index: int | None, setting: ReviewSetting) -> ReviewSource:
@@ -60,7 +63,7 @@ def pgn_source(text: str, index: int | None, setting: ReviewSetting) -> ReviewSo
     chosen = 0 if index is None else index
     if not 0 <= chosen < len(spans):
         raise RequestError(
-            "bad_request", f"field 'game' must be a game's index, 0 to {len(spans) - 1}"
+            "bad_request", N_("field 'game' must be a game's index, 0 to {len}"), len=len(spans) - 1
         )
     check_length(spans[chosen].plies)
     game = read_game(text, spans[chosen]).game

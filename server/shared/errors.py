@@ -8,6 +8,8 @@ logic, parsing and storage all raise it, so no layer needs to know how another r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 # code -> HTTP status; codes only Socket.IO can produce answer 400 over HTTP if they ever leak.
@@ -63,23 +65,83 @@ HTTP_STATUS = {
 
 
 class RequestError(Exception):
-    """A request refused with `code`; `message` says what was wrong."""
+    """A request refused with `code`; `message` says what was wrong.
 
-    def __init__(self, code: str, message: str) -> None:
+    The message is an English msgid of the `messages` catalog (marked `N_` where it is
+    written, for `make messages`) with `{name}` placeholders filled from `params`: `message`
+    and `str()` are the English sentence, `to_json` says it in the request's language through
+    the translation `translate_with` installed (server.i18n), after the values are put in.
+    """
+
+    def __init__(self, code: str, message: str, **params: object) -> None:
         if code not in HTTP_STATUS:
             raise ValueError(f"unknown error code {code!r}")
-        super().__init__(message)
+        english = _fill(message, params)
+        super().__init__(english)
         self.code = code
-        self.message = message
+        self.message = english
+        self.template = message
+        self.params = params
 
     @property
     def http_status(self) -> int:
         return HTTP_STATUS[self.code]
 
+    def words(self) -> str:
+        """The message in the language of the request being answered."""
+        return _fill(_translation[0](self.template), self.params, translated=True)
+
     def to_json(self) -> dict[str, Any]:
-        return {"ok": False, "error": self.message, "code": self.code}
+        return {"ok": False, "error": self.words(), "code": self.code}
 
 
-def error_reply(code: str, message: str) -> dict[str, Any]:
+def N_(message: str) -> str:
+    """Marks a refusal's message for extraction into the catalog; translated when answered."""
+    return message
+
+
+@dataclass(frozen=True)
+class Said:
+    """A message and its values, said later: a refusal's value that is itself a sentence (a
+    reason inside "{move} is not legal here: {reason}"), translated with the refusal."""
+
+    template: str
+    params: dict[str, object] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return _fill(self.template, self.params)
+
+    def words(self) -> str:
+        return _fill(_translation[0](self.template), self.params, translated=True)
+
+
+def _fill(message: str, params: dict[str, object], translated: bool = False) -> str:
+    if not params:
+        return message
+    values = {
+        name: value.words() if translated and isinstance(value, Said) else value
+        for name, value in params.items()
+    }
+    try:
+        return message.format(**values)
+    except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
+        return message
+
+
+def _english(message: str) -> str:
+    return message
+
+
+# The translation of a message into the current request's language: the identity until the
+# app installs its catalogs (server.i18n.install); one for the process, like the catalogs.
+_translation: list[Callable[[str], str]] = [_english]
+
+
+def translate_with(translation: Callable[[str], str]) -> None:
+    """Say every refusal answered from now on through `translation`."""
+    _translation[0] = translation
+
+
+def error_reply(code: str, message: str, **params: object) -> dict[str, Any]:
     """The failure reply without raising (for handlers that answer directly)."""
-    return RequestError(code, message).to_json()
+    return RequestError(code, message, **params).to_json()

@@ -14,10 +14,12 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
+from chesscore.training import ENGLISH
 from server.edge.clients import request_client
 from server.edge.http import answer_errors_as_json, json_body
 from server.games.play import Game
 from server.games.service import GameService
+from server.i18n import request_words
 from server.shared.errors import RequestError
 from server.training.requests import parse_answer, parse_next
 from server.training.service import TRAINING, TrainingService
@@ -53,7 +55,7 @@ def train_page() -> str:
 @blueprint.get("/next")
 def next_drill() -> Response:
     asked = parse_next(request.args)
-    given = _service().next_drill(asked.kind, asked.level, request_client())
+    given = _service().next_drill(asked.kind, asked.level, request_client(), request_words(ENGLISH))
     return jsonify(
         {"ok": True, "drill": drill_json(given.id, given.drill, given.facts, given.source)}
     )

@@ -27,12 +27,21 @@ from collections import deque
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from chesscore.training import KINDS, Drill, PositionFacts, Verdict, judge, make_drill
+from chesscore.training import (
+    ENGLISH,
+    KINDS,
+    Drill,
+    PositionFacts,
+    Translator,
+    Verdict,
+    judge,
+    make_drill,
+)
 from chesscore.training.difficulty import LEVELS
 from chesscore.training.judging import Answer
 from server.accounts.hash_lanes import Lane
 from server.shared.buckets import AddressBuckets
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.slots import Slot
 from server.threats.cache import LruCache
 from server.training.pending import PendingDrills
@@ -100,11 +109,17 @@ class TrainingService:
         self.seen = SeenPositions()
         self.lane = lane or LANE
 
-    def next_drill(self, kind: str, level: int, address: str) -> Given:
+    def next_drill(self, kind: str, level: int, address: str, words: Translator = ENGLISH) -> Given:
+        """A drill for `address`, its question and reasons in the language of `words`."""
         self.buckets.take(address, "training requests")
         played = self._site_position()
         seen = self.seen.of(address, kind)
         drill, facts, position = self.lane.run(self.choose, kind, level, seen, played)
+        if words is not ENGLISH:
+            # The same drill (its square by `focus`, its move by `played`) said again in the
+            # trainee's language: choosing stays language-blind, so one pool serves them all.
+            said = make_drill(facts, kind, self.rng, drill.played, drill.focus, words)
+            drill = said or drill
         self.seen.add(address, kind, drill.fen)
         return Given(self.pending.add(drill, address), drill, facts, position.source)
 
@@ -117,8 +132,8 @@ class TrainingService:
         )
         if drill is None:
             raise RequestError(
-                "not_found", "no drill waits for an answer under this id: answered already, "
-                "expired, or never given to you",
+                "not_found", N_("no drill waits for an answer under this id: answered already, "
+                "expired, or never given to you"),
             )  # fmt: skip
         return self.lane.run(self._judged, drill, asked.value)
 
@@ -168,7 +183,9 @@ class TrainingService:
         if found is None and repeated is not None:  # every try was seen: the first again
             found = self._drill_on(kind, repeated)
         if found is None:  # no shipped position lacks a drill of every kind: a safeguard
-            raise RequestError("not_found", f"no {kind} drill could be made now; try again")
+            raise RequestError(
+                "not_found", N_("no {kind} drill could be made now; try again"), kind=kind
+            )
         return found
 
     def _drill_on(self, kind: str, position: TrainingPosition) -> Found | None:

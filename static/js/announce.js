@@ -5,6 +5,7 @@
  * The sentence is the server's (the state's `announcement`, "White knight from g1 to f3"),
  * sent to every receiver, assisted or not: the page words nothing itself.
  */
+import { t } from './i18n.js';
 
 /**
  * The sentence for the move of `state` (its `last_move`).
@@ -21,7 +22,9 @@ export function describeLastMove(state) {
  * @param {string} by
  */
 export function describeSanOnly(move, by) {
-  return `${capitalize(by)} played ${move.san}`;
+  return by === 'black'
+    ? t('Black played {move}', { move: move.san })
+    : t('White played {move}', { move: move.san });
 }
 
 /**
@@ -35,9 +38,4 @@ export function announce(region, text) {
   window.setTimeout(() => {
     region.textContent = text;
   }, 30);
-}
-
-/** @param {string} word */
-function capitalize(word) {
-  return word ? word[0].toUpperCase() + word.slice(1) : word;
 }

@@ -9,6 +9,7 @@
  * docs/protocol.md; docs/frontend.md says how the pages use this module.
  */
 import { io } from '/vendor/socket.io/socket.io.esm.min.js';
+import { t } from './i18n.js';
 
 /** @typedef {import('/vendor/socket.io/socket.io.esm.min.js').Socket} Socket */
 
@@ -92,8 +93,8 @@ function isRecord(value) {
 
 /** @param {number} [status] */
 function answeredText(status) {
-  if (status === undefined) return 'the server answered nothing readable';
-  return `the server answered ${status}`;
+  if (status === undefined) return t('the server answered nothing readable');
+  return t('the server answered {status}', { status });
 }
 
 /**
@@ -103,7 +104,7 @@ function answeredText(status) {
  * @returns {string}
  */
 export function refusalText(refusal) {
-  return refusal.message || `the server refused the request (${refusal.code})`;
+  return refusal.message || t('the server refused the request ({code})', { code: refusal.code });
 }
 
 // -- Socket.IO --------------------------------------------------------------------------------
@@ -129,7 +130,7 @@ function emitRequest(socket, event, payload) {
   return new Promise((resolve) => {
     /** @type {(error: unknown, reply: unknown) => void} */
     const settle = (error, reply) => {
-      if (error) resolve(refuse('timeout', `the server did not answer '${event}' in time`));
+      if (error) resolve(refuse('timeout', t("the server did not answer '{event}' in time", { event })));
       else resolve(readReply(reply));
     };
     socket.timeout(REQUEST_TIMEOUT_MS).emit(event, payload, settle);
@@ -161,13 +162,17 @@ async function send(url, body, read) {
   try {
     response = await fetch(url, init);
   } catch (error) {
-    return refuse('network', `the server could not be reached (${errorName(error)}); try again`);
+    return refuse('network', t('the server could not be reached ({error}); try again', { error: errorName(error) }));
   }
   try {
     if (response.ok) return await read(response);
     return readRefusal(isJson(response) ? await response.json() : null, response.status);
   } catch (error) {
-    return refuse('network', `the reply was cut off (${errorName(error)}); try again`, response.status);
+    return refuse(
+      'network',
+      t('the reply was cut off ({error}); try again', { error: errorName(error) }),
+      response.status,
+    );
   }
 }
 

@@ -37,6 +37,7 @@ import { wireCopyButton, downloadPgn, renderInvite, renderAnalyseLink } from './
 import { createGameReview } from './review/request.js';
 import { keptName } from './lobby/name.js';
 import { $ } from './dom.js';
+import { t, tn } from './i18n.js';
 
 const root = $('main.game');
 const gameId = /** @type {string} */ (root.dataset.game); // the template writes it
@@ -209,7 +210,7 @@ function announceChange(previous, state) {
     sentences.push(describeLastMove(state));
   } else if (state.ply < previous.ply) {
     const taken = previous.ply - state.ply;
-    sentences.push(`Takeback: ${taken === 1 ? 'one move' : `${taken} moves`} taken back`);
+    sentences.push(tn('Takeback: one move taken back', 'Takeback: {n} moves taken back', taken));
   }
   if (state.status !== previous.status) sentences.push(describeResult(state));
   const offersBefore = describeOffers(previous, page.role);
@@ -227,10 +228,10 @@ function goToRematch(data) {
 
 /** @type {Record<string, string>} */
 const CONNECTION_TEXT = {
-  connecting: 'Connecting…',
-  joining: 'Joining the game…',
-  connected: 'Connected',
-  reconnecting: 'Connection lost: reconnecting…',
+  connecting: t('Connecting…'),
+  joining: t('Joining the game…'),
+  connected: t('Connected'),
+  reconnecting: t('Connection lost: reconnecting…'),
 };
 
 /**
@@ -240,7 +241,7 @@ const CONNECTION_TEXT = {
 function showConnection(status, detail) {
   const element = $('#connection');
   element.dataset.state = status;
-  element.textContent = CONNECTION_TEXT[status] ?? `Error: ${detail}`;
+  element.textContent = CONNECTION_TEXT[status] ?? t('Error: {detail}', { detail: detail ?? '' });
   const connected = status === 'connected';
   if (connected !== page.connected) {
     // No moves offered while the server cannot hear them; a move in flight goes back.
@@ -347,8 +348,11 @@ function renderOverlay(position) {
   });
   const found = position.preview;
   const title = found
-    ? `If you play ${found.move} (${found.safety}): the position after it`
-    : 'What the last move changed';
+    ? t('If you play {move} ({safety}): the position after it', {
+        move: found.move,
+        safety: found.safety,
+      })
+    : t('What the last move changed');
   renderChangeLegend($('#change-legend'), title, change.lines);
   root.dataset.preview = found ? found.move : '';
 }
@@ -405,12 +409,17 @@ function renderPanel(position, live) {
   gameReview.render(state);
   const note = $('#history-note');
   note.hidden = live && position.threats !== null;
-  const after = position.ply === 0 ? 'the start' : state.moves[position.ply - 1].san;
+  const viewing =
+    position.ply === 0
+      ? t('Viewing the start position.')
+      : t('Viewing the position after {move}.', { move: state.moves[position.ply - 1].san });
   const back = isPlaying(state, role)
-    ? 'Touch the board or press » to return to the game and move.'
-    : 'Press » to return to the game.';
-  note.textContent = live ? '' : `Viewing the position after ${after}. ${back}`;
-  if (!position.threats) note.textContent += ' The threat map of this position is not available.';
+    ? t('Touch the board or press » to return to the game and move.')
+    : t('Press » to return to the game.');
+  note.textContent = live ? '' : `${viewing} ${back}`;
+  if (!position.threats) {
+    note.textContent += ` ${t('The threat map of this position is not available.')}`;
+  }
   root.dataset.viewPly = String(position.ply);
   Object.assign(root.dataset, {
     ply: state.ply,
@@ -429,8 +438,10 @@ async function fetchEarlier(ply) {
     render();
   } else {
     $('#history-note').hidden = false;
-    const san = live().moves[ply - 1]?.san ?? 'the start';
-    $('#history-note').textContent = `The position after ${san} is not available from the server.`;
+    const san = live().moves[ply - 1]?.san;
+    $('#history-note').textContent = san
+      ? t('The position after {move} is not available from the server.', { move: san })
+      : t('The start position is not available from the server.');
   }
 }
 
@@ -442,17 +453,19 @@ async function fetchEarlier(ply) {
  */
 function renderAssisted(state, role) {
   if (state.rated) {
-    $('#assisted').textContent = 'Rated game: no threat overlays for anyone until it has ended.';
+    $('#assisted').textContent = t(
+      'Rated game: no threat overlays for anyone until it has ended.',
+    );
   } else {
     $('#assisted').textContent = state.assisted
-      ? 'Assisted game: threat overlays are allowed for the players.'
-      : 'Unassisted game: no threat overlays for the players.';
+      ? t('Assisted game: threat overlays are allowed for the players.')
+      : t('Unassisted game: no threat overlays for the players.');
   }
   root.dataset.assisted = String(state.assisted);
   const player = role === 'white' || role === 'black';
   overlayControl.disable(
     player && !state.assisted
-      ? 'Threat overlays are off for the players of an unassisted game (spectators have them).'
+      ? t('Threat overlays are off for the players of an unassisted game (spectators have them).')
       : null,
   );
 }
@@ -505,8 +518,9 @@ function settleMove(reply) {
   if (!reply.ok) {
     $('#move-error').textContent =
       reply.code === 'timeout'
-        ? 'The server did not answer the move in time; ' +
-          'the board shows the last position it confirmed.'
+        ? t(
+            'The server did not answer the move in time; the board shows the last position it confirmed.',
+          )
         : refusalText(reply);
     board.restore();
   }
@@ -560,7 +574,9 @@ for (const type of ['mousedown', 'touchstart']) {
       const { state, role } = page;
       if (!state || page.viewPly === null || !isPlaying(state, role)) return;
       stepTo(state.ply);
-      $('#move-error').textContent = 'Back to the game: you were looking at an earlier position.';
+      $('#move-error').textContent = t(
+        'Back to the game: you were looking at an earlier position.',
+      );
     },
     { capture: true, passive: true },
   );

@@ -21,9 +21,17 @@ import { makeTv } from './lobby/tv.js';
 import { wireNewGameForm } from './lobby/new-game.js';
 import { listAccountGames } from './lobby/my-games.js';
 import { $, all } from './dom.js';
+import { t } from './i18n.js';
 
 const currentName = wireNameField($('#visitor-name'), $('#name-error'));
 wireNewGameForm(currentName);
+
+/** @type {Record<string, string>} */
+const CONNECTION_WORDS = {
+  connecting: t('connecting'),
+  connected: t('connected'),
+  reconnecting: t('reconnecting'),
+};
 
 /** @type {string | null} */
 let waitingFor = null; // the quick-pairing control this visitor waits for
@@ -31,7 +39,7 @@ let waitingFor = null; // the quick-pairing control this visitor waits for
 const lobby = connectToLobby({
   onStatus(state) {
     $('#lobby-connection').dataset.state = state;
-    $('#lobby-connection').textContent = state;
+    $('#lobby-connection').textContent = CONNECTION_WORDS[state] ?? state;
     if (state !== 'connected') showWaiting(null); // the server dropped what we held
   },
   onEnter(reply) {
@@ -78,8 +86,11 @@ function showWaiting(control) {
   for (const button of all('.quick-pair')) {
     button.setAttribute('aria-pressed', String(button.dataset.control === control));
   }
-  const mode = $('#pair-rated', HTMLInputElement).checked ? ' (rated)' : '';
-  $('#pair-status').textContent = control ? `Waiting for an opponent at ${control}${mode}…` : '';
+  const rated = $('#pair-rated', HTMLInputElement).checked;
+  const waiting = rated
+    ? t('Waiting for an opponent at {control} (rated)…', { control: control ?? '' })
+    : t('Waiting for an opponent at {control}…', { control: control ?? '' });
+  $('#pair-status').textContent = control ? waiting : '';
   $('#pair-cancel').hidden = control === null;
 }
 
@@ -115,7 +126,9 @@ async function createSeek() {
   showWaiting(null); // a seek replaces a pairing wait (the reply says what it replaced)
   seekList.add(reply.seek);
   seekList.setOwn(reply.seek.id);
-  $('#seek-status').textContent = 'Your challenge is listed: the game starts when someone joins.';
+  $('#seek-status').textContent = t(
+    'Your challenge is listed: the game starts when someone joins.',
+  );
 }
 
 /** @param {import('./lobby/seeks.js').Seek} seek */
@@ -163,6 +176,22 @@ for (const id of ['pair-rated', 'seek-rated']) {
 
 // -- this browser's games ------------------------------------------------------------------
 
+/**
+ * "white against the computer" and the like, for this browser's list of games.
+ * @param {{[field: string]: any}} game
+ */
+function describeGame(game) {
+  const black = game.color === 'black';
+  if (game.opponent === 'computer') {
+    return black ? t('black against the computer') : t('white against the computer');
+  }
+  if (game.against) {
+    const said = { name: game.against };
+    return black ? t('black against {name}', said) : t('white against {name}', said);
+  }
+  return black ? t('black against a friend') : t('white against a friend');
+}
+
 function listMyGames() {
   const games = listGames().filter((game) => !game.over);
   $('#no-games').hidden = games.length > 0;
@@ -170,8 +199,7 @@ function listMyGames() {
     const item = document.createElement('li');
     const link = document.createElement('a');
     link.href = `/game/${game.id}`;
-    const against = game.opponent === 'computer' ? 'the computer' : (game.against ?? 'a friend');
-    link.textContent = `${game.color ?? '?'} against ${against}${game.over ? ' (finished)' : ''}`;
+    link.textContent = describeGame(game);
     item.append(link, ` · ${new Date(game.created).toLocaleString()}`);
     $('#my-games').append(item);
   }

@@ -6,6 +6,7 @@
  * goes as `san`, for the server to read against the game's position (it answers an illegal or
  * ambiguous move with words naming the move). Nothing here knows a rule or a position.
  */
+import { t } from './i18n.js';
 
 const UCI = /^([a-h][1-8])([a-h][1-8])([qrbn])?$/;
 // Loose on purpose: the server's SAN reader decides; this only spares it obvious typos.
@@ -18,8 +19,8 @@ const LOOKS_LIKE_SAN =
  */
 export function parseTypedMove(text) {
   const typed = text.trim();
-  if (typed === '') return { error: 'Type a move first, e.g. e4, Nf3 or g1f3' };
+  if (typed === '') return { error: t('Type a move first, e.g. e4, Nf3 or g1f3') };
   if (UCI.test(typed.toLowerCase())) return { uci: typed.toLowerCase() };
   if (LOOKS_LIKE_SAN.test(typed)) return { san: typed };
-  return { error: `'${typed}' is neither SAN (like Nf3) nor UCI (like g1f3)` };
+  return { error: t("'{typed}' is neither SAN (like Nf3) nor UCI (like g1f3)", { typed }) };
 }

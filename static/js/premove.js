@@ -11,6 +11,7 @@
  * dropped (the server's notice), or overtaken (a takeback, the game over).
  */
 import { refusalText } from './client.js';
+import { t } from './i18n.js';
 
 /**
  * `board`: {cancelPremove()}; `send(move)` asks the server to queue `move` (UCI, or null to
@@ -53,7 +54,7 @@ export function createPremoves({ board, send, say, mark = () => {} }) {
       const reply = await send(mine.uci);
       if (queued !== mine) return; // replaced or settled meanwhile
       if (!reply.ok) {
-        say(`Premove ${mine.uci} not kept: ${refusalText(reply)}`);
+        say(t('Premove {move} not kept: {why}', { move: mine.uci, why: refusalText(reply) }));
         forget();
       } else if (reply.played) {
         forget(); // it was the player's turn already: played as a move
@@ -77,7 +78,7 @@ export function createPremoves({ board, send, say, mark = () => {} }) {
      */
     dropped(notice) {
       if (queued === null || notice.dropped !== queued.uci) return;
-      say(`Premove not played: ${notice.reason}`);
+      say(t('Premove not played: {why}', { why: notice.reason }));
       forget();
     },
     /** Forget the premove (the page joined again: the server forgot it too). */

@@ -16,6 +16,20 @@ import {
   Legend,
   Tooltip,
 } from '/vendor/chart.js/chart.js';
+import { pageLanguage, t } from './i18n.js';
+
+/**
+ * Each speed as the page's language names it.
+ * @type {Record<string, string>}
+ */
+const SPEED_WORDS = {
+  ultraBullet: t('UltraBullet'),
+  bullet: t('Bullet'),
+  blitz: t('Blitz'),
+  rapid: t('Rapid'),
+  classical: t('Classical'),
+  correspondence: t('Correspondence'),
+};
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip);
 
@@ -35,7 +49,7 @@ const SPEED_COLORS = {
 /** @param {number | string} time */
 function dateLabel(time) {
   const date = new Date(Number(time));
-  return date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  return date.toLocaleDateString(pageLanguage(), { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 /**
@@ -46,7 +60,7 @@ function dateLabel(time) {
  */
 function datasets(history) {
   return Object.entries(history).map(([speed, points]) => ({
-    label: speed[0].toUpperCase() + speed.slice(1),
+    label: SPEED_WORDS[speed] ?? speed[0].toUpperCase() + speed.slice(1),
     data: points.map(([time, rating]) => ({ x: time, y: rating })),
     borderColor: SPEED_COLORS[speed] ?? '#444',
     backgroundColor: SPEED_COLORS[speed] ?? '#444',
@@ -113,7 +127,7 @@ function drawGraph(canvas, history) {
 
 /** The games' end times in the visitor's own time zone (the server writes them in UTC). */
 function localTimes() {
-  const format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const format = new Intl.DateTimeFormat(pageLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
   const times = /** @type {NodeListOf<HTMLTimeElement>} */ (
     document.querySelectorAll('.game-meta time[datetime]')
   );

@@ -5,7 +5,10 @@
  *
  * It only asks; which targets are promotions comes from the server's `promotions` field.
  */
+import { t } from './i18n.js';
 
+/** @type {Record<string, string>} */
+const ROLE_WORDS = { queen: t('queen'), rook: t('rook'), bishop: t('bishop'), knight: t('knight') };
 const CHOICES = [
   ['q', 'queen'],
   ['r', 'rook'],
@@ -22,7 +25,7 @@ const CHOICES = [
 export function askPromotion(dialog, color) {
   dialog.replaceChildren();
   const title = document.createElement('p');
-  title.textContent = 'Promote to:';
+  title.textContent = t('Promote to:');
   dialog.append(title);
   return new Promise((resolve) => {
     /** @param {KeyboardEvent} event */
@@ -42,8 +45,8 @@ export function askPromotion(dialog, color) {
       button.type = 'button';
       button.className = 'promotion-choice';
       button.dataset.piece = letter;
-      button.setAttribute('aria-label', `Promote to ${role}`);
-      button.title = role;
+      button.setAttribute('aria-label', t('Promote to {piece}', { piece: ROLE_WORDS[role] }));
+      button.title = ROLE_WORDS[role];
       // chessground's piece images are styled for <piece> inside .cg-wrap (the dialog is one).
       const image = document.createElement('piece');
       image.className = `${color} ${role}`;
@@ -54,7 +57,7 @@ export function askPromotion(dialog, color) {
     const cancel = document.createElement('button');
     cancel.type = 'button';
     cancel.className = 'promotion-cancel';
-    cancel.textContent = 'Cancel';
+    cancel.textContent = t('Cancel');
     cancel.addEventListener('click', () => finish(null));
     dialog.append(cancel);
     dialog.hidden = false;

@@ -9,6 +9,7 @@
  * Browsers refuse to play before the first user gesture on the page: that refusal is expected
  * and ignored, it is no error.
  */
+import { t } from './i18n.js';
 
 import { preferences, savePreferences } from './preferences.js';
 
@@ -31,8 +32,8 @@ export function createSounds(button) {
 
   function show() {
     button.setAttribute('aria-pressed', String(!muted));
-    button.textContent = muted ? '♫ Off' : '♫ On';
-    button.title = muted ? 'Sounds are off: turn them on' : 'Sounds are on: turn them off';
+    button.textContent = muted ? t('♫ Off') : t('♫ On');
+    button.title = muted ? t('Sounds are off: turn them on') : t('Sounds are on: turn them off');
   }
   button.addEventListener('click', () => {
     muted = !muted;

@@ -9,6 +9,7 @@
 import { refusalText, requestJson } from '../client.js';
 import { byId } from '../dom.js';
 import { listGames } from '../storage.js';
+import { t, tn } from '../i18n.js';
 
 /** @typedef {import('../client.js').Reply} Reply */
 
@@ -70,19 +71,22 @@ export function setUpClaim(ids) {
   const status = byId(ids.status);
   const error = byId(ids.error);
   if (games.length === 0) {
-    text.textContent = 'This browser has no games of yours to add.';
+    text.textContent = t('This browser has no games of yours to add.');
     button.hidden = true;
     return games.length;
   }
-  const count = games.length === 1 ? 'one game' : `${games.length} games`;
-  text.textContent = `This browser played ${count} before you signed in. Add them to your account, so they are yours on any browser (once per account).`;
+  text.textContent = tn(
+    'This browser played one game before you signed in. Add it to your account, so it is yours on any browser (once per account).',
+    'This browser played {n} games before you signed in. Add them to your account, so they are yours on any browser (once per account).',
+    games.length,
+  );
   button.addEventListener('click', async () => {
     button.disabled = true;
     const reply = await claimGames();
     showError(error, reply);
     if (reply.ok) {
       const added = reply.claimed.length;
-      status.textContent = added === 1 ? 'One game added.' : `${added} games added.`;
+      status.textContent = tn('One game added.', '{n} games added.', added);
       button.hidden = true;
     } else {
       button.disabled = false;
@@ -115,7 +119,7 @@ export async function addPasskey(password) {
     const credential = /** @type {PublicKeyCredential} */ (made);
     return post('/api/account/passkeys', { ticket: start.ticket, credential: credential.toJSON() });
   } catch (error) {
-    return passkeyRefusal('no passkey was made', error);
+    return passkeyRefusal(t('no passkey was made'), error);
   }
 }
 
@@ -132,7 +136,7 @@ export async function signInWithPasskey() {
     const credential = /** @type {PublicKeyCredential} */ (used);
     return post('/api/account/passkey/login', { ticket: start.ticket, credential: credential.toJSON() });
   } catch (error) {
-    return passkeyRefusal('no passkey was used', error);
+    return passkeyRefusal(t('no passkey was used'), error);
   }
 }
 

@@ -7,6 +7,7 @@
 import { requestJson } from '../client.js';
 import { addPasskey, hasPasskeys, onSubmit, post, setUpClaim, showError } from './api.js';
 import { byId } from '../dom.js';
+import { t } from '../i18n.js';
 
 byId('logout').addEventListener('click', async () => {
   const reply = await post('/api/account/logout');
@@ -23,7 +24,7 @@ onSubmit(byId('password-form', HTMLFormElement), async () => {
   const fresh = byId('password-new', HTMLInputElement);
   const reply = await post('/api/account/password', { current: current.value, new: fresh.value });
   showError(passwordError, reply);
-  passwordStatus.textContent = reply.ok ? 'Password changed.' : '';
+  passwordStatus.textContent = reply.ok ? t('Password changed.') : '';
   if (reply.ok) {
     current.value = '';
     fresh.value = '';
@@ -36,7 +37,7 @@ if (!hasPasskeys()) {
   passkey.disabled = true;
   passkeyPassword.disabled = true;
   byId('passkey-status').textContent =
-    'This browser cannot use passkeys on this address (it needs https or localhost).';
+    t('This browser cannot use passkeys on this address (it needs https or localhost).');
 }
 byId('passkey-form', HTMLFormElement).addEventListener('submit', async (event) => {
   event.preventDefault();
@@ -44,7 +45,7 @@ byId('passkey-form', HTMLFormElement).addEventListener('submit', async (event) =
   const reply = await addPasskey(passkeyPassword.value);
   passkey.disabled = false;
   showError(byId('passkey-error'), reply);
-  byId('passkey-status').textContent = reply.ok ? 'Passkey added.' : '';
+  byId('passkey-status').textContent = reply.ok ? t('Passkey added.') : '';
   if (reply.ok) passkeyPassword.value = '';
   showPasskeys();
 });
@@ -57,15 +58,15 @@ async function showPasskeys() {
   list.replaceChildren(
     .../** @type {string[]} */ (reply.passkeys).map((id, index) => {
       const item = document.createElement('li');
-      item.textContent = `Passkey ${index + 1} (${id.slice(0, 8)}…) `;
+      item.textContent = `${t('Passkey {number} ({id}…)', { number: index + 1, id: id.slice(0, 8) })} `;
       const remove = document.createElement('button');
       remove.type = 'button';
-      remove.textContent = 'Remove';
-      remove.setAttribute('aria-label', `Remove passkey ${index + 1}`);
+      remove.textContent = t('Remove');
+      remove.setAttribute('aria-label', t('Remove passkey {number}', { number: index + 1 }));
       remove.addEventListener('click', async () => {
         const gone = await post('/api/account/passkeys/delete', { id });
         showError(byId('passkey-error'), gone);
-        byId('passkey-status').textContent = gone.ok ? 'Passkey removed.' : '';
+        byId('passkey-status').textContent = gone.ok ? t('Passkey removed.') : '';
         showPasskeys();
       });
       item.append(remove);

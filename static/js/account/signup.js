@@ -6,6 +6,7 @@
 
 import { onSubmit, post, setUpClaim, showError } from './api.js';
 import { byId } from '../dom.js';
+import { t } from '../i18n.js';
 
 const form = byId('signup-form', HTMLFormElement);
 const error = byId('signup-error');
@@ -45,10 +46,10 @@ function showCodes(name, codes) {
     href: '/account',
     className: 'nav-settings',
     id: 'nav-settings',
-    title: 'Settings',
+    title: t('Settings'),
     textContent: '\u2699',
   });
-  gear.setAttribute('aria-label', 'Settings');
+  gear.setAttribute('aria-label', t('Settings'));
   nav.after(gear);
   const saved = byId('codes-saved', HTMLInputElement);
   const done = byId('codes-done', HTMLButtonElement);
@@ -59,9 +60,9 @@ function showCodes(name, codes) {
     const status = byId('copy-status');
     try {
       await navigator.clipboard.writeText(codes.join('\n'));
-      status.textContent = 'Copied.';
+      status.textContent = t('Copied.');
     } catch {
-      status.textContent = 'Copying is not allowed here: select the codes and copy them.';
+      status.textContent = t('Copying is not allowed here: select the codes and copy them.');
     }
   });
   done.addEventListener('click', () => {
@@ -78,7 +79,7 @@ function showCodes(name, codes) {
       return;
     }
     byId('claim-step').hidden = false;
-    byId('claim-skip').textContent = 'Go to the lobby';
+    byId('claim-skip').textContent = t('Go to the lobby');
   });
   byId('codes-title').focus();
 }

@@ -31,6 +31,7 @@ import { renderFacts, renderGameTitle } from './facts.js';
 import { createNodeOverlay } from './overlay.js';
 import { reviewMainLine, reviewUrl } from '../review/request.js';
 import { $, find } from '../dom.js';
+import { t } from '../i18n.js';
 
 const root = $('#analysis');
 
@@ -563,11 +564,13 @@ for (const type of ['mouseup', 'touchend']) {
 $('#review-game').addEventListener('click', async () => {
   const button = $('#review-game', HTMLButtonElement);
   button.disabled = true;
-  $('#export-feedback').textContent = 'Asking for a computer analysis…';
+  $('#export-feedback').textContent = t('Asking for a computer analysis…');
   const reply = await reviewMainLine(page.tree);
   button.disabled = false;
   if (!reply.ok) {
-    $('#export-feedback').textContent = `Could not review this game: ${refusalText(reply)}`;
+    $('#export-feedback').textContent = t('Could not review this game: {why}', {
+      why: refusalText(reply),
+    });
     return;
   }
   window.location.href = reviewUrl(reply.id);
@@ -577,8 +580,8 @@ $('#review-game').addEventListener('click', async () => {
 
 /** @type {Record<string, string>} */
 const CONNECTION_TEXT = {
-  connected: 'Connected',
-  reconnecting: 'Connection lost: reconnecting…',
+  connected: t('Connected'),
+  reconnecting: t('Connection lost: reconnecting…'),
 };
 let everConnected = false;
 

@@ -11,11 +11,31 @@
  */
 import { Chessground } from '/vendor/chessground/chessground.min.js';
 import { refusalText } from '../client.js';
+import { t } from '../i18n.js';
 
 /** @typedef {import('/vendor/chessground/types.js').Role} Role */
 /** @typedef {import('/vendor/chessground/types.js').Color} Color */
 /** @typedef {import('/vendor/chessground/types.js').Key} Key */
 /** @typedef {import('/vendor/chessground/types.js').Piece} Piece */
+
+/**
+ * Each spare piece by its colour and role, as a language names it.
+ * @type {Record<string, string>}
+ */
+const PIECE_WORDS = {
+  'white king': t('white king'),
+  'white queen': t('white queen'),
+  'white rook': t('white rook'),
+  'white bishop': t('white bishop'),
+  'white knight': t('white knight'),
+  'white pawn': t('white pawn'),
+  'black king': t('black king'),
+  'black queen': t('black queen'),
+  'black rook': t('black rook'),
+  'black bishop': t('black bishop'),
+  'black knight': t('black knight'),
+  'black pawn': t('black pawn'),
+};
 
 /** @type {Role[]} */
 const ROLES = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'];
@@ -78,7 +98,7 @@ export function createEditor(elements, { request, onAccept }) {
     button.type = 'button';
     button.className = 'spare';
     button.dataset.piece = `${color} ${role}`;
-    button.setAttribute('aria-label', `Place a ${color} ${role}`);
+    button.setAttribute('aria-label', t('Place a {piece}', { piece: PIECE_WORDS[`${color} ${role}`] ?? `${color} ${role}` }));
     button.setAttribute('aria-pressed', 'false');
     const image = document.createElement('piece');
     image.className = `${color} ${role}`;
@@ -169,7 +189,7 @@ export function createEditor(elements, { request, onAccept }) {
     elements.error.textContent = '';
     const reply = await request('analysis_position', { fen: text, moves: [] });
     if (!reply.ok) {
-      elements.error.textContent = `Not accepted: ${refusalText(reply)}`;
+      elements.error.textContent = t('Not accepted: {why}', { why: refusalText(reply) });
       return;
     }
     onAccept(text, reply.position);

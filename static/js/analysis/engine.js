@@ -16,6 +16,7 @@ import { canRunStockfish } from './stockfish.js';
 import { createBrowserEngine } from './browser_engine.js';
 import { createServerEngine, SERVER_MAX_MULTIPV } from './server_engine.js';
 import { describeSearch, lineRow, renderScore } from './engine_view.js';
+import { t } from '../i18n.js';
 
 const SETTINGS_KEY = 'chess.analysisEngineSettings';
 const SWITCH_KEY = 'chess.analysisEngine';
@@ -113,13 +114,13 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
     if (panel.settings.source !== 'browser') return;
     disableBrowserOption(elements.source);
     changeSettings({ source: 'server' }, false);
-    showStatus(`Stockfish cannot run in this browser (${message}): our engine on the server instead.`);
+    showStatus(t('Stockfish cannot run in this browser ({why}): our engine on the server instead.', { why: message }));
   }
 
   function start() {
     if (!panel.on || !panel.path || document.hidden) return;
     panel.firstShown = false;
-    showStatus('Analysing…');
+    showStatus(t('Analysing…'));
     const { multipv, movetime } = panel.settings;
     current().start(panel.path, panel.fen ?? '', { multipv, movetime });
   }
@@ -136,8 +137,8 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
       ),
     );
     if (update.lines.length > 0) showStatus(describeSearch(update));
-    else if (update.outcome) showStatus('Checkmate: no move to analyse.');
-    else showStatus(update.done ? 'No legal move: nothing to analyse.' : 'Analysing…');
+    else if (update.outcome) showStatus(t('Checkmate: no move to analyse.'));
+    else showStatus(update.done ? t('No legal move: nothing to analyse.') : t('Analysing…'));
     elements.lines.dataset.depth = String(update.depth);
     elements.lines.dataset.engine = update.engine;
     renderScore(elements, update.lines[0]?.score ?? update.outcome ?? null);
@@ -186,7 +187,7 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
     if (!panel.on) return;
     if (document.hidden) {
       stopAll();
-      showStatus('Paused while the tab is hidden');
+      showStatus(t('Paused while the tab is hidden'));
     } else {
       start();
     }
@@ -204,7 +205,7 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
     } else {
       stopAll();
       clear();
-      showStatus('Engine off');
+      showStatus(t('Engine off'));
     }
   }
 
@@ -213,7 +214,7 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
   elements.bar.hidden = !panel.on;
   showSettings(elements, panel.settings);
   if (panel.on) showName();
-  else showStatus('Engine off');
+  else showStatus(t('Engine off'));
 
   return {
     /**
@@ -234,7 +235,7 @@ export function createEngine(elements, { request, onPlayLine, onUpdate }) {
       if (!panel.on) return;
       stopAll();
       clear();
-      showStatus('Analysing…');
+      showStatus(t('Analysing…'));
     },
     /**
      * `engine_lines` from the server.

@@ -6,6 +6,7 @@
  * `{cp}`, `{mate}` (positive when White mates) or, on a mated position, `{mate: 0, winner}`.
  */
 import { rootPly } from './treeview.js';
+import { t } from '../i18n.js';
 
 /**
  * @typedef {{
@@ -67,7 +68,7 @@ export function renderScore(elements, score) {
   elements.barText.textContent = score === null ? '' : barScore(score);
   // The number sits at the leading side's end of the bar, dark on white or light on dark.
   elements.bar.dataset.leader = share >= 50 ? 'white' : 'black';
-  elements.bar.setAttribute('aria-label', text ? `Evaluation ${text}` : 'No evaluation');
+  elements.bar.setAttribute('aria-label', text ? t('Evaluation {score}', { score: text }) : t('No evaluation'));
   elements.bar.dataset.score = text;
   elements.score.textContent = text;
 }
@@ -95,7 +96,7 @@ export function lineRow(line, fen, onPlay) {
     button.type = 'button';
     button.className = 'engine-move';
     button.textContent = san;
-    button.setAttribute('aria-label', `Play the line up to ${san}`);
+    button.setAttribute('aria-label', t('Play the line up to {move}', { move: san }));
     button.addEventListener('click', () => onPlay(line.uci.slice(0, index + 1)));
     moves.append(button);
     ply += 1;
@@ -110,9 +111,13 @@ export function lineRow(line, fen, onPlay) {
  */
 export function describeSearch(update) {
   const seconds = update.seconds?.toFixed(1) ?? '?';
-  const state = update.done ? 'done' : 'deepening';
-  const speed = update.nps ? `${formatCount(update.nps)} nodes/s` : `${formatCount(update.nodes)} nodes`;
-  return `Depth ${update.depth} · ${speed} · ${seconds} s (${state})`;
+  const speed = update.nps
+    ? t('{count} nodes/s', { count: formatCount(update.nps) })
+    : t('{count} nodes', { count: formatCount(update.nodes) });
+  const said = { depth: update.depth, speed, seconds };
+  return update.done
+    ? t('Depth {depth} · {speed} · {seconds} s (done)', said)
+    : t('Depth {depth} · {speed} · {seconds} s (deepening)', said);
 }
 
 /** @param {number} ply */

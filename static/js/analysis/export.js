@@ -7,6 +7,7 @@
  */
 import { refusalText, requestJson, requestText } from '../client.js';
 import { copyText } from '../panel/links.js';
+import { t } from '../i18n.js';
 
 /**
  * `elements`: {annotations (checkbox), download, copyPgn, pgnText, copyFen, share, linkRow, link,
@@ -33,7 +34,7 @@ export function createExport(elements, { tree, fen }) {
   async function pgn() {
     const annotations = elements.annotations.checked;
     const reply = await requestText('/api/analysis/export', { tree: tree().toExport(), annotations });
-    if (!reply.ok) say(`Could not export the PGN: ${refusalText(reply)}`);
+    if (!reply.ok) say(t('Could not export the PGN: {why}', { why: refusalText(reply) }));
     return reply.ok ? reply.text : null;
   }
 
@@ -48,28 +49,28 @@ export function createExport(elements, { tree, fen }) {
     anchor.click();
     anchor.remove();
     URL.revokeObjectURL(url);
-    say('PGN downloaded');
+    say(t('PGN downloaded'));
   });
   elements.copyPgn.addEventListener('click', async () => {
     const text = await pgn();
     if (text === null) return;
     elements.pgnText.value = text;
     elements.pgnText.hidden = false;
-    say((await copyText(text)) ? 'PGN copied' : 'Copy the PGN from the box by hand');
+    say((await copyText(text)) ? t('PGN copied') : t('Copy the PGN from the box by hand'));
   });
   elements.copyFen.addEventListener('click', async () => {
     const text = fen();
-    say((await copyText(text)) ? `Copied: ${text}` : `Copy this by hand: ${text}`);
+    say((await copyText(text)) ? t('Copied: {text}', { text }) : t('Copy this by hand: {text}', { text }));
   });
   elements.share.addEventListener('click', async () => {
     const reply = await requestJson('/api/analysis', { tree: tree().toExport() });
     if (!reply.ok) {
-      say(`Could not store the analysis: ${refusalText(reply)}`);
+      say(t('Could not store the analysis: {why}', { why: refusalText(reply) }));
       return;
     }
     const link = new URL(`/analysis/${reply.id}`, window.location.origin).href;
     elements.link.value = link;
     elements.linkRow.hidden = false;
-    say((await copyText(link)) ? `Link copied: ${link}` : `Copy the link by hand: ${link}`);
+    say((await copyText(link)) ? t('Link copied: {link}', { link }) : t('Copy the link by hand: {link}', { link }));
   });
 }

@@ -5,16 +5,17 @@
  * and the notice of a root that cannot arise in a game. All of it is the server's
  * (`analysis_position`, the tree's headers); the page only writes it down.
  */
+import { t } from '../i18n.js';
 
 /** @type {Record<string, string>} */
 const ENDINGS = {
-  checkmate: 'Checkmate',
-  stalemate: 'Stalemate',
-  insufficient_material: 'Draw: insufficient material',
-  fivefold_repetition: 'Draw: fivefold repetition',
-  seventyfive_moves: 'Draw: seventy-five-move rule',
-  threefold_repetition: 'Draw: threefold repetition',
-  fifty_moves: 'Draw: fifty-move rule',
+  checkmate: t('Checkmate'),
+  stalemate: t('Stalemate'),
+  insufficient_material: t('Draw: insufficient material'),
+  fivefold_repetition: t('Draw: fivefold repetition'),
+  seventyfive_moves: t('Draw: seventy-five-move rule'),
+  threefold_repetition: t('Draw: threefold repetition'),
+  fifty_moves: t('Draw: fifty-move rule'),
 };
 
 /**
@@ -39,12 +40,15 @@ export function renderFacts(elements, position, treeNotice) {
  * @param {import('../wire.js').Position} position
  */
 export function describeStatus(position) {
-  const side = position.turn === 'white' ? 'White' : 'Black';
+  const white = position.turn === 'white';
   const { outcome } = position;
-  if (!outcome) return `${side} to move${position.check ? ', in check' : ''}`;
+  if (!outcome && position.check) return white ? t('White to move, in check') : t('Black to move, in check');
+  if (!outcome) return white ? t('White to move') : t('Black to move');
   const ending = ENDINGS[outcome.termination] ?? outcome.termination.replaceAll('_', ' ');
   if (!outcome.winner) return ending;
-  return `${ending}: ${outcome.winner === 'white' ? 'White' : 'Black'} wins`;
+  return outcome.winner === 'white'
+    ? t('{ending}: White wins', { ending })
+    : t('{ending}: Black wins', { ending });
 }
 
 /**

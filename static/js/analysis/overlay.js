@@ -7,6 +7,7 @@
  * (`analysis_position`) or the preview (`analysis_preview`), in the forms a game state has.
  */
 import { describeChange, renderChangeLegend } from '../overlays/change.js';
+import { t } from '../i18n.js';
 
 /** @typedef {import('../wire.js').WireObject} Facts a position's facts, or a preview */
 
@@ -49,8 +50,11 @@ export function createNodeOverlay({ board, overlay, control, legend, root }) {
         extraShapes: change.shapes,
       });
       const title = preview
-        ? `If you play ${preview.move} (${preview.safety}): the position after it`
-        : 'What the last move changed';
+        ? t('If you play {move} ({safety}): the position after it', {
+            move: preview.move,
+            safety: preview.safety,
+          })
+        : t('What the last move changed');
       renderChangeLegend(legend, title, change.lines);
       root.dataset.preview = preview ? preview.move : '';
     },

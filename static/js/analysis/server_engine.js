@@ -7,6 +7,7 @@
  * game's search (games come first) is asked for again a few seconds later.
  */
 import { refusalText } from '../client.js';
+import { t } from '../i18n.js';
 
 const RESUME_MS = 3000;
 // The server computes at most this many lines (server/transport/requests.py MAX_MULTIPV).
@@ -61,14 +62,14 @@ export function createServerEngine({ request, onUpdate, onStatus }) {
    * node, unless the page has moved on meanwhile. */
   /** @param {string} id */
   function resumeLater(id) {
-    onStatus('Paused for a live game; resuming…');
+    onStatus(t('Paused for a live game; resuming…'));
     setTimeout(() => {
       if (job.id === id && job.running) start();
     }, RESUME_MS);
   }
 
   return {
-    name: 'Our engine, on the server',
+    name: t('Our engine, on the server'),
     /**
      * @param {Path} path
      * @param {string} fen

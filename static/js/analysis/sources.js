@@ -7,6 +7,7 @@
  * text there and the tree, the list to choose from or the error back.
  */
 import { refusalText, requestJson } from '../client.js';
+import { t, tn } from '../i18n.js';
 
 // Pasted text is taken for a FEN when it is one line of eight ranks; anything else is PGN
 // (the server says what is wrong with either).
@@ -64,7 +65,7 @@ export function createSources(elements, onTree) {
   function offerChoice(games) {
     const heading = document.createElement('p');
     heading.className = 'choose-title';
-    heading.textContent = `This file holds ${games.length} games: choose one.`;
+    heading.textContent = tn('This file holds {n} game: choose one.', 'This file holds {n} games: choose one.', games.length);
     const list = document.createElement('ol');
     for (const game of games) {
       const item = document.createElement('li');
@@ -78,7 +79,7 @@ export function createSources(elements, onTree) {
       const when = [game.event, game.date].filter(known).join(', ');
       const result = game.result === '*' ? '' : game.result; // '*': no result known
       const title = [who, result].filter(Boolean).join(' ');
-      const plies = `${game.plies} ${game.plies === 1 ? 'ply' : 'plies'}`;
+      const plies = tn('{n} ply', '{n} plies', game.plies);
       button.textContent = `${title}${when ? ` (${when})` : ''}, ${plies}`;
       button.addEventListener('click', () => post({ ...pending, game: game.index }));
       item.append(button);
@@ -97,7 +98,7 @@ export function createSources(elements, onTree) {
   elements.load.addEventListener('click', () => {
     const text = elements.text.value.trim();
     if (!text) {
-      fail('Paste a FEN or a PGN first.');
+      fail(t('Paste a FEN or a PGN first.'));
       return;
     }
     post(looksLikeFen(text) ? { fen: text } : { pgn: text });
@@ -108,7 +109,7 @@ export function createSources(elements, onTree) {
     const reader = new FileReader();
     reader.addEventListener('load', () => post({ pgn: String(reader.result) }));
     reader.addEventListener('error', () => {
-      fail(`Could not read ${file.name}.`);
+      fail(t('Could not read {file}.', { file: file.name }));
     });
     reader.readAsText(file);
     // The same file chosen again is a new choice.
@@ -129,7 +130,7 @@ export function createSources(elements, onTree) {
       else if (fen || queryFen) return post({ fen: fen || queryFen });
       else return post({ fen: START_FEN });
       if (!reply.ok) {
-        fail(`Could not open this analysis: ${refusalText(reply)}`);
+        fail(t('Could not open this analysis: {why}', { why: refusalText(reply) }));
         return false;
       }
       // A game opens where it stands, as on lichess; a shared tree at its start.

@@ -11,6 +11,7 @@
  * `bestmove`, so no `info` of an old position is taken for the new one (lichess's ceval keeps
  * the same order).
  */
+import { tn } from '../i18n.js';
 
 const VENDOR = '/vendor/stockfish';
 const HASH_MB = 32;
@@ -26,12 +27,11 @@ export function chooseBuild() {
   const isolated = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
   const threads = isolated ? Math.max(1, (navigator.hardwareConcurrency || 1) - 1) : 1;
   const file = isolated ? 'stockfish-19-lite.js' : 'stockfish-19-lite-single.js';
-  const plural = threads === 1 ? 'thread' : 'threads';
   return {
     url: `${VENDOR}/${file}`,
     threads,
     threaded: isolated,
-    name: `Stockfish 19 lite, WebAssembly, ${threads} ${plural}`,
+    name: tn('Stockfish 19 lite, WebAssembly, {n} thread', 'Stockfish 19 lite, WebAssembly, {n} threads', threads),
   };
 }
 

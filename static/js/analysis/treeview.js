@@ -10,6 +10,7 @@
  *
  * Move numbers come from the root FEN's move number and side to move: notation, not rules.
  */
+import { t } from '../i18n.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /**
@@ -105,7 +106,7 @@ export function renderTree(container, tree, currentId, actions) {
   if (tree.root.children.length === 0) {
     const empty = document.createElement('p');
     empty.className = 'note tree-empty';
-    empty.textContent = 'No moves yet: play one on the board.';
+    empty.textContent = t('No moves yet: play one on the board.');
     container.append(empty);
   }
   const current = container.querySelector('[aria-current="true"]');
@@ -215,9 +216,11 @@ function moveButton({ currentId, actions }, node, before, kind) {
     glyph.textContent = glyphs;
     button.append(glyph);
   }
-  const side = before % 2 === 0 ? 'White' : 'Black';
-  const number = Math.floor(before / 2) + 1;
-  button.setAttribute('aria-label', `${number} ${side}: ${node.san}${glyphs}`);
+  const said = { number: Math.floor(before / 2) + 1, move: `${node.san}${glyphs}` };
+  button.setAttribute(
+    'aria-label',
+    before % 2 === 0 ? t('{number} White: {move}', said) : t('{number} Black: {move}', said),
+  );
   // One move in the tab order, the one on view: the keys walk the tree from there.
   button.tabIndex = node.id === currentId ? 0 : -1;
   if (node.id === currentId) button.setAttribute('aria-current', 'true');

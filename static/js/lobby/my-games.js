@@ -8,6 +8,7 @@
  * it was.
  */
 import { requestJson } from '../client.js';
+import { t, tn } from '../i18n.js';
 
 /**
  * @param {string} href
@@ -25,12 +26,17 @@ function gameItem(href, text, detail) {
 
 /** @param {import('../wire.js').WireObject} game */
 function describePlaying(game) {
-  const control = game.control ?? 'no clock';
-  return ` · ${control}${game.rated ? ' · rated' : ''} · ${Math.ceil(game.plies / 2)} moves`;
+  const control = game.control ?? t('no clock');
+  const moves = tn('{n} move', '{n} moves', Math.ceil(game.plies / 2));
+  return ` · ${control}${game.rated ? ` · ${t('rated')}` : ''} · ${moves}`;
 }
 
 /** @type {Record<string, string>} */
-const RESULTS = { win: 'won', draw: 'drawn', loss: 'lost' };
+const RESULTS = {
+  win: t('won against {name}'),
+  draw: t('drawn against {name}'),
+  loss: t('lost against {name}'),
+};
 
 /**
  * Fill `list` (the <ul> of this browser's games, whose ids are `listed`) and `section` with the
@@ -46,24 +52,30 @@ export async function listAccountGames(list, section, listed, onShown) {
   /** @type {import('../wire.js').WireObject[]} */
   const playing = reply.playing;
   for (const game of playing.filter((game) => !listed.has(game.id))) {
-    list.append(gameItem(`/game/${game.id}`, `${game.color} against ${game.opponent}`, describePlaying(game)));
+    list.append(gameItem(
+        `/game/${game.id}`,
+        game.color === 'black'
+          ? t('black against {name}', { name: game.opponent })
+          : t('white against {name}', { name: game.opponent }),
+        describePlaying(game),
+      ));
   }
   onShown(list.children.length);
   const finished = document.createElement('div');
   finished.className = 'account-games';
   const heading = document.createElement('h3');
-  heading.textContent = 'Finished';
+  heading.textContent = t('Finished');
   const recent = document.createElement('ul');
   recent.id = 'account-finished';
   for (const game of reply.finished) {
-    const review = game.review ? ' · reviewed' : '';
-    recent.append(gameItem(`/game/${game.id}`, `${RESULTS[game.result]} against ${game.opponent}`, ` · ${game.control} · ${game.speed}${review}`));
+    const review = game.review ? ` · ${t('reviewed')}` : '';
+    recent.append(gameItem(`/game/${game.id}`, RESULTS[game.result].replace('{name}', game.opponent), ` · ${game.control} · ${game.speed}${review}`));
   }
   const all = document.createElement('p');
   const profile = document.createElement('a');
   profile.id = 'my-profile';
   profile.href = reply.profile;
-  profile.textContent = `All your games and ratings (${reply.name})`;
+  profile.textContent = t('All your games and ratings ({name})', { name: reply.name });
   all.append(profile);
   if (reply.finished.length) finished.append(heading, recent);
   finished.append(all);

@@ -4,6 +4,7 @@
  * "Anonymous-4821" kept the same way. The check mirrors the server's (server/lobby/names.py),
  * only to say what is wrong before asking; the server decides.
  */
+import { t } from '../i18n.js';
 
 const KEY = 'chess.name';
 const NAME = /^[\p{L}\p{Nd}_ -]{1,20}$/u;
@@ -53,7 +54,9 @@ export function wireNameField(input, errorLine) {
       saveName(name);
       errorLine.textContent = '';
     } else {
-      errorLine.textContent = 'A name is 1 to 20 letters, digits, spaces, _ or - (no space at either end).';
+      errorLine.textContent = t(
+        'A name is 1 to 20 letters, digits, spaces, _ or - (no space at either end).',
+      );
     }
   });
   return () => (isName(input.value) ? input.value : loadName());

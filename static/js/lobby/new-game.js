@@ -9,6 +9,7 @@ import { Chessground } from '/vendor/chessground/chessground.min.js';
 import { refusalText, requestJson } from '../client.js';
 import { rememberGame } from '../storage.js';
 import { $ } from '../dom.js';
+import { t } from '../i18n.js';
 
 // "Review the game when it ends", remembered by the browser between games.
 const REVIEW_KEY = 'chess.reviewComputerGames';
@@ -63,7 +64,9 @@ export function wireNewGameForm(currentName) {
     const body = makeRequest(opponent);
     const reply = await requestJson('/api/games', body);
     if (!reply.ok) {
-      $('#lobby-error').textContent = `The game was not created: ${refusalText(reply)}`;
+      $('#lobby-error').textContent = t('The game was not created: {why}', {
+        why: refusalText(reply),
+      });
       return;
     }
     rememberGame(reply.game, {

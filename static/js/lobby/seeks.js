@@ -10,6 +10,7 @@
  * it anyway.
  */
 import { $ } from '../dom.js';
+import { t } from '../i18n.js';
 
 /** @typedef {import('../wire.js').WireObject} Seek a seek as the server lists it */
 
@@ -38,7 +39,7 @@ export function outOfRange(seek) {
 }
 
 /** @type {Record<string, string>} */
-const SIDES = { white: 'White', black: 'Black', random: 'Random' };
+const SIDES = { white: t('White'), black: t('Black'), random: t('Random') };
 
 /**
  * @param {object} hooks
@@ -65,7 +66,7 @@ export function makeSeekList({ onJoin, onCancel }) {
     const own = seek.id === ownId;
     const cells = [
       seek.name,
-      seek.control ?? 'No clock',
+      seek.control ?? t('No clock'),
       formatMode(seek),
       SIDES[seek.color] + (seek.assisted || seek.rated ? '' : ' · unassisted'),
     ];
@@ -85,8 +86,11 @@ export function makeSeekList({ onJoin, onCancel }) {
     const action = document.createElement('td');
     const button = document.createElement('button');
     button.type = 'button';
-    button.textContent = own ? 'Cancel' : 'Join';
-    button.setAttribute('aria-label', own ? 'Cancel your challenge' : `Join the challenge of ${seek.name}`);
+    button.textContent = own ? t('Cancel') : t('Join');
+    button.setAttribute(
+      'aria-label',
+      own ? t('Cancel your challenge') : t('Join the challenge of {name}', { name: seek.name }),
+    );
     button.addEventListener('click', () => (own ? onCancel(seek) : onJoin(seek, button)));
     action.append(button);
     const barred = own ? null : outOfRange(seek);
@@ -140,7 +144,7 @@ export function formatRating(seek) {
 
 /** @param {Seek} seek */
 function formatMode(seek) {
-  const mode = seek.rated ? 'Rated' : 'Casual';
+  const mode = seek.rated ? t('Rated') : t('Casual');
   return seek.rating_range ? `${mode} · ${seek.rating_range[0]}–${seek.rating_range[1]}` : mode;
 }
 

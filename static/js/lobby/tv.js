@@ -9,6 +9,7 @@
  */
 import { Chessground } from '/vendor/chessground/chessground.min.js';
 import { $ } from '../dom.js';
+import { t, tn } from '../i18n.js';
 
 const SWITCH_AFTER_END_MS = 3000;
 
@@ -27,8 +28,8 @@ const SWITCH_AFTER_END_MS = 3000;
  * @param {number | null | undefined} level
  */
 function playerName(player, level) {
-  if (player.kind === 'computer') return `Computer (level ${level ?? 1})`;
-  return player.name ?? 'Anonymous';
+  if (player.kind === 'computer') return t('Computer (level {level})', { level: level ?? 1 });
+  return player.name ?? t('Anonymous');
 }
 
 /** @param {(event: string, payload?: object) => Promise<import('../client.js').Reply>} request */
@@ -53,7 +54,7 @@ export function makeTv(request) {
       const black = playerName(game.players.black, game.level);
       link.textContent = `${white} – ${black}`;
       const moves = Math.ceil(game.plies / 2);
-      item.append(link, ` · ${game.control ?? 'no clock'} · ${moves} move${moves === 1 ? '' : 's'}`);
+      item.append(link, ` · ${game.control ?? t('no clock')} · ${tn('{n} move', '{n} moves', moves)}`);
       item.dataset.game = game.game;
       list.append(item);
     }

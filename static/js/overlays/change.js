@@ -11,6 +11,7 @@
  * judged on the page.
  */
 import { shownColors } from './threats.js';
+import { t } from '../i18n.js';
 
 /** @typedef {import('../wire.js').Shape} Shape */
 
@@ -44,32 +45,32 @@ export function describeChange(change, mode, perspective) {
   for (const attack of change.new_attacks.filter(byShown)) {
     if (discovered.has(`${attack.from}${attack.to}`)) continue;
     shapes.push({ orig: attack.from, dest: attack.to, brush: 'newAttack' });
-    lines.push(`New attack: ${attack.from} on ${attack.to}`);
+    lines.push(t('New attack: {from} on {to}', { from: attack.from, to: attack.to }));
   }
   for (const attack of change.discovered.filter(byShown)) {
     shapes.push({ orig: attack.from, dest: attack.to, brush: 'discovered' });
-    lines.push(`Discovered attack: ${attack.from} on ${attack.to}`);
+    lines.push(t('Discovered attack: {from} on {to}', { from: attack.from, to: attack.to }));
   }
   for (const fork of change.forks.filter(byShown)) {
     for (const target of fork.targets) {
       shapes.push({ orig: fork.from, dest: target, brush: 'fork' });
     }
-    lines.push(`Fork: ${fork.from} attacks ${fork.targets.join(' and ')}`);
+    lines.push(t('Fork: {from} attacks {targets}', { from: fork.from, targets: fork.targets.join(t(' and ')) }));
   }
   for (const pin of change.pins_created) {
     // Its line is drawn by the threat overlay with every other pin line.
-    lines.push(`Pin created: ${pin.pinner} pins ${pin.pinned} to ${pin.target}`);
+    lines.push(t('Pin created: {pinner} pins {pinned} to {target}', pin));
   }
   for (const pin of change.pins_released) {
-    lines.push(`Pin released: ${pin.pinner} no longer pins ${pin.pinned}`);
+    lines.push(t('Pin released: {pinner} no longer pins {pinned}', pin));
   }
   for (const square of change.became_hanging) {
     shapes.push({ orig: square, brush: 'red' });
-    lines.push(`Now hanging: ${square}`);
+    lines.push(t('Now hanging: {square}', { square }));
   }
   for (const square of change.no_longer_hanging) {
     shapes.push({ orig: square, brush: 'green' });
-    lines.push(`No longer hanging: ${square}`);
+    lines.push(t('No longer hanging: {square}', { square }));
   }
   return { shapes, lines };
 }

@@ -9,19 +9,29 @@
  */
 import { MODES, DENSITIES } from './threats.js';
 import { preferences } from '../preferences.js';
+import { t } from '../i18n.js';
 
 /** @type {Record<string, string>} */
-const PLAYER_LABELS = { off: 'Off', mine: 'My threats', theirs: "Opponent's threats", both: 'Both' };
+const PLAYER_LABELS = {
+  off: t('Off'),
+  mine: t('My threats'),
+  theirs: t("Opponent's threats"),
+  both: t('Both'),
+};
 // A spectator's "mine" is White's (overlayPerspective in game.js): named by colour.
 /** @type {Record<string, string>} */
 const SPECTATOR_LABELS = {
-  off: 'Off',
-  mine: "White's threats",
-  theirs: "Black's threats",
-  both: 'Both',
+  off: t('Off'),
+  mine: t("White's threats"),
+  theirs: t("Black's threats"),
+  both: t('Both'),
 };
 /** @type {Record<string, string>} */
-const DENSITY_LABELS = { contested: 'Contested squares', pieces: 'On pieces', all: 'Every square' };
+const DENSITY_LABELS = {
+  contested: t('Contested squares'),
+  pieces: t('On pieces'),
+  all: t('Every square'),
+};
 const DENSITY_KEY = 'chess.overlayDensity';
 
 /** @typedef {ReturnType<typeof createOverlayControl>} OverlayControl */

@@ -9,9 +9,35 @@
  */
 import { refusalText } from '../client.js';
 import { preferences } from '../preferences.js';
+import { t } from '../i18n.js';
 
 /** @typedef {import('../wire.js').GameState} GameState */
 /** @typedef {{id: string, label: string, run?: () => void, disabled?: boolean}} ButtonSpec */
+
+/**
+ * Each offer's buttons, whole phrases for each language.
+ * @type {Record<string, {offer: string, pending: string, accept: string, decline: string}>}
+ */
+const OFFER_WORDS = {
+  draw: {
+    offer: t('Offer a draw'),
+    pending: t('Draw offered…'),
+    accept: t('Accept draw'),
+    decline: t('Decline draw'),
+  },
+  takeback: {
+    offer: t('Ask for a takeback'),
+    pending: t('Takeback offered…'),
+    accept: t('Accept takeback'),
+    decline: t('Decline takeback'),
+  },
+  rematch: {
+    offer: t('Offer a rematch'),
+    pending: t('Rematch offered…'),
+    accept: t('Accept rematch'),
+    decline: t('Decline rematch'),
+  },
+};
 
 /**
  * `send(event, fields)` resolves with the server's reply. Returns {render(state, role)}.
@@ -48,7 +74,7 @@ export function createActions(container, message, send) {
     if (confirming && state.status === 'playing') {
       const question = document.createElement('span');
       question.className = 'confirm-question';
-      question.textContent = 'Resign this game?';
+      question.textContent = t('Resign this game?');
       container.append(question);
     }
     for (const spec of buttons) container.append(makeButton(spec));
@@ -64,7 +90,7 @@ export function createActions(container, message, send) {
       return [
         {
           id: 'confirm-resign',
-          label: 'Yes, resign',
+          label: t('Yes, resign'),
           run: () => {
             confirming = false;
             act('resign');
@@ -72,7 +98,7 @@ export function createActions(container, message, send) {
         },
         {
           id: 'cancel-resign',
-          label: 'No, play on',
+          label: t('No, play on'),
           run: () => {
             confirming = false;
             rerender();
@@ -84,7 +110,7 @@ export function createActions(container, message, send) {
     const buttons = [
       {
         id: 'resign',
-        label: 'Resign',
+        label: t('Resign'),
         run: () => {
           // "Confirm resignation" is the player's preference (preferences.js): on by default.
           if (!preferences().confirm_resign) {
@@ -96,13 +122,13 @@ export function createActions(container, message, send) {
         },
       },
     ];
-    if (state.ply < 2) buttons.push({ id: 'abort', label: 'Abort game', run: () => act('abort') });
-    buttons.push(...offerButtons(state, role, 'draw', 'Offer a draw', 'draw'));
+    if (state.ply < 2) buttons.push({ id: 'abort', label: t('Abort game'), run: () => act('abort') });
+    buttons.push(...offerButtons(state, role, 'draw'));
     if (state.can_claim_draw && state.turn === role) {
-      buttons.push({ id: 'claim-draw', label: 'Claim a draw', run: () => act('claim_draw') });
+      buttons.push({ id: 'claim-draw', label: t('Claim a draw'), run: () => act('claim_draw') });
     }
     if (hasMoved(state, role)) {
-      buttons.push(...offerButtons(state, role, 'takeback', 'Ask for a takeback', 'takeback'));
+      buttons.push(...offerButtons(state, role, 'takeback'));
     }
     return buttons;
   }
@@ -117,35 +143,33 @@ export function createActions(container, message, send) {
       return [
         {
           id: 'open-rematch',
-          label: 'Go to the rematch',
+          label: t('Go to the rematch'),
           run: () => {
             window.location.href = `/game/${state.rematch}`;
           },
         },
       ];
     }
-    return offerButtons(state, role, 'rematch', 'Offer a rematch', 'rematch');
+    return offerButtons(state, role, 'rematch');
   }
 
   /**
    * @param {GameState} state
    * @param {string} role
    * @param {string} kind
-   * @param {string} offerLabel
-   * @param {string} noun
    * @returns {ButtonSpec[]}
    */
-  function offerButtons(state, role, kind, offerLabel, noun) {
+  function offerButtons(state, role, kind) {
+    const words = OFFER_WORDS[kind];
     const by = state.offers[kind];
-    if (by === role)
-      return [{ id: `${kind}-pending`, label: `${capitalize(noun)} offered…`, disabled: true }];
+    if (by === role) return [{ id: `${kind}-pending`, label: words.pending, disabled: true }];
     if (by) {
       return [
-        { id: `accept-${kind}`, label: `Accept ${noun}`, run: () => act('accept', { kind }) },
-        { id: `decline-${kind}`, label: `Decline ${noun}`, run: () => act('decline', { kind }) },
+        { id: `accept-${kind}`, label: words.accept, run: () => act('accept', { kind }) },
+        { id: `decline-${kind}`, label: words.decline, run: () => act('decline', { kind }) },
       ];
     }
-    return [{ id: `offer-${kind}`, label: offerLabel, run: () => act('offer', { kind }) }];
+    return [{ id: `offer-${kind}`, label: words.offer, run: () => act('offer', { kind }) }];
   }
 
   function rerender() {
@@ -175,9 +199,4 @@ function makeButton({ id, label, run, disabled }) {
 function hasMoved(state, role) {
   const firstMover = state.start_fen.split(' ')[1] === 'b' ? 'black' : 'white';
   return state.ply >= 2 || (state.ply === 1 && firstMover === role);
-}
-
-/** @param {string} word */
-function capitalize(word) {
-  return word[0].toUpperCase() + word.slice(1);
 }

@@ -5,6 +5,7 @@
  * to the analysis board.
  */
 import { refusalText, requestFile } from '../client.js';
+import { t } from '../i18n.js';
 
 /**
  * Copy `text`; resolves true when the clipboard took it.
@@ -33,7 +34,7 @@ export function wireCopyButton(button, getText, feedback) {
   button.addEventListener('click', async () => {
     const text = getText();
     const copied = await copyText(text);
-    const message = copied ? `Copied: ${text}` : `Copy this by hand: ${text}`;
+    const message = copied ? t('Copied: {text}', { text }) : t('Copy this by hand: {text}', { text });
     feedback.textContent = message;
     if (copied) {
       window.setTimeout(() => {
@@ -54,7 +55,7 @@ export async function downloadPgn(gameId, feedback, annotated = false) {
   const query = annotated ? '?annotated=1' : '';
   const reply = await requestFile(`/api/games/${gameId}/pgn${query}`);
   if (!reply.ok) {
-    feedback.textContent = `Could not download the PGN: ${refusalText(reply)}`;
+    feedback.textContent = t('Could not download the PGN: {why}', { why: refusalText(reply) });
     return;
   }
   const url = URL.createObjectURL(reply.blob);
@@ -65,7 +66,7 @@ export async function downloadPgn(gameId, feedback, annotated = false) {
   anchor.click();
   anchor.remove();
   URL.revokeObjectURL(url);
-  feedback.textContent = annotated ? 'Annotated PGN downloaded' : 'PGN downloaded';
+  feedback.textContent = annotated ? t('Annotated PGN downloaded') : t('PGN downloaded');
 }
 
 /**

@@ -5,6 +5,7 @@
  *
  * Move numbers start from the start FEN's move number and side to move (notation, not rules).
  */
+import { t } from '../i18n.js';
 
 /**
  * Rebuild the list in `list`; `viewPly` is the ply on view; a click calls onSelect(ply).
@@ -52,8 +53,11 @@ function moveButton(move, ply, number, isWhite, viewPly, onSelect) {
   button.className = 'move';
   button.textContent = move.san;
   button.dataset.ply = String(ply);
-  const side = isWhite ? 'white' : 'black';
-  button.setAttribute('aria-label', `Move ${number}, ${side}: ${move.san}`);
+  const said = { number, move: move.san };
+  button.setAttribute(
+    'aria-label',
+    isWhite ? t('Move {number}, white: {move}', said) : t('Move {number}, black: {move}', said),
+  );
   if (ply === viewPly) button.setAttribute('aria-current', 'true');
   button.addEventListener('click', () => onSelect(ply));
   return button;

@@ -6,33 +6,36 @@
  * which the server sends spectators, and players once the game is over).
  */
 import { find } from '../dom.js';
+import { t } from '../i18n.js';
 
 /** @typedef {import('../wire.js').GameState} GameState */
 
 /** @type {Record<string, string>} */
 const REASONS = {
-  checkmate: 'checkmate',
-  stalemate: 'stalemate',
-  insufficient_material: 'insufficient material',
-  fivefold_repetition: 'fivefold repetition',
-  seventyfive_moves: 'the seventy-five-move rule',
-  threefold_repetition: 'threefold repetition',
-  fifty_moves: 'the fifty-move rule',
-  resignation: 'resignation',
-  agreement: 'agreement',
-  time_forfeit: 'time forfeit',
-  abandoned: 'abandonment',
+  checkmate: t('checkmate'),
+  stalemate: t('stalemate'),
+  insufficient_material: t('insufficient material'),
+  fivefold_repetition: t('fivefold repetition'),
+  seventyfive_moves: t('the seventy-five-move rule'),
+  threefold_repetition: t('threefold repetition'),
+  fifty_moves: t('the fifty-move rule'),
+  resignation: t('resignation'),
+  agreement: t('agreement'),
+  time_forfeit: t('time forfeit'),
+  abandoned: t('abandonment'),
 };
 
 /** @param {GameState} state */
 export function describeResult(state) {
-  if (state.status === 'aborted') return 'Game aborted';
+  if (state.status === 'aborted') return t('Game aborted');
   const outcome = state.outcome;
   if (!outcome) return '';
   const reason = REASONS[outcome.termination] ?? outcome.termination;
-  if (outcome.winner === null) return `Draw by ${reason} (${outcome.result})`;
-  const winner = outcome.winner === 'white' ? 'White' : 'Black';
-  return `${winner} wins by ${reason} (${outcome.result})`;
+  const said = { reason, result: outcome.result };
+  if (outcome.winner === null) return t('Draw by {reason} ({result})', said);
+  return outcome.winner === 'white'
+    ? t('White wins by {reason} ({result})', said)
+    : t('Black wins by {reason} ({result})', said);
 }
 
 /**
@@ -40,10 +43,10 @@ export function describeResult(state) {
  * @param {string} role
  */
 export function describeTurn(state, role) {
-  if (state.status !== 'playing') return 'Game over';
-  const side = state.turn === 'white' ? 'White' : 'Black';
-  const yours = role === state.turn ? ' (your move)' : '';
-  return `${side} to move${yours}`;
+  if (state.status !== 'playing') return t('Game over');
+  const yours = role === state.turn;
+  if (state.turn === 'white') return yours ? t('White to move (your move)') : t('White to move');
+  return yours ? t('Black to move (your move)') : t('Black to move');
 }
 
 /**
@@ -52,16 +55,15 @@ export function describeTurn(state, role) {
  * @param {string} role
  */
 export function describeOffers(state, role) {
-  /** @type {Record<string, string>} */
-  const names = { draw: 'a draw', takeback: 'a takeback', rematch: 'a rematch' };
+  /** @type {Record<string, [string, string]>} */
+  const offers = {
+    draw: [t('White offers a draw'), t('Black offers a draw')],
+    takeback: [t('White offers a takeback'), t('Black offers a takeback')],
+    rematch: [t('White offers a rematch'), t('Black offers a rematch')],
+  };
   return Object.entries(/** @type {Record<string, string | null>} */ (state.offers))
     .filter(([, by]) => by && by !== role)
-    .map(([kind, by]) => `${capitalize(by)} offers ${names[kind]}`);
-}
-
-/** @param {string | null} word */
-function capitalize(word) {
-  return word ? word[0].toUpperCase() + word.slice(1) : '';
+    .map(([kind, by]) => offers[kind]?.[by === 'white' ? 0 : 1] ?? kind);
 }
 
 /**
@@ -85,12 +87,14 @@ export function renderStatus(root, state, role) {
   check.hidden = !(state.check && state.status === 'playing');
   check.textContent = check.hidden
     ? ''
-    : `${state.turn === 'white' ? 'White' : 'Black'} is in check`;
+    : state.turn === 'white'
+      ? t('White is in check')
+      : t('Black is in check');
   const result = find(root, '#result');
   result.textContent = describeResult(state);
   result.hidden = result.textContent === '';
   find(root, '#role').textContent =
-    role === 'spectator' ? 'You are watching' : `You play ${role}`;
+    role === 'spectator' ? t('You are watching') : role === 'white' ? t('You play white') : t('You play black');
   const opening = find(root, '#opening');
   opening.textContent = describeOpening(state);
   opening.hidden = opening.textContent === '';

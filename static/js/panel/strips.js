@@ -15,6 +15,7 @@
  */
 import { read as readPieces } from '/vendor/chessground/fen.js';
 import { find } from '../dom.js';
+import { t } from '../i18n.js';
 
 /** @typedef {import('../wire.js').GameState} GameState */
 /** @typedef {import('../wire.js').Color} Color */
@@ -59,9 +60,9 @@ export function createStrips(strips) {
 export function playerName(state, color) {
   const player = state.players[color];
   if (player.name) return player.name;
-  if (player.kind === 'computer') return `Computer (level ${state.level ?? 1})`;
-  if (!player.seated) return 'Waiting for a player…';
-  return color === 'white' ? 'White' : 'Black';
+  if (player.kind === 'computer') return t('Computer (level {level})', { level: state.level ?? 1 });
+  if (!player.seated) return t('Waiting for a player…');
+  return color === 'white' ? t('White') : t('Black');
 }
 
 /**
@@ -80,7 +81,7 @@ function fillStrip(strip, state, color, role, material) {
   const present = player.kind === 'computer' || Boolean(player.connected);
   const waiting = player.kind !== 'computer' && !player.seated;
   dot.dataset.connected = String(present);
-  const words = waiting ? 'not joined yet' : present ? 'connected' : 'disconnected';
+  const words = waiting ? t('not joined yet') : present ? t('connected') : t('disconnected');
   dot.title = `${playerName(state, color)}: ${words}`;
   dot.setAttribute('aria-label', dot.title);
   strip.classList.toggle('to-move', state.status === 'playing' && state.turn === color);
@@ -150,6 +151,6 @@ function fillMaterial(box, counts, color) {
     items.push(plus);
   }
   box.replaceChildren(...items);
-  box.setAttribute('aria-label', score > 0 ? `up ${score} in material` : '');
+  box.setAttribute('aria-label', score > 0 ? t('up {score} in material', { score }) : '');
   box.dataset.score = String(score);
 }

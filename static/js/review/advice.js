@@ -7,6 +7,7 @@
  */
 import { CLASS_NAMES, CLASS_SYMBOLS, formatEval, isJudged } from './model.js';
 import { moveNumber } from './graph.js';
+import { t } from '../i18n.js';
 
 /** Brushes of the explanation's shapes (given to chessground by board.js), one per role. */
 export const ADVICE_BRUSHES = {
@@ -65,7 +66,7 @@ export function adviceWords(item) {
   const text = item.explanation?.text ?? '';
   const best = item.best && item.best.uci !== item.uci ? item.best.san : null;
   const named = best !== null && new RegExp(`\\b(was|is) ${escape(best)}(?!\\w)`).test(text);
-  return { text, best: best && !named ? `Best was ${best}.` : '' };
+  return { text, best: best && !named ? t('Best was {move}.', { move: best }) : '' };
 }
 
 /** @param {string} text */
@@ -82,7 +83,7 @@ export function renderAdvice(elements, review, ply) {
   box.dataset.class = '';
   box.dataset.ply = String(ply);
   if (ply === 0) {
-    head.textContent = `Start position ${formatEval(review.initial?.eval)}`.trim();
+    head.textContent = t('Start position {score}', { score: formatEval(review.initial?.eval) }).trim();
     text.textContent = '';
     best.textContent = '';
     return;
@@ -91,7 +92,7 @@ export function renderAdvice(elements, review, ply) {
   const number = moveNumber(review.start_fen, ply);
   const move = `${number}${item.color === 'white' ? '.' : '…'} ${item.san}`;
   if (!isJudged(item)) {
-    head.textContent = `${move}: not reviewed yet`;
+    head.textContent = t('{move}: not reviewed yet', { move });
     text.textContent = '';
     best.textContent = '';
     return;

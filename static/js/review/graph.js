@@ -19,6 +19,7 @@ import {
   Tooltip,
 } from '/vendor/chart.js/chart.js';
 import { CLASS_NAMES, CLASS_SYMBOLS, formatEval } from './model.js';
+import { t } from '../i18n.js';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Filler, Tooltip);
 
@@ -169,7 +170,7 @@ function lineDataset() {
  */
 function describePoint(review, ply) {
   if (!review) return '';
-  if (ply === 0) return `Start ${formatEval(review.initial?.eval)}`;
+  if (ply === 0) return t('Start {score}', { score: formatEval(review.initial?.eval) });
   const item = review.plies[ply - 1];
   const number = moveNumber(review.start_fen, ply);
   const dots = item.color === 'white' ? '.' : '…';

@@ -7,6 +7,7 @@
  * The one formula, White's win percent of an evaluation, is the curve docs/review.md writes
  * down (lichess's), used only to place the graph's points.
  */
+import { t } from '../i18n.js';
 
 /** @typedef {import('../wire.js').WireObject} Review the server's review (docs/protocol.md) */
 /** @typedef {import('../wire.js').WireObject} PlyItem a ply of a review: san, uci, fen, class... */
@@ -20,7 +21,11 @@
 
 export const CLASSES = ['inaccuracy', 'mistake', 'blunder'];
 /** @type {Record<string, string>} */
-export const CLASS_NAMES = { inaccuracy: 'Inaccuracy', mistake: 'Mistake', blunder: 'Blunder' };
+export const CLASS_NAMES = {
+  inaccuracy: t('Inaccuracy'),
+  mistake: t('Mistake'),
+  blunder: t('Blunder'),
+};
 /** @type {Record<string, string>} */
 export const CLASS_SYMBOLS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 

@@ -7,6 +7,7 @@
  */
 import { CLASS_NAMES, CLASS_SYMBOLS } from './model.js';
 import { moveNumber } from './graph.js';
+import { t } from '../i18n.js';
 
 /** @typedef {import('../wire.js').WireObject} PlyItem */
 
@@ -88,7 +89,8 @@ function moveButton(item, ply, onSelect) {
     button.append(mark);
   }
   const words = item.class ? `, ${CLASS_NAMES[item.class].toLowerCase()}` : '';
-  button.setAttribute('aria-label', `${item.color} ${item.san}${words}`);
+  const side = item.color === 'black' ? t('black') : t('white');
+  button.setAttribute('aria-label', `${side} ${item.san}${words}`);
   if (item.ply === ply) button.setAttribute('aria-current', 'true');
   button.addEventListener('click', () => onSelect(item.ply));
   return button;
@@ -106,7 +108,7 @@ function commentRow(item) {
   name.className = `mark ${item.class}`;
   name.textContent = `${CLASS_NAMES[item.class]}.`;
   row.append(name);
-  if (item.best) row.append(` Best was ${item.best.san}.`);
+  if (item.best) row.append(` ${t('Best was {move}.', { move: item.best.san })}`);
   return row;
 }
 

@@ -5,11 +5,12 @@
  * (`phase_accuracy`, `phases`, `accuracy_so_far`: docs/protocol.md). Nothing is computed here:
  * the phases and the accuracies are the server's (docs/review.md, "Accuracy by phase").
  */
+import { t } from '../i18n.js';
 
 const PHASES = /** @type {const} */ (['opening', 'middlegame', 'endgame']);
-const PHASE_NAMES = { opening: 'Opening', middlegame: 'Middlegame', endgame: 'Endgame' };
+const PHASE_NAMES = { opening: t('Opening'), middlegame: t('Middlegame'), endgame: t('Endgame') };
 const SIDES = /** @type {const} */ (['white', 'black']);
-const SIDE_NAMES = { white: 'White', black: 'Black' };
+const SIDE_NAMES = { white: t('White'), black: t('Black') };
 
 /** @typedef {{white: number | null, black: number | null}} SidesAccuracy */
 /**
@@ -42,7 +43,7 @@ export function renderPhases(box, soFar, review, ply) {
   soFar.hidden = !item;
   if (item) {
     const sides = SIDES.map((side) => `${SIDE_NAMES[side]} ${percent(item[side])}`);
-    soFar.textContent = `Accuracy so far: ${sides.join(', ')}`;
+    soFar.textContent = t('Accuracy so far: {sides}', { sides: sides.join(', ') });
     soFar.dataset.white = item.white === null ? '' : String(item.white);
     soFar.dataset.black = item.black === null ? '' : String(item.black);
   }
@@ -56,14 +57,14 @@ function phaseTable(accuracy, phases) {
   const table = document.createElement('table');
   table.className = 'phase-table';
   const caption = document.createElement('caption');
-  caption.textContent = 'Accuracy by phase';
+  caption.textContent = t('Accuracy by phase');
   const head = document.createElement('tr');
   head.append(cell('th', ''));
   for (const phase of PHASES) {
     const th = cell('th', PHASE_NAMES[phase]);
     th.scope = 'col';
     const first = phase === 'opening' ? 1 : phases?.[phase];
-    if (first) th.title = `From move ${Math.ceil(first / 2)}`;
+    if (first) th.title = t('From move {number}', { number: Math.ceil(first / 2) });
     head.append(th);
   }
   const body = document.createElement('tbody');

@@ -11,11 +11,12 @@
  */
 import { uciToMove } from '/vendor/chessground/util.js';
 import { askPromotion } from '../promotion.js';
-import { CLASS_SYMBOLS, fenBefore, mistakesOf, movesBefore } from './model.js';
+import { CLASS_NAMES, CLASS_SYMBOLS, fenBefore, mistakesOf, movesBefore } from './model.js';
 import { adviceWords } from './advice.js';
 import { moveNumber } from './graph.js';
 import { loadProgress, saveProgress } from './solved.js';
 import { refusalText } from '../client.js';
+import { t } from '../i18n.js';
 
 /** @typedef {import('../wire.js').WireObject} Review */
 /** @typedef {import('../wire.js').WireObject} PlyItem */
@@ -36,7 +37,10 @@ import { refusalText } from '../client.js';
  */
 
 /** @type {Record<string, string>} */
-const SIDE = { white: 'White', black: 'Black' };
+const FIND = {
+  white: t('Find a better move for White'),
+  black: t('Find a better move for Black'),
+};
 
 /**
  * `parts`: {elements: {box, head, prompt, text, progress, hint, solution, next, close,
@@ -96,9 +100,9 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     const failed = statuses.filter((status) => status === 'failed').length;
     const skipped = statuses.filter((status) => status === 'skipped').length;
     elements.progress.textContent =
-      `${solved} of ${state.list.length} solved` +
-      (failed ? `, ${failed} failed` : '') +
-      (skipped ? `, ${skipped} skipped` : '');
+      t('{solved} of {total} solved', { solved, total: state.list.length }) +
+      (failed ? t(', {n} failed', { n: failed }) : '') +
+      (skipped ? t(', {n} skipped', { n: skipped }) : '');
     root.dataset.solved = String(solved);
   }
 
@@ -126,13 +130,13 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     const number = moveNumber(reviewOf().start_fen, item.ply);
     const dots = item.color === 'white' ? '.' : '…';
     const played = `${number}${dots} ${item.san}${CLASS_SYMBOLS[item.class]}`;
-    elements.head.textContent = `Mistake ${index + 1} of ${state.list.length}`;
-    say(`Find a better move for ${SIDE[item.color]}`, `${played} was played here.`);
+    elements.head.textContent = t('Mistake {number} of {total}', { number: index + 1, total: state.list.length });
+    say(FIND[item.color], t('{move} was played here.', { move: played }));
     root.dataset.ply = String(item.ply);
     root.dataset.result = '';
     root.dataset.ready = 'false';
     elements.hint.disabled = false;
-    elements.hint.textContent = 'Get a hint';
+    elements.hint.textContent = t('Get a hint');
     elements.solution.disabled = false;
     board.setOrientation(item.color);
     const previous = item.ply > 1 ? reviewOf().plies[item.ply - 2].uci : null;
@@ -148,7 +152,7 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     const reply = await request('analysis_position', path());
     if (token !== state.token) return;
     if (!reply.ok) {
-      say(`Could not load the position: ${refusalText(reply)}`);
+      say(t('Could not load the position: {why}', { why: refusalText(reply) }));
       return;
     }
     state.position = reply.position;
@@ -219,25 +223,28 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
       uci += piece;
     }
     const token = state.token;
-    say('Checking your move…', elements.text.textContent);
+    say(t('Checking your move…'), elements.text.textContent);
     const reply = await request('review_try', { id: reviewId, ply: item.ply, uci });
     if (token !== state.token) return;
     if (!reply.ok) {
       board.restore();
-      say(`The move was not checked: ${refusalText(reply)}`);
+      say(t('The move was not checked: {why}', { why: refusalText(reply) }));
       return;
     }
     if (!reply.accepted) {
       saveProgress(reviewId, item.ply, 'failed');
       renderProgress();
       root.dataset.result = 'wrong';
-      say('Try again: that is not better than the move played.', `${item.san} was played here.`);
+      say(
+        t('Try again: that is not better than the move played.'),
+        t('{move} was played here.', { move: item.san }),
+      );
       board.restore();
       return;
     }
     saveProgress(reviewId, item.ply, 'solved');
     root.dataset.result = 'solved';
-    await finish(uci, 'Good move!');
+    await finish(uci, t('Good move!'));
   }
 
   /**
@@ -254,7 +261,7 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     const words = adviceWords(item);
     const played = `${item.san}${CLASS_SYMBOLS[item.class]}`;
     // The explanation names the move played itself ("Nf6?? leaves the queen ...").
-    const text = words.text || `${played} was a ${item.class}.`;
+    const text = words.text || t('{move} was a {judgement}.', { move: played, judgement: CLASS_NAMES[item.class]?.toLowerCase() ?? item.class });
     say(prompt, item.best.uci === uci ? text : `${text} ${words.best}`.trim());
     renderProgress();
     const reply = await request('analysis_position', path([uci]));
@@ -273,10 +280,10 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
   elements.hint.addEventListener('click', () => {
     if (!state.active || state.finished) return;
     state.hints = Math.min(2, state.hints + 1);
-    elements.hint.textContent = state.hints === 1 ? 'Show the piece to move' : 'Get a hint';
+    elements.hint.textContent = state.hints === 1 ? t('Show the piece to move') : t('Get a hint');
     elements.hint.disabled = state.hints >= 2;
-    const words = ['', 'Hint: the threats on the board', 'Hint: move the marked piece'];
-    const prompt = `Find a better move for ${SIDE[current().color]}. ${words[state.hints]}.`;
+    const words = ['', t('Hint: the threats on the board'), t('Hint: move the marked piece')];
+    const prompt = `${FIND[current().color]}. ${words[state.hints]}.`;
     say(prompt, elements.text.textContent);
     drawOverlay();
   });
@@ -285,7 +292,7 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
     const item = current();
     saveProgress(reviewId, item.ply, 'failed');
     root.dataset.result = 'solution';
-    finish(item.best.uci, `The solution: ${item.best.san}`);
+    finish(item.best.uci, t('The solution: {move}', { move: item.best.san }));
   });
   elements.next.addEventListener('click', () => {
     if (!state.active) return;
@@ -302,7 +309,7 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
    * @param {string} [head]
    * @param {string} [words]
    */
-  function done(head = 'All done', words = 'You have been through every mistake of this side.') {
+  function done(head = t('All done'), words = t('You have been through every mistake of this side.')) {
     state.token += 1;
     state.finished = true;
     elements.head.textContent = head;
@@ -335,7 +342,10 @@ export function createPuzzles({ elements, board, overlay, request, reviewId, onE
       root.hidden = false;
       root.dataset.color = color;
       if (state.list.length === 0) {
-        done(`No mistakes to learn from`, `${SIDE[color]} made no mistake or blunder.`);
+        done(
+          t('No mistakes to learn from'),
+          color === 'white' ? t('White made no mistake or blunder.') : t('Black made no mistake or blunder.'),
+        );
         return;
       }
       const progress = loadProgress(reviewId);

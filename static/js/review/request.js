@@ -8,6 +8,7 @@
  */
 import { refusalText, requestJson, requestText } from '../client.js';
 import { findGame, rememberGame } from '../storage.js';
+import { t } from '../i18n.js';
 
 /** @typedef {import('../client.js').Refusal} Refusal */
 
@@ -57,7 +58,9 @@ export function createGameReview(elements, gameId) {
     elements.button.disabled = false;
     if (!reply.ok) {
       asked = false;
-      elements.feedback.textContent = `Could not request the analysis: ${refusalText(reply)}`;
+      elements.feedback.textContent = t('Could not request the analysis: {why}', {
+        why: refusalText(reply),
+      });
       return null;
     }
     rememberGame(gameId, { reviewId: reply.id });
@@ -106,7 +109,7 @@ export async function reviewMainLine(tree) {
     [index] = node.children;
   }
   if (nodes.length === 1) {
-    return { ok: false, code: 'no_moves', message: 'there are no moves to review' };
+    return { ok: false, code: 'no_moves', message: t('there are no moves to review') };
   }
   const pgn = await requestText('/api/analysis/export', {
     tree: { ...whole, nodes },

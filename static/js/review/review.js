@@ -28,6 +28,7 @@ import { ADVICE_BRUSHES, explanationShapes, renderAdvice } from './advice.js';
 import { createPuzzles } from './puzzle.js';
 import { openInAnalysis } from './to_analysis.js';
 import { $ } from '../dom.js';
+import { t } from '../i18n.js';
 
 const root = $('#review');
 const reviewId = /** @type {string} */ (root.dataset.reviewId); // the template writes it
@@ -107,10 +108,12 @@ function receive(review) {
   if (first) renderOnce(review);
   if (review.status === 'done' && !page.announcedDone) {
     page.announcedDone = true;
-    if (!first) announce($('#announcer'), 'The computer analysis is done.');
+    if (!first) announce($('#announcer'), t('The computer analysis is done.'));
   }
   $('#review-error').textContent =
-    review.status === 'failed' ? `The review failed: ${review.error ?? 'no reason given'}` : '';
+    review.status === 'failed'
+      ? t('The review failed: {why}', { why: review.error ?? t('no reason given') })
+      : '';
   render();
   schedulePoll();
 }
@@ -120,11 +123,12 @@ function receive(review) {
  * @param {Review} review
  */
 function renderOnce(review) {
-  const { White: white = 'White', Black: black = 'Black', Result: result } = review.headers ?? {};
+  const { White: white = t('White'), Black: black = t('Black'), Result: result } = review.headers ?? {};
   const ending = result && result !== '*' ? `, ${result}` : '';
-  $('#review-title').textContent = `Computer analysis: ${white} – ${black}${ending}`;
-  document.title = `Review: ${white} – ${black}`;
-  $('#review-engine').textContent = `Judged by ${engineWords(review)}`;
+  const players = `${white} – ${black}`;
+  $('#review-title').textContent = t('Computer analysis: {players}', { players: players + ending });
+  document.title = t('Review: {players}', { players });
+  $('#review-engine').textContent = t('Judged by {engine}', { engine: engineWords(review) });
   const gameId = review.source?.game;
   const link = $('#open-analysis', HTMLAnchorElement);
   link.hidden = false;
@@ -158,7 +162,7 @@ function schedulePoll() {
 async function load() {
   const reply = await requestJson(`/api/reviews/${encodeURIComponent(reviewId)}`);
   if (!reply.ok) {
-    $('#review-error').textContent = `Could not load the review: ${refusalText(reply)}`;
+    $('#review-error').textContent = t('Could not load the review: {why}', { why: refusalText(reply) });
     root.dataset.status = 'error';
     if (reply.status !== 404) page.pollTimer = window.setTimeout(load, POLL_MS);
     return;
@@ -247,8 +251,12 @@ function renderLearn(review) {
       button.type = 'button';
       button.dataset.color = color;
       const count = mistakesOf(review, color).length;
-      const whose = color === page.viewer ? 'your' : color === 'white' ? "White's" : "Black's";
-      button.textContent = `Learn from ${whose} mistakes (${count})`;
+      button.textContent =
+        color === page.viewer
+          ? t('Learn from your mistakes ({count})', { count })
+          : color === 'white'
+            ? t("Learn from White's mistakes ({count})", { count })
+            : t("Learn from Black's mistakes ({count})", { count });
       if (color === page.viewer) button.classList.add('primary');
       button.disabled = count === 0;
       button.addEventListener('click', () => {
@@ -297,7 +305,7 @@ $('#export-pgn').addEventListener('click', async () => {
   const feedback = $('#review-feedback');
   const reply = await requestFile(`/api/reviews/${encodeURIComponent(reviewId)}/pgn`);
   if (!reply.ok) {
-    feedback.textContent = `Could not export the PGN: ${refusalText(reply)}`;
+    feedback.textContent = t('Could not export the PGN: {why}', { why: refusalText(reply) });
     return;
   }
   const url = URL.createObjectURL(reply.blob);
@@ -309,15 +317,15 @@ $('#export-pgn').addEventListener('click', async () => {
   anchor.click();
   anchor.remove();
   URL.revokeObjectURL(url);
-  feedback.textContent = 'Reviewed PGN downloaded';
+  feedback.textContent = t('Reviewed PGN downloaded');
 });
 
 // -- the connection ------------------------------------------------------------------------
 
 /** @type {Record<string, string>} */
 const CONNECTION_TEXT = {
-  connected: 'Connected',
-  reconnecting: 'Connection lost: reconnecting…',
+  connected: t('Connected'),
+  reconnecting: t('Connection lost: reconnecting…'),
 };
 
 /**
@@ -327,7 +335,7 @@ const CONNECTION_TEXT = {
 function showConnection(status, words) {
   const element = $('#connection');
   element.dataset.state = status;
-  element.textContent = CONNECTION_TEXT[status] ?? `Error: ${words}`;
+  element.textContent = CONNECTION_TEXT[status] ?? t('Error: {detail}', { detail: words ?? '' });
   if (status !== 'connected') page.watched = false;
   schedulePoll();
 }

@@ -5,19 +5,20 @@
  * accuracy and the count of each mark, as lichess's computer analysis lists them.
  */
 import { CLASSES, CLASS_NAMES, CLASS_SYMBOLS, countMarks, percentDone } from './model.js';
+import { t } from '../i18n.js';
 
 /** @typedef {import('../wire.js').WireObject} Review */
 
 /** @type {import('../wire.js').Color[]} */
 const COLORS = ['white', 'black'];
 /** @type {Record<string, string>} */
-const PLURALS = { inaccuracy: 'Inaccuracies', mistake: 'Mistakes', blunder: 'Blunders' };
+const PLURALS = { inaccuracy: t('Inaccuracies'), mistake: t('Mistakes'), blunder: t('Blunders') };
 /** @type {Record<string, string>} */
 const STATUS_WORDS = {
-  loading: 'Loading the review…',
-  queued: 'Waiting for the engine (live games go first)…',
-  running: 'The engine is reviewing the game',
-  failed: 'The review failed',
+  loading: t('Loading the review…'),
+  queued: t('Waiting for the engine (live games go first)…'),
+  running: t('The engine is reviewing the game'),
+  failed: t('The review failed'),
 };
 
 /**
@@ -28,10 +29,15 @@ const STATUS_WORDS = {
  * @returns {string}
  */
 export function engineWords(review) {
-  const engine = review.engine ?? { name: 'our engine', ...review.setting };
-  if (engine.nodes) return `${engine.name}, ${formatNodes(engine.nodes)} nodes a position`;
-  const depth = engine.depth ? ` (depth ${engine.depth} at most)` : '';
-  return engine.seconds ? `${engine.name}, ${engine.seconds} s a position${depth}` : engine.name;
+  const engine = review.engine ?? { name: t('our engine'), ...review.setting };
+  if (engine.nodes) {
+    return t('{engine}, {nodes} nodes a position', { engine: engine.name, nodes: formatNodes(engine.nodes) });
+  }
+  if (!engine.seconds) return engine.name;
+  const said = { engine: engine.name, seconds: engine.seconds, depth: engine.depth };
+  return engine.depth
+    ? t('{engine}, {seconds} s a position (depth {depth} at most)', said)
+    : t('{engine}, {seconds} s a position', said);
 }
 
 /** @param {number} nodes */
@@ -51,7 +57,8 @@ export function renderProgress(elements, review) {
   elements.box.hidden = !working;
   const percent = percentDone(review);
   const { done = 0, total = 0 } = review.progress ?? {};
-  const counted = review.status === 'running' && total > 0 ? `: ${done} of ${total} positions` : '';
+  const counted =
+    review.status === 'running' && total > 0 ? t(': {done} of {total} positions', { done, total }) : '';
   elements.label.textContent = `${STATUS_WORDS[review.status] ?? ''}${counted}`;
   elements.track.setAttribute('aria-valuenow', String(percent));
   elements.fill.style.width = `${percent}%`;
@@ -86,7 +93,7 @@ function playerCard(review, color, counts) {
   dot.setAttribute('aria-hidden', 'true');
   const name = document.createElement('span');
   name.className = 'player-name';
-  const fallback = color === 'white' ? 'White' : 'Black';
+  const fallback = color === 'white' ? t('White') : t('Black');
   name.textContent = review.headers?.[color === 'white' ? 'White' : 'Black'] || fallback;
   head.append(dot, name);
   const accuracy = document.createElement('p');
@@ -94,7 +101,9 @@ function playerCard(review, color, counts) {
   const value = review.accuracy?.[color];
   accuracy.dataset.value = value === null || value === undefined ? '' : String(value);
   accuracy.textContent =
-    value === null || value === undefined ? 'Accuracy: …' : `${Math.round(value)}% accuracy`;
+    value === null || value === undefined
+      ? t('Accuracy: …')
+      : t('{percent}% accuracy', { percent: Math.round(value) });
   const list = document.createElement('ul');
   list.className = 'mark-counts';
   for (const name of CLASSES) {

@@ -5,6 +5,7 @@
  * the ES module build under /vendor/chart.js/, only the parts used registered). The data
  * come from the browser's record (progress.js).
  */
+import { t } from '../i18n.js';
 import {
   Chart,
   BarController,
@@ -58,7 +59,7 @@ export function createHistoryGraph(canvas) {
       chart.data.datasets = [
         {
           type: 'bar',
-          label: 'Drills',
+          label: t('Drills'),
           yAxisID: 'drills',
           data: shown.map((entry) => entry.done),
           backgroundColor: 'rgba(47, 111, 176, 0.55)',
@@ -66,7 +67,7 @@ export function createHistoryGraph(canvas) {
         },
         {
           type: 'line',
-          label: 'Accuracy %',
+          label: t('Accuracy %'),
           yAxisID: 'accuracy',
           data: shown.map((entry) => Math.round((100 * entry.right) / entry.done)),
           borderColor: '#15781b',

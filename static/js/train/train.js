@@ -18,26 +18,29 @@ import { createSession } from './session.js';
 import { history as dayHistory, levelFor, ratingOf, record } from './progress.js';
 import { createHistoryGraph } from './history.js';
 import { $, all } from '../dom.js';
+import { t, tn } from '../i18n.js';
 
 /** @type {Record<string, string>} */
 const KIND_NAMES = {
-  hanging: 'Hanging',
-  checks: 'Checks',
-  captures: 'Captures',
-  threats: 'Threats',
-  count: 'Count',
-  safe: 'Safe squares',
-  pins: 'Pins',
-  fork: 'Forks',
-  blunder: 'Blunder check',
+  hanging: t('Hanging'),
+  checks: t('Checks'),
+  captures: t('Captures'),
+  threats: t('Threats'),
+  count: t('Count'),
+  safe: t('Safe squares'),
+  pins: t('Pins'),
+  fork: t('Forks'),
+  blunder: t('Blunder check'),
 };
 /** @type {Record<string, string>} */
 const HINTS = {
-  square: 'Click the squares, again to take one back; then Submit (Enter).',
-  move: 'Play each move on the board (drag or click); again to take it back; then Submit.',
-  pins: 'Click a pinned piece, then the piece it is pinned to; a piece clicked twice is taken back. Then Submit (Enter).',
-  count: 'Choose both numbers, and who wins the exchange when it is asked; then Submit.',
-  blunder: 'Is the move shown safe?',
+  square: t('Click the squares, again to take one back; then Submit (Enter).'),
+  move: t('Play each move on the board (drag or click); again to take it back; then Submit.'),
+  pins: t(
+    'Click a pinned piece, then the piece it is pinned to; a piece clicked twice is taken back. Then Submit (Enter).',
+  ),
+  count: t('Choose both numbers, and who wins the exchange when it is asked; then Submit.'),
+  blunder: t('Is the move shown safe?'),
 };
 
 const page = $('#train');
@@ -121,8 +124,11 @@ function showDrill() {
   overlay.render({ threats: null, fen: asked().fen, orientation: board.orientation(), mode: 'off' });
   $('#train-question').textContent = asked().question;
   $('#train-hint').textContent = HINTS[hintOf(asked().kind)];
-  $('#train-level').textContent = `${KIND_NAMES[asked().kind]} · level ${asked().level}`;
-  $('#train-rating').textContent = `rating ${ratingOf(asked().kind)}`;
+  $('#train-level').textContent = t('{kind} · level {level}', {
+    kind: KIND_NAMES[asked().kind],
+    level: asked().level,
+  });
+  $('#train-rating').textContent = t('rating {rating}', { rating: ratingOf(asked().kind) });
   $('#train-count').hidden = asked().kind !== 'count';
   $('#train-exchange').hidden = !asked().asks_exchange;
   $('#train-yesno').hidden = !blunder;
@@ -206,7 +212,7 @@ function drawPicks() {
   const picked = isMoveKind(asked().kind) ? [...answer.moves] : [...answer.squares];
   const shown = hintOf(asked().kind) === 'square' || isMoveKind(asked().kind);
   $('#train-picked').textContent = shown
-    ? `Your answer: ${picked.sort().join(', ') || 'none'}`
+    ? t('Your answer: {answer}', { answer: picked.sort().join(', ') || t('none') })
     : asked().kind === 'pins'
       ? pinsSaid()
       : '';
@@ -214,10 +220,12 @@ function drawPicks() {
 
 function pinsSaid() {
   const said = [...answer.pins]
-    .map(([pinned, targets]) => `${pinned} → ${[...targets].join(' and ') || '?'}`)
+    .map(([pinned, targets]) => `${pinned} → ${[...targets].join(t(' and ')) || '?'}`)
     .sort();
-  const asking = answer.choosing ? ` Now tap the piece ${answer.choosing} is pinned to.` : '';
-  return `Your answer: ${said.join(', ') || 'none'}.${asking}`;
+  const asking = answer.choosing
+    ? ` ${t('Now tap the piece {square} is pinned to.', { square: answer.choosing })}`
+    : '';
+  return `${t('Your answer: {answer}.', { answer: said.join(', ') || t('none') })}${asking}`;
 }
 
 function answerValue() {
@@ -235,13 +243,17 @@ function answerValue() {
 function missingPart() {
   if (asked().kind === 'count') {
     const { white, black, exchange } = answer.count;
-    if (white === null || black === null) return 'Choose how many white and black pieces attack.';
-    if (asked().asks_exchange && exchange === null) return 'Choose who wins the exchange.';
+    if (white === null || black === null) return t('Choose how many white and black pieces attack.');
+    if (asked().asks_exchange && exchange === null) return t('Choose who wins the exchange.');
   }
-  if (asked().kind === 'blunder' && answer.safe === null) return 'Say whether the move is safe.';
+  if (asked().kind === 'blunder' && answer.safe === null) return t('Say whether the move is safe.');
   if (asked().kind === 'pins') {
     const bare = [...answer.pins].find(([, targets]) => targets.size === 0);
-    if (bare) return `Tap the piece ${bare[0]} is pinned to (or ${bare[0]} again to take it back).`;
+    if (bare) {
+      return t('Tap the piece {square} is pinned to (or {square} again to take it back).', {
+        square: bare[0],
+      });
+    }
   }
   return null;
 }
@@ -289,12 +301,12 @@ function showVerdict() {
       : asked().kind === 'pins'
         ? pinsJudged(judgement)
         : '';
-  $('#train-verdict').textContent = `${judgement.correct ? 'Right!' : 'Not quite.'}${said}`;
+  $('#train-verdict').textContent = `${judgement.correct ? t('Right!') : t('Not quite.')}${said}`;
   $('#train-verdict').dataset.correct = String(judgement.correct);
   $('#train-explanation').textContent = judgement.explanation;
   $('#train-result').hidden = false;
   $('#train-streak').textContent = String(session.streak());
-  $('#train-rating').textContent = `rating ${ratingOf(asked().kind)}`;
+  $('#train-rating').textContent = t('rating {rating}', { rating: ratingOf(asked().kind) });
 }
 
 /**
@@ -305,12 +317,13 @@ function countSaid(truth) {
   /** @type {Record<string, string>} */
   const winners = { win: asked().turn, lose: other(asked().turn) };
   const winner = winners[truth.exchange];
-  const exchange = winner
-    ? `; ${capitalized(winner)} wins the exchange`
-    : truth.exchange === 'even'
-      ? '; the exchange is even'
-      : '';
-  return `White ${truth.white}, black ${truth.black}${exchange}.`;
+  const counts = { white: truth.white, black: truth.black };
+  if (winner === 'white') return t('White {white}, black {black}; White wins the exchange.', counts);
+  if (winner === 'black') return t('White {white}, black {black}; Black wins the exchange.', counts);
+  if (truth.exchange === 'even') {
+    return t('White {white}, black {black}; the exchange is even.', counts);
+  }
+  return t('White {white}, black {black}.', counts);
 }
 
 /**
@@ -323,18 +336,24 @@ function pinsJudged(verdict) {
   const missed = verdict.missed_targets ?? [];
   const wrong = verdict.wrong_targets ?? [];
   return (
-    (missed.length ? ` Missed: ${listed(missed)}.` : '') +
-    (wrong.length ? ` Wrong: ${listed(wrong)}.` : '')
+    (missed.length ? ` ${t('Missed: {pins}.', { pins: listed(missed) })}` : '') +
+    (wrong.length ? ` ${t('Wrong: {pins}.', { pins: listed(wrong) })}` : '')
   );
 }
 
-const capitalized = (/** @type {string} */ word) => word[0].toUpperCase() + word.slice(1);
-
 function showSummary() {
   const summary = session.summary();
-  $('#summary-line').textContent =
-    `${summary.done} drill${summary.done === 1 ? '' : 's'}, ${summary.right} right ` +
-    `(${summary.accuracy} %), ${summary.seconds.toFixed(1)} s per drill, best streak ${session.best()}`;
+  $('#summary-line').textContent = tn(
+    '{n} drill, {right} right ({accuracy} %), {seconds} s per drill, best streak {streak}',
+    '{n} drills, {right} right ({accuracy} %), {seconds} s per drill, best streak {streak}',
+    summary.done,
+    {
+      right: summary.right,
+      accuracy: summary.accuracy,
+      seconds: summary.seconds.toFixed(1),
+      streak: session.best(),
+    },
+  );
   const rows = summary.byKind.map((entry) => {
     const row = document.createElement('tr');
     for (const text of [

@@ -1,0 +1,129 @@
+"""The site in the visitor's language, in Chromium (server.i18n, static/js/i18n.js).
+
+A browser set to French gets the trainer in French: its page, the drill's question (the
+server's), and the verdict and summary the page's script writes (static/js/i18n.js over the
+embedded catalog); the picker in the footer switches the lobby to German at once and keeps it.
+Then the lobby, a game, the analysis board, the trainer and the settings, in French and in
+German, on the desktop and on a phone, go to artifacts/ as screenshots.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import pytest
+
+from tests.conftest import screenshot_path
+from tests.support.live_server import LiveServer
+from tests.support.server_fixture import module_server
+from tests.test_browser_phone import PHONE
+from tests.test_browser_support import WAIT_MS, collect_errors, create_game, wait_connected
+from tests.test_browser_train import answer_hanging_right, open_trainer
+
+pytestmark = pytest.mark.browser
+
+server = module_server("browser_i18n", {"CHESS_SIGNUP_BURST": "1000000"})
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+LOCALES = {"fr": "fr-FR", "de": "de-DE"}
+
+
+def html_lang(page: Any) -> str:
+    return str(page.evaluate("document.documentElement.lang"))
+
+
+def test_a_french_trainee_reads_the_drill_and_the_verdict_in_french(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest
+) -> None:
+    context = browser.new_context(locale="fr-FR", **DESKTOP)
+    try:
+        page = context.new_page()
+        errors = collect_errors(page)
+        drill = open_trainer(page, server.url, "hanging")
+        assert html_lang(page) == "fr"
+        assert drill["question"].startswith("Cliquez sur chaque pièce en prise")
+        assert page.locator("#train-question").inner_text() == drill["question"]
+        assert page.locator("#train-submit").inner_text() == "Valider"
+        answer_hanging_right(page, drill)
+        assert page.locator("#train-verdict").inner_text().startswith("Juste !")
+        summary = page.locator("#summary-line").inner_text()
+        assert summary.startswith("1 exercice, 1 juste"), summary
+        page.screenshot(path=screenshot_path(request, "_fr"))
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_footers_picker_switches_the_site_to_german_and_keeps_it(
+    browser: Any, server: LiveServer
+) -> None:
+    context = browser.new_context(locale="fr-FR", **DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        assert html_lang(page) == "fr"
+        assert page.locator("#quick-title").inner_text() == "Appariement rapide"
+        with page.expect_navigation():
+            page.locator("#language-picker").select_option("de")
+        assert html_lang(page) == "de"
+        assert page.locator("#quick-title").inner_text() == "Schnellpaarung"
+        page.goto(server.url + "/train")
+        assert html_lang(page) == "de"
+        assert page.locator("#language-picker").input_value() == "de"
+    finally:
+        context.close()
+
+
+def sign_up(context: Any, url: str) -> None:
+    name = f"p{secrets.token_hex(5)}"
+    reply = context.request.post(
+        url + "/api/account/signup",
+        data={"name": name, "password": "correct horse battery"},
+        headers={"Origin": url},
+    )
+    assert reply.status == 201, reply.text()
+
+
+def shoot(page: Any, request: pytest.FixtureRequest, suffix: str) -> None:
+    page.wait_for_timeout(300)  # the fonts and the board's last paint, for the picture only
+    page.screenshot(path=screenshot_path(request, suffix), full_page=True)
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_screenshots_of_the_main_pages(
+    browser: Any, server: LiveServer, request: pytest.FixtureRequest, lang: str, device: str
+) -> None:
+    shape = DESKTOP if device == "desktop" else PHONE
+    context = browser.new_context(locale=LOCALES[lang], **shape)
+    try:
+        page = context.new_page()
+        errors = collect_errors(page)
+        page.goto(server.url + "/")
+        page.wait_for_function(
+            "document.querySelector('#lobby-connection').dataset.state === 'connected'",
+            timeout=WAIT_MS,
+        )
+        assert html_lang(page) == lang
+        shoot(page, request, "_lobby")
+
+        created = create_game(server.url, opponent="friend", color="white")
+        page.goto(server.url + created["links"]["private"])
+        wait_connected(page)
+        assert html_lang(page) == lang
+        shoot(page, request, "_game")
+
+        page.goto(server.url + "/analysis")
+        page.wait_for_selector("cg-board", timeout=WAIT_MS)
+        shoot(page, request, "_analysis")
+
+        open_trainer(page, server.url, "hanging")
+        shoot(page, request, "_train")
+
+        sign_up(context, server.url)
+        page.goto(server.url + "/account")
+        assert html_lang(page) == lang
+        shoot(page, request, "_settings")
+        assert errors == []
+    finally:
+        context.close()
