@@ -133,7 +133,7 @@ def test_the_installed_server_serves_a_page_a_script_and_a_vendored_file(
     assert b'src="/static/js/lobby.js"' in page
     french = urllib.request.Request(installed_server + "/", headers={"Accept-Language": "fr"})
     with urllib.request.urlopen(french, timeout=30) as response:
-        assert b'<html lang="fr">' in response.read()
+        assert b'<html lang="fr" ' in response.read()
     status, kind, script = fetch(installed_server + "/static/js/board.js")
     assert status == 200 and "javascript" in kind
     assert b"chessground" in script
