@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.support.game_client import GameClient
+from tests.support.game_client import GameClient, create_game
 from tests.support.http import refused
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
@@ -172,6 +172,36 @@ def test_a_socket_refusal_speaks_the_language_of_its_connection(server: LiveServ
     finally:
         french.client.disconnect()
         english.client.disconnect()
+
+
+def test_a_sockets_illegal_move_is_refused_in_its_connections_language(
+    server: LiveServer,
+) -> None:
+    """`move` and `premove` are served without a request context (server.edge.dispatch's
+    `bind_bare`): their refusals speak the language the connection's handshake chose."""
+    created = create_game(server.url, opponent="friend", color="white")
+    game = created["game"]
+    french = GameClient(server.url, headers={"Accept-Language": FRENCH})
+    german = GameClient(server.url, headers={"Cookie": "lang=de"})
+    english = GameClient(server.url)
+    try:
+        for client in (french, german, english):
+            client.join(game, seat=created["seat"])
+        said = {
+            french: "e2e5 n'est pas légal ici",
+            german: "e2e5 ist hier nicht legal",
+            english: "e2e5 is not legal here: no pawn of yours can go to e5",
+        }
+        for client, words in said.items():
+            reply = client.move(game, 0, "e2e5")
+            assert reply["ok"] is False and reply["code"] == "illegal_move", reply
+            assert reply["error"].startswith(words), reply
+        elsewhere = french.call("premove", {"game": "nosuchgame00", "move": "e2e4"})
+        assert elsewhere["ok"] is False and elsewhere["code"] == "not_found", elsewhere
+        assert elsewhere["error"].startswith("cette connexion n'a pas rejoint la partie"), elsewhere
+    finally:
+        for client in (french, german, english):
+            client.client.disconnect()
 
 
 def test_a_page_says_it_varies_by_language(server: LiveServer) -> None:
