@@ -392,7 +392,7 @@ class LobbyService:
             raise RequestError(
                 "too_many_seeks",
                 N_(
-                    "your address already holds {per_address} open seeks and pairing waits "
+                    "your address already holds {per_address} open challenges and pairing waits "
                     "(the limit): wait for one to be taken, or cancel one"
                 ),
                 per_address=self.per_address,
