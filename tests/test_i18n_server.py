@@ -204,6 +204,21 @@ def test_a_sockets_illegal_move_is_refused_in_its_connections_language(
             client.client.disconnect()
 
 
+def test_a_rate_limit_is_worded_in_the_connections_language(server: LiveServer) -> None:
+    """The limit's sentence and the name of what was limited are both translated."""
+    game = create_game(server.url, opponent="friend", color="white")["game"]
+    german = GameClient(server.url, headers={"Accept-Language": "de-DE,de;q=0.9"})
+    try:
+        german.join(game)
+        assert german.call("chat_join", {"game": game})["ok"]
+        replies = [german.call("chat_say", {"game": game, "phrase": "hello"}) for _ in range(8)]
+        refused = [reply for reply in replies if not reply["ok"]]
+        assert refused and refused[0]["code"] == "rate_limited", replies
+        assert refused[0]["error"].startswith("zu viele Chatzeilen von Ihrer Adresse"), refused
+    finally:
+        german.client.disconnect()
+
+
 def test_a_page_says_it_varies_by_language(server: LiveServer) -> None:
     vary = get(server.url + "/").headers["Vary"]
     assert "Accept-Language" in vary and "Cookie" in vary

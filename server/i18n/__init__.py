@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from babel.support import Translations
+from babel.support import NullTranslations, Translations
 from flask import (
     Blueprint,
     Flask,
@@ -108,7 +108,7 @@ def translate_refusal(message: str) -> str:
 
 
 @cache
-def server_catalog(lang: str) -> Translations:
+def server_catalog(lang: str) -> NullTranslations:
     """The `messages` domain of `lang`, read once per process, for the refusals worded outside
     a request (Flask-Babel's catalogs are the request's)."""
     return Translations.load(str(TRANSLATIONS), [lang], domain="messages")

@@ -95,7 +95,7 @@ class PuzzleService:
         return added
 
     def check_rate(self, address: str) -> None:
-        self.buckets.take(address, "puzzle requests")
+        self.buckets.take(address, N_("puzzle requests"))
 
     def next_puzzle(self, asked: NextRequest, address: str, account_id: int | None) -> StoredPuzzle:
         self.check_rate(address)
