@@ -219,6 +219,27 @@ def test_a_rate_limit_is_worded_in_the_connections_language(server: LiveServer) 
         german.client.disconnect()
 
 
+def test_the_quick_phrases_and_the_games_heading_are_in_the_readers_language(
+    server: LiveServer,
+) -> None:
+    """The wire carries a phrase's key; each reader's page holds the phrases in its language."""
+    game = create_game(server.url, opponent="friend", color="white")["game"]
+    pages = {
+        lang: get(f"{server.url}/game/{game}", **{"Accept-Language": lang}).text
+        for lang in ("fr", "de", "en")
+    }
+    said = {
+        "fr": ("Bonne partie", "Je dois y aller", "Amicale · Sans limite"),
+        "de": ("Gute Partie", "Ich muss los", "Ungewertet · Unbegrenzt"),
+        "en": ("Good game", "I've got to go", "Casual · Unlimited"),
+    }
+    for lang, words in said.items():
+        for word in words:
+            assert word in pages[lang], (lang, word)
+        found = re.search(r'data-phrases="([^"]*)"', pages[lang])
+        assert found and "good_game" in found.group(1), lang
+
+
 def test_a_page_says_it_varies_by_language(server: LiveServer) -> None:
     vary = get(server.url + "/").headers["Vary"]
     assert "Accept-Language" in vary and "Cookie" in vary
