@@ -125,6 +125,11 @@ def test_screenshots_of_the_main_pages(
         page.goto(server.url + "/")
         assert "theme-dark" in str(page.evaluate("document.documentElement.className"))
         assert page.locator("#menu-puzzles").text_content() == said["menu"]
+        if device == "phone":  # the site menu folds behind one button: open, it must fit
+            page.locator("#menu-toggle").click()
+            page.locator("#menu-puzzles").wait_for(state="visible", timeout=WAIT_MS)
+            shoot(page, request, "_menu")
+            page.locator("#menu-toggle").click()
         page.wait_for_function(
             "document.querySelector('#lobby-connection').dataset.state === 'connected'",
             timeout=WAIT_MS,
