@@ -26,6 +26,7 @@ from server.analysis import pages as analysis_pages
 from server.chat import events as chat_events
 from server.edge import credits, vendor
 from server.edge.broadcast import make_client_manager
+from server.edge.dispatch import bare_language
 from server.edge.guard import install as install_transport_guard
 from server.edge.headers import add_security_headers, public_url
 from server.edge.http import answer_unrouted_as_json
@@ -89,7 +90,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     services = build_services(app, socketio)
     put_in_slots(app, services)
     account_languages = AccountLanguages(services.tables.database)
-    install_languages(app, AccountLanguage(account_languages.read, account_languages.keep))
+    install_languages(
+        app, AccountLanguage(account_languages.read, account_languages.keep), bare_language
+    )
     # The opening names take about a second to read (chesscore.openings): at start, not on the
     # first state that carries one.
     socketio.start_background_task(opening_table)

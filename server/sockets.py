@@ -29,6 +29,7 @@ from server.edge.dispatch import (
     register_fallbacks,
 )
 from server.games import events as game_events
+from server.i18n import select_language
 from server.lobby import events as lobby_events
 from server.review import events as review_events
 
@@ -42,6 +43,9 @@ def register(socketio: SocketIO) -> None:
         # Who the connection is comes from its handshake's session cookie, once, never from
         # an event (server.accounts.identity).
         ACCOUNTS.get().connect(current_sid(), request.cookies.get(SESSION_COOKIE))
+        # The handshake's language (account, cookie, header), for the refusals of the events
+        # served without a request context.
+        CONNECTIONS.get().set_language(current_sid(), select_language())
         return None
 
     def on_disconnect(reason: Any = None) -> dict[str, Any] | None:

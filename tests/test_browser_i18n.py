@@ -3,8 +3,10 @@
 A browser set to French gets the trainer in French: its page, the drill's question (the
 server's), and the verdict and summary the page's script writes (static/js/i18n.js over the
 embedded catalog); the picker in the footer switches the lobby to German at once and keeps it.
-Then the lobby, a game, the analysis board, the trainer and the settings, in French and in
-German, on the desktop and on a phone, go to artifacts/ as screenshots.
+Then the lobby, a game, the analysis board, the trainer, the settings and the puzzles, in French
+and in German, in the dark theme, on the desktop and on a phone, go to artifacts/ as
+screenshots; on the way, the game's heading, the site menu, the preferences and a failed
+puzzle's prompt and lesson are in the page's language.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from tests.conftest import screenshot_path
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
 from tests.test_browser_phone import PHONE
+from tests.test_browser_puzzles import fail
 from tests.test_browser_support import WAIT_MS, collect_errors, create_game, wait_connected
 from tests.test_browser_train import answer_hanging_right, open_trainer
 
@@ -26,6 +29,23 @@ pytestmark = pytest.mark.browser
 server = module_server("browser_i18n", {"CHESS_SIGNUP_BURST": "1000000"})
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 LOCALES = {"fr": "fr-FR", "de": "de-DE"}
+# What each page says in each language, checked on the way to its screenshot.
+SAID = {
+    "fr": {
+        "menu": "Problèmes",
+        "kind": "Amicale · ",
+        "preferences": "Calque de menaces à l'ouverture d'une partie",
+        "failed": "Faux : ",
+        "missed": "Vous avez manqué ",
+    },
+    "de": {
+        "menu": "Aufgaben",
+        "kind": "Ungewertet · ",
+        "preferences": "Bedrohungsebene beim Öffnen einer Partie",
+        "failed": "Falsch: ",
+        "missed": "Sie haben ",
+    },
+}
 
 
 def html_lang(page: Any) -> str:
@@ -96,10 +116,20 @@ def test_screenshots_of_the_main_pages(
 ) -> None:
     shape = DESKTOP if device == "desktop" else PHONE
     context = browser.new_context(locale=LOCALES[lang], **shape)
+    said = SAID[lang]
     try:
         page = context.new_page()
         errors = collect_errors(page)
+        dark = context.request.post(server.url + "/api/preferences", data={"theme": "dark"})
+        assert dark.ok, dark.text()
         page.goto(server.url + "/")
+        assert "theme-dark" in str(page.evaluate("document.documentElement.className"))
+        assert page.locator("#menu-puzzles").text_content() == said["menu"]
+        if device == "phone":  # the site menu folds behind one button: open, it must fit
+            page.locator("#menu-toggle").click()
+            page.locator("#menu-puzzles").wait_for(state="visible", timeout=WAIT_MS)
+            shoot(page, request, "_menu")
+            page.locator("#menu-toggle").click()
         page.wait_for_function(
             "document.querySelector('#lobby-connection').dataset.state === 'connected'",
             timeout=WAIT_MS,
@@ -111,6 +141,7 @@ def test_screenshots_of_the_main_pages(
         page.goto(server.url + created["links"]["private"])
         wait_connected(page)
         assert html_lang(page) == lang
+        assert page.locator("#game-kind").inner_text().startswith(said["kind"])
         shoot(page, request, "_game")
 
         page.goto(server.url + "/analysis")
@@ -123,7 +154,14 @@ def test_screenshots_of_the_main_pages(
         sign_up(context, server.url)
         page.goto(server.url + "/account")
         assert html_lang(page) == lang
+        assert said["preferences"] in page.locator("#preferences-form").inner_text()
         shoot(page, request, "_settings")
+
+        page.goto(server.url + "/puzzles")
+        fail(page, tap=device == "phone")
+        assert page.locator("#puzzle-prompt").inner_text().startswith(said["failed"])
+        assert page.locator("#puzzle-sentence").inner_text().startswith(said["missed"])
+        shoot(page, request, "_puzzles")
         assert errors == []
     finally:
         context.close()

@@ -183,7 +183,7 @@ def test_streak_and_storm(browser: Any, server: LiveServer) -> None:
         )
         page.evaluate("window.puzzlesPage.storm.finish()")
         wait_state(page, "over")
-        assert "1 puzzles solved" in page.locator("#puzzle-prompt").inner_text()
+        assert "1 puzzle solved in 3 minutes" in page.locator("#puzzle-prompt").inner_text()
     finally:
         context.close()
 

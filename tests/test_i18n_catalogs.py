@@ -23,7 +23,11 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
+from chesscore.puzzles import read_puzzles
 from chesscore.training import ENGLISH, PositionFacts, make_drill
+from server.puzzles.lesson import make_lesson
+from server.puzzles.service import SHIPPED
+from server.puzzles.tables import StoredPuzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "translations"
@@ -160,3 +164,33 @@ def test_pawns_are_counted_by_plural_forms_never_pawn_s() -> None:
     assert "5 pawns of material" in english.reasons[0]
     assert "5 pions de matériel" in french.reasons[0]
     assert all("(s)" not in reason for reason in english.reasons + french.reasons)
+
+
+def shipped_puzzles() -> list[StoredPuzzle]:
+    lines = SHIPPED.read_text(encoding="utf-8").splitlines()
+    return [
+        StoredPuzzle(p.id, p.fen, p.moves, p.rating, p.deviation, 0.06, 0, p.themes, "", None)
+        for p in read_puzzles(lines)
+    ]
+
+
+def test_a_puzzles_lesson_is_said_in_each_language_by_whole_sentences() -> None:
+    """The lesson's sentences (server.puzzles.lesson) come through the catalog: the same facts,
+    each a whole sentence of the language, the themes' names its own."""
+    said = {"fr": "fait une fourchette : ", "de": "ist eine Gabel: "}
+    idea = {"fr": "L'idée : ", "de": "Die Idee: "}
+    puzzle = next(
+        puzzle
+        for puzzle in shipped_puzzles()
+        if "fork" in puzzle.themes and " forks the " in make_lesson(puzzle, 0)["sentence"]
+    )
+    english = make_lesson(puzzle, 0)["sentence"]
+    assert make_lesson(puzzle, 0, ENGLISH)["sentence"] == english
+    assert "The idea: Fork" in english
+    for lang in ("fr", "de"):
+        words = compiled(lang)
+        sentence = make_lesson(puzzle, 0, words)["sentence"]
+        san = make_lesson(puzzle, 0)["san"]
+        assert sentence.startswith(f"{san} {said[lang]}"), sentence
+        assert f"{idea[lang]}{words.gettext('Fork')}" in sentence, sentence
+        assert " the " not in sentence and " on " not in sentence, sentence

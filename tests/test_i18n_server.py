@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.support.game_client import GameClient
+from tests.support.game_client import GameClient, create_game
 from tests.support.http import refused
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
@@ -172,6 +172,72 @@ def test_a_socket_refusal_speaks_the_language_of_its_connection(server: LiveServ
     finally:
         french.client.disconnect()
         english.client.disconnect()
+
+
+def test_a_sockets_illegal_move_is_refused_in_its_connections_language(
+    server: LiveServer,
+) -> None:
+    """`move` and `premove` are served without a request context (server.edge.dispatch's
+    `bind_bare`): their refusals speak the language the connection's handshake chose."""
+    created = create_game(server.url, opponent="friend", color="white")
+    game = created["game"]
+    french = GameClient(server.url, headers={"Accept-Language": FRENCH})
+    german = GameClient(server.url, headers={"Cookie": "lang=de"})
+    english = GameClient(server.url)
+    try:
+        for client in (french, german, english):
+            client.join(game, seat=created["seat"])
+        said = {
+            french: "e2e5 n'est pas légal ici",
+            german: "e2e5 ist hier nicht legal",
+            english: "e2e5 is not legal here: no pawn of yours can go to e5",
+        }
+        for client, words in said.items():
+            reply = client.move(game, 0, "e2e5")
+            assert reply["ok"] is False and reply["code"] == "illegal_move", reply
+            assert reply["error"].startswith(words), reply
+        elsewhere = french.call("premove", {"game": "nosuchgame00", "move": "e2e4"})
+        assert elsewhere["ok"] is False and elsewhere["code"] == "not_found", elsewhere
+        assert elsewhere["error"].startswith("cette connexion n'a pas rejoint la partie"), elsewhere
+    finally:
+        for client in (french, german, english):
+            client.client.disconnect()
+
+
+def test_a_rate_limit_is_worded_in_the_connections_language(server: LiveServer) -> None:
+    """The limit's sentence and the name of what was limited are both translated."""
+    game = create_game(server.url, opponent="friend", color="white")["game"]
+    german = GameClient(server.url, headers={"Accept-Language": "de-DE,de;q=0.9"})
+    try:
+        german.join(game)
+        assert german.call("chat_join", {"game": game})["ok"]
+        replies = [german.call("chat_say", {"game": game, "phrase": "hello"}) for _ in range(8)]
+        refused = [reply for reply in replies if not reply["ok"]]
+        assert refused and refused[0]["code"] == "rate_limited", replies
+        assert refused[0]["error"].startswith("zu viele Chatzeilen von Ihrer Adresse"), refused
+    finally:
+        german.client.disconnect()
+
+
+def test_the_quick_phrases_and_the_games_heading_are_in_the_readers_language(
+    server: LiveServer,
+) -> None:
+    """The wire carries a phrase's key; each reader's page holds the phrases in its language."""
+    game = create_game(server.url, opponent="friend", color="white")["game"]
+    pages = {
+        lang: get(f"{server.url}/game/{game}", **{"Accept-Language": lang}).text
+        for lang in ("fr", "de", "en")
+    }
+    said = {
+        "fr": ("Bonne partie", "Je dois y aller", "Amicale · Sans limite"),
+        "de": ("Gute Partie", "Ich muss los", "Ungewertet · Unbegrenzt"),
+        "en": ("Good game", "I've got to go", "Casual · Unlimited"),
+    }
+    for lang, words in said.items():
+        for word in words:
+            assert word in pages[lang], (lang, word)
+        found = re.search(r'data-phrases="([^"]*)"', pages[lang])
+        assert found and "good_game" in found.group(1), lang
 
 
 def test_a_page_says_it_varies_by_language(server: LiveServer) -> None:

@@ -11,7 +11,8 @@ game's phase and the line's length are judged here:
 - length, in the solver's moves (lichess's keys): one `oneMove`, two `short`, three `long`,
   four or more `veryLong`.
 
-`THEMES` is every key with its name in words, in the order a page lists them.
+`THEMES` is every key with its name in words (English, marked for the `messages` catalog:
+the server says it in the page's language), in the order a page lists them.
 """
 
 from __future__ import annotations
@@ -35,36 +36,37 @@ from chesscore.puzzles.tactics import (
     is_pin,
     is_skewer,
 )
+from chesscore.training.words import N_
 
 ENDGAME_PIECES = 6
 OPENING_MOVES = 12
 
 THEMES: dict[str, str] = {
-    "mate": "Checkmate",
-    "mateIn1": "Mate in 1",
-    "mateIn2": "Mate in 2",
-    "mateIn3": "Mate in 3",
-    "mateIn4": "Mate in 4",
-    "mateIn5": "Mate in 5 or more",
-    "backRankMate": "Back rank mate",
-    "fork": "Fork",
-    "pin": "Pin",
-    "skewer": "Skewer",
-    "discoveredAttack": "Discovered attack",
-    "doubleCheck": "Double check",
-    "hangingPiece": "Hanging piece",
-    "trappedPiece": "Trapped piece",
-    "deflection": "Deflection",
-    "promotion": "Promotion",
-    "exchangeSacrifice": "Exchange sacrifice",
-    "sacrifice": "Sacrifice",
-    "opening": "Opening",
-    "middlegame": "Middlegame",
-    "endgame": "Endgame",
-    "oneMove": "One move",
-    "short": "Short puzzle",
-    "long": "Long puzzle",
-    "veryLong": "Very long puzzle",
+    "mate": N_("Checkmate"),
+    "mateIn1": N_("Mate in 1"),
+    "mateIn2": N_("Mate in 2"),
+    "mateIn3": N_("Mate in 3"),
+    "mateIn4": N_("Mate in 4"),
+    "mateIn5": N_("Mate in 5 or more"),
+    "backRankMate": N_("Back rank mate"),
+    "fork": N_("Fork"),
+    "pin": N_("Pin"),
+    "skewer": N_("Skewer"),
+    "discoveredAttack": N_("Discovered attack"),
+    "doubleCheck": N_("Double check"),
+    "hangingPiece": N_("Hanging piece"),
+    "trappedPiece": N_("Trapped piece"),
+    "deflection": N_("Deflection"),
+    "promotion": N_("Promotion"),
+    "exchangeSacrifice": N_("Exchange sacrifice"),
+    "sacrifice": N_("Sacrifice"),
+    "opening": N_("Opening"),
+    "middlegame": N_("Middlegame"),
+    "endgame": N_("Endgame"),
+    "oneMove": N_("One move"),
+    "short": N_("Short puzzle"),
+    "long": N_("Long puzzle"),
+    "veryLong": N_("Very long puzzle"),
 }
 
 JUDGES: tuple[tuple[str, Callable[[PuzzleLine], bool]], ...] = (

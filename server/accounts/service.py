@@ -105,12 +105,12 @@ class Accounts:
         """Before a request that checks a secret: the address's failures' wait, then its
         bucket of such requests (each costs a hash, right or wrong)."""
         self.address_failures.check(address, "from your address")
-        self.checks.take(address, "password checks")
+        self.checks.take(address, N_("password checks"))
 
     def check_signup(self, address: str) -> None:
         """Before the body is read: refused once the address's allowance is spent (taken only
         by accounts made, in `signup`)."""
-        self.signups.check(address, "sign-ups")
+        self.signups.check(address, N_("sign-ups"))
 
     # -- signing up and in
 
@@ -141,11 +141,15 @@ class Accounts:
 
     def _take_signup(self, address: str) -> None:
         """One account's worth of the address's allowance and of the server's."""
-        self.signups.take(address, "sign-ups")
+        self.signups.take(address, N_("sign-ups"))
         if not self.server_signups.allow():
             self.signups.give_back(address)
             wait = self.server_signups.wait_time()
-            raise RateLimited(f"too many sign-ups on the server now; retry in {wait:.0f} s", wait)
+            raise RateLimited(
+                N_("too many sign-ups on the server now; retry in {wait} s"),
+                wait,
+                wait=f"{wait:.0f}",
+            )
 
     def _give_back_signup(self, address: str) -> None:
         self.signups.give_back(address)

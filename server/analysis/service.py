@@ -127,7 +127,7 @@ class AnalysisService:
     def share(self, text: str, client: str | None) -> str:
         """Store a tree's PGN (`make_stored_pgn`) and return its new id."""
         if client is not None:
-            self.shares.take(client, "shared analyses")
+            self.shares.take(client, N_("shared analyses"))
         analysis_id = secrets.token_urlsafe(6)
         self.tables.save_analysis(analysis_id, text)
         return analysis_id

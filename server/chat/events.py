@@ -25,14 +25,16 @@ from server.chat.wire import AUDIENCES, chat_room
 from server.edge.clients import request_client
 from server.edge.connections import CONNECTIONS
 from server.edge.dispatch import current_sid
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 
 
 def _role(game_id: str) -> Color | None:
     """The connection's role in the game (None: a spectator), or a refusal if not joined."""
     connections = CONNECTIONS.get()
     if not connections.has_joined(current_sid(), game_id):
-        raise RequestError("not_found", f"this connection has not joined game {game_id!r}")
+        raise RequestError(
+            "not_found", N_("this connection has not joined game {game}"), game=repr(game_id)
+        )
     return connections.role(current_sid(), game_id)
 
 

@@ -20,6 +20,7 @@ from chesscore import Color
 from server.chat.wire import ChatLine, chat_room, line_json
 from server.games.play import color_name
 from server.shared.buckets import AddressBuckets
+from server.shared.errors import N_
 from server.shared.slots import Slot
 
 BURST = 4
@@ -54,7 +55,7 @@ class ChatService:
     ) -> ChatLine:
         """`phrase` said in the game by `role` (a spectator named `name`, if signed in);
         `speaker` is whom the rate limit counts (a seat, or a spectator's address)."""
-        self.speakers.take(speaker, "chat lines")
+        self.speakers.take(speaker, N_("chat lines"))
         if role is None:
             line = ChatLine(phrase, "spectator", name)
         else:

@@ -13,6 +13,10 @@ bucket (20 at once, then 10 a second), a long drag would leave the move that end
 never refused because of them. Refused look-ups still count towards closing a connection that
 floods.
 
+Each also keeps the language its handshake was served in (`set_language` at connect): a move,
+served without a request context, is refused in it (`language`, read by server.i18n through
+server.edge.dispatch.bare_language).
+
 It also knows which seats of a game have a connection here (`connected_seats`), for the
 state's `players.<colour>.connected`: a count per game and colour, kept as roles are set,
 dropped and closed, so a state never scans the connections. `set_role`, `drop_role` and
@@ -54,6 +58,9 @@ class Connection:
     )
     # Refused events allowed before the connection is closed, refilled at the event rate.
     strikes: TokenBucket = field(default_factory=lambda: TokenBucket(FLOOD_LIMIT, PER_SECOND))
+    # The language chosen from the handshake (server.i18n), for the refusals of the events
+    # served without a request context (server.edge.dispatch.bind_bare).
+    language: str = "en"
 
 
 class Connections:
@@ -110,6 +117,17 @@ class Connections:
                 # against. Made only then: a `Connection` is four buckets and their locks.
                 connection = self.open_connections[sid] = Connection()
             return connection
+
+    def set_language(self, sid: str, language: str) -> None:
+        """Keep the language the connection's handshake chose (at connect, once)."""
+        self.get(sid).language = language
+
+    def language(self, sid: str) -> str | None:
+        """The connection's language; None for a connection not open here. Read only when a
+        refusal is worded, never on an event's way: one dict look-up, no lock (a dict's get
+        is atomic, and a connection's language is set once before its first event)."""
+        connection = self.open_connections.get(sid)
+        return None if connection is None else connection.language
 
     def allow(self, sid: str, lookup: bool = False) -> bool:
         """Whether the connection may send one more event now (a look-up: from its own bucket)."""

@@ -8,7 +8,8 @@ the move refused), checks there is exactly one payload, turns a `RequestError` i
 failure reply and leaves any other exception to the error handler `register_fallbacks`
 installs, which logs it and answers `internal`. `bind_bare` serves a hot event (a move) the
 same way without Flask-SocketIO's request context per event, for handlers that read nothing of
-the request. Events named `connect`/`disconnect` can be forged by clients: `refuse_reserved`
+the request (its refusals are worded in the connection's language, kept at connect:
+`bare_language`). Events named `connect`/`disconnect` can be forged by clients: `refuse_reserved`
 is their answer. Knows no feature: the composition root (server.sockets) hands it each
 feature's handlers.
 """
@@ -40,6 +41,14 @@ def current_sid() -> str:
     """The Socket.IO session id of the event being served."""
     sid = _BARE_SID.get()
     return sid if sid is not None else request.sid  # type: ignore[attr-defined]
+
+
+def bare_language() -> str | None:
+    """The language of the connection whose event is served without a request context (None
+    outside one): what server.i18n words that event's refusal in. Looked up only then, so an
+    event that is not refused pays nothing for it."""
+    sid = _BARE_SID.get()
+    return None if sid is None else CONNECTIONS.get().language(sid)
 
 
 def answer(args: tuple[Any, ...], work: Handler, lookup: bool = False) -> dict[str, Any]:

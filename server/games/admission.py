@@ -171,7 +171,7 @@ class Admission:
     def _admit(self, client: str | None, computer: bool) -> str | None:
         if client is None:
             return None
-        self.creations.take(client, "new games")
+        self.creations.take(client, N_("new games"))
         return self.computer_games.reserve(client) if computer else None
 
     def confirm(self, place: str | None, game_id: str) -> None:

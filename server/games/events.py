@@ -39,6 +39,7 @@ from server.games.requests import (
 from server.games.rooms import ROLES, role_name, room
 from server.games.seats import cookie_name
 from server.games.service import GAMES, GameService
+from server.i18n import translate_refusal
 from server.shared.errors import N_, RequestError
 from server.shared.tokens import is_token
 from server.threats.cache import cached_preview
@@ -88,7 +89,8 @@ def _resolve_role(
     if invite is not None:
         claimed = service.claim_invite(game_id, invite, current_account_id())
         if claimed is None:
-            return None, {"notice": "the invitation was already used: you are watching"}
+            used = N_("the invitation was already used: you are watching")
+            return None, {"notice": translate_refusal(used)}
         color, token = claimed
         return color, {"seat": token}
     return None, {}

@@ -25,15 +25,17 @@ def overlays_help() -> str:
     return render_template("help_overlays.html")
 
 
-def game_kind(settings: GameSettings) -> str:
-    """What kind of game it is, as lichess heads a game: "Rated · Blitz 3+2", "Casual ·
-    Rapid 10+5", "Casual · Unlimited" (no clock)."""
-    mode = "Rated" if settings.rated else "Casual"
+def game_kind(settings: GameSettings) -> dict[str, object]:
+    """What kind of game it is, as lichess heads a game ("Rated · Blitz 3+2", "Casual ·
+    Rapid 10+5", "Casual · Unlimited" with no clock): its parts, for game.html to word whole
+    in the page's language (the speed's name a msgid of the catalog)."""
     control = control_name(settings.clock)
-    if control is None:
-        return f"{mode} · Unlimited"
     speed = game_speed_of(settings.clock).value
-    return f"{mode} · {speed[0].upper()}{speed[1:]} {control}"
+    return {
+        "rated": settings.rated,
+        "speed": None if control is None else speed[0].upper() + speed[1:],
+        "control": control,
+    }
 
 
 @blueprint.get("/game/<game_id>")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from babel.support import Translations
+from babel.support import NullTranslations, Translations
 from flask import (
     Blueprint,
     Flask,
@@ -60,15 +60,29 @@ class AccountLanguage:
     keep: Callable[[str], None]
 
 
-def install(app: Flask, account: AccountLanguage) -> None:
-    """Flask-Babel on `app`, choosing each request's language by `select_language`."""
+def install(
+    app: Flask, account: AccountLanguage, connection_language: Callable[[], str | None]
+) -> None:
+    """Flask-Babel on `app`, choosing each request's language by `select_language`;
+    `connection_language` is the language of the Socket.IO connection whose event is served
+    without a request context (server.edge.dispatch.bare_language), None outside one."""
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     app.extensions["i18n_account"] = account
     Babel(app, locale_selector=select_language)
     app.register_blueprint(blueprint)
     app.context_processor(_page_values)
     app.after_request(_vary_by_language)
+    _connection_language[0] = connection_language
     translate_with(translate_refusal)
+
+
+def _no_connection() -> str | None:
+    return None
+
+
+# The root's callback for the language of an event served without a request context; one for
+# the process, like the refusals' translation it serves.
+_connection_language: list[Callable[[], str | None]] = [_no_connection]
 
 
 def _vary_by_language(response: Response) -> Response:
@@ -81,10 +95,23 @@ def _vary_by_language(response: Response) -> Response:
 
 
 def translate_refusal(message: str) -> str:
-    """A refusal's message in the language of the request it answers (English outside one)."""
-    if not has_request_context() or current_language() == DEFAULT:
+    """A refusal's message in the language of the request it answers; an event served without
+    a request context (a move) in its connection's language, chosen at connect; else English."""
+    if not has_request_context():
+        language = _connection_language[0]()
+        if language is None or language == DEFAULT:
+            return message
+        return str(server_catalog(language).gettext(message))
+    if current_language() == DEFAULT:
         return message
     return str(get_translations().gettext(message))
+
+
+@cache
+def server_catalog(lang: str) -> NullTranslations:
+    """The `messages` domain of `lang`, read once per process, for the refusals worded outside
+    a request (Flask-Babel's catalogs are the request's)."""
+    return Translations.load(str(TRANSLATIONS), [lang], domain="messages")
 
 
 def select_language() -> str:

@@ -148,7 +148,7 @@ class LobbyService:
     ) -> tuple[Seek, list[str]]:
         """List a new open challenge of `owner` (signed in as `member`, if at all); the ids of
         the entries it replaced."""
-        self.requests.take(address, "lobby requests")
+        self.requests.take(address, N_("lobby requests"))
         if request.rating_range is not None and member is None:
             raise RequestError("not_signed_in", N_("sign in to give a challenge a rating range"))
         entry = self._terms(request.control, request.name, request.rated, member)
@@ -192,7 +192,7 @@ class LobbyService:
     ) -> Seat:
         """`taker` (signed in as `member`, if at all) takes the open challenge `seek_id`: a
         new game; the taker's seat."""
-        self.requests.take(address, "lobby requests")
+        self.requests.take(address, N_("lobby requests"))
         # The terms are checked before the seek is taken, so a refusal leaves it listed.
         listed = [seek for seek in self.tables.list_seeks(MAX_LISTED) if seek.id == seek_id]
         seen = self._seen(member, address, True)
@@ -254,7 +254,7 @@ class LobbyService:
         """Pair `owner` (signed in as `member`, if at all) with a visitor waiting for the same
         control and terms, the nearest rating first (server.lobby.pairing), and return its
         seat; or make it wait (None). Second, the ids of the entries this replaced."""
-        self.requests.take(address, "lobby requests")
+        self.requests.take(address, N_("lobby requests"))
         entry = self._terms(request.control, request.name, request.rated, member)
         # A casual quick game is assisted, as it always was; a rated one never is.
         entry = replace(
@@ -305,7 +305,7 @@ class LobbyService:
         `other`: held to the lobby's rules and limits (its bucket of requests; no rated game
         between accounts seen together), as a new rated pairing is."""
         if address is not None:
-            self.requests.take(address, "lobby requests")
+            self.requests.take(address, N_("lobby requests"))
         if acting is None or other is None:
             return
         if self.sightings is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 
 BOARDS = ("brown", "blue", "green", "grey")
 THEMES = ("light", "dark", "system")
@@ -57,13 +57,20 @@ def allowed(name: str) -> tuple[Any, ...]:
 def parse_preferences(data: object, base: Preferences = DEFAULTS) -> Preferences:
     """`base` with the preferences of the JSON object `data` (some or all of them)."""
     if not isinstance(data, dict):
-        raise RequestError("bad_request", "the preferences must be a JSON object")
+        raise RequestError("bad_request", N_("the preferences must be a JSON object"))
     changes: dict[str, Any] = {}
     for name, value in data.items():
         if name not in NAMES:
-            raise RequestError("bad_request", f"no preference named {str(name)[:40]!r}")
+            raise RequestError(
+                "bad_request", N_("no preference named {name}"), name=repr(str(name)[:40])
+            )
         if type(value) is not type(getattr(DEFAULTS, name)) or value not in allowed(name):
-            raise RequestError("bad_request", f"preference {name!r} cannot be {str(value)[:40]!r}")
+            raise RequestError(
+                "bad_request",
+                N_("preference {name} cannot be {value}"),
+                name=repr(name),
+                value=repr(str(value)[:40]),
+            )
         changes[name] = value
     return replace(base, **changes)
 

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
+from chesscore.training.words import ENGLISH
 from server.accounts.identity import current_account_id
 from server.edge.clients import request_client
 from server.edge.http import answer_errors_as_json, json_body
+from server.i18n import request_words
 from server.puzzles.requests import parse_next, parse_puzzle_id, parse_result, parse_step
 from server.puzzles.service import PUZZLES, PuzzleService
 from server.puzzles.wire import dashboard_json, puzzle_json, result_json, themes_json
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 
 page = Blueprint("puzzles_page", __name__)
 blueprint = answer_errors_as_json(Blueprint("puzzles_api", __name__, url_prefix="/api/puzzles"))
@@ -43,15 +45,18 @@ def next_puzzle() -> Response:
 
 @blueprint.get("/themes")
 def themes() -> Response:
-    return jsonify(themes_json(*_service().theme_counts(request_client())))
+    return jsonify(themes_json(*_service().theme_counts(request_client()), request_words(ENGLISH)))
 
 
 @blueprint.get("/dashboard")
 def dashboard() -> Response:
     account_id = current_account_id()
     if account_id is None:
-        raise RequestError("bad_request", "the dashboard on the server is an account's: sign in")
-    return jsonify(dashboard_json(*_service().dashboard(request_client(), account_id)))
+        raise RequestError(
+            "bad_request", N_("the dashboard on the server is an account's: sign in")
+        )
+    found = _service().dashboard(request_client(), account_id)
+    return jsonify(dashboard_json(*found, request_words(ENGLISH)))
 
 
 @blueprint.get("/<puzzle_id>")
@@ -63,7 +68,9 @@ def one_puzzle(puzzle_id: str) -> Response:
 @blueprint.get("/<puzzle_id>/lesson")
 def lesson(puzzle_id: str) -> Response:
     step = parse_step(request.args)
-    found = _service().lesson(parse_puzzle_id(puzzle_id), step, request_client())
+    found = _service().lesson(
+        parse_puzzle_id(puzzle_id), step, request_client(), request_words(ENGLISH)
+    )
     return jsonify({"ok": True, "lesson": found})
 
 

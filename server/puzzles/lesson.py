@@ -7,7 +7,10 @@ square of the piece to move (the second hint) and a sentence about the solution'
 chesscore's analysis: the forks it makes (chesscore.analysis.insight), the undefended or cheaper
 piece it takes (the threat map's hanging pieces), the mate or check it gives, and the puzzle's
 themes (chesscore.puzzles) when nothing of those is seen, e.g. "Nf5 forks the king on g7 and
-the queen on d6." Squares are named here, at the edge, as everywhere in the server.
+the queen on d6." Each fact is a whole sentence of the `messages` catalog with named
+placeholders, said through a `Translator` (chesscore.training.words; the server hands the
+request's catalog), so every language orders its own words; a fork names its first two targets.
+Squares are named here, at the edge, as everywhere in the server.
 """
 
 from __future__ import annotations
@@ -22,10 +25,19 @@ from chesscore.puzzles import THEMES
 from chesscore.puzzles.verify import material_balance
 from chesscore.rules.squares import COLOR_NAMES, KING, PAWN
 from chesscore.training import PositionFacts
+from chesscore.training.drills import PIECE_WORDS
+from chesscore.training.words import ENGLISH, N_, Translator
 from server.puzzles.tables import StoredPuzzle
 from server.shared.errors import RequestError
 from server.threats.cache import checked_king
 from server.threats.wire import pin_lines_json, square_or_none, threats_json, xrays_json
+
+# The sentences naming one or two pieces a move forks, uncovers an attack on or attacks.
+FORKS_ONE = N_("{move} forks the {piece1} on {square1}.")
+FORKS_TWO = N_("{move} forks the {piece1} on {square1} and the {piece2} on {square2}.")
+UNCOVERS = N_("{move} uncovers an attack on the {piece1} on {square1}.")
+ATTACKS_ONE = N_("{move} attacks the {piece1} on {square1}.")
+ATTACKS_TWO = N_("{move} attacks the {piece1} on {square1} and the {piece2} on {square2}.")
 
 # Themes that say what kind of tactic the solution is, in the order a sentence names them.
 TACTICS = (
@@ -48,7 +60,7 @@ def position_at(puzzle: StoredPuzzle, step: int) -> tuple[Board, Move]:
     return board, board.parse_uci(puzzle.moves[2 * step + 1])
 
 
-def make_lesson(puzzle: StoredPuzzle, step: int) -> dict[str, Any]:
+def make_lesson(puzzle: StoredPuzzle, step: int, words: Translator = ENGLISH) -> dict[str, Any]:
     """`{"step", "fen", "turn", "check", "dests", "sans", "pieces", "piece", "move", "san",
     "sentence", "overlay", "line"}` for the step: `dests` the legal moves there and `sans`
     each one's SAN -> UCI (the page knows no rules: a move typed is looked up there),
@@ -72,8 +84,8 @@ def make_lesson(puzzle: StoredPuzzle, step: int) -> dict[str, Any]:
         "piece": square_name(move.from_square),
         "move": move.uci(),
         "san": board.san(move),
-        "sentence": solution_sentence(board, move, puzzle.themes, threats)
-        + line_outcome(puzzle, step),
+        "sentence": solution_sentence(board, move, puzzle.themes, threats, words)
+        + line_outcome(puzzle, step, words),
         "overlay": {
             "threats": threats_json(threats),
             "xrays": xrays_json(facts.xrays),
@@ -96,37 +108,56 @@ def make_line(puzzle: StoredPuzzle) -> list[dict[str, Any]]:
     return line
 
 
-def _piece_on(board: Board, sq: int) -> str:
+def _piece_word(board: Board, sq: int, words: Translator) -> str:
     piece = board.piece_at(sq)
     assert piece is not None  # the caller names squares that hold a piece
-    return f"the {PIECE_NAMES[piece.piece_type]} on {square_name(sq)}"
+    return words.gettext(PIECE_WORDS[piece.piece_type])
 
 
-def _joined(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+def _one_or_two(
+    board: Board, squares: list[int], words: Translator, one: str, two: str, san: str
+) -> str:
+    """`one` naming the piece on the first square, or `two` naming the first two."""
+    named: dict[str, str] = {"move": san}
+    for index, sq in enumerate(squares[:2]):
+        named |= {
+            f"piece{index + 1}": _piece_word(board, sq, words),
+            f"square{index + 1}": square_name(sq),
+        }
+    return _say(words, one if len(squares) == 1 else two, **named)
 
 
-def solution_sentence(board: Board, move: Move, themes: tuple[str, ...], threats: ThreatMap) -> str:
-    """The solution's move in one sentence (module docstring); `threats`: the threat map of
-    `board`."""
+def _say(words: Translator, message: str, **values: object) -> str:
+    return words.gettext(message).format(**values)
+
+
+def solution_sentence(
+    board: Board,
+    move: Move,
+    themes: tuple[str, ...],
+    threats: ThreatMap,
+    words: Translator = ENGLISH,
+) -> str:
+    """The solution's move in whole sentences (module docstring), each a message of the
+    catalog said through `words`; `threats`: the threat map of `board`."""
     san = board.san(move)
     after = board.copy()
     after.push(move)
     if after.is_checkmate():
-        return f"{san} is checkmate."
+        return _say(words, N_("{move} is checkmate."), move=san)
     change = describe_change(board, move, threats)
     said = []
     captured = board.piece_at(move.to_square)
     if captured is not None:
-        said.append(_taking(board, move.to_square, threats))
+        said.append(_taking(board, move, threats, words))
     forks = [fork for fork in change.forks if fork.origin == move.to_square]
     if forks:
-        said.append(f"forks {_joined([_piece_on(after, sq) for sq in forks[0].targets])}")
+        said.append(_one_or_two(after, list(forks[0].targets), words, FORKS_ONE, FORKS_TWO, san))
     uncovered = [a.target for a in change.discovered if _kind(after, a.target) != PAWN]
     if uncovered:
-        said.append(f"uncovers an attack on {_piece_on(after, uncovered[0])}")
+        said.append(_one_or_two(after, uncovered[:1], words, UNCOVERS, UNCOVERS, san))
     if after.is_check() and not said:
-        said.append("gives check")
+        said.append(_say(words, N_("{move} gives check."), move=san))
     attacked = [  # pieces, not pawns, and not the king ("check" says it)
         a.target
         for a in change.new_attacks
@@ -135,24 +166,19 @@ def solution_sentence(board: Board, move: Move, themes: tuple[str, ...], threats
         and _kind(after, a.target) not in (PAWN, KING)
     ]
     if attacked and not forks and captured is None:
-        said.append(f"attacks {_joined([_piece_on(after, sq) for sq in attacked[:2]])}")
-    named = [THEMES[key].lower() for key in TACTICS if key in themes]
-    # Clauses apart by commas: a clause may name two pieces with "and" itself.
+        said.append(_one_or_two(after, attacked, words, ATTACKS_ONE, ATTACKS_TWO, san))
     if not said:
-        sentence = f"{san} starts the winning line."
-    elif len(said) == 1:
-        sentence = f"{san} {said[0]}."
-    else:
-        sentence = f"{san} {', '.join(said[:-1])}, and {said[-1]}."
+        said.append(_say(words, N_("{move} starts the winning line."), move=san))
+    named = [words.gettext(THEMES[key]) for key in TACTICS if key in themes]
     if named:
-        sentence += f" The idea: {_joined(named)}."
-    return sentence
+        said.append(_say(words, N_("The idea: {themes}."), themes=", ".join(named)))
+    return " ".join(said)
 
 
-def line_outcome(puzzle: StoredPuzzle, step: int) -> str:
+def line_outcome(puzzle: StoredPuzzle, step: int, words: Translator = ENGLISH) -> str:
     """What the line from `step` on comes to, as a sentence after the first: " The line mates
-    in 2." or " By its end you are 3 pawns of material up." ("" when it is the move itself:
-    a mate in one, or a one-move line whose first sentence said the capture)."""
+    in 2." or " By its end you are 3 pawns of material up." ("" when it is the move
+    itself: a mate in one, or a one-move line whose first sentence said the capture)."""
     board, _ = position_at(puzzle, step)
     solver = board.turn
     start = material_balance(board, solver)
@@ -160,11 +186,20 @@ def line_outcome(puzzle: StoredPuzzle, step: int) -> str:
         board.push_uci(uci)
     left = (len(puzzle.moves) - 2 * step) // 2
     if board.is_checkmate():
-        return "" if left == 1 else f" The line mates in {left}."
+        if left == 1:
+            return ""
+        # English says "mates in 3" with no noun; other languages count their moves.
+        mates = words.ngettext("The line mates in {n}.", "The line mates in {n}.", left)
+        return " " + mates.format(n=left)
     gain = material_balance(board, solver) - start
     if left == 1 or gain <= 0:
         return ""
-    return f" By its end you are {gain} pawn{'s' if gain > 1 else ''} of material up."
+    up = words.ngettext(
+        "By its end you are {n} pawn of material up.",
+        "By its end you are {n} pawns of material up.",
+        gain,
+    )
+    return " " + up.format(n=gain)
 
 
 def _kind(board: Board, sq: int) -> int:
@@ -172,13 +207,23 @@ def _kind(board: Board, sq: int) -> int:
     return 0 if piece is None else piece.piece_type
 
 
-def _taking(board: Board, sq: int, threats: ThreatMap) -> str:
-    """ "takes the rook on d1, which was undefended" (or worth more than the piece taking it,
-    as the threat map's hanging pieces are), or only what it takes."""
-    taken = _piece_on(board, sq)
+def _taking(board: Board, move: Move, threats: ThreatMap, words: Translator) -> str:
+    """ "Rxd1 takes the rook on d1, which was undefended." (or worth more than the piece
+    taking it, as the threat map's hanging pieces are), or only what it takes."""
+    sq = move.to_square
+    named = {
+        "move": board.san(move),
+        "piece": _piece_word(board, sq, words),
+        "square": square_name(sq),
+    }
     if sq not in threats.hanging:
-        return f"takes {taken}"
-    owner = board.turn ^ 1
-    if not threats.attackers[owner][sq]:
-        return f"takes {taken}, which was undefended"
-    return f"takes {taken}, which was worth more than the piece taking it"
+        return _say(words, N_("{move} takes the {piece} on {square}."), **named)
+    if not threats.attackers[board.turn ^ 1][sq]:
+        return _say(
+            words, N_("{move} takes the {piece} on {square}, which was undefended."), **named
+        )
+    return _say(
+        words,
+        N_("{move} takes the {piece} on {square}, which was worth more than the piece taking it."),
+        **named,
+    )

@@ -19,7 +19,7 @@ from chesscore.ratings import PlayerRating
 from chesscore.ratings.glicko2 import Glicko
 from server.edge.fields import expect_fields, number_field
 from server.edge.query import parse_query_int
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 
 # lichess's ids have five characters, ours six; an import's may have up to 16 (csvformat).
 PUZZLE_ID = re.compile(r"[0-9A-Za-z]{1,16}")
@@ -44,7 +44,7 @@ class ResultRequest:
 
 def parse_puzzle_id(text: str) -> str:
     if not PUZZLE_ID.fullmatch(text):
-        raise RequestError("not_found", f"no puzzle has the id {text[:20]!r}")
+        raise RequestError("not_found", N_("no puzzle has the id {id}"), id=repr(text[:20]))
     return text
 
 

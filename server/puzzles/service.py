@@ -28,11 +28,12 @@ import chesscore
 from chesscore.puzzles import Puzzle, read_puzzles
 from chesscore.puzzles import rate_attempt as rate_puzzle_attempt
 from chesscore.ratings import PlayerRating
+from chesscore.training.words import ENGLISH, Translator
 from server.puzzles.lesson import make_lesson
 from server.puzzles.requests import NextRequest, ResultRequest
 from server.puzzles.tables import Attempt, Choice, PuzzleTables, StoredPuzzle, ThemeTally
 from server.shared.buckets import AddressBuckets
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.slots import Slot
 
 SHIPPED = Path(chesscore.__file__).resolve().parent / "data" / "puzzles.csv"
@@ -94,12 +95,12 @@ class PuzzleService:
         return added
 
     def check_rate(self, address: str) -> None:
-        self.buckets.take(address, "puzzle requests")
+        self.buckets.take(address, N_("puzzle requests"))
 
     def next_puzzle(self, asked: NextRequest, address: str, account_id: int | None) -> StoredPuzzle:
         self.check_rate(address)
         if asked.mine and account_id is None:
-            raise RequestError("bad_request", "'mine=1' asks for your own puzzles: sign in")
+            raise RequestError("bad_request", N_("'mine=1' asks for your own puzzles: sign in"))
         rating = asked.rating
         if rating is None:
             known = None if account_id is None else self.tables.account_rating(account_id)
@@ -116,7 +117,7 @@ class PuzzleService:
         if not found:  # every puzzle near was done: one again rather than none
             found = self.tables.nearest(Choice(choice.theme, choice.owner_id, rating, None, (), 1))
         if not found:
-            raise RequestError("not_found", "no puzzle of this kind in the set")
+            raise RequestError("not_found", N_("no puzzle of this kind in the set"))
         found.sort(key=lambda puzzle: abs(puzzle.rating - rating))
         return self.rng.choice(found[:CHOICE])
 
@@ -124,7 +125,7 @@ class PuzzleService:
         self.check_rate(address)
         found = self.tables.puzzle(puzzle_id)
         if found is None:
-            raise RequestError("not_found", f"no puzzle has the id {puzzle_id!r}")
+            raise RequestError("not_found", N_("no puzzle has the id {id}"), id=repr(puzzle_id))
         return found
 
     def theme_counts(self, address: str) -> tuple[int, dict[str, int]]:
@@ -150,11 +151,14 @@ class PuzzleService:
             asked.solver or PlayerRating(),
         )
         if attempt is None:
-            raise RequestError("not_found", f"no puzzle has the id {puzzle_id!r}")
+            raise RequestError("not_found", N_("no puzzle has the id {id}"), id=repr(puzzle_id))
         return attempt
 
-    def lesson(self, puzzle_id: str, step: int, address: str) -> dict[str, Any]:
-        return make_lesson(self.puzzle(puzzle_id, address), step)
+    def lesson(
+        self, puzzle_id: str, step: int, address: str, words: Translator = ENGLISH
+    ) -> dict[str, Any]:
+        """What a hint or a failure shows at the solver's move `step`, said through `words`."""
+        return make_lesson(self.puzzle(puzzle_id, address), step, words)
 
     def dashboard(self, address: str, account_id: int) -> tuple[PlayerRating, list[ThemeTally]]:
         self.check_rate(address)

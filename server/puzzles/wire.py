@@ -12,6 +12,7 @@ from typing import Any
 
 from chesscore.puzzles import THEMES
 from chesscore.ratings import PlayerRating
+from chesscore.training.words import ENGLISH, Translator
 from server.puzzles.tables import Attempt, StoredPuzzle, ThemeTally
 
 
@@ -49,20 +50,23 @@ def glicko_json(rating: PlayerRating) -> dict[str, float]:
     }
 
 
-def themes_json(total: int, counts: dict[str, int]) -> dict[str, Any]:
+def themes_json(total: int, counts: dict[str, int], words: Translator = ENGLISH) -> dict[str, Any]:
     themes = [
-        {"key": key, "name": name, "count": counts.get(key, 0)} for key, name in THEMES.items()
+        {"key": key, "name": words.gettext(name), "count": counts.get(key, 0)}
+        for key, name in THEMES.items()
     ]
     return {"ok": True, "total": total, "themes": themes}
 
 
-def dashboard_json(rating: PlayerRating, tallies: list[ThemeTally]) -> dict[str, Any]:
+def dashboard_json(
+    rating: PlayerRating, tallies: list[ThemeTally], words: Translator = ENGLISH
+) -> dict[str, Any]:
     return {
         "ok": True,
         "rating": round(rating.glicko.rating),
         "deviation": round(rating.glicko.deviation),
         "themes": [
-            {"key": t.theme, "name": THEMES.get(t.theme, t.theme), "wins": t.wins,
+            {"key": t.theme, "name": words.gettext(THEMES.get(t.theme, t.theme)), "wins": t.wins,
              "losses": t.losses}
             for t in tallies
         ],

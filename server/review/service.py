@@ -143,7 +143,7 @@ class ReviewService:
         """The review of a PGN's game, which `read` reads at the setting (`pgn_source`, in the
         work pool): the address's bucket is taken first, so a flood of posts is refused before
         any PGN is parsed (the same game posted again costs a token too)."""
-        self.buckets.take(address, "reviews")
+        self.buckets.take(address, N_("reviews"))
         return self._add(read(self.setting), address, limited=True, taken=True)
 
     def game_ended(self, game: Game) -> None:
@@ -176,7 +176,7 @@ class ReviewService:
         if found is not None and found.status != "failed":
             return found, False
         if limited and not taken:
-            self.buckets.take(address, "reviews")
+            self.buckets.take(address, N_("reviews"))
         review = new_stored(secrets.token_urlsafe(6), source, self.engine, address, time.time())
         with self.admission:
             if limited:

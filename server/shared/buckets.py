@@ -15,7 +15,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError, Said
 
 # At most this many addresses keep a bucket; the least recently seen go first.
 MAX_ADDRESSES = 100_000
@@ -60,8 +60,8 @@ class TokenBucket:
 class RateLimited(RequestError):
     """`rate_limited`, with the seconds after which a retry will pass (HTTP Retry-After)."""
 
-    def __init__(self, message: str, retry_after: float) -> None:
-        super().__init__("rate_limited", message)
+    def __init__(self, message: str, retry_after: float, **params: object) -> None:
+        super().__init__("rate_limited", message, **params)
         self.retry_after = max(1, math.ceil(retry_after))
 
 
@@ -83,7 +83,8 @@ class AddressBuckets:
         self.lock = threading.Lock()
 
     def take(self, address: str, what: str) -> None:
-        """Take a token for `address`, or raise RateLimited naming `what` was limited."""
+        """Take a token for `address`, or raise RateLimited naming `what` was limited (a
+        plural noun marked `N_`: "chat lines")."""
         bucket = self._bucket(address)
         if not bucket.allow():
             self._refuse(bucket, what)
@@ -112,10 +113,18 @@ class AddressBuckets:
         return bucket
 
     def _refuse(self, bucket: TokenBucket, what: str) -> None:
+        # `what` is a message of its own (marked `N_` by the caller), said in the refusal's
+        # language with it.
         raise RateLimited(
-            f"too many {what} from your address: {self.burst} at once, then one every "
-            f"{self.interval:g} s; retry in {math.ceil(bucket.wait_time())} s",
+            N_(
+                "too many {what} from your address: {burst} at once, then one every "
+                "{interval} s; retry in {wait} s"
+            ),
             bucket.wait_time(),
+            what=Said(what),
+            burst=self.burst,
+            interval=f"{self.interval:g}",
+            wait=math.ceil(bucket.wait_time()),
         )
 
     def _forget_idle(self) -> None:

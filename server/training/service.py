@@ -111,7 +111,7 @@ class TrainingService:
 
     def next_drill(self, kind: str, level: int, address: str, words: Translator = ENGLISH) -> Given:
         """A drill for `address`, its question and reasons in the language of `words`."""
-        self.buckets.take(address, "training requests")
+        self.buckets.take(address, N_("training requests"))
         played = self._site_position()
         seen = self.seen.of(address, kind)
         drill, facts, position = self.lane.run(self.choose, kind, level, seen, played)
@@ -126,7 +126,7 @@ class TrainingService:
     def answer(self, asked: AnswerRequest, address: str) -> Judged:
         """Judge an answer; `not_found` for an id this address has no unanswered drill under,
         `bad_request` (the drill kept) for an answer of the wrong form."""
-        self.buckets.take(address, "training requests")
+        self.buckets.take(address, N_("training requests"))
         drill = self.pending.take(
             asked.id, address, lambda drill: check_form(drill.kind, asked.form)
         )

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from server.shared.buckets import RateLimited, TokenBucket
+from server.shared.errors import N_
 from server.shared.slots import Slot
 
 BURST = 40.0
@@ -50,17 +51,25 @@ class WorkAdmission:
         with self.lock:
             if address in self.in_flight:
                 raise RateLimited(
-                    "one large request at a time from your address: wait for the answer to the"
-                    " last one",
+                    N_(
+                        "one large request at a time from your address: wait for the answer to"
+                        " the last one"
+                    ),
                     1,
                 )
             bucket = self._bucket(address)
             if not bucket.allow(cost):
                 wait = math.ceil((cost - bucket.tokens) / self.rate)
                 raise RateLimited(
-                    f"too much work asked from your address: this request costs {cost:.0f} units"
-                    f" of {self.burst:.0f}, refilled at {self.rate:g} a second; retry in {wait} s",
+                    N_(
+                        "too much work asked from your address: this request costs {cost} units"
+                        " of {burst}, refilled at {rate} a second; retry in {wait} s"
+                    ),
                     wait,
+                    cost=f"{cost:.0f}",
+                    burst=f"{self.burst:.0f}",
+                    rate=f"{self.rate:g}",
+                    wait=wait,
                 )
             self.in_flight.add(address)
         try:

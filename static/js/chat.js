@@ -10,6 +10,7 @@
 import { refusalText } from './client.js';
 import { preferences } from './preferences.js';
 import { $, all } from './dom.js';
+import { t } from './i18n.js';
 
 /** @typedef {{phrase: string, by: string, name: string | null}} ChatLine */
 
@@ -27,10 +28,10 @@ export function createChat(request) {
 
   /** @param {ChatLine} line */
   function speaker(line) {
-    if (line.by === role) return 'You';
-    if (line.by === 'white') return 'White';
-    if (line.by === 'black') return 'Black';
-    return line.name ?? 'Spectator';
+    if (line.by === role) return t('You');
+    if (line.by === 'white') return t('White');
+    if (line.by === 'black') return t('Black');
+    return line.name ?? t('Spectator');
   }
 
   /** @param {ChatLine} line */
@@ -65,7 +66,7 @@ export function createChat(request) {
       role = joinedRole;
       const reply = await request('chat_join');
       if (!reply.ok) return;
-      $('#chat-title').textContent = reply.audience === 'players' ? 'Chat' : "Spectators' chat";
+      $('#chat-title').textContent = reply.audience === 'players' ? t('Chat') : t("Spectators' chat");
       $('#chat-lines').replaceChildren();
       for (const line of reply.lines) show(line);
       panel.hidden = false;

@@ -163,7 +163,7 @@ function receiveJoin(reply) {
   const missedMoves = missed.filter((change) => change.type === 'move');
   if (page.state && missedMoves.length > 0) {
     const words = missedMoves.map((change) => describeSanOnly(change, change.by)).join('. ');
-    announce($('#announcer'), `While the connection was lost: ${words}`);
+    announce($('#announcer'), t('While the connection was lost: {moves}', { moves: words }));
   }
   receiveState(reply.state, false);
   if (page.role !== 'spectator') {

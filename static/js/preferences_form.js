@@ -6,6 +6,7 @@
 import { preferences, savePreferences } from './preferences.js';
 import { refusalText } from './client.js';
 import { byId } from './dom.js';
+import { t } from './i18n.js';
 
 const form = byId('preferences-form', HTMLFormElement);
 const status = byId('preferences-status');
@@ -19,6 +20,6 @@ form.addEventListener('change', async (event) => {
   status.textContent = '';
   error.textContent = '';
   const reply = await savePreferences({ [name]: value });
-  if (reply.ok) status.textContent = 'Saved.';
-  else error.textContent = `Not saved: ${refusalText(reply)}`;
+  if (reply.ok) status.textContent = t('Saved.');
+  else error.textContent = t('Not saved: {reason}', { reason: refusalText(reply) });
 });

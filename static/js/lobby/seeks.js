@@ -33,8 +33,8 @@ export function outOfRange(seek) {
   if (!seek.rating_range) return null;
   const [low, high] = seek.rating_range;
   const rating = ownRating(seek.speed);
-  if (rating === null) return `For ratings ${low}–${high}: sign in to join`;
-  if (rating < low || rating > high) return `For ratings ${low}–${high}: yours is ${rating}`;
+  if (rating === null) return t('For ratings {low}–{high}: sign in to join', { low, high });
+  if (rating < low || rating > high) return t('For ratings {low}–{high}: yours is {rating}', { low, high, rating });
   return null;
 }
 
@@ -97,7 +97,7 @@ export function makeSeekList({ onJoin, onCancel }) {
     if (barred) {
       row.classList.add('out-of-range');
       button.disabled = true;
-      button.setAttribute('aria-label', `Join the challenge of ${seek.name}: ${barred}`);
+      button.setAttribute('aria-label', t('Join the challenge of {name}: {reason}', { name: seek.name, reason: barred }));
       const reason = document.createElement('span');
       reason.className = 'seek-barred';
       reason.textContent = barred;

@@ -4,6 +4,8 @@
  * account's come from the server (`/api/puzzles/dashboard`), a visitor's from this browser.
  */
 
+import { t } from '../i18n.js';
+
 /** @typedef {{key: string, name: string, wins: number, losses: number}} Tally */
 
 /**
@@ -27,6 +29,6 @@ export function renderDashboard(table, line, themes, rating) {
   );
   table.hidden = played.length === 0;
   line.textContent = played.length
-    ? `Puzzle rating ${rating === null ? '1500' : Math.round(rating)}.`
-    : 'No puzzle solved yet.';
+    ? t('Puzzle rating {rating}.', { rating: rating === null ? 1500 : Math.round(rating) })
+    : t('No puzzle solved yet.');
 }

@@ -22,6 +22,7 @@ import { load, recordResult, rememberSeen } from './progress.js';
 import { createStorm } from './storm.js';
 import { renderDashboard } from './dashboard.js';
 import { createSquareFocus } from '../panel/squares.js';
+import { t, tn } from '../i18n.js';
 
 /** @typedef {import('/vendor/chessground/types.js').Key} Key */
 /** @typedef {import('/vendor/chessground/types.js').Color} Color */
@@ -46,7 +47,9 @@ const mineChoice = /** @type {HTMLInputElement | null} */ (document.getElementBy
 // threats are the hint's to show, not the squares' words).
 const squares = createSquareFocus($('#square-focus'), $('#square-description'), async (square) => {
   const piece = lesson?.pieces?.[square];
-  return { ok: true, text: piece ? `${square}, ${piece}` : `${square}, empty` };
+  // The piece's words are the analysis editor's ("white knight"), in the js catalog.
+  const text = piece ? t('{square}, {piece}', { square, piece: t(piece) }) : t('{square}, empty', { square });
+  return { ok: true, text };
 });
 const storm = createStorm($('#puzzle-clock'), () => stormOver());
 
@@ -145,15 +148,19 @@ function startPuzzle() {
   board.show({ fen: current().fen, turn: other(solver), dests: null });
   overlay.render({ threats: null, fen: current().fen, orientation: solver, mode: 'off' });
   $('#puzzle-sentence').textContent = '';
-  $('#puzzle-about').textContent = mode === 'rated' ? `Puzzle ${current().id} · rated ${current().rating}` : '';
-  prompt('Watch the opponent’s move…');
+  $('#puzzle-about').textContent = mode === 'rated' ? t('Puzzle {id} · rated {rating}', { id: current().id, rating: current().rating }) : '';
+  prompt(t('Watch the opponent’s move…'));
   setState('setup');
   window.setTimeout(() => {
     const setup = taught().line[0];
     showLine(0, taught().dests);
     setState('playing');
-    prompt(`Your turn: find the best move for ${solver}.`);
-    announce($('#puzzle-announcer'), `${other(solver)} played ${setup.san}. Find the best move for ${solver}.`);
+    prompt(solver === 'white' ? t('Your turn: find the best move for White.') : t('Your turn: find the best move for Black.'));
+    const said =
+      solver === 'white'
+        ? t('Black played {move}. Find the best move for White.', { move: setup.san })
+        : t('White played {move}. Find the best move for Black.', { move: setup.san });
+    announce($('#puzzle-announcer'), said);
   }, SETUP_DELAY);
 }
 
@@ -192,7 +199,7 @@ function playTyped(text) {
     Object.entries(sans).find(([san]) => bare(san) === bare(typed))?.[1] ??
     Object.values(sans).find((uci) => uci === typed.toLowerCase() || uci.slice(0, 4) === typed.toLowerCase());
   if (!found) {
-    showError(`${typed} is not a legal move here.`);
+    showError(t('{move} is not a legal move here.', { move: typed }));
     return false;
   }
   showError('');
@@ -207,8 +214,8 @@ async function rightMove() {
   board.markSquares({});
   if (index === current().moves.length - 1) return solved();
   setState('reply');
-  prompt('Best move! Keep going.');
-  announce($('#puzzle-announcer'), `${taught().line[index].san}: best move. Keep going.`);
+  prompt(t('Best move! Keep going.'));
+  announce($('#puzzle-announcer'), t('{move}: best move. Keep going.', { move: taught().line[index].san }));
   await new Promise((done) => {
     window.setTimeout(done, REPLY_DELAY);
   });
@@ -218,14 +225,14 @@ async function rightMove() {
   if (!(await fetchLesson())) return;
   showLine(index + 1, taught().dests);
   setState('playing');
-  announce($('#puzzle-announcer'), `The opponent played ${reply.san}. Your move.`);
+  announce($('#puzzle-announcer'), t('The opponent played {move}. Your move.', { move: reply.san }));
 }
 
 async function solved() {
   setState('solved');
-  prompt('Solved!');
+  prompt(t('Solved!'));
   $('#puzzle-sentence').textContent = firstLesson?.sentence ?? '';
-  announce($('#puzzle-announcer'), 'Solved!');
+  announce($('#puzzle-announcer'), t('Solved!'));
   finishPuzzle(true);
 }
 
@@ -256,9 +263,9 @@ function failed(uci) {
   });
   const sans = /** @type {Record<string, string>} */ (taught().sans);
   const tried = Object.keys(sans).find((san) => uci && sans[san].slice(0, 4) === uci) ?? uci;
-  prompt(tried ? `Wrong: ${tried} is not the move. Puzzle failed.` : 'The solution:');
-  $('#puzzle-sentence').textContent = `You missed ${taught().san}: ${taught().sentence}`;
-  announce($('#puzzle-announcer'), `${uci ? 'Puzzle failed.' : ''} ${taught().sentence}`);
+  prompt(tried ? t('Wrong: {move} is not the move. Puzzle failed.', { move: tried }) : t('The solution:'));
+  $('#puzzle-sentence').textContent = t('You missed {move}: {sentence}', { move: taught().san, sentence: taught().sentence });
+  announce($('#puzzle-announcer'), uci ? t('Puzzle failed. {sentence}', { sentence: taught().sentence }) : taught().sentence);
   finishPuzzle(false);
 }
 
@@ -277,8 +284,11 @@ async function finishPuzzle(win) {
   recordResult(current().themes, win, signedIn ? null : reply.solver);
   const { before, after } = reply.rating;
   const change = after - before;
-  $('#puzzle-rating').textContent = `Rating ${after}${reply.counted ? ` (${change >= 0 ? '+' : ''}${change})` : ''}`;
-  $('#puzzle-about').textContent = `Puzzle ${current().id} · now rated ${reply.puzzle.rating}`;
+  const signed = `${change >= 0 ? '+' : ''}${change}`;
+  $('#puzzle-rating').textContent = reply.counted
+    ? t('Rating {rating} ({change})', { rating: after, change: signed })
+    : t('Rating {rating}', { rating: after });
+  $('#puzzle-about').textContent = t('Puzzle {id} · now rated {rating}', { id: current().id, rating: reply.puzzle.rating });
   refreshDashboard();
 }
 
@@ -286,27 +296,27 @@ async function finishPuzzle(win) {
 function streakResult(win) {
   if (win) {
     streak += 1;
-    $('#puzzle-counter').textContent = `Streak ${streak}`;
+    $('#puzzle-counter').textContent = t('Streak {n}', { n: streak });
     window.setTimeout(nextPuzzle, 700);
     return;
   }
-  $('#puzzle-counter').textContent = `Streak over: ${streak}`;
-  prompt(`Streak over: ${streak} solved in a row. Press Next to start again.`);
+  $('#puzzle-counter').textContent = t('Streak over: {n}', { n: streak });
+  prompt(tn('Streak over: {n} solved in a row. Press Next to start again.', 'Streak over: {n} solved in a row. Press Next to start again.', streak));
   streak = 0;
 }
 
 /** @param {boolean} win */
 function stormResult(win) {
   storm.result(win);
-  $('#puzzle-counter').textContent = `Solved ${storm.score()}`;
+  $('#puzzle-counter').textContent = t('Solved {n}', { n: storm.score() });
   if (storm.running()) window.setTimeout(() => storm.running() && nextPuzzle(), win ? 250 : 900);
 }
 
 function stormOver() {
   setState('over');
   board.show({ fen: board.ground.getFen(), turn: 'white', dests: null });
-  prompt(`Time! ${storm.score()} puzzles solved in 3 minutes.`);
-  announce($('#puzzle-announcer'), `Time is up: ${storm.score()} puzzles solved.`);
+  prompt(tn('Time! {n} puzzle solved in 3 minutes.', 'Time! {n} puzzles solved in 3 minutes.', storm.score()));
+  announce($('#puzzle-announcer'), tn('Time is up: {n} puzzle solved.', 'Time is up: {n} puzzles solved.', storm.score()));
 }
 
 /** @param {boolean} on */
@@ -325,10 +335,10 @@ function replay(index) {
   board.markSquares({});
   if (replayAt === -1) {
     board.show({ fen: current().fen, turn: other(taught().turn), dests: null });
-    return told('The puzzle’s start.');
+    return told(t('The puzzle’s start.'));
   }
   showLine(replayAt, null);
-  told(`Move ${replayAt + 1} of ${last + 1}: ${taught().line[replayAt].san}`);
+  told(t('Move {number} of {count}: {move}', { number: replayAt + 1, count: last + 1, move: taught().line[replayAt].san }));
 }
 
 function hint() {
@@ -347,10 +357,10 @@ function hint() {
       mode: 'both',
       density: 'pieces',
     });
-    prompt('Hint: the threats of the position are shown.');
+    prompt(t('Hint: the threats of the position are shown.'));
   } else {
     board.markSquares({ [taught().piece]: 'puzzle-hint' });
-    prompt(`Hint: move the piece on ${taught().piece}.`);
+    prompt(t('Hint: move the piece on {square}.', { square: taught().piece }));
   }
   announce($('#puzzle-announcer'), /** @type {string} */ ($('#puzzle-prompt').textContent));
 }
@@ -363,7 +373,7 @@ function chooseMode(chosen) {
     button.setAttribute('aria-pressed', String(/** @type {HTMLElement} */ (button).dataset.mode === mode));
   }
   streak = 0;
-  $('#puzzle-counter').textContent = mode === 'rated' ? '' : mode === 'streak' ? 'Streak 0' : 'Solved 0';
+  $('#puzzle-counter').textContent = mode === 'rated' ? '' : mode === 'streak' ? t('Streak {n}', { n: 0 }) : t('Solved {n}', { n: 0 });
   if (mode === 'storm') storm.start();
   else storm.stop();
   nextPuzzle();
@@ -372,7 +382,7 @@ function chooseMode(chosen) {
 async function loadThemes() {
   const reply = await requestJson('/api/puzzles/themes');
   if (!reply.ok) return showError(refusalText(reply));
-  themeChoice.options[0].textContent = `Any theme (${reply.total})`;
+  themeChoice.options[0].textContent = t('Any theme ({count})', { count: reply.total });
   for (const theme of reply.themes) {
     themeNames[theme.key] = theme.name;
     if (theme.count) themeChoice.add(new Option(`${theme.name} (${theme.count})`, theme.key));
@@ -428,7 +438,7 @@ mineChoice?.addEventListener('change', () => nextPuzzle());
 document.addEventListener('keydown', onKey);
 
 const kept = load().solver;
-$('#puzzle-rating').textContent = kept && !signedIn ? `Rating ${Math.round(kept.rating)}` : '';
+$('#puzzle-rating').textContent = kept && !signedIn ? t('Rating {rating}', { rating: Math.round(kept.rating) }) : '';
 
 // @ts-expect-error: the browser tests read the page's state here
 window.puzzlesPage = {

@@ -148,7 +148,7 @@ async function openImported(event, review) {
   event.preventDefault();
   const opened = await openInAnalysis(review);
   if (opened.ok) window.location.href = opened.url;
-  else $('#review-feedback').textContent = `Could not open the analysis board: ${refusalText(opened)}`;
+  else $('#review-feedback').textContent = t('Could not open the analysis board: {reason}', { reason: refusalText(opened) });
 }
 
 /** While the review runs and no push is coming (the socket is not watching): ask again. */
