@@ -128,6 +128,10 @@ class Header:
         return dict(self.offers).get(kind)
 
     def with_offer(self, kind: str, color: Color | None) -> Header:
+        # Every move withdraws any takeback offer, and there rarely is one: the header as it
+        # is then, not a copy made by `replace` (its slowest part of a move's glue).
+        if color is None and all(k != kind for k, _ in self.offers):
+            return self
         offers = {k: c for k, c in self.offers if k != kind}
         if color is not None:
             offers[kind] = color
