@@ -189,6 +189,10 @@ class Game:
     header: Header
     version: int = 0
     moves: list[MoveRecord] = field(default_factory=list)
+    # How many moves the move list's JSON text holds, and its records (without the brackets)
+    # as last sent: a move adds its record instead of writing them all again
+    # (server.games.messages).
+    moves_text: tuple[int, str] | None = field(default=None, compare=False, repr=False)
 
     @property
     def ply(self) -> int:
@@ -214,6 +218,7 @@ class Game:
         """Make a stored change part of the game."""
         if change.keep_plies is not None:
             del self.moves[change.keep_plies :]
+            self.moves_text = None  # other moves may come back to its length
         self.moves.extend(change.added)
         if change.board is not None:
             self.board = change.board
