@@ -39,6 +39,7 @@ BENCHES = [
     ("signin.py", ["--repeat", "2"], "HTTP sign-in, unknown name"),
     ("signup_flood.py", ["--addresses", "2", "--each", "1"], "owner's sign-in during"),
     ("ratings.py", ["--games", "20"], "SQLite store rate_game (one transaction)"),
+    ("store_write.py", ["--games", "3", "--plies", "4"], "us per write"),
     (
         "profile.py",
         [

@@ -9,7 +9,7 @@ from chesscore import BLACK, WHITE, Board, Move
 from server.edge.wire import dumps
 from server.games.clock import ClockSettings
 from server.games.messages import make_public_state, make_state, tailor_state
-from server.games.play import Game, GameSettings, make_move, new_game
+from server.games.play import Change, Game, GameSettings, make_move, new_game
 
 NOW = 1000.0
 
@@ -93,3 +93,20 @@ def test_the_clock_runs_for_the_side_to_move_once_both_have_moved() -> None:
     clock = make_public_state(game, NOW + 5)["clock"]
     assert clock["running"] == "white" and clock["initial_ms"] == 60_000
     assert clock["white_ms"] == 55_000 and clock["black_ms"] == 60_000
+
+
+def test_the_move_list_is_written_again_after_a_takeback() -> None:
+    """The move list's text is kept with the game and extended move by move; a takeback that
+    drops moves and plays others to the same length sends the new ones."""
+    game = game_after()
+    for uci in ("e2e4", "e7e5", "g1f3"):
+        game.apply(make_move(game, game.board.turn, game.ply, Move.from_uci(uci), NOW))
+        make_public_state(game, NOW)
+    board = Board()
+    for uci in ("e2e4", "e7e5"):
+        board.push(Move.from_uci(uci))
+    game.apply(Change({"type": "takeback"}, game.header, board, keep_plies=2))
+    game.apply(make_move(game, WHITE, 2, Move.from_uci("b1c3"), NOW))
+    sent = json.loads(dumps(make_public_state(game, NOW)))["moves"]
+    assert [record["uci"] for record in sent] == ["e2e4", "e7e5", "b1c3"]
+    assert sent == json.loads(dumps(make_public_state(game, NOW)))["moves"]

@@ -13,7 +13,13 @@ from typing import Any
 
 from chesscore import Board
 from server.edge.wire import JsonText, Packet, QueueJson, _stdlib_dumps, dumps, encode
-from server.games.messages import make_public_state, tailor_state
+from server.games.messages import (
+    encode_mover_state,
+    make_public_state,
+    mover_fields,
+    seat_state,
+    tailor_state,
+)
 from server.games.play import GameSettings, Header, MoveRecord, restore_game
 from tests.random_games import play_random_game
 
@@ -115,6 +121,31 @@ def test_orjson_writes_the_bytes_the_standard_encoder_writes() -> None:
         assert text == _stdlib_dumps(value, None) and json.loads(text) == json.loads(
             _stdlib_dumps(value, None)
         )
+
+
+def test_the_mover_s_text_is_the_encoding_of_its_state() -> None:
+    """The rooms write the mover's legal moves into the text of the seat not to move: the very
+    text of encoding the mover's whole state, assisted or not, with names json escapes."""
+    checked = 0
+    for seed, assisted in ((510, True), (511, False), (512, True)):
+        board = play_random_game(seed, max_plies=40)
+        settings = GameSettings(
+            "friend", 0, Board().fen(), assisted=assisted, names=("Zoë", "Bjørn")
+        )
+        records = _records(board)
+        for plies in range(0, len(records) + 1, 7):
+            game = restore_game(
+                "g", settings, Header(seated=frozenset({0, 1})), plies, records[:plies]
+            )
+            public = make_public_state(game, 0.0)
+            for role in (0, 1, None):
+                fields = mover_fields(game, role)
+                if fields is None:
+                    continue
+                text = encode_mover_state(encode(seat_state(public, game, role)), fields)
+                assert text.text == dumps(tailor_state(public, game, role))
+                checked += 1
+    assert checked >= 10
 
 
 def _records(board: Board) -> list[MoveRecord]:

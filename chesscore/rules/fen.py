@@ -296,28 +296,29 @@ def _origins(board: list[int], sq: int) -> list[int]:
     return origins
 
 
+# The FEN letter of each piece code (colour << 3 | type), "1" for an empty square: a rank is
+# written as one letter per square and the runs of "1" counted afterwards.
+_FEN_LETTERS = tuple(" PNBRQK1 pnbrqk1"[code] if code & 7 else "1" for code in range(16))
+# Runs of empty squares, longest first: a run of n is replaced only at its own length.
+_EMPTY_RUNS = tuple(("1" * n, str(n)) for n in range(8, 1, -1))
+# The first index of each rank on the 0x88 board, eighth rank first as FEN writes them.
+_RANK_STARTS = tuple(rank * 16 for rank in range(7, -1, -1))
+
+
 def make_fen(board: PositionState) -> str:
     """The FEN of a board; the en passant square only when a legal capture exists."""
-    rows = []
-    for rank in range(7, -1, -1):
-        row = ""
-        empty = 0
-        for file in range(8):
-            code = board.board[rank * 16 + file]
-            if not code:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            letter = " pnbrqk"[code & 7]
-            row += letter if code >> 3 else letter.upper()
-        rows.append(row + (str(empty) if empty else ""))
+    # The server writes a FEN after every move: the squares are mapped and joined in C
+    # (str.join, str.replace) rather than counted one by one in Python, a third of the time.
+    cells, letters = board.board, _FEN_LETTERS
+    placement = "/".join(
+        "".join([letters[code] for code in cells[start : start + 8]]) for start in _RANK_STARTS
+    )
+    for run, count in _EMPTY_RUNS:
+        placement = placement.replace(run, count)
     ep = "-"
     if board.ep_square is not None and movegen.has_legal_en_passant(board):
         ep = square_name(board.ep_square)
     turn = "w" if board.turn == WHITE else "b"
     return (
-        f"{'/'.join(rows)} {turn} {board.castling} {ep} "
-        f"{board.halfmove_clock} {board.fullmove_number}"
+        f"{placement} {turn} {board.castling} {ep} {board.halfmove_clock} {board.fullmove_number}"
     )

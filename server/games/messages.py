@@ -19,8 +19,8 @@ from typing import Any, TypedDict
 
 from chesscore import BLACK, WHITE, Board, Color
 from chesscore.openings import opening_of
-from server.edge.wire import JsonText
-from server.games.play import Game, color_name
+from server.edge.wire import JsonText, dumps
+from server.games.play import Game, MoveRecord, color_name
 from server.games.stored import shown_to_data
 from server.threats.cache import position_facts
 
@@ -30,6 +30,13 @@ class Destinations(TypedDict):
 
     dests: dict[str, list[str]] | None
     promotions: dict[str, list[str]] | None
+
+
+class MoverFields(Destinations):
+    """What only the seat to move gets: its legal moves and, in an assisted game, their
+    safety labels."""
+
+    safety: JsonText | None
 
 
 class State(Destinations):
@@ -110,19 +117,50 @@ def tailor_state(public: State, game: Game, role: Color | None) -> State:
     """`public` as `role` (a colour, or None for a spectator) receives it: a player of a game
     that is not assisted gets no overlays, and nobody those of a rated game in play (the public
     state has none then)."""
+    base = seat_state(public, game, role)
+    fields = mover_fields(game, role)
+    return base if fields is None else {**base, **fields}
+
+
+def seat_state(public: State, game: Game, role: Color | None) -> State:
+    """What `role` receives when it is not to move: the seat to move gets the same with its
+    `mover_fields`. The public state itself (no copy) for every role that gets it as it is,
+    so the rooms getting the very same state share one encoding of it."""
     assisted = (role is None or game.settings.assisted) and not game.withholds_overlays
-    # The opening's name would be a hint to the players (a copy only when there is one: the
-    # rooms that get the very same state share one encoding of it).
+    # The opening's name would be a hint to the players.
     if role is not None and game.is_playing and public["opening"] is not None:
         public = {**public, "opening": None}
+    return public if assisted else {**public, "threats": None, "insight": None}
+
+
+def mover_fields(game: Game, role: Color | None) -> MoverFields | None:
+    """`dests`, `promotions` and `safety` of `role` when it is the seat to move (None when
+    it is not): the last three fields of its state, null in everyone else's."""
     # The computer's seat has no connection to receive its moves: they are not worth making.
     if role != game.board.turn or role == game.settings.computer or not game.is_playing:
-        return public if assisted else {**public, "threats": None, "insight": None}
-    moves = make_destinations(game)
-    if assisted:
-        safety = position_facts(game.board).safety_of(game.board)
-        return {**public, **moves, "safety": safety}
-    return {**public, **moves, "threats": None, "insight": None}
+        return None
+    board = game.board
+    assisted = game.settings.assisted and not game.withholds_overlays
+    return {
+        "dests": board.destinations(),
+        "promotions": board.promotion_targets(),
+        "safety": position_facts(board).safety_of(board) if assisted else None,
+    }
+
+
+# How every state's text ends but the mover's (`State` ends with these three fields).
+_NO_MOVER_FIELDS = '"dests":null,"promotions":null,"safety":null}'
+
+
+def encode_mover_state(seat_text: JsonText, fields: MoverFields) -> JsonText:
+    """The text of the mover's state from `seat_text`, the encoded `seat_state` it was made
+    from: its last three fields written over, so the state is not encoded a second time
+    for one seat (the same text as encoding `{**seat_state, **fields}`, whose keys keep their
+    places)."""
+    text = seat_text.text
+    if not text.endswith(_NO_MOVER_FIELDS):
+        raise ValueError("not the text of a seat's state")
+    return JsonText(text[: -len(_NO_MOVER_FIELDS)] + dumps(fields)[1:])
 
 
 def make_state(
@@ -145,10 +183,22 @@ def opening_json(board: Board) -> dict[str, str] | None:
 
 def _moves_text(game: Game) -> JsonText:
     """The move list as JSON text, written directly: UCI and SAN are made of letters, digits
-    and `+#=-`, nothing JSON escapes, and the list is sent again after every move (json's
-    encoder took about 80 microseconds for 60 plies, growing with the game)."""
-    records = ",".join(f'{{"uci":"{record.uci}","san":"{record.san}"}}' for record in game.moves)
+    and `+#=-`, nothing JSON escapes. It is sent again after every move, so the text sent last
+    is kept with the game and only the records of the moves made since are written (all of
+    them took about 10 microseconds at 40 plies, growing with the game)."""
+    moves = game.moves
+    count, records = game.moves_text or (0, "")
+    if count > len(moves):
+        count, records = 0, ""
+    if count < len(moves):
+        added = ",".join(_record_text(record) for record in moves[count:])
+        records = f"{records},{added}" if records else added
+        game.moves_text = (len(moves), records)
     return JsonText(f"[{records}]")
+
+
+def _record_text(record: MoveRecord) -> str:
+    return f'{{"uci":"{record.uci}","san":"{record.san}"}}'
 
 
 def _make_players(game: Game, connected: frozenset[Color]) -> dict[str, Any]:

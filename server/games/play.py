@@ -128,6 +128,10 @@ class Header:
         return dict(self.offers).get(kind)
 
     def with_offer(self, kind: str, color: Color | None) -> Header:
+        # Every move withdraws any takeback offer, and there rarely is one: the header as it
+        # is then, not a copy made by `replace` (its slowest part of a move's glue).
+        if color is None and all(k != kind for k, _ in self.offers):
+            return self
         offers = {k: c for k, c in self.offers if k != kind}
         if color is not None:
             offers[kind] = color
@@ -185,6 +189,10 @@ class Game:
     header: Header
     version: int = 0
     moves: list[MoveRecord] = field(default_factory=list)
+    # How many moves the move list's JSON text holds, and its records (without the brackets)
+    # as last sent: a move adds its record instead of writing them all again
+    # (server.games.messages).
+    moves_text: tuple[int, str] | None = field(default=None, compare=False, repr=False)
 
     @property
     def ply(self) -> int:
@@ -210,6 +218,7 @@ class Game:
         """Make a stored change part of the game."""
         if change.keep_plies is not None:
             del self.moves[change.keep_plies :]
+            self.moves_text = None  # other moves may come back to its length
         self.moves.extend(change.added)
         if change.board is not None:
             self.board = change.board

@@ -3,7 +3,8 @@
 Each game has three rooms (white, black, spectators), so each member gets its own state, with
 the legal moves only for the seat to move. `RoomNotifier` is what the game service calls down
 into after every change (`server.games.notifier.Notifier`): it builds the public state once,
-tailors it per role, encodes each distinct state once and sends the three as one message
+tailors it per role, encodes each distinct state once (the mover's by writing its legal
+moves into the text of the seat not to move) and sends the three as one message
 (`broadcast.emit_each`, one publish across Redis in a cluster). The Socket.IO handlers use
 `room` and `ROLES` to put a connection in its room.
 """
@@ -18,7 +19,12 @@ from flask_socketio import SocketIO
 from chesscore import BLACK, WHITE, Color
 from server.edge.broadcast import emit_each
 from server.edge.wire import encode
-from server.games.messages import make_public_state, tailor_state
+from server.games.messages import (
+    encode_mover_state,
+    make_public_state,
+    mover_fields,
+    seat_state,
+)
 from server.games.play import Event, Game, color_name
 
 ROLES: tuple[Color | None, ...] = (WHITE, BLACK, None)
@@ -51,14 +57,18 @@ class RoomNotifier:
         """Send every room the game's state (after a change, or when a seat's connection came
         or went: the same version again, with `players.<colour>.connected` changed)."""
         public = make_public_state(game, time.time(), self.presence(game.id))
-        states = [tailor_state(public, game, role) for role in ROLES]
+        seats = [seat_state(public, game, role) for role in ROLES]
         # Rooms that get the very same state (the seat not to move and the spectators, as a
-        # rule) share one encoding of it.
-        texts = {id(state): encode(state) for state in states}
-        deliveries = [
-            (texts[id(state)], room(game.id, role))
-            for state, role in zip(states, ROLES, strict=True)
-        ]
+        # rule) share one encoding of it; the mover's is that of the seat not to move with its
+        # legal moves written in, not a second encoding of the whole state.
+        texts = {id(state): encode(state) for state in seats}
+        deliveries = []
+        for state, role in zip(seats, ROLES, strict=True):
+            fields = mover_fields(game, role)
+            text = texts[id(state)]
+            if fields is not None:
+                text = encode_mover_state(text, fields)
+            deliveries.append((text, room(game.id, role)))
         emit_each(self.socketio, "state", deliveries)
 
     def rematch_made(self, game: Game, rematch: Game, seats: dict[Color, str]) -> None:
