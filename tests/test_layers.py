@@ -165,14 +165,10 @@ INDEPENDENT_FLOORS = (SERVER_FLOORS[0], SERVER_FLOORS[1], SERVER_FLOORS[2])
 
 
 def server_folder(module: str) -> str | None:
-    """The folder (or top module) of the house `module` lives in; None outside the server. A
-    feature's `__main__` (its command line, as `python -m server.puzzles import`) is an entry
-    point like `server.__main__`, a composition root of its own: it stands on the root."""
+    """The folder (or top module) of the house `module` lives in; None outside the server."""
     parts = module.split(".")
     if parts[0] != "server" or len(parts) < 2:
         return None
-    if parts[-1] == "__main__":
-        return "server.__main__"
     return ".".join(parts[:2])
 
 

@@ -179,8 +179,9 @@ def test_requests_are_bounded_per_address(server: LiveServer) -> None:
 def test_the_import_command(tmp_path: Path) -> None:
     env = {"CHESS_INSTANCE_PATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
     command = [sys.executable, "-m", "server.puzzles", "import", str(FIXTURE)]
-    # A database no server has started on: the command brings it up to date itself.
-    assert not (tmp_path / "games.sqlite3").exists()
+    unmade = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True)
+    assert unmade.returncode == 2 and "start the server once" in unmade.stderr
+    build_tables(SqliteDatabase(tmp_path / "games.sqlite3")).close()  # as a start makes it
     first = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, check=True)
     assert "rows read: 10" in first.stdout and "puzzles added: 5" in first.stdout
     for line in ("duplicate in the file: 2", "illegal move: 1", "bad FEN: 1", "bad row: 1"):

@@ -1,8 +1,8 @@
 """`python -m server.puzzles import FILE`: import lichess's puzzle CSV into the configured
 database (server.shared.config: CHESS_INSTANCE_PATH, CHESS_DATABASE_URL); prints what it did
-(server.puzzles.importer). Like `python -m server`, a command-line entry point is a
-composition root of its own: it brings the database up to date by the root's migrations
-(server.tables) first, so a new database needs no server started on it."""
+(server.puzzles.importer). The schema is the server's to bring up to date (the root's list of
+migrations, which a feature does not import): a database the server has not started on yet
+is refused with that said."""
 
 from __future__ import annotations
 
@@ -12,8 +12,13 @@ import time
 from pathlib import Path
 
 from server.puzzles.importer import import_file
+from server.puzzles.tables import PuzzleTables
 from server.shared.config import DEFAULTS, load_environment
-from server.tables import open_tables
+from server.storage.migrations import schema_version
+from server.storage.open import open_database
+
+# The migration that made the puzzles' tables (server.tables).
+PUZZLES_VERSION = 9
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,15 +28,22 @@ def main(argv: list[str] | None = None) -> int:
     importing.add_argument("file", type=Path, help="lichess_db_puzzle.csv (unpacked)")
     args = parser.parse_args(argv)
     settings = {**DEFAULTS, **load_environment()}
-    tables = open_tables(str(settings["INSTANCE_PATH"]), settings)
+    database = open_database(str(settings["INSTANCE_PATH"]), settings)
+    with database.connection() as db:
+        has_version = "version" in database.columns(db, "schema_version")
+        version = schema_version(db) if has_version else 0
+    if version < PUZZLES_VERSION:
+        database.close()
+        print("the database has no puzzles table yet: start the server once", file=sys.stderr)
+        return 2
     started = time.perf_counter()
     try:
-        counts = import_file(args.file, tables.puzzles)
+        counts = import_file(args.file, PuzzleTables(database))
     except (OSError, UnicodeDecodeError) as error:
         print(f"cannot read {args.file}: {error}", file=sys.stderr)
         return 1
     finally:
-        tables.close()
+        database.close()
     print(counts.report())
     print(f"seconds: {time.perf_counter() - started:.1f}")
     return 0
