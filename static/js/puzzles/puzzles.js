@@ -244,23 +244,10 @@ async function solved() {
  */
 function failed(uci) {
   setState('failed');
-  const before = taught().fen;
   const answerArrow = { orig: keys(taught().move)[0], dest: keys(taught().move)[1], brush: 'green' };
   showLine(2 * step, null);
   board.markSquares(uci ? { [uci.slice(0, 2)]: 'puzzle-wrong', [uci.slice(2, 4)]: 'puzzle-wrong' } : {});
-  const view = taught().overlay;
-  overlay.render({
-    threats: view.threats,
-    xrays: view.xrays,
-    pins: view.pins,
-    checkedKing: view.checked_king,
-    fen: before,
-    perspective: /** @type {Color} */ (taught().turn),
-    orientation: board.orientation(),
-    mode: 'both',
-    density: 'pieces',
-    extraShapes: [/** @type {import('../wire.js').Shape} */ (answerArrow)],
-  });
+  showThreats([/** @type {import('../wire.js').Shape} */ (answerArrow)]);
   const sans = /** @type {Record<string, string>} */ (taught().sans);
   const tried = Object.keys(sans).find((san) => uci && sans[san].slice(0, 4) === uci) ?? uci;
   prompt(tried ? t('Wrong: {move} is not the move. Puzzle failed.', { move: tried }) : t('The solution:'));
@@ -341,22 +328,32 @@ function replay(index) {
   told(t('Move {number} of {count}: {move}', { number: replayAt + 1, count: last + 1, move: taught().line[replayAt].san }));
 }
 
+/**
+ * The threats of the position the solver faces (the lesson's overlay), both sides', with
+ * `extraShapes` (the answer's arrow after a failure).
+ * @param {import('../wire.js').Shape[]} extraShapes
+ */
+function showThreats(extraShapes) {
+  const view = taught().overlay;
+  overlay.render({
+    threats: view.threats,
+    xrays: view.xrays,
+    pins: view.pins,
+    checkedKing: view.checked_king,
+    fen: taught().fen,
+    perspective: /** @type {Color} */ (taught().turn),
+    orientation: board.orientation(),
+    mode: 'both',
+    density: 'pieces',
+    extraShapes,
+  });
+}
+
 function hint() {
   if (page.dataset.state !== 'playing') return;
   hints += 1;
   if (hints === 1) {
-    const view = taught().overlay;
-    overlay.render({
-      threats: view.threats,
-      xrays: view.xrays,
-      pins: view.pins,
-      checkedKing: view.checked_king,
-      fen: taught().fen,
-      perspective: /** @type {Color} */ (taught().turn),
-      orientation: board.orientation(),
-      mode: 'both',
-      density: 'pieces',
-    });
+    showThreats([]);
     prompt(t('Hint: the threats of the position are shown.'));
   } else {
     board.markSquares({ [taught().piece]: 'puzzle-hint' });
