@@ -20,7 +20,7 @@ from typing import Any
 from chesscore import Board, ChessError, Move
 from chesscore.rules.pgn_import import ImportedGame, Node
 from server.shared.display import display_headers
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError, Said, refusal
 
 MAX_NODES = 5_000
 MAX_PATH = 1_000  # moves from the root to a node
@@ -29,7 +29,7 @@ MAX_COMMENT = 2_000  # characters
 MAX_NAGS = 8
 EVALUATION = re.compile(r"(#)?([+-]?\d+(?:\.\d+)?)")
 
-IMPOSSIBLE_NOTICE = (
+IMPOSSIBLE_NOTICE = N_(
     "this position cannot arise in a game (its checks could not have been given); analysis only"
 )
 
@@ -46,8 +46,14 @@ def parse_root(fen: Any) -> tuple[Board, str | None]:
         try:
             board = Board.from_fen(fen, allow_impossible_checks=True)
         except ChessError:
-            raise RequestError("bad_fen", str(strict_error)) from strict_error
+            raise refusal("bad_fen", strict_error) from strict_error
         return board, IMPOSSIBLE_NOTICE
+
+
+def say_notice(notice: str | None) -> str | None:
+    """A root's notice in the language of the request it goes to: trees and boards are made
+    in English (in the work pool, where no request is), and the notice said as they are sent."""
+    return None if notice is None else Said(notice).words()
 
 
 def replay_path(fen: str, moves: list[str]) -> tuple[Board, str | None]:
@@ -69,7 +75,11 @@ def play_path_move(board: Board, text: str, index: int, last: bool) -> None:
             board.push(board.parse_uci(text))
     except ChessError as error:
         raise RequestError(
-            "illegal_move", f"move {index + 1} of the path, {text!r}: {error}"
+            "illegal_move",
+            N_("move {number} of the path, {move}: {reason}"),
+            number=index + 1,
+            move=repr(text),
+            reason=error.message,
         ) from error
 
 
@@ -212,7 +222,9 @@ def _replay_nodes(raw: list[Any], root: Board) -> list[Draft]:
         try:
             move = board.parse_uci(ucis[index])
         except ChessError as error:
-            raise RequestError("bad_tree", f"node {index}: {error}") from error
+            raise RequestError(
+                "bad_tree", N_("node {index}: {reason}"), index=index, reason=error.message
+            ) from error
         played[index] = (move, board.san(move))
         board.push(move)
         stack.append((index, True))

@@ -81,7 +81,9 @@ def serve(sock: socket.socket, modules: tuple[str, ...]) -> None:
         try:
             answer: tuple[str, Any] = ("ok", function(*args))
         except RequestError as error:
-            answer = ("refused", (error.code, error.message))
+            # The message and its values, not the English sentence: the server says it in the
+            # language of the request it answers.
+            answer = ("refused", (error.code, error.template, error.params))
         except Exception as error:  # any bug is answered, and the worker lives on
             log.exception("a job failed in the work pool")
             answer = ("failed", repr(error)[:200])
@@ -115,7 +117,8 @@ class Worker:
         self.socket.settimeout(max(0.001, deadline - time.monotonic()))
         kind, value = pickle.loads(_receive_frame(self.socket))
         if kind == "refused":
-            raise RequestError(*value)
+            code, template, params = value
+            raise RequestError(code, template, **params)
         if kind == "failed":
             raise RequestError("internal", "the server failed on this request")
         return value
