@@ -125,3 +125,16 @@ def test_a_move_typed_at_the_end_of_a_path_is_refused_in_french(server: LiveServ
         assert reply["error"].startswith("coup 2 du chemin, 'Ke6' : coup SAN illégal 'Ke6'"), reply
     finally:
         french.client.disconnect()
+
+
+def test_a_tree_imported_with_a_long_comment_is_refused_in_french_when_shared_again(
+    server: LiveServer,
+) -> None:
+    """The page sends back the tree a PGN gave it: a comment longer than a tree may carry is
+    refused, in the page's language."""
+    pgn = "1. e4 {" + "a long note " * 200 + "} e5 *"
+    imported = post_analysis(server, {"pgn": pgn, "store": False}, FRENCH)
+    assert imported.status_code == 200, imported.text
+    tree = imported.json()["tree"]
+    said = refused(post_analysis(server, {"tree": tree}, FRENCH), 400, "bad_tree")
+    assert said == "nœud 1 : le commentaire doit être un texte d'au plus 2000 caractères"
