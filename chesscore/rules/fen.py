@@ -221,13 +221,12 @@ def find_unplayable(position: Position, allow_impossible_checks: bool = False) -
                     {"square": square_name(sq)},
                 )
     for color in (WHITE, BLACK):
-        kings_problem, pieces_problem, pawns_problem = _COUNT_PROBLEMS[color]
         if len(kings[color]) != 1:
-            return Message(kings_problem, {"count": len(kings[color])})
+            return Message(_COUNT_PROBLEMS[color][0], {"count": len(kings[color])})
         if counts[color] > 16:
-            return Message(pieces_problem, {"count": counts[color]})
+            return Message(_COUNT_PROBLEMS[color][1], {"count": counts[color]})
         if pawns[color] > 8:
-            return Message(pawns_problem, {"count": pawns[color]})
+            return Message(_COUNT_PROBLEMS[color][2], {"count": pawns[color]})
     return (
         _castling_problem(position)
         or _en_passant_problem(position)
