@@ -27,12 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chesscore.errors import InvalidFenError
+from chesscore.errors import N_, InvalidFenError, Message
 from chesscore.rules import movegen
 from chesscore.rules.squares import (
     BISHOP,
     BLACK,
-    COLOR_NAMES,
     KING,
     KNIGHT,
     KNIGHT_TARGETS,
@@ -71,34 +70,54 @@ class Position:
 def parse_fen(fen: str, allow_impossible_checks: bool = False) -> Position:
     """Decode a FEN and check that the position can be played; raises InvalidFenError."""
     if not isinstance(fen, str):
-        raise InvalidFenError(f"a FEN must be a string, not {fen!r}")
+        raise InvalidFenError(N_("a FEN must be a string, not {value}"), value=repr(fen))
     fields = fen.split(" ")
     if not 4 <= len(fields) <= 6:
-        raise InvalidFenError(f"invalid FEN {fen!r}: expected 6 space-separated fields")
+        raise InvalidFenError(
+            N_("invalid FEN {fen}: expected 6 space-separated fields"), fen=repr(fen)
+        )
     fields += ["0", "1"][len(fields) - 4 :]
     position = Position(
         board=_parse_placement(fen, fields[0]),
         turn=_parse_turn(fen, fields[1]),
         castling_rights=_parse_castling(fen, fields[2]),
         ep_square=_parse_en_passant(fen, fields[3]),
-        halfmove_clock=_parse_clock(fen, fields[4], "halfmove clock", 0),
-        fullmove_number=_parse_clock(fen, fields[5], "fullmove number", 1),
+        halfmove_clock=_parse_clock(fen, fields[4], HALFMOVE_CLOCK, 0),
+        fullmove_number=_parse_clock(fen, fields[5], FULLMOVE_NUMBER, 1),
     )
     reason = find_unplayable(position, allow_impossible_checks)
     if reason:
-        raise InvalidFenError(f"unplayable position {fen!r}: {reason}")
+        raise InvalidFenError(
+            N_("unplayable position {fen}: {reason}"), fen=repr(fen), reason=reason
+        )
     return position
 
 
-def _field_error(fen: str, field: str, value: str, problem: str) -> InvalidFenError:
-    return InvalidFenError(f"invalid FEN {fen!r}: {field} field {value!r}: {problem}")
+# The fields' names, said inside "invalid FEN ...: {field} field ...: {problem}".
+PIECE_PLACEMENT = Message(N_("piece placement"))
+SIDE_TO_MOVE = Message(N_("side to move"))
+CASTLING = Message(N_("castling"))
+EN_PASSANT = Message(N_("en passant"))
+HALFMOVE_CLOCK = Message(N_("halfmove clock"))
+FULLMOVE_NUMBER = Message(N_("fullmove number"))
+
+
+def _field_error(fen: str, field: Message, value: str, problem: Message) -> InvalidFenError:
+    return InvalidFenError(
+        N_("invalid FEN {fen}: {field} field {value}: {problem}"),
+        fen=repr(fen),
+        field=field,
+        value=repr(value),
+        problem=problem,
+    )
 
 
 def _parse_placement(fen: str, field: str) -> list[int]:
     board = [0] * 128
     rows = field.split("/")
     if len(rows) != 8:
-        raise _field_error(fen, "piece placement", field, f"{len(rows)} ranks instead of 8")
+        problem = Message(N_("{count} ranks instead of 8"), {"count": len(rows)})
+        raise _field_error(fen, PIECE_PLACEMENT, field, problem)
     for index, row in enumerate(rows):
         rank = 7 - index
         file = 0
@@ -110,21 +129,24 @@ def _parse_placement(fen: str, field: str) -> list[int]:
                 continue
             code = _PIECE_LETTERS.get(char.lower(), 0) if char.isascii() else 0
             if not code:
-                raise _field_error(fen, "piece placement", field, f"unexpected {char!r}")
+                problem = Message(N_("unexpected {char}"), {"char": repr(char)})
+                raise _field_error(fen, PIECE_PLACEMENT, field, problem)
             if file < 8:
                 board[rank * 16 + file] = code | (BLACK << 3 if char.islower() else 0)
             file += 1
             previous_digit = False
         if file != 8:
-            raise _field_error(
-                fen, "piece placement", field, f"rank {rank + 1} ({row!r}) has {file} squares"
+            problem = Message(
+                N_("rank {rank} ({row}) has {count} squares"),
+                {"rank": rank + 1, "row": repr(row), "count": file},
             )
+            raise _field_error(fen, PIECE_PLACEMENT, field, problem)
     return board
 
 
 def _parse_turn(fen: str, field: str) -> Color:
     if field not in ("w", "b"):
-        raise _field_error(fen, "side to move", field, "must be 'w' or 'b'")
+        raise _field_error(fen, SIDE_TO_MOVE, field, Message(N_("must be 'w' or 'b'")))
     return WHITE if field == "w" else BLACK
 
 
@@ -137,7 +159,8 @@ def _parse_castling(fen: str, field: str) -> int:
     for char in field:
         found = order.find(char, position)
         if found < 0:
-            raise _field_error(fen, "castling", field, "must be '-' or letters of 'KQkq' in order")
+            problem = Message(N_("must be '-' or letters of 'KQkq' in order"))
+            raise _field_error(fen, CASTLING, field, problem)
         rights |= movegen.CASTLING_LETTERS[found][1]
         position = found + 1
     return rights
@@ -149,19 +172,38 @@ def _parse_en_passant(fen: str, field: str) -> int | None:
     try:
         return parse_square(field)
     except InvalidSquareError:
-        raise _field_error(fen, "en passant", field, "must be '-' or a square") from None
+        problem = Message(N_("must be '-' or a square"))
+        raise _field_error(fen, EN_PASSANT, field, problem) from None
 
 
-def _parse_clock(fen: str, field: str, name: str, minimum: int) -> int:
+def _parse_clock(fen: str, field: str, name: Message, minimum: int) -> int:
     if not (field.isascii() and field.isdigit()) or len(field) > _MAX_CLOCK_DIGITS:
-        raise _field_error(fen, name, field, "must be a non-negative whole number")
+        problem = Message(N_("must be a non-negative whole number"))
+        raise _field_error(fen, name, field, problem)
     value = int(field)
     if value < minimum:
-        raise _field_error(fen, name, field, f"must be at least {minimum}")
+        problem = Message(N_("must be at least {minimum}"), {"minimum": minimum})
+        raise _field_error(fen, name, field, problem)
     return value
 
 
-def find_unplayable(position: Position, allow_impossible_checks: bool = False) -> str | None:
+# Each count of a colour said in a whole sentence of its own, so no language glues its word
+# for "white" into another's sentence: (kings, pieces, pawns) of White, then of Black.
+_COUNT_PROBLEMS = (
+    (
+        N_("{count} white kings (there must be exactly one)"),
+        N_("{count} white pieces (at most 16)"),
+        N_("{count} white pawns (at most 8)"),
+    ),
+    (
+        N_("{count} black kings (there must be exactly one)"),
+        N_("{count} black pieces (at most 16)"),
+        N_("{count} black pawns (at most 8)"),
+    ),
+)
+
+
+def find_unplayable(position: Position, allow_impossible_checks: bool = False) -> Message | None:
     """Why the position cannot be played, or None when it can."""
     board = position.board
     kings: list[list[int]] = [[], []]
@@ -174,15 +216,17 @@ def find_unplayable(position: Position, allow_impossible_checks: bool = False) -
             if code & 7 == KING:
                 kings[code >> 3].append(sq)
             if code & 7 == PAWN and sq >> 4 in (0, 7):
-                return f"pawn on {square_name(sq)} (pawns never stand on the first or last rank)"
+                return Message(
+                    N_("pawn on {square} (pawns never stand on the first or last rank)"),
+                    {"square": square_name(sq)},
+                )
     for color in (WHITE, BLACK):
-        name = COLOR_NAMES[color]
         if len(kings[color]) != 1:
-            return f"{len(kings[color])} {name} kings (there must be exactly one)"
+            return Message(_COUNT_PROBLEMS[color][0], {"count": len(kings[color])})
         if counts[color] > 16:
-            return f"{counts[color]} {name} pieces (at most 16)"
+            return Message(_COUNT_PROBLEMS[color][1], {"count": counts[color]})
         if pawns[color] > 8:
-            return f"{pawns[color]} {name} pawns (at most 8)"
+            return Message(_COUNT_PROBLEMS[color][2], {"count": pawns[color]})
     return (
         _castling_problem(position)
         or _en_passant_problem(position)
@@ -192,7 +236,7 @@ def find_unplayable(position: Position, allow_impossible_checks: bool = False) -
     )
 
 
-def _castling_problem(position: Position) -> str | None:
+def _castling_problem(position: Position) -> Message | None:
     board = position.board
     for color, specs in enumerate(movegen.CASTLING_SPECS):
         for right, king_sq, _, _, _, rook_sq, _ in specs:
@@ -200,66 +244,87 @@ def _castling_problem(position: Position) -> str | None:
                 board[king_sq] != KING | color << 3 or board[rook_sq] != ROOK | color << 3
             ):
                 letter = next(c for c, r in movegen.CASTLING_LETTERS if r == right)
-                return (
-                    f"castling right {letter!r} needs the king on {square_name(king_sq)} "
-                    f"and a rook on {square_name(rook_sq)}"
+                return Message(
+                    N_("castling right {letter} needs the king on {king} and a rook on {rook}"),
+                    {
+                        "letter": repr(letter),
+                        "king": square_name(king_sq),
+                        "rook": square_name(rook_sq),
+                    },
                 )
     return None
 
 
-def _en_passant_problem(position: Position) -> str | None:
+def _en_passant_problem(position: Position) -> Message | None:
     ep = position.ep_square
     if ep is None:
         return None
     board = position.board
     mover = position.turn ^ 1  # the side whose pawn just made the double step
     forward = 16 if mover == WHITE else -16
-    name = square_name(ep)
+    named = {"square": square_name(ep)}
     if ep >> 4 != (2 if mover == WHITE else 5):
-        return f"en passant square {name} is on the wrong rank for the side to move"
+        return Message(
+            N_("en passant square {square} is on the wrong rank for the side to move"), named
+        )
     if board[ep + forward] != PAWN | mover << 3:
-        return f"en passant square {name} has no {COLOR_NAMES[mover]} pawn in front of it"
+        no_pawn = (
+            N_("en passant square {square} has no white pawn in front of it")
+            if mover == WHITE
+            else N_("en passant square {square} has no black pawn in front of it")
+        )
+        return Message(no_pawn, named)
     if board[ep] or board[ep - forward]:
-        return f"en passant square {name}: the squares the pawn passed are not empty"
+        return Message(
+            N_("en passant square {square}: the squares the pawn passed are not empty"), named
+        )
     return None
 
 
 def _check_problem(
     position: Position, ksq: int, other_ksq: int, allow_impossible_checks: bool
-) -> str | None:
+) -> Message | None:
     board = position.board
     color = position.turn
     if movegen.is_attacked(board, other_ksq, movegen.squares_of(board, color)):
-        return f"{COLOR_NAMES[color ^ 1]} is in check but it is {COLOR_NAMES[color]}'s move"
+        return Message(
+            N_("black is in check but it is white's move")
+            if color == WHITE
+            else N_("white is in check but it is black's move")
+        )
     if allow_impossible_checks:
         return None
     checkers = movegen.attackers(board, ksq, movegen.squares_of(board, color ^ 1))
     if len(checkers) > 2:
-        return f"{len(checkers)} pieces give check at once"
-    named = " and ".join(square_name(sq) for sq in checkers)
+        return Message(N_("{count} pieces give check at once"), {"count": len(checkers)})
+    named = {f"square{n}": square_name(sq) for n, sq in enumerate(checkers, start=1)}
     if position.ep_square is not None and checkers:
         return _check_after_double_step(position, ksq, checkers, named)
     if len(checkers) == 2 and not _is_possible_double_check(board, ksq, *checkers):
-        return f"no move could give the double check by {named}"
+        return Message(N_("no move could give the double check by {square1} and {square2}"), named)
     return None
 
 
 def _check_after_double_step(
-    position: Position, ksq: int, checkers: list[int], named: str
-) -> str | None:
+    position: Position, ksq: int, checkers: list[int], named: dict[str, str]
+) -> Message | None:
     """python-chess's rule: after a double step only the pawn or a piece it uncovered checks."""
     assert position.ep_square is not None
     forward = 16 if position.turn == BLACK else -16
     pushed_from = position.ep_square - forward
     pushed_to = position.ep_square + forward
     if len(checkers) > 1:
-        return f"double check by {named} cannot follow the pawn double step"
+        return Message(
+            N_("double check by {square1} and {square2} cannot follow the pawn double step"), named
+        )
     if checkers[0] != pushed_to:
         before = position.board[:]
         before[pushed_from] = before[pushed_to]
         before[pushed_to] = 0
         if movegen.is_attacked(before, ksq, movegen.squares_of(before, position.turn ^ 1)):
-            return f"the check by {named} was there before the pawn double step"
+            return Message(
+                N_("the check by {square1} was there before the pawn double step"), named
+            )
     return None
 
 

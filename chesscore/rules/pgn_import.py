@@ -27,7 +27,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from chesscore.errors import ChessError, InvalidPgnError
+from chesscore.errors import N_, ChessError, InvalidPgnError, Message
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
 
@@ -220,10 +220,10 @@ def read_games(
     [['c5']]
     """
     if not isinstance(text, str):
-        raise InvalidPgnError(f"PGN must be text, got {type(text).__name__}")
+        raise InvalidPgnError(N_("PGN must be text, got {kind}"), kind=type(text).__name__)
     games = _Reader(normalize_text(text), limit, allow_impossible_checks, first_line).read()
     if not games:
-        raise InvalidPgnError("empty PGN: no game in the PGN, no tags and no moves")
+        raise InvalidPgnError(N_("empty PGN: no game in the PGN, no tags and no moves"))
     return games
 
 
@@ -268,12 +268,14 @@ class _Reader:
         if self.started is None:
             self.started = line
 
-    def _fail(self, line: int, message: str) -> InvalidPgnError:
-        return InvalidPgnError(f"line {line}: {message}")
+    def _fail(self, line: int, problem: str, **params: object) -> InvalidPgnError:
+        """The error naming `line` and saying the `problem` (a msgid filled from `params`)."""
+        said = Message(problem, params)
+        return InvalidPgnError(N_("line {line}: {problem}"), line=line, problem=said)
 
     def _end_game(self, line: int) -> None:
         if len(self.lines) > 1:
-            raise self._fail(line, "unterminated '(': a variation '(' is not closed")
+            raise self._fail(line, N_("unterminated '(': a variation '(' is not closed"))
         if self.headers or self.lines:  # lines: moves, or a null move that opened them
             root = self._root(line)
             moves = tuple(draft.freeze() for draft in self.lines[0].nodes) if self.lines else ()
@@ -290,8 +292,12 @@ class _Reader:
         try:
             return Board.from_fen(fen, allow_impossible_checks=self.allow_impossible_checks)
         except ChessError as error:
-            message = f"invalid FEN tag: the FEN tag {fen!r} is not a position: {error}"
-            raise self._fail(line, message) from error
+            raise self._fail(
+                line,
+                N_("invalid FEN tag: the FEN tag {fen} is not a position: {reason}"),
+                fen=repr(fen),
+                reason=error.message,
+            ) from error
 
     def _current(self, line: int) -> _Line:
         self._begin(line)
@@ -311,11 +317,11 @@ class _Reader:
         self.headers[match.group(1)] = re.sub(r"\\(.)", r"\1", match.group(2))
 
     def _on_badtag(self, token: str, line: int) -> None:
-        raise self._fail(line, f"malformed tag pair {token[:60]!r}")
+        raise self._fail(line, N_("malformed tag pair {tag}"), tag=repr(token[:60]))
 
     def _on_comment(self, token: str, line: int) -> None:
         if not token.endswith("}"):
-            raise self._fail(line, "unterminated '{': a comment '{' is not closed")
+            raise self._fail(line, N_("unterminated '{': a comment '{' is not closed"))
         body = token[1:-1].strip()
         current = self.lines[-1] if self.lines else None
         if current is not None and current.nodes:
@@ -332,7 +338,7 @@ class _Reader:
     def _on_nag(self, token: str, line: int) -> None:
         current = self.lines[-1] if self.lines else None
         if current is None or not current.nodes:
-            raise self._fail(line, f"{token} annotates no move")
+            raise self._fail(line, N_("{nag} annotates no move"), nag=token)
         current.nodes[-1].nags.append(int(token[1:]))
 
     def _on_number(self, token: str, line: int) -> None:
@@ -340,7 +346,9 @@ class _Reader:
 
     def _on_result(self, token: str, line: int) -> None:
         if len(self.lines) > 1:
-            raise self._fail(line, f"unterminated '(': result {token} inside a variation")
+            raise self._fail(
+                line, N_("unterminated '(': result {result} inside a variation"), result=token
+            )
         self.result = token
         self.in_moves = True
         self._end_game(line)
@@ -348,14 +356,14 @@ class _Reader:
     def _on_open(self, token: str, line: int) -> None:
         current = self._current(line)
         if not current.nodes:
-            raise self._fail(line, "a variation '(' before any move it could replace")
+            raise self._fail(line, N_("a variation '(' before any move it could replace"))
         board = current.board.copy()
         board.pop()  # the variation replaces the last move: it starts before it
         self.lines.append(_Line(board))
 
     def _on_close(self, token: str, line: int) -> None:
         if len(self.lines) < 2:
-            raise self._fail(line, "')' closes no variation: unbalanced ')'")
+            raise self._fail(line, N_("')' closes no variation: unbalanced ')'"))
         variation = self.lines.pop()
         if variation.nodes:
             frozen = tuple(draft.freeze() for draft in variation.nodes)
@@ -372,7 +380,7 @@ class _Reader:
         nags = [SUFFIXES[suffix.group(1)]] if suffix else []
         san = word[: suffix.start()] if suffix else word
         if san == "":
-            raise self._fail(line, f"{token!r} is not a move chesscore can play")
+            raise self._fail(line, N_("{move} is not a move chesscore can play"), move=repr(token))
         current = self._current(line)
         if san in NULL_MOVES:
             self.skipped = _Skipped(words=[token])
@@ -382,7 +390,13 @@ class _Reader:
             move = _parse_move(board, san)
         except ChessError as error:
             number = f"{board.fullmove_number}{'.' if board.turn == 0 else '...'}"
-            raise self._fail(line, f"{number} {token!r}: {error}") from error
+            raise self._fail(
+                line,
+                N_("{number} {move}: {reason}"),
+                number=number,
+                move=repr(token),
+                reason=error.message,
+            ) from error
         draft = _Draft(move, board.san(move), nags=nags)
         board.push(move)
         current.nodes.append(draft)

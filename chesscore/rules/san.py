@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from chesscore.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from chesscore.errors import N_, AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from chesscore.rules.move import MOVE_KEY_MASK, ORIGIN_SHIFT, SQUARE_MASK, Move
 from chesscore.rules.squares import (
     BISHOP,
@@ -46,12 +46,14 @@ def make_san(board: Position, move: Move) -> str:
     # One generation of the packed legal moves serves the legality check, the disambiguation
     # and the make/unmake for the suffix: SAN is written after every move on the server.
     if not isinstance(move, Move):
-        raise InvalidMoveError(f"not a Move: {move!r}")
+        raise InvalidMoveError(N_("not a Move: {value}"), value=repr(move))
     legal = board.generate_legal()
     wanted = move.packed_key()
     packed = next((m for m in legal if m & MOVE_KEY_MASK == wanted), None)
     if packed is None:
-        raise IllegalMoveError(f"illegal move {move.uci()!r} in {board.fen()!r}")
+        raise IllegalMoveError(
+            N_("illegal move {move} in {fen}"), move=repr(move.uci()), fen=repr(board.fen())
+        )
     return _make_san_body(board, move, legal) + _check_suffix(board, packed)
 
 
@@ -112,20 +114,23 @@ def _check_suffix(board: Position, packed: int) -> str:
 def parse_san(board: Position, text: str) -> Move:
     """The legal move of `board` that the SAN `text` describes."""
     if not isinstance(text, str):
-        raise InvalidMoveError(f"SAN must be text, got {text!r}")
+        raise InvalidMoveError(N_("SAN must be text, got {value}"), value=repr(text))
     stripped = text.strip()
     body = SUFFIX_PATTERN.sub("", stripped, count=1)
     if body in CASTLING_TEXT:
         return _parse_castling(board, text, CASTLING_TEXT[body])
     match = SAN_PATTERN.fullmatch(body)
     if match is None:
-        raise InvalidMoveError(f"malformed SAN {text!r} in {board.fen()!r}")
+        raise InvalidMoveError(N_("malformed SAN {san} in {fen}"), **_quoted(board, text))
     letter, from_file, from_rank, capture, target, promotion = match.groups()
     if letter and promotion:
-        raise InvalidMoveError(f"malformed SAN {text!r} in {board.fen()!r}: only pawns promote")
+        raise InvalidMoveError(
+            N_("malformed SAN {san} in {fen}: only pawns promote"), **_quoted(board, text)
+        )
     if capture and not letter and not from_file:
         raise InvalidMoveError(
-            f"malformed SAN {text!r} in {board.fen()!r}: a pawn capture names its file"
+            N_("malformed SAN {san} in {fen}: a pawn capture names its file"),
+            **_quoted(board, text),
         )
     piece_type = LETTER_PIECES[letter] if letter else PAWN
     to_square = parse_square(target)
@@ -142,11 +147,20 @@ def parse_san(board: Position, text: str) -> Move:
         and (piece_type != KING or not board.is_castling(move))
     ]
     if not candidates:
-        raise IllegalMoveError(f"illegal SAN {text!r} in {board.fen()!r}")
+        raise IllegalMoveError(N_("illegal SAN {san} in {fen}"), **_quoted(board, text))
     if len(candidates) > 1:
         found = ", ".join(sorted(move.uci() for move in candidates))
-        raise AmbiguousMoveError(f"ambiguous SAN {text!r} in {board.fen()!r} (could be {found})")
+        raise AmbiguousMoveError(
+            N_("ambiguous SAN {san} in {fen} (could be {moves})"),
+            **_quoted(board, text),
+            moves=found,
+        )
     return candidates[0]
+
+
+def _quoted(board: Position, text: str) -> dict[str, str]:
+    """The SAN and the position an error about it quotes."""
+    return {"san": repr(text), "fen": repr(board.fen())}
 
 
 def _origin_fits(move: Move, piece_type: int, from_file: str | None, from_rank: str | None) -> bool:
@@ -165,4 +179,4 @@ def _parse_castling(board: Position, text: str, king_side: bool) -> Move:
     for move in board.legal_moves():
         if board.is_castling(move) and (move.to_square > move.from_square) == king_side:
             return move
-    raise IllegalMoveError(f"illegal castling {text!r} in {board.fen()!r}")
+    raise IllegalMoveError(N_("illegal castling {san} in {fen}"), **_quoted(board, text))

@@ -25,7 +25,7 @@ from server.analysis.requests import (
     parse_analysis_preview,
     parse_path,
 )
-from server.analysis.tree import looks_like_uci, play_path_move, replay_path
+from server.analysis.tree import looks_like_uci, play_path_move, replay_path, say_notice
 from server.edge.connections import CONNECTIONS
 from server.games.lookups import describe
 from server.games.messages import opening_json
@@ -104,7 +104,7 @@ def make_position(board: Board, notice: str | None) -> dict[str, Any]:
         "safety": facts.safety_of(board) if playing else None,
         "announcement": facts.announcement,
         "opening": opening_json(board),
-        "notice": notice,
+        "notice": say_notice(notice),
     }
 
 

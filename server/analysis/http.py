@@ -24,6 +24,7 @@ from chesscore import Move
 from chesscore.rules.pgn_import import ImportedGame, Node
 from server.analysis import jobs as offload_jobs
 from server.analysis.service import ANALYSIS, AnalysisService
+from server.analysis.tree import say_notice
 from server.edge.clients import request_client
 from server.edge.http import answer_errors_as_json, bearer_token, json_bytes
 from server.games.pgn import pgn_headers, pgn_result
@@ -60,6 +61,7 @@ def create() -> Response | tuple[Response, int]:
         return jsonify({"ok": True, "choose": answer.choose})
     tree = answer.tree
     assert tree is not None
+    tree["notice"] = say_notice(tree["notice"])
     if answer.stored_pgn is None:
         return jsonify({"ok": True, "id": None, "tree": tree}), 200
     tree["id"] = _analysis().share(answer.stored_pgn, request_client())
@@ -70,6 +72,7 @@ def create() -> Response | tuple[Response, int]:
 def read(analysis_id: str) -> Response:
     text = _analysis().load_text(analysis_id)
     tree = offload(len(text), offload_jobs.stored_tree, text, analysis_id)
+    tree["notice"] = say_notice(tree["notice"])
     return jsonify({"ok": True, "id": analysis_id, "tree": tree})
 
 

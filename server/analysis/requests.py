@@ -15,6 +15,7 @@ from chesscore import Move
 from server.analysis.tree import MAX_PATH
 from server.edge.fields import bad_request, expect_fields, integer_field, shorten, string_field
 from server.games.requests import is_square_name, uci_move
+from server.shared.errors import N_, RequestError
 
 MAX_MULTIPV = 3
 
@@ -49,7 +50,11 @@ def _path(fields: dict[str, Any]) -> PathRequest:
     fen = string_field(fields, "fen", lambda text: 0 < len(text) <= 100, "a FEN")
     moves = fields.get("moves", [])
     if not isinstance(moves, list) or len(moves) > MAX_PATH:
-        raise bad_request(f"field 'moves' must be a list of at most {MAX_PATH} moves")
+        raise RequestError(
+            "bad_request",
+            N_("field 'moves' must be a list of at most {MAX_PATH} moves"),
+            MAX_PATH=MAX_PATH,
+        )
     for index, move in enumerate(moves):
         if not isinstance(move, str) or not 1 < len(move) <= 10:
             raise bad_request(f"field 'moves': move {index + 1} is not a move, got {shorten(move)}")

@@ -29,7 +29,7 @@ from chesscore.rules.pgn_import import (
 from server.analysis.tables import AnalysisTables
 from server.analysis.tree import MAX_NODES, MAX_VARIATION_DEPTH, parse_root
 from server.shared.buckets import AddressBuckets
-from server.shared.errors import N_, RequestError
+from server.shared.errors import N_, RequestError, refusal
 from server.shared.slots import Slot
 
 MAX_GAME_PLIES = MAX_NODES
@@ -77,7 +77,7 @@ def read_game(text: str, span: GameSpan) -> Imported:
     try:
         games = read_games(source, 1, allow_impossible_checks=True, first_line=span.line)
     except ChessError as error:
-        raise RequestError("bad_pgn", str(error)) from error
+        raise refusal("bad_pgn", error) from error
     game = games[0]
     if variation_depth(game.moves) > MAX_VARIATION_DEPTH:
         raise RequestError(

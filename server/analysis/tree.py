@@ -20,7 +20,7 @@ from typing import Any
 from chesscore import Board, ChessError, Move
 from chesscore.rules.pgn_import import ImportedGame, Node
 from server.shared.display import display_headers
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError, Said, refusal
 
 MAX_NODES = 5_000
 MAX_PATH = 1_000  # moves from the root to a node
@@ -29,7 +29,7 @@ MAX_COMMENT = 2_000  # characters
 MAX_NAGS = 8
 EVALUATION = re.compile(r"(#)?([+-]?\d+(?:\.\d+)?)")
 
-IMPOSSIBLE_NOTICE = (
+IMPOSSIBLE_NOTICE = N_(
     "this position cannot arise in a game (its checks could not have been given); analysis only"
 )
 
@@ -46,8 +46,14 @@ def parse_root(fen: Any) -> tuple[Board, str | None]:
         try:
             board = Board.from_fen(fen, allow_impossible_checks=True)
         except ChessError:
-            raise RequestError("bad_fen", str(strict_error)) from strict_error
+            raise refusal("bad_fen", strict_error) from strict_error
         return board, IMPOSSIBLE_NOTICE
+
+
+def say_notice(notice: str | None) -> str | None:
+    """A root's notice in the language of the request it goes to: trees and boards are made
+    in English (in the work pool, where no request is), and the notice said as they are sent."""
+    return None if notice is None else Said(notice).words()
 
 
 def replay_path(fen: str, moves: list[str]) -> tuple[Board, str | None]:
@@ -69,7 +75,11 @@ def play_path_move(board: Board, text: str, index: int, last: bool) -> None:
             board.push(board.parse_uci(text))
     except ChessError as error:
         raise RequestError(
-            "illegal_move", f"move {index + 1} of the path, {text!r}: {error}"
+            "illegal_move",
+            N_("move {number} of the path, {move}: {reason}"),
+            number=index + 1,
+            move=repr(text),
+            reason=error.message,
         ) from error
 
 
@@ -176,7 +186,9 @@ def parse_tree(data: Any) -> tuple[ImportedGame, str | None]:
     root, notice = parse_root(data.get("fen"))
     raw = data.get("nodes")
     if not isinstance(raw, list) or not raw or len(raw) > MAX_NODES:
-        raise RequestError("bad_tree", f"'nodes' must be a list of 1 to {MAX_NODES} nodes")
+        raise RequestError(
+            "bad_tree", N_("'nodes' must be a list of 1 to {MAX_NODES} nodes"), MAX_NODES=MAX_NODES
+        )
     headers = _parse_headers(data.get("headers", {}))
     drafts = _replay_nodes(raw, root)
     children: list[list[int]] = [[] for _ in drafts]
@@ -212,7 +224,9 @@ def _replay_nodes(raw: list[Any], root: Board) -> list[Draft]:
         try:
             move = board.parse_uci(ucis[index])
         except ChessError as error:
-            raise RequestError("bad_tree", f"node {index}: {error}") from error
+            raise RequestError(
+                "bad_tree", N_("node {index}: {reason}"), index=index, reason=error.message
+            ) from error
         played[index] = (move, board.san(move))
         board.push(move)
         stack.append((index, True))
@@ -245,14 +259,21 @@ def _check_nodes(raw: list[Any]) -> tuple[list[int], list[str], list[Notes]]:
         if not isinstance(parent, int) or isinstance(parent, bool) or not 0 <= parent < index:
             raise RequestError("bad_tree", f"node {index}: 'parent' must name an earlier node")
         if depth[parent] >= MAX_PATH:
-            raise RequestError("bad_tree", f"node {index}: deeper than {MAX_PATH} moves")
+            raise RequestError(
+                "bad_tree",
+                N_("node {index}: deeper than {MAX_PATH} moves"),
+                index=index,
+                MAX_PATH=MAX_PATH,
+            )
         nesting.append(nesting[parent] + has_child[parent])
         has_child[parent] = True
         has_child.append(False)
         if nesting[index] > MAX_VARIATION_DEPTH:
             raise RequestError(
                 "bad_tree",
-                f"node {index}: variations nest deeper than {MAX_VARIATION_DEPTH} levels",
+                N_("node {index}: variations nest deeper than {MAX_VARIATION_DEPTH} levels"),
+                index=index,
+                MAX_VARIATION_DEPTH=MAX_VARIATION_DEPTH,
             )
         uci = node.get("uci")
         if not isinstance(uci, str) or not 4 <= len(uci) <= 5:
@@ -303,28 +324,47 @@ def _parse_comment(node: Any, index: int) -> str:
         return ""
     if not isinstance(comment, str) or len(comment) > MAX_COMMENT:
         raise RequestError(
-            "bad_tree", f"node {index}: 'comment' must be text of at most {MAX_COMMENT} characters"
+            "bad_tree",
+            N_("node {index}: 'comment' must be text of at most {MAX_COMMENT} characters"),
+            index=index,
+            MAX_COMMENT=MAX_COMMENT,
         )
     return comment
 
 
 def _parse_nags(nags: Any, index: int) -> tuple[int, ...]:
     if not isinstance(nags, list) or len(nags) > MAX_NAGS:
-        raise RequestError("bad_tree", f"node {index}: 'nags' must be a list of NAG numbers")
+        raise RequestError(
+            "bad_tree", N_("node {index}: 'nags' must be a list of NAG numbers"), index=index
+        )
     for nag in nags:
         if not isinstance(nag, int) or isinstance(nag, bool) or not 0 < nag < 256:
-            raise RequestError("bad_tree", f"node {index}: NAG {nag!r} is not a number 1-255")
+            raise RequestError(
+                "bad_tree",
+                N_("node {index}: NAG {nag} is not a number 1-255"),
+                index=index,
+                nag=repr(nag),
+            )
     return tuple(nags)
 
 
 def _parse_headers(headers: Any) -> dict[str, str]:
     if not isinstance(headers, dict) or len(headers) > 50:
-        raise RequestError("bad_tree", "'headers' must be an object of at most 50 tag pairs")
+        raise RequestError(
+            "bad_tree", N_("'headers' must be an object of at most {count} tag pairs"), count=50
+        )
     for name, value in headers.items():
         if not re.fullmatch(r"[A-Za-z0-9_]{1,40}", name) or not isinstance(value, str):
-            raise RequestError("bad_tree", f"header {name[:40]!r} must be a tag name with text")
+            raise RequestError(
+                "bad_tree", N_("header {name} must be a tag name with text"), name=repr(name[:40])
+            )
         if len(value) > 200:
-            raise RequestError("bad_tree", f"header {name!r} is longer than 200 characters")
+            raise RequestError(
+                "bad_tree",
+                N_("header {name} is longer than {count} characters"),
+                name=repr(name),
+                count=200,
+            )
     return dict(headers)
 
 

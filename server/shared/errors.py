@@ -9,8 +9,10 @@ logic, parsing and storage all raise it, so no layer needs to know how another r
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
+
+from chesscore.errors import ChessError, Message
 
 # code -> HTTP status; codes only Socket.IO can produce answer 400 over HTTP if they ever leak.
 HTTP_STATUS = {
@@ -101,25 +103,26 @@ def N_(message: str) -> str:
 
 
 @dataclass(frozen=True)
-class Said:
+class Said(Message):
     """A message and its values, said later: a refusal's value that is itself a sentence (a
-    reason inside "{move} is not legal here: {reason}"), translated with the refusal."""
-
-    template: str
-    params: dict[str, object] = field(default_factory=dict)
-
-    def __str__(self) -> str:
-        return _fill(self.template, self.params)
+    reason inside "{move} is not legal here: {reason}"), translated with the refusal. Any
+    chesscore `Message` in a refusal's values (the reason a ChessError gives) is said so too."""
 
     def words(self) -> str:
-        return _fill(_translation[0](self.template), self.params, translated=True)
+        return self.say(_translation[0])
+
+
+def refusal(code: str, error: ChessError) -> RequestError:
+    """The refusal saying chesscore's `error` in the request's language (its English
+    `message` is the error's own)."""
+    return RequestError(code, error.message.template, **error.message.params)
 
 
 def _fill(message: str, params: dict[str, object], translated: bool = False) -> str:
     if not params:
         return message
     values = {
-        name: value.words() if translated and isinstance(value, Said) else value
+        name: value.say(_translation[0]) if translated and isinstance(value, Message) else value
         for name, value in params.items()
     }
     try:

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from server.shared.errors import RequestError
+from server.shared.errors import N_, RequestError
 from server.shared.slots import Slot
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,9 @@ def serve(sock: socket.socket, modules: tuple[str, ...]) -> None:
         try:
             answer: tuple[str, Any] = ("ok", function(*args))
         except RequestError as error:
-            answer = ("refused", (error.code, error.message))
+            # The message and its values, not the English sentence: the server says it in the
+            # language of the request it answers.
+            answer = ("refused", (error.code, error.template, error.params))
         except Exception as error:  # any bug is answered, and the worker lives on
             log.exception("a job failed in the work pool")
             answer = ("failed", repr(error)[:200])
@@ -115,9 +117,10 @@ class Worker:
         self.socket.settimeout(max(0.001, deadline - time.monotonic()))
         kind, value = pickle.loads(_receive_frame(self.socket))
         if kind == "refused":
-            raise RequestError(*value)
+            code, template, params = value
+            raise RequestError(code, template, **params)
         if kind == "failed":
-            raise RequestError("internal", "the server failed on this request")
+            raise RequestError("internal", N_("the server failed on this request"))
         return value
 
     def stop(self) -> None:
@@ -153,7 +156,8 @@ class WorkPool:
         with self.lock:
             if self.admitted >= self.size + self.waiting:
                 raise RequestError(
-                    "busy", "the server is busy with other large requests; try again in a moment"
+                    "busy",
+                    N_("the server is busy with other large requests; try again in a moment"),
                 )
             self.admitted += 1
         try:
@@ -175,11 +179,14 @@ class WorkPool:
             if isinstance(error, TimeoutError):
                 raise RequestError(
                     "too_slow",
-                    f"the request needed more than {self.job_seconds:g} s of work and was"
-                    " stopped; send a smaller one",
+                    N_(
+                        "the request needed more than {seconds} s of work and was stopped;"
+                        " send a smaller one"
+                    ),
+                    seconds=f"{self.job_seconds:g}",
                 ) from error
             log.warning("a work pool worker failed: %r", error)
-            raise RequestError("internal", "the server failed on this request") from error
+            raise RequestError("internal", N_("the server failed on this request")) from error
         self._give_back(worker)
         return value
 
@@ -191,7 +198,9 @@ class WorkPool:
             return Worker(self.context, self.modules)
         except (OSError, WorkerGone) as error:
             log.warning("a work pool worker did not start: %r", error)
-            raise RequestError("busy", "the server could not start a worker; try again") from error
+            raise RequestError(
+                "busy", N_("the server could not start a worker; try again")
+            ) from error
 
     def _give_back(self, worker: Worker) -> None:
         with self.lock:
