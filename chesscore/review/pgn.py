@@ -9,17 +9,23 @@ the board has no evaluation to write; one that stalemates is written 0.00. The p
 accuracy goes into the game comment before the first move (``WhiteAccuracy`` tags are no
 standard), with the ``Annotator`` tag naming the review. python-chess (`node.eval()`,
 `node.nags`), lichess's study import and our own `read_games` read all of it back.
+
+The PGN is written in English; `say_comments` says its comments in another language at read
+(from the review's JSON: each judged ply's explanation kept as a message), for the export a
+reader downloads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
-from chesscore.analysis.judgement import Evaluation
+from chesscore.analysis.judgement import Evaluation, Judgement
 from chesscore.review.judge import ReviewedPly
 from chesscore.rules.board import Board
 from chesscore.rules.pgn_export import make_tree_pgn
 from chesscore.rules.pgn_import import ImportedGame, Node
+from chesscore.words import ENGLISH, Message, Translator, message_from_json, render, say
 
 ANNOTATOR = "chesscore review"
 
@@ -79,7 +85,54 @@ def _comment(ply: ReviewedPly) -> str:
     """A judged move's explanation, naming the better move ("Best: Qd7.") if it does not."""
     if ply.judgement is None:
         return ""
-    text = ply.explanation.text if ply.explanation is not None else ply.judgement.label + "."
-    if ply.best_san is not None and ply.best_san != ply.san and "Better was" not in text:
-        text += f" Best: {ply.best_san}."
-    return text
+    explanation = ply.explanation
+    words = explanation.words if explanation is not None else None
+    names_best = explanation is not None and explanation.names_best
+    return render(comment_message(ply.judgement, words, names_best, ply.san, ply.best_san))
+
+
+def comment_message(
+    judgement: Judgement, words: Message | None, names_best: bool, san: str, best: str | None
+) -> Message:
+    """The comment of a move of class `judgement` whose explanation is `words` (None: none),
+    played as `san` where the engine chose `best` ("Best: Qd7." unless `names_best`)."""
+    if words is None:
+        words = _class_words(judgement)
+    if best is None or best == san or names_best:
+        return words
+    return say("{comment} Best: {best}.", comment=words, best=best)
+
+
+def _class_words(judgement: Judgement) -> Message:
+    if judgement is Judgement.INACCURACY:
+        return say("Inaccuracy.")
+    if judgement is Judgement.MISTAKE:
+        return say("Mistake.")
+    return say("Blunder.")
+
+
+def say_comments(pgn: str, plies: Sequence[Mapping[str, Any]], words: Translator) -> str:
+    """The reviewed `pgn` with the comment of each ply of the review's JSON `plies` whose
+    explanation is kept as a message said through `words` instead of in English (a review
+    stored before its explanations were kept so keeps its English)."""
+    for ply in plies:
+        explanation, judgement = ply.get("explanation"), ply.get("class")
+        if not explanation or "words" not in explanation or judgement is None:
+            continue
+        best = (ply.get("best") or {}).get("san")
+        message = comment_message(
+            Judgement[judgement.upper()],
+            message_from_json(explanation["words"]),
+            bool(explanation.get("names_best")),
+            ply["san"],
+            best,
+        )
+        english, said = render(message, ENGLISH), render(message, words)
+        # A comment is one token of the movetext, written as chesscore.rules.pgn_export
+        # writes it (a "}" would end it early).
+        pgn = pgn.replace("{" + _as_comment(english), "{" + _as_comment(said))
+    return pgn
+
+
+def _as_comment(text: str) -> str:
+    return " ".join(text.replace("}", ")").split())

@@ -141,7 +141,7 @@ def explain_move(
     both = say_in(
         "two sentences", "{first} {second}", first=_sentence(first), second=_sentence(second)
     )
-    return make_explanation(both, facts)
+    return make_explanation(both, facts, names_best=True)
 
 
 def _class_sentence(judgement: Judgement) -> Message:

@@ -255,6 +255,7 @@ class Explanation:
     trapped: tuple[TrappedFact, ...] = ()
     own: tuple[OwnPiecesFact, ...] = ()
     claims: tuple[Claim, ...] = ()
+    names_best: bool = False  # its second sentence names the better move
 
     @property
     def text(self) -> str:
@@ -262,7 +263,7 @@ class Explanation:
         return render(self.words, ENGLISH)
 
 
-def make_explanation(words: Message, facts: Facts) -> Explanation:
+def make_explanation(words: Message, facts: Facts, names_best: bool = False) -> Explanation:
     """The frozen result of the gathered `facts`: squares named once each, in order."""
     return Explanation(
         words,
@@ -280,4 +281,5 @@ def make_explanation(words: Message, facts: Facts) -> Explanation:
         tuple(facts.trapped),
         tuple(facts.own),
         tuple(facts.claims),
+        names_best,
     )
