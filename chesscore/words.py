@@ -97,8 +97,10 @@ def say_list(items: Sequence[Message]) -> Message:
     """ "a", "a and b", "a, b and c": the list's joints are messages of their own."""
     joined = items[0]
     for index, item in enumerate(items[1:], 2):
-        joint = "{items} and {item}" if index == len(items) else "{items}, {item}"
-        joined = say_in("list", joint, items=joined, item=item)
+        if index == len(items):
+            joined = say_in("list", "{items} and {item}", items=joined, item=item)
+        else:
+            joined = say_in("list", "{items}, {item}", items=joined, item=item)
     return joined
 
 
