@@ -128,9 +128,9 @@ def say_comments(pgn: str, plies: Sequence[Mapping[str, Any]], words: Translator
             best,
         )
         english, said = render(message, ENGLISH), render(message, words)
-        # A comment is one token of the movetext, written as chesscore.rules.pgn_export
-        # writes it (a "}" would end it early).
-        pgn = pgn.replace("{" + _as_comment(english), "{" + _as_comment(said))
+        # A comment is one token of the movetext, "{ text [%eval ...] }", written as
+        # chesscore.rules.pgn_export writes it (a "}" would end it early).
+        pgn = pgn.replace(f"{{ {_as_comment(english)} ", f"{{ {_as_comment(said)} ")
     return pgn
 
 
