@@ -106,7 +106,16 @@ def say_list(items: Sequence[Message]) -> Message:
 
 def render(message: Message, words: Translator = ENGLISH) -> str:
     """`message` said through `words`: its template translated, then its values (each
-    message among them said the same way) put into its placeholders."""
+    message among them said the same way) put into its placeholders.
+
+    >>> queen = say_in("material", "the queen")
+    >>> render(say("{move} loses {lost}", move="Qxe5??", lost=queen))
+    'Qxe5?? loses the queen'
+    >>> render(say_list([say("{square}", square=name) for name in ("f2", "g2", "h2")]))
+    'f2, g2 and h2'
+    >>> message_from_json(message_to_json(queen)) == queen
+    True
+    """
     context = message.context
     if message.plural is not None:
         count = message.count or 0
