@@ -133,7 +133,10 @@ def test_the_reviewed_pgn_is_commented_in_the_readers_language(
     url = f"{server.url}/api/reviews/{scholars['id']}/pgn"
     english = requests.get(url, timeout=TIMEOUT).text
     french = requests.get(url, headers=FRENCH, timeout=TIMEOUT).text
-    nodes = list(chess.pgn.read_game(io.StringIO(french)).mainline())  # type: ignore[union-attr]
+    game = chess.pgn.read_game(io.StringIO(french))
+    assert game is not None and not game.errors
+    assert game.comment.startswith("Précision : Blancs "), game.comment
+    nodes = list(game.mainline())
     blunder = nodes[BLUNDER_PLY - 1]
     said = render(message_from_json(scholars["plies"][BLUNDER_PLY - 1]["explanation"]["words"]))
     assert said in english and said not in french

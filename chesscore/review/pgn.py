@@ -54,12 +54,20 @@ def reviewed_pgn(
 
 def accuracy_comment(accuracy: tuple[float | None, float | None]) -> str:
     """ "Accuracy: White 87.2%, Black 64.1%." (a side without a move is left out)."""
-    parts = [
-        f"{name} {value:.1f}%"
-        for name, value in zip(("White", "Black"), accuracy, strict=True)
-        if value is not None
-    ]
-    return f"Accuracy: {', '.join(parts)}." if parts else ""
+    message = accuracy_message(accuracy)
+    return render(message) if message is not None else ""
+
+
+def accuracy_message(accuracy: tuple[float | None, float | None]) -> Message | None:
+    """The game comment of `accuracy_comment` as a message (None: neither side moved)."""
+    white, black = (None if value is None else f"{value:.1f}" for value in accuracy)
+    if white is not None and black is not None:
+        return say("Accuracy: White {white}%, Black {black}%.", white=white, black=black)
+    if white is not None:
+        return say("Accuracy: White {white}%.", white=white)
+    if black is not None:
+        return say("Accuracy: Black {black}%.", black=black)
+    return None
 
 
 def eval_text(evaluation: Evaluation) -> str:
@@ -111,10 +119,20 @@ def _class_words(judgement: Judgement) -> Message:
     return say("Blunder.")
 
 
-def say_comments(pgn: str, plies: Sequence[Mapping[str, Any]], words: Translator) -> str:
-    """The reviewed `pgn` with the comment of each ply of the review's JSON `plies` whose
-    explanation is kept as a message said through `words` instead of in English (a review
-    stored before its explanations were kept so keeps its English)."""
+def say_comments(
+    pgn: str,
+    plies: Sequence[Mapping[str, Any]],
+    accuracy: Mapping[str, float | None] | None,
+    words: Translator,
+) -> str:
+    """The reviewed `pgn` with its comments said through `words` instead of in English: the
+    accuracy (the review's JSON's, `{"white", "black"}`) and each ply of the review's JSON
+    `plies` whose explanation is kept as a message (a review stored before its explanations
+    were kept so keeps their English)."""
+    if accuracy is not None:
+        message = accuracy_message((accuracy.get("white"), accuracy.get("black")))
+        if message is not None:
+            pgn = _say_comment(pgn, message, words)
     for ply in plies:
         explanation, judgement = ply.get("explanation"), ply.get("class")
         if not explanation or "words" not in explanation or judgement is None:
@@ -127,11 +145,16 @@ def say_comments(pgn: str, plies: Sequence[Mapping[str, Any]], words: Translator
             ply["san"],
             best,
         )
-        english, said = render(message, ENGLISH), render(message, words)
-        # A comment is one token of the movetext, "{ text [%eval ...] }", written as
-        # chesscore.rules.pgn_export writes it (a "}" would end it early).
-        pgn = pgn.replace(f"{{ {_as_comment(english)} ", f"{{ {_as_comment(said)} ")
+        pgn = _say_comment(pgn, message, words)
     return pgn
+
+
+def _say_comment(pgn: str, message: Message, words: Translator) -> str:
+    """`pgn` with the comment that says `message` in English said through `words`."""
+    english, said = render(message, ENGLISH), render(message, words)
+    # A comment is one token of the movetext, "{ text [%eval ...] }", written as
+    # chesscore.rules.pgn_export writes it (a "}" would end it early).
+    return pgn.replace(f"{{ {_as_comment(english)} ", f"{{ {_as_comment(said)} ")
 
 
 def _as_comment(text: str) -> str:

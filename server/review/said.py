@@ -50,11 +50,11 @@ def say_review(body: dict[str, Any], words: Translator) -> dict[str, Any]:
 
 
 def say_pgn(pgn: str, body: dict[str, Any], words: Translator) -> str:
-    """The reviewed PGN with its explanations said through `words` (`body`: the review's
-    JSON, whose plies keep them as messages)."""
+    """The reviewed PGN with its comments (the accuracy, the explanations) said through
+    `words` (`body`: the review's JSON, whose plies keep the explanations as messages)."""
     if words is ENGLISH:
         return pgn
-    return say_comments(pgn, body.get("plies") or [], words)
+    return say_comments(pgn, body.get("plies") or [], body.get("accuracy"), words)
 
 
 def review_room(review_id: str, language: str) -> str:

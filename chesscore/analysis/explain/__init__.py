@@ -19,11 +19,14 @@ When none holds, the move's class ("Kf1? is a mistake."). The second sentence (`
 names the best move and what its line wins or keeps. Lines in the text are at most four
 plies; the board shows the rest.
 
-The result is a value (`facts`): the text, its kinds, the squares of the pieces it names, its
-arrows (a move it names, an attack, a defence, a pin line; the move played is not among them,
-the board shows it as the last move), every fact it states about one position, and its claims
-about the lines, so that a test can check each against another chess library. Squares are
-0x88 ints, positions FEN strings.
+Every sentence is a message kept as data (chesscore.words: whole clauses with named
+placeholders, the pieces they name in the context of their place in the sentence, `nouns`),
+said in English for `text` and in any language by whoever reads it (the review's server, at
+read). The result is a value (`facts`): the text and its message (`words`), its kinds, the
+squares of the pieces it names, its arrows (a move it names, an attack, a defence, a pin line;
+the move played is not among them, the board shows it as the last move), every fact it states
+about one position, and its claims about the lines, so that a test can check each against
+another chess library. Squares are 0x88 ints, positions FEN strings.
 """
 
 from __future__ import annotations

@@ -116,7 +116,7 @@ def _material_missed(s: Situation, gain: Material, facts: Facts) -> Message:
 
 
 def _best_idea(s: Situation, line: tuple[Move, ...], facts: Facts) -> Message | None:
-    """The tactic of the best move that its line cashes in, with its claim; "" when none."""
+    """The tactic of the best move that its line cashes in, with its claim; None when none."""
     for clause in (free_piece, fork_missed, pin_missed):
         scratch = Facts()
         text = clause(s, scratch)

@@ -135,7 +135,7 @@ def material_words(material: Material, line: Sequence[Move]) -> Message:
 
 def find_idea(s: Situation, line: Sequence[Move], facts: Facts) -> Message | None:
     """The first idea of `IDEAS` that the `line` (from the position before the move) cashes
-    in, entered in `facts` with its claim; "" when none."""
+    in, entered in `facts` with its claim; None when none."""
     for clause in IDEAS:
         scratch = Facts()
         text = clause(s, scratch)
