@@ -5,18 +5,21 @@ tests/test_server_review.py runs it): a French browser reads the blunder's expla
 French over HTTP, in the socket's answer and in the live pushes (while an English watcher of
 the same review gets English), and in the reviewed PGN it downloads; a review stored before
 the explanations were kept as messages keeps its English text. Without a server: German
-renderings of explanations of every kind fill every placeholder and leave no English chess
-word behind.
+renderings of explanations of each kind, then every kind of tests/test_explain_kinds.py and
+every recorded mistake of the shipped games in all five languages, fill every placeholder and
+leave no English chess word behind.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import random
 import re
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import chess
@@ -25,6 +28,7 @@ import pytest
 import requests
 from babel.support import Translations
 
+from bench.explain_claims import explain_ply
 from chesscore.analysis.judgement import Evaluation, Judgement
 from chesscore.words import ENGLISH, message_from_json, render
 from server.review.said import say_pgn, say_review
@@ -32,8 +36,10 @@ from tests.support.game_client import GameClient
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
 from tests.test_explain import explain_san
+from tests.test_explain_kinds import CASES as KIND_CASES
 
-TRANSLATIONS = "translations"
+TRANSLATIONS = str(Path(__file__).resolve().parent.parent / "translations")
+FIXTURE = Path(__file__).parent / "data" / "explain_lines.json"
 FAST = {
     "CHESS_REVIEW_SECONDS": "60",
     "CHESS_REVIEW_DEPTH": "3",
@@ -268,3 +274,36 @@ def test_a_german_explanation_fills_every_placeholder(
     assert not ENGLISH_WORDS.search(german), german
     assert german != explanation.text and german.startswith(san)
     assert re.search(r"\b(Dame|Bauern?|Springer|Läufer|Turm|König|Matt)\b", german), german
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "es", "pt", "sv"])
+def test_the_line_kinds_are_said_whole_in_every_language(lang: str) -> None:
+    """tests/test_explain_kinds.py's explanations (a trapped piece, a defender removed or
+    overloaded, a back-rank mate, a promotion, a passed pawn, a fork down the line, king
+    safety, activity...) in each language: every placeholder filled, no English left."""
+    words = catalog(lang)
+    for case in KIND_CASES:
+        explanation = explain_san(
+            case.fen, case.move, case.judgement, case.best, case.best_eval, case.reply,
+            case.played_eval,
+        )  # fmt: skip
+        assert explanation.text == case.text
+        said = render(explanation.words, words)
+        assert "{" not in said and "}" not in said, said
+        assert not ENGLISH_WORDS.search(said), (case.name, said)
+        assert said.startswith(case.move) and said != case.text
+
+
+def test_every_recorded_explanation_is_said_whole_in_every_language() -> None:
+    """The explanations of every mistake and blunder of the shipped games with Stockfish's
+    lines (tests/data/explain_lines.json, as tests/test_explain_claims.py reads it), in
+    the five languages: every placeholder filled, no English left."""
+    plies = json.loads(FIXTURE.read_text(encoding="utf-8"))["plies"]
+    catalogs = [catalog(lang) for lang in ("fr", "de", "es", "pt", "sv")]
+    for entry in plies:
+        explanation = explain_ply(entry)
+        for words in catalogs:
+            said = render(explanation.words, words)
+            assert "{" not in said and "}" not in said, said
+            assert not ENGLISH_WORDS.search(said), said
+    assert len(plies) > 100
