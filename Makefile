@@ -53,8 +53,8 @@ translations: translations/.compiled
 # then bring each language's catalog up to date with them (a new language's catalog is made on
 # the way). Unwrapped lines and no new date when nothing changed: a catalog's diff is its change.
 messages: $(VENV)/.installed-dev
-	$(PYBABEL) -q extract -F babel.cfg --no-location --no-wrap --sort-output --project chess-threats \
-		-o translations/messages.pot .
+	$(PYBABEL) -q extract -F babel.cfg -k say -k say_in:1c,2 -k say_n:1,2 \
+		--no-location --no-wrap --sort-output --project chess-threats -o translations/messages.pot .
 	$(PYBABEL) -q extract -F babel_js.cfg --no-default-keywords -k t -k tn:1,2 \
 		--no-location --no-wrap --sort-output --project chess-threats -o translations/js.pot .
 	@for lang in $(LANGUAGES); do for domain in messages js; do \

@@ -39,7 +39,8 @@ from server.preferences.http import PREFERENCES
 from server.puzzles.own import OwnPuzzles, accounts_by_color
 from server.puzzles.service import PUZZLES, PuzzleService
 from server.ratings.tables import RATINGS
-from server.review.events import review_engine, review_room
+from server.review.events import review_engine
+from server.review.said import push_in_every_language
 from server.review.service import REVIEWS, ReviewService
 from server.shared.slots import Slot
 from server.tables import Tables, open_tables
@@ -204,7 +205,10 @@ def _build_reviews(
     """The reviews, pushed to each review's room as they run; the queue started."""
 
     def emit(review_id: str, payload: dict[str, Any]) -> None:
-        socketio.emit("review_update", payload, to=review_room(review_id))
+        def send(room: str, said: dict[str, Any]) -> None:
+            socketio.emit("review_update", said, to=room)
+
+        push_in_every_language(send, review_id, payload)
 
     def headers_of(game: Game) -> dict[str, str]:
         with app.app_context():  # the site's address comes from the app's settings

@@ -6,15 +6,20 @@ embedded catalog); the picker in the footer switches the lobby to German at once
 Then the lobby, a game, the analysis board, the trainer, the settings and the puzzles, in French
 and in German, in the dark theme, on the desktop and on a phone, go to artifacts/ as
 screenshots; on the way, the game's heading, the site menu, the preferences and a failed
-puzzle's prompt and lesson are in the page's language.
+puzzle's prompt and lesson are in the page's language. A reviewed game's page too (a server
+of its own, reviewing with our engine at a small depth): the explanation of each judged move
+is the one the server says in the page's language, with no English chess word left in it.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import requests
 
 from tests.conftest import screenshot_path
 from tests.support.live_server import LiveServer
@@ -23,6 +28,7 @@ from tests.test_browser_phone import PHONE
 from tests.test_browser_puzzles import fail
 from tests.test_browser_support import WAIT_MS, collect_errors, create_game, wait_connected
 from tests.test_browser_train import answer_hanging_right, open_trainer
+from tests.test_i18n_review import ENGLISH_WORDS
 
 pytestmark = pytest.mark.browser
 
@@ -162,6 +168,83 @@ def test_screenshots_of_the_main_pages(
         assert page.locator("#puzzle-prompt").inner_text().startswith(said["failed"])
         assert page.locator("#puzzle-sentence").inner_text().startswith(said["missed"])
         shoot(page, request, "_puzzles")
+        assert errors == []
+    finally:
+        context.close()
+
+
+# The Blackburne Shilling trap: a piece and a pawn given, then the queen's raid and a mate.
+TRAP_PGN = """[Event "Casual"]
+[White "Anna"]
+[Black "Ben"]
+[Result "0-1"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 6. Rf1 Qxe4+ 7. Be2 Nf3# 0-1
+"""
+REVIEW_WAIT_MS = 420_000  # generous: the engine shares two cores with everything else
+
+
+@pytest.fixture(scope="module")
+def review_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server reviewing with our own engine at depth 3: a quick review, the same verdicts
+    however loaded the machine (tests/test_server_review.py's setting)."""
+    env = {
+        "CHESS_REVIEW_SECONDS": "60",
+        "CHESS_REVIEW_DEPTH": "3",
+        "CHESS_STOCKFISH": "none",
+        "CHESS_ENGINE_WORKERS": "2",
+    }
+    live = LiveServer(tmp_path_factory.mktemp("browser_i18n_review") / "instance", env=env)
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def trap_review(review_server: LiveServer) -> str:
+    response = requests.post(review_server.url + "/api/reviews", json={"pgn": TRAP_PGN}, timeout=60)
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_screenshots_of_a_review(
+    browser: Any,
+    review_server: LiveServer,
+    trap_review: str,
+    request: pytest.FixtureRequest,
+    lang: str,
+    device: str,
+) -> None:
+    shape = DESKTOP if device == "desktop" else PHONE
+    context = browser.new_context(locale=LOCALES[lang], **shape)
+    try:
+        page = context.new_page()
+        errors = collect_errors(page)
+        dark = context.request.post(review_server.url + "/api/preferences", data={"theme": "dark"})
+        assert dark.ok, dark.text()
+        page.goto(f"{review_server.url}/review/{trap_review}")
+        assert html_lang(page) == lang
+        page.wait_for_function(
+            "document.querySelector('#review')?.dataset.status === 'done'", timeout=REVIEW_WAIT_MS
+        )
+        said = context.request.get(
+            f"{review_server.url}/api/reviews/{trap_review}",
+            headers={"Accept-Language": LOCALES[lang]},
+        ).json()
+        judged = [ply for ply in said["plies"] if ply["explanation"]]
+        assert judged, said["plies"]
+        for ply in judged:  # each judged move's explanation as the page shows it
+            page.locator(f"#moves button.review-move[data-ply='{ply['ply']}']").click()
+            text = page.locator("#advice-text").inner_text()
+            assert text == ply["explanation"]["text"]
+            assert ply["san"] in text and not ENGLISH_WORDS.search(text), text
+            assert not re.search(r"\{\w+\}", text), text
+        # The longest explanation on the picture.
+        longest = max(judged, key=lambda ply: len(ply["explanation"]["text"]))
+        page.locator(f"#moves button.review-move[data-ply='{longest['ply']}']").click()
+        shoot(page, request, "_review")
         assert errors == []
     finally:
         context.close()

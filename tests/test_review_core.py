@@ -197,6 +197,8 @@ def test_the_wire_item_names_squares() -> None:
             "text": "Nd4?? loses a bishop: it leaves the bishop on g5 attacked by the queen on e7 "
             "and defended by nothing (Qxg5). Better was Bxe7, taking the queen on e7 for nothing "
             "(+8.8).",
+            "words": item["explanation"]["words"],
+            "names_best": True,
             "kinds": ["hanging", "free_piece_missed", "material_missed"],
             "squares": item["explanation"]["squares"],
             "arrows": item["explanation"]["arrows"],

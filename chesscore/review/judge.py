@@ -38,6 +38,7 @@ from chesscore.review.evaluate import VERIFY_POINTS, PositionEval
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
 from chesscore.rules.squares import BLACK, COLOR_NAMES, WHITE, Color, square_name
+from chesscore.words import message_to_json
 
 DRAW = Evaluation(cp=0)
 # The marks given only once the positions around the ply were searched again, deeper.
@@ -88,10 +89,14 @@ class ReviewedPly:
 
 
 def explanation_to_json(explanation: Explanation) -> dict[str, Any]:
-    """`{"text", "kinds", "squares", "arrows": [{"from", "to", "role"}], "claims": [...]}`
-    with square names (a claim's form: `claim_to_json`)."""
+    """`{"text", "words", "names_best", "kinds", "squares", "arrows": [{"from", "to", "role"}],
+    "claims": [...]}` with square names (a claim's form: `claim_to_json`): `text` in English,
+    `words` the same as a message (chesscore.words) for the server to say in each reader's
+    language, `names_best` whether it names the better move."""
     return {
         "text": explanation.text,
+        "words": message_to_json(explanation.words),
+        "names_best": explanation.names_best,
         "kinds": [kind.value for kind in explanation.kinds],
         "squares": [square_name(sq) for sq in explanation.squares],
         "arrows": [

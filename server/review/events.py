@@ -1,13 +1,15 @@
 """Socket.IO events of the game review, and the review service's place in the app.
 
-`review_watch {id}` joins the review's room and answers the review's JSON; from then on the
-room gets `review_update` pushes as the review runs (server.review.runner writes each to the
-store first and then emits it, and the watch joins first and then reads the store, so no
-update falls between the answer and the pushes; in a cluster the emit crosses Redis like a
-game's). `review_unwatch {id}` leaves it. `review_try {id, ply, uci}` answers a puzzle of
-"learn from your mistakes" (server.review.puzzle): a move the review knows at once, any other
-after a search in the engine pool. `install` builds the `ReviewService` over the app's game
-service, registers the HTTP blueprint (server.review.http) and starts the queue.
+`review_watch {id}` joins the review's room of the connection's language and answers the
+review's JSON, its explanations said in that language (server.review.said); from then on the
+room gets `review_update` pushes, said in its language, as the review runs
+(server.review.runner writes each to the store first and then emits it, and the watch joins
+first and then reads the store, so no update falls between the answer and the pushes; in a
+cluster the emit crosses Redis like a game's). `review_unwatch {id}` leaves it. `review_try
+{id, ply, uci}` answers a puzzle of "learn from your mistakes" (server.review.puzzle): a move
+the review knows at once, any other after a search in the engine pool. `install` builds the
+`ReviewService` over the app's game service, registers the HTTP blueprint
+(server.review.http) and starts the queue.
 """
 
 from __future__ import annotations
@@ -22,13 +24,11 @@ from flask_socketio import join_room, leave_room
 from chesscore.review.evaluate import ReviewSetting
 from server.edge.clients import request_client
 from server.engine.stockfish import choose_stockfish
+from server.i18n import LANGUAGES, current_language
 from server.review.engines import DEFAULT_NODES, ReviewEngine
 from server.review.requests import parse_review_id, parse_try
+from server.review.said import language_words, review_room, say_review
 from server.review.service import REVIEWS, ReviewService
-
-
-def review_room(review_id: str) -> str:
-    return f"review/{review_id}"
 
 
 def _reviews() -> ReviewService:
@@ -43,12 +43,15 @@ def review_watch(payload: Any) -> dict[str, Any]:
     review_id = parse_review_id(payload)
     service = _reviews()
     service.load(review_id)  # not_found before joining anything
-    join_room(review_room(review_id))
-    return {"ok": True, "review": service.review(review_id)}
+    language = current_language()
+    join_room(review_room(review_id, language))
+    return {"ok": True, "review": say_review(service.review(review_id), language_words(language))}
 
 
 def review_unwatch(payload: Any) -> dict[str, Any]:
-    leave_room(review_room(parse_review_id(payload)))
+    review_id = parse_review_id(payload)
+    for language in LANGUAGES:  # the connection's language may have changed since it watched
+        leave_room(review_room(review_id, language))
     return {"ok": True}
 
 

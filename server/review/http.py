@@ -6,7 +6,8 @@
 same id). Bodies may be up to `MAX_BODY_BYTES`, the analysis API's limit for a PGN file.
 `GET /api/reviews/game/<game id>` answers the id and status of a game's review, if it has one.
 `GET /api/reviews/<id>` is the review's JSON with `"ok": true`, `.../pgn` the reviewed PGN as
-an attachment once done. Errors are the API's `{"ok": false, "error", "code"}` with its
+an attachment once done; the explanations in both are said in the request's language
+(server.review.said). Errors are the API's `{"ok": false, "error", "code"}` with its
 statuses; docs/protocol.md, "Game review", has the endpoints, the JSON and the limits. The body
 is decoded and a PGN read in the work pool (server.work.offload), each step admitted per
 address first, and the review service's own bucket is taken before the PGN is read.
@@ -20,7 +21,9 @@ from chesscore.review.evaluate import ReviewSetting
 from server.analysis.http import MAX_BODY_BYTES
 from server.edge.clients import request_client
 from server.edge.http import answer_errors_as_json, json_bytes
+from server.i18n import current_language
 from server.review.requests import read_review_body
+from server.review.said import language_words, say_pgn, say_review
 from server.review.service import REVIEWS, ReviewService
 from server.review.sources import ReviewSource, pgn_source
 from server.work.offload import offload
@@ -62,12 +65,15 @@ def read_of_game(game_id: str) -> Response:
 
 @blueprint.get("/<review_id>")
 def read(review_id: str) -> Response:
-    return jsonify({"ok": True, **_reviews().review(review_id)})
+    words = language_words(current_language())
+    return jsonify({"ok": True, **say_review(_reviews().review(review_id), words)})
 
 
 @blueprint.get("/<review_id>/pgn")
 def read_pgn(review_id: str) -> Response:
-    response = make_response(_reviews().pgn(review_id))
+    pgn = _reviews().pgn(review_id)
+    words = language_words(current_language())
+    response = make_response(say_pgn(pgn, _reviews().review(review_id), words))
     response.mimetype = "text/plain"
     response.headers["Content-Disposition"] = f'attachment; filename="review-{review_id}.pgn"'
     return response

@@ -19,11 +19,14 @@ When none holds, the move's class ("Kf1? is a mistake."). The second sentence (`
 names the best move and what its line wins or keeps. Lines in the text are at most four
 plies; the board shows the rest.
 
-The result is a value (`facts`): the text, its kinds, the squares of the pieces it names, its
-arrows (a move it names, an attack, a defence, a pin line; the move played is not among them,
-the board shows it as the last move), every fact it states about one position, and its claims
-about the lines, so that a test can check each against another chess library. Squares are
-0x88 ints, positions FEN strings.
+Every sentence is a message kept as data (chesscore.words: whole clauses with named
+placeholders, the pieces they name in the context of their place in the sentence, `nouns`),
+said in English for `text` and in any language by whoever reads it (the review's server, at
+read). The result is a value (`facts`): the text and its message (`words`), its kinds, the
+squares of the pieces it names, its arrows (a move it names, an attack, a defence, a pin line;
+the move played is not among them, the board shows it as the last move), every fact it states
+about one position, and its claims about the lines, so that a test can check each against
+another chess library. Squares are 0x88 ints, positions FEN strings.
 """
 
 from __future__ import annotations
@@ -56,9 +59,11 @@ from chesscore.analysis.explain.facts import (
 from chesscore.analysis.explain.mating import engine_mate, stalemate
 from chesscore.analysis.explain.refutation import mate_walked_into, material_lost
 from chesscore.analysis.explain.situation import Situation, make_situation
+from chesscore.analysis.judgement import Judgement
+from chesscore.words import ENGLISH, Message, render, say, say_in
 
 if TYPE_CHECKING:
-    from chesscore.analysis.judgement import Evaluation, Judgement
+    from chesscore.analysis.judgement import Evaluation
     from chesscore.rules.board import Board
     from chesscore.rules.move import Move
 
@@ -86,7 +91,8 @@ __all__ = [
 # The clauses of the first sentence, in the order they are tried: what ends the game first,
 # then the material the line wins, then a fork further down it that wins material for a
 # while, then the engine's mate alone, then one named factor.
-CLAUSES: tuple[Callable[[Situation, Facts], str], ...] = (
+# Each says its finding as a message with the placeholder `{move}`, or None.
+CLAUSES: tuple[Callable[[Situation, Facts], Message | None], ...] = (
     stalemate,
     mate_walked_into,
     material_lost,
@@ -127,16 +133,32 @@ def explain_move(
     """
     situation = make_situation(board, played, best_line, reply_line, best_eval, played_eval)
     facts = Facts()
-    head = f"{situation.san}{judgement.symbol}"
-    first = next((text for clause in CLAUSES if (text := clause(situation, facts))), "")
-    if not first:
-        article = "an" if judgement.label[0] in "AEIOU" else "a"
-        first = f"is {article} {judgement.label.lower()}"
+    found = (clause(situation, facts) for clause in CLAUSES)
+    first = next((message for message in found if message is not None), None)
+    if first is None:
+        first = _class_sentence(judgement)
+    first = first.with_values(move=f"{situation.san}{judgement.symbol}")
     second = better_sentence(situation, facts)
-    text = " ".join(_sentence(part) for part in (f"{head} {first}", second) if part)
-    return make_explanation(text, facts)
+    if second is None:
+        return make_explanation(_sentence(first), facts)
+    both = say_in(
+        "two sentences", "{first} {second}", first=_sentence(first), second=_sentence(second)
+    )
+    return make_explanation(both, facts, names_best=True)
 
 
-def _sentence(words: str) -> str:
-    """The words ended by a full stop, unless they end with a line cut short ("…")."""
-    return words if words.endswith("…") else f"{words}."
+def _class_sentence(judgement: Judgement) -> Message:
+    """ "Kf1? is a mistake": the move's class, when nothing more is found to say."""
+    if judgement is Judgement.INACCURACY:
+        return say("{move} is an inaccuracy")
+    if judgement is Judgement.MISTAKE:
+        return say("{move} is a mistake")
+    return say("{move} is a blunder")
+
+
+def _sentence(words: Message) -> Message:
+    """The words ended by a full stop, unless they end with a line cut short ("…", the same
+    in every language: it ends a line of moves)."""
+    if render(words, ENGLISH).endswith("…"):
+        return words
+    return say_in("a sentence's end", "{sentence}.", sentence=words)

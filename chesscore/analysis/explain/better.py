@@ -43,6 +43,7 @@ from chesscore.analysis.explain.refutation import (
 from chesscore.analysis.explain.tactics import forked, pin_words
 from chesscore.analysis.see import SEE_VALUES, exchange_on_target
 from chesscore.analysis.threats import make_threat_map
+from chesscore.words import Message, say, say_in
 
 if TYPE_CHECKING:
     from chesscore.analysis.explain.situation import Situation
@@ -51,55 +52,75 @@ if TYPE_CHECKING:
 KEPT_MOST = 2  # the most a best line may lose to be told as "loses only"
 
 
-def better_sentence(s: Situation, facts: Facts) -> str:
+def better_sentence(s: Situation, facts: Facts) -> Message | None:
+    """The second sentence (module docstring), with a `{best}` placeholder filled here."""
     best = s.best
     if best is None or best == s.played:
-        return ""
+        return None
     san = s.board.san(best)
     facts.move(best)
     line = best_line(s)
-    shown = f" ({s.best_eval.text()})" if s.best_eval else ""
     mate = mated_in(s.board, line, s.mover ^ 1)
     if mate is not None:
-        return f"Better was {san}, {_mate_missed(s, line, mate, facts)}"
+        return _mate_missed(s, line, mate, facts).with_values(best=san)
     gain = read_material(s.board, line, s.mover ^ 1)
     given = read_material(s.board, refutation_line(s)[: max(gain.length, 2)], s.mover ^ 1)
     if gain.points >= 1 and gain.points > given.points and gain.length:
-        return f"Better was {san}{_material_missed(s, gain, facts)}{shown}"
-    return f"Better was {san}{_material_kept(s, facts)}{shown}"
+        sentence = _material_missed(s, gain, facts).with_values(best=san)
+    else:
+        sentence = _material_kept(s, facts).with_values(best=san)
+    if not s.best_eval:
+        return sentence
+    return say_in(
+        "the evaluation after a sentence",
+        "{sentence} ({evaluation})",
+        sentence=sentence,
+        evaluation=s.best_eval.text(),
+    )
 
 
-def _mate_missed(s: Situation, line: tuple[Move, ...], mate: int, facts: Facts) -> str:
+def _mate_missed(s: Situation, line: tuple[Move, ...], mate: int, facts: Facts) -> Message:
     facts.kinds.append(Kind.MATE_MISSED)
     facts.claims.append(make_claim(ClaimKind.MATE, s.mover ^ 1, s.board, line, mate=mate))
     if len(line) <= QUOTED_PLIES:
         back_rank = back_rank_words(s.board, line, facts)
-        if back_rank:
-            return f"with a back-rank mate in {mate}: {back_rank}"
+        if back_rank is not None:
+            return say(
+                "Better was {best}, with a back-rank mate in {mate}: {how}",
+                mate=mate,
+                how=back_rank,
+            )
     if len(line) == 1:
         facts.line(s.board, line, mate=True)
-        return f"with mate in {mate}"
-    return f"with mate in {mate}: {facts.quote(s.board, line, mate=True)}"
+        return say("Better was {best}, with mate in {mate}", mate=mate)
+    shown = facts.quote(s.board, line, mate=True)
+    return say("Better was {best}, with mate in {mate}: {line}", mate=mate, line=shown)
 
 
-def _material_missed(s: Situation, gain: Material, facts: Facts) -> str:
-    """ ", forking the king on e8 and the rook on a8, which wins the exchange: Nc7+ Kd8 Nxa8"."""
+def _material_missed(s: Situation, gain: Material, facts: Facts) -> Message:
+    """ "Better was {best}, forking the king on e8 and the rook on a8, which wins the exchange:
+    Nc7+ Kd8 Nxa8"."""
     line = best_line(s)[: gain.length]
     facts.claims.append(material_claim(s.board, line, s.mover ^ 1, gain))
     idea = _best_idea(s, line, facts)
     facts.kinds.append(Kind.MATERIAL_MISSED)
     what = material_words(gain, line)
-    if idea and len(line) == 1:
-        return idea  # "taking the queen on e7 for nothing" says it all
-    return f"{idea}, which wins {what}: {facts.quote(s.board, line)}"
+    if idea is not None and len(line) == 1:
+        return say("Better was {best}, {idea}", idea=idea)  # "taking the queen ... for nothing"
+    shown = facts.quote(s.board, line)
+    if idea is not None:
+        return say(
+            "Better was {best}, {idea}, which wins {lost}: {line}", idea=idea, lost=what, line=shown
+        )
+    return say("Better was {best}, which wins {lost}: {line}", lost=what, line=shown)
 
 
-def _best_idea(s: Situation, line: tuple[Move, ...], facts: Facts) -> str:
-    """The tactic of the best move that its line cashes in, with its claim; "" when none."""
+def _best_idea(s: Situation, line: tuple[Move, ...], facts: Facts) -> Message | None:
+    """The tactic of the best move that its line cashes in, with its claim; None when none."""
     for clause in (free_piece, fork_missed, pin_missed):
         scratch = Facts()
         text = clause(s, scratch)
-        if not text:
+        if text is None:
             continue
         kind, at, squares, targets = _motif(scratch)
         if not any(is_cashed(s.board, line, at, square) for square in targets):
@@ -107,7 +128,7 @@ def _best_idea(s: Situation, line: tuple[Move, ...], facts: Facts) -> str:
         merge(facts, scratch)
         facts.claims.append(make_claim(kind, s.mover ^ 1, s.board, line, at=at, squares=squares))
         return text
-    return ""
+    return None
 
 
 def _motif(found: Facts) -> tuple[ClaimKind, int, tuple[int, ...], tuple[int, ...]]:
@@ -124,71 +145,74 @@ def _motif(found: Facts) -> tuple[ClaimKind, int, tuple[int, ...], tuple[int, ..
     return ClaimKind.PIN, 1, (pin.pinner, pin.pinned, pin.target), (pin.pinned, pin.target)
 
 
-def _material_kept(s: Situation, facts: Facts) -> str:
+def _material_kept(s: Situation, facts: Facts) -> Message:
     """The move played loses material and the best line loses less: "which loses nothing"."""
+    alone = say("Better was {best}")
     lost = next((c for c in facts.claims if c.kind == ClaimKind.MATERIAL), None)
     if lost is None or lost.color != s.mover:
-        return ""
+        return alone
     # Read as far as the losing line was, so that the opponent's answers are in it too.
     line = best_line(s)[: max(len(lost.line), 2)]
     kept = read_material(s.board, line, s.mover)
     # "Which loses only two bishops" would say little: told when it loses a pawn or two less.
     if kept.points > KEPT_MOST or kept.points > lost.points - 2 or len(line) < 2:
-        return ""
+        return alone
     kept = read_material(s.board, line[: max(kept.length, 2)], s.mover)
     if kept.length < 2:
-        return ""  # cut inside an exchange down to nothing to show
+        return alone  # cut inside an exchange down to nothing to show
     if mated_in(s.board, line[: kept.length], s.mover) is not None:
-        return ""  # a line that ends with the mover mated keeps nothing worth saying
+        return alone  # a line that ends with the mover mated keeps nothing worth saying
     facts.claims.append(material_claim(s.board, line, s.mover, kept))
     facts.kinds.append(Kind.MATERIAL_KEPT)
     shown = facts.quote(s.board, line[: kept.length])
     if kept.points <= 0:
-        return f", which loses nothing: {shown}"
-    return f", which loses only {loss_words(kept.lost, kept.gained)}: {shown}"
+        return say("Better was {best}, which loses nothing: {line}", line=shown)
+    lost_only = loss_words(kept.lost, kept.gained)
+    return say("Better was {best}, which loses only {lost}: {line}", lost=lost_only, line=shown)
 
 
-def free_piece(s: Situation, facts: Facts) -> str:
+def free_piece(s: Situation, facts: Facts) -> Message | None:
     """The best move takes a piece that nothing can take back (and the move played did not)."""
     board, best = s.board, s.best
     if best is None:
-        return ""
+        return None
     target = best.to_square
     code = board.board[target]
     if not code or s.played.to_square == target or board.is_en_passant(best):
-        return ""
+        return None
     assert s.after_best is not None  # there is a best move
     after = s.after_best[0]
     if make_threat_map(after).attackers[s.mover ^ 1][target]:
-        return ""
+        return None
     packed = board.find_packed(best)
     assert packed is not None
     if exchange_on_target(board, packed)[0] < SEE_VALUES[kind_of(code)]:
-        return ""  # a promotion's gain aside, a free capture wins the whole piece
+        return None  # a promotion's gain aside, a free capture wins the whole piece
     facts.kinds.append(Kind.FREE_PIECE_MISSED)
     facts.squares.append(target)
     facts.unattacked.append(NoAttackerFact(after.fen(), target, s.mover ^ 1))
-    return f", taking {facts.piece(board, target)} for nothing"
+    return say("taking {piece} for nothing", piece=facts.piece(board, target))
 
 
-def fork_missed(s: Situation, facts: Facts) -> str:
+def fork_missed(s: Situation, facts: Facts) -> Message | None:
     if s.best is None or s.after_best is None:
-        return ""
+        return None
     after, change = s.after_best
     forks = [f for f in change.forks if f.origin == s.best.to_square]
     if not forks:
-        return ""
+        return None
     facts.kinds.append(Kind.FORK_MISSED)
-    return f", forking {forked(after, forks[0], facts)}"
+    return say("forking {targets}", targets=forked(after, forks[0], facts))
 
 
-def pin_missed(s: Situation, facts: Facts) -> str:
+def pin_missed(s: Situation, facts: Facts) -> Message | None:
     if s.best is None or s.after_best is None:
-        return ""
+        return None
     after, change = s.after_best
     made = [p for p in change.pins_created if p.pinner == s.best.to_square]
     if not made:
-        return ""
+        return None
     line = made[0]
     facts.kinds.append(Kind.PIN_MISSED)
-    return f", pinning {pin_words(after, line.pinner, line.pinned, line.target, facts)}"
+    pinned, target = pin_words(after, line.pinner, line.pinned, line.target, facts)
+    return say("pinning {pinned} to {target}", pinned=pinned, target=target)

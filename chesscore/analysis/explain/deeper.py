@@ -31,6 +31,7 @@ from chesscore.analysis.explain.refutation import best_line, material_words, ref
 from chesscore.analysis.explain.situation import change_of
 from chesscore.analysis.explain.tactics import forked
 from chesscore.analysis.threats import make_threat_map
+from chesscore.words import Message, say
 
 if TYPE_CHECKING:
     from chesscore.analysis.explain.claims import Material
@@ -43,7 +44,7 @@ EXCHANGE_PLIES = 4  # the fork, the answer, the capture and the recapture: all q
 LEAST_WON = 2  # the exchange or more: a fork that wins a pawn is not the story
 
 
-def fork_in_line(s: Situation, facts: Facts) -> str:
+def fork_in_line(s: Situation, facts: Facts) -> Message | None:
     """The first fork of the opponent's line that wins material (module docstring)."""
     line = refutation_line(s)
     board = s.board.copy()
@@ -54,18 +55,20 @@ def fork_in_line(s: Situation, facts: Facts) -> str:
         move = line[index]
         if index % 2 == 1 and index > 1:
             text = _fork_at(s, line, index, board, facts)
-            if text:
+            if text is not None:
                 return text
         board.push(move)
-    return ""
+    return None
 
 
-def _fork_at(s: Situation, line: tuple[Move, ...], index: int, board: Board, facts: Facts) -> str:
+def _fork_at(
+    s: Situation, line: tuple[Move, ...], index: int, board: Board, facts: Facts
+) -> Message | None:
     """The fork made by `line[index]` played on `board`, told when it wins (module docstring)."""
     after, change = change_of(board, line[index], make_threat_map(board))
     forks = [f for f in change.forks if f.origin == line[index].to_square]
     if not forks:
-        return ""
+        return None
     at = index + 1
     # The line up to where the fork's exchange settles, counted from the position before the
     # move as every material claim is (the better move's sentence reads the best line as
@@ -73,15 +76,15 @@ def _fork_at(s: Situation, line: tuple[Move, ...], index: int, board: Board, fac
     so_far = read_material(s.board, line[: index + EXCHANGE_PLIES], s.mover)
     cut = line[: so_far.length]
     if so_far.length <= at or so_far.points < 1:
-        return ""
+        return None
     if so_far.points <= read_material(s.board, best_line(s)[: so_far.length], s.mover).points:
-        return ""
+        return None
     # The fork wins it: a forked piece falls before the line is cut, and what falls after the
     # fork (not what the forking move took on its way) is worth the exchange or more.
     if not any(is_cashed(s.board, cut, at, target) for target in forks[0].targets):
-        return ""
+        return None
     if read_material(after, cut[at:], s.mover).points < LEAST_WON:
-        return ""
+        return None
     return _told(s, cut, index, board, forks[0], after, so_far, facts)
 
 
@@ -94,7 +97,7 @@ def _told(
     after: Board,
     so_far: Material,
     facts: Facts,
-) -> str:
+) -> Message:
     """The sentence and the claims of the fork `line[index]`, played on `board`, after which
     the mover has lost `so_far` by the end of `line` (from the position before the move)."""
     facts.kinds.append(Kind.FORK_ALLOWED)
@@ -116,7 +119,11 @@ def _told(
     targets = forked(after, fork, facts)
     shown = facts.quote(board, line[index:])
     what = material_words(exchange, line[index:])
-    return (
-        f"allows a fork: after {lead}, {board.san(line[index])} forks {targets} and wins "
-        f"{what} ({shown})"
+    return say(
+        "{move} allows a fork: after {lead}, {fork} forks {targets} and wins {lost} ({line})",
+        lead=lead,
+        fork=board.san(line[index]),
+        targets=targets,
+        lost=what,
+        line=shown,
     )

@@ -18,28 +18,30 @@ from typing import TYPE_CHECKING
 from chesscore.analysis.explain.board import is_piece_of, kind_at
 from chesscore.analysis.explain.facts import Arrow, AttackFact, DefendersFact, Facts, Kind, Role
 from chesscore.analysis.explain.lines import captured_square, find_fall
+from chesscore.analysis.explain.nouns import Place
 from chesscore.rules.squares import KING
+from chesscore.words import Message, say
 
 if TYPE_CHECKING:
     from chesscore.analysis.explain.situation import Situation
 
 
-def defender_removed(s: Situation, facts: Facts) -> str:
+def defender_removed(s: Situation, facts: Facts) -> Message | None:
     """The reply takes the only defender of a piece that the opponent's line then takes."""
     if s.reply is None or s.after_reply is None:
-        return ""
+        return None
     removed = captured_square(s.after, s.reply)
     fall = find_fall(s)
     if removed is None or fall is None or fall.index == 0:
-        return ""
+        return None
     target = captured_square(fall.before, fall.move)
     attackers = s.after_map.attackers
     if target is None or target == removed or not is_piece_of(s.after, target, s.mover):
-        return ""
+        return None
     if fall.before.board[target] != s.after.board[target] or not _is_only_defender(
         s, removed, target
     ):
-        return ""
+        return None
     facts.kinds.append(Kind.DEFENDER_REMOVED)
     facts.squares.append(target)
     facts.move(s.reply)
@@ -49,9 +51,11 @@ def defender_removed(s: Situation, facts: Facts) -> str:
     for origin in attackers[s.mover ^ 1][target]:
         facts.attacks.append(AttackFact(s.after.fen(), origin, target))
     defender = facts.piece(s.after, removed)
-    return (
-        f"allows {s.after.san(s.reply)}, taking {defender}, the only defender of "
-        f"{facts.piece(s.after, target)}"
+    return say(
+        "allows {reply}, taking {defender}, the only defender of {target}",
+        reply=s.after.san(s.reply),
+        defender=defender,
+        target=facts.piece(s.after, target, Place.OF),
     )
 
 
@@ -62,26 +66,28 @@ def _is_only_defender(s: Situation, defender: int, target: int) -> bool:
     return list(attackers[s.mover][target]) == [defender] and bool(attackers[s.mover ^ 1][target])
 
 
-def overloaded(s: Situation, facts: Facts) -> str:
+def overloaded(s: Situation, facts: Facts) -> Message | None:
     """One defender of two attacked pieces; the reply takes one, and material falls."""
     if s.reply is None or find_fall(s) is None:
-        return ""
+        return None
     first = s.reply.to_square
     if not is_piece_of(s.after, first, s.mover):
-        return ""
+        return None
     defenders = s.after_map.attackers[s.mover][first]
     if len(defenders) != 1:
-        return ""
+        return None
     defender = defenders[0]
     for second in s.after.piece_squares[s.mover]:
         if second in (first, defender) or kind_at(s.after, second) == KING:
             continue
         if _is_only_defender(s, defender, second) and _is_only_defender(s, defender, first):
             return _overloaded_words(s, defender, first, second, facts)
-    return ""
+    return None
 
 
-def _overloaded_words(s: Situation, defender: int, first: int, second: int, facts: Facts) -> str:
+def _overloaded_words(
+    s: Situation, defender: int, first: int, second: int, facts: Facts
+) -> Message:
     assert s.reply is not None
     fen = s.after.fen()
     facts.kinds.append(Kind.OVERLOADED_DEFENDER)
@@ -93,9 +99,11 @@ def _overloaded_words(s: Situation, defender: int, first: int, second: int, fact
         facts.defenders.append(DefendersFact(fen, target, s.mover, (defender,)))
         attackers = s.after_map.attackers[s.mover ^ 1][target]
         facts.attacks += [AttackFact(fen, origin, target) for origin in attackers]
-    name = facts.piece(s.after, defender)
-    both = f"{facts.piece(s.after, first)} and {facts.piece(s.after, second)}"
-    return (
-        f"allows {s.after.san(s.reply)}: {name} is the only defender of both {both}, "
-        "and both are attacked"
+    return say(
+        "allows {reply}: {defender} is the only defender of both {first} and {second}, "
+        "and both are attacked",
+        reply=s.after.san(s.reply),
+        defender=facts.piece(s.after, defender, Place.SUBJECT),
+        first=facts.piece(s.after, first, Place.OF),
+        second=facts.piece(s.after, second, Place.OF),
     )

@@ -23,11 +23,13 @@ from typing import TYPE_CHECKING
 from chesscore.analysis.explain.board import kind_at, on_board
 from chesscore.analysis.explain.claims import Claim, ClaimKind, make_claim
 from chesscore.analysis.explain.facts import Facts, Kind
+from chesscore.analysis.explain.nouns import Place
 from chesscore.analysis.explain.pawns import READ_PLIES, passed_pawn
 from chesscore.analysis.explain.refutation import best_line, refutation_line
 from chesscore.analysis.threats import make_threat_map
 from chesscore.analysis.values import PIECE_VALUES
-from chesscore.rules.squares import COLOR_NAMES, KING, PAWN, QUEEN_DIRECTIONS
+from chesscore.rules.squares import KING, PAWN, QUEEN_DIRECTIONS, WHITE
+from chesscore.words import Message, say
 
 if TYPE_CHECKING:
     from chesscore.analysis.explain.situation import Situation
@@ -41,15 +43,15 @@ ACTIVITY_MARGIN = 6
 ATTACK_MATERIAL = 9  # no king safety to speak of against less (an endgame)
 
 
-def factor_sentence(s: Situation, facts: Facts) -> str:
-    """The first factor the played line leaves worse (module docstring), or ""."""
+def factor_sentence(s: Situation, facts: Facts) -> Message | None:
+    """The first factor the played line leaves worse (module docstring), or None."""
     found = _passed(s, facts)
-    if found:
+    if found is not None:
         return found
     played, best = refutation_line(s), best_line(s)
     length = min(len(played), len(best), COMPARED_PLIES) // 2 * 2
     if length < 2 or s.best is None:
-        return ""
+        return None
     played, best = played[:length], best[:length]
     exposed_at, exposed = most_pressure(s.board, played, s.mover)
     sheltered_at, sheltered = most_pressure(s.board, best, s.mover)
@@ -58,37 +60,53 @@ def factor_sentence(s: Situation, facts: Facts) -> str:
         facts.claims.append(_zone_claim(s.board, best[:sheltered_at], s.mover, sheltered))
         facts.kinds.append(Kind.KING_SAFETY)
         end = _end(s.board, played[:exposed_at])
-        king = facts.piece(end, end.king_square(s.mover))
-        return (
-            f"costs king safety: after {facts.quote(s.after, played[1:exposed_at])}, "
-            f"{len(exposed)} squares next to {king} are attacked, {len(sheltered)} after "
-            f"{facts.quote(s.board, best[:sheltered_at])}"
+        king = facts.piece(end, end.king_square(s.mover), Place.NEXT_TO)
+        return say(
+            "{move} costs king safety: after {line}, {count} squares next to {king} are "
+            "attacked, {sheltered} after {best}",
+            line=facts.quote(s.after, played[1:exposed_at]),
+            count=len(exposed),
+            king=king,
+            sheltered=len(sheltered),
+            best=facts.quote(s.board, best[:sheltered_at]),
         )
     # Moves are counted where neither side is in check (a check leaves a few moves at most).
     while length and (_end(s.board, played).is_check() or _end(s.board, best).is_check()):
         length -= 2
         played, best = played[:length], best[:length]
     if not length:
-        return ""
+        return None
     end_played, end_best = _end(s.board, played), _end(s.board, best)
     cramped, free = len(end_played.legal_moves()), len(end_best.legal_moves())
     if cramped <= free - ACTIVITY_MARGIN:
         for line, count in ((played, cramped), (best, free)):
             facts.claims.append(make_claim(ClaimKind.ACTIVITY, s.mover, s.board, line, count=count))
         facts.kinds.append(Kind.ACTIVITY)
-        side = COLOR_NAMES[s.mover].capitalize()
-        return (
-            f"costs activity: after {facts.quote(s.after, played[1:])}, {side} has {cramped} "
-            f"moves, {free} after {facts.quote(s.board, best)}"
+        after, shown = facts.quote(s.after, played[1:]), facts.quote(s.board, best)
+        if s.mover == WHITE:
+            return say(
+                "{move} costs activity: after {line}, White has {cramped} moves, {free} after "
+                "{best}",
+                line=after,
+                cramped=cramped,
+                free=free,
+                best=shown,
+            )
+        return say(
+            "{move} costs activity: after {line}, Black has {cramped} moves, {free} after {best}",
+            line=after,
+            cramped=cramped,
+            free=free,
+            best=shown,
         )
-    return ""
+    return None
 
 
-def _passed(s: Situation, facts: Facts) -> str:
+def _passed(s: Situation, facts: Facts) -> Message | None:
     scratch = Facts()
     text = passed_pawn(s, scratch)
-    if not text:
-        return ""
+    if text is None:
+        return None
     for name in Facts.__slots__:
         getattr(facts, name).extend(getattr(scratch, name))
     origin, goal = scratch.passed[0].square, scratch.squares[-1]

@@ -17,8 +17,10 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from chesscore.analysis.explain.board import color_of, kind_at, kind_of
+from chesscore.analysis.explain.nouns import Place, piece_phrase
 from chesscore.analysis.values import PIECE_VALUES
-from chesscore.rules.squares import NAME_ORDER, Color, square_name
+from chesscore.rules.squares import NAME_ORDER, Color
+from chesscore.words import ENGLISH, Message, render, say_list
 
 if TYPE_CHECKING:
     from chesscore.analysis.explain.claims import Claim
@@ -195,11 +197,12 @@ class Facts:
     own: list[OwnPiecesFact] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
 
-    def piece(self, board: Board, sq: int) -> str:
-        """ "the queen on e7", entered as a fact of `board`."""
+    def piece(self, board: Board, sq: int, place: str = Place.OBJECT) -> Message:
+        """ "the queen on e7" in `place` (chesscore.analysis.explain.nouns), entered as a fact
+        of `board`."""
         code = board.board[sq]
         self.pieces.append(PieceFact(board.fen(), sq, color_of(code), kind_of(code)))
-        return f"the {PIECE_WORDS[kind_of(code)]} on {square_name(sq)}"
+        return piece_phrase(place, kind_of(code), sq)
 
     def move(self, move: Move) -> None:
         """An arrow for a move the text names."""
@@ -221,26 +224,23 @@ class Facts:
         shown = self.line(board, moves[:QUOTED_PLIES], mate and len(moves) <= QUOTED_PLIES)
         return shown + (" …" if len(moves) > QUOTED_PLIES else "")
 
-    def group(self, board: Board, squares: Iterable[int], target: int) -> str:
-        """The pieces on `squares`, each attacking `target` in `board`, cheapest first."""
+    def group(self, board: Board, squares: Iterable[int], target: int) -> Message:
+        """The pieces on `squares`, each attacking `target` in `board`, cheapest first,
+        named after "attacked by" or "defended by"."""
         ordered = sorted(squares, key=lambda sq: (PIECE_VALUES[kind_at(board, sq)], NAME_ORDER[sq]))
-        words = [self.piece(board, sq) for sq in ordered]
+        words = [self.piece(board, sq, Place.BY) for sq in ordered]
         self.attacks += [AttackFact(board.fen(), sq, target) for sq in ordered]
-        return join_words(words)
-
-
-def join_words(words: list[str]) -> str:
-    """ "a", "a and b", "a, b and c"."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+        return say_list(words)
 
 
 @dataclass(frozen=True, slots=True)
 class Explanation:
-    """Why a move was bad (chesscore.analysis.explain): the text, its kinds (what went wrong
+    """Why a move was bad (chesscore.analysis.explain): the text (in English; `words`, the
+    same as a message to be said in any language, chesscore.words), its kinds (what went wrong
     first, then what the better move did), the squares of the pieces it names and the squares
     it points at, its arrows, and the facts it states (for checking, not for showing)."""
 
-    text: str
+    words: Message
     kinds: tuple[Kind, ...]
     squares: tuple[int, ...]
     arrows: tuple[Arrow, ...]
@@ -255,12 +255,18 @@ class Explanation:
     trapped: tuple[TrappedFact, ...] = ()
     own: tuple[OwnPiecesFact, ...] = ()
     claims: tuple[Claim, ...] = ()
+    names_best: bool = False  # its second sentence names the better move
+
+    @property
+    def text(self) -> str:
+        """The explanation in English."""
+        return render(self.words, ENGLISH)
 
 
-def make_explanation(text: str, facts: Facts) -> Explanation:
+def make_explanation(words: Message, facts: Facts, names_best: bool = False) -> Explanation:
     """The frozen result of the gathered `facts`: squares named once each, in order."""
     return Explanation(
-        text,
+        words,
         tuple(facts.kinds),
         tuple(dict.fromkeys([*facts.squares, *(piece.square for piece in facts.pieces)])),
         tuple(dict.fromkeys(facts.arrows)),
@@ -275,4 +281,5 @@ def make_explanation(text: str, facts: Facts) -> Explanation:
         tuple(facts.trapped),
         tuple(facts.own),
         tuple(facts.claims),
+        names_best,
     )

@@ -23,18 +23,25 @@ from typing import TYPE_CHECKING
 
 from chesscore.analysis.explain.board import kind_at, same_rank_square
 from chesscore.analysis.explain.claims import balance
-from chesscore.analysis.explain.facts import PIECE_WORDS, join_words
+from chesscore.analysis.explain.nouns import (
+    MATERIAL,
+    THE_EXCHANGE,
+    exchange_and,
+    lost_for,
+    pieces_counted,
+)
 from chesscore.analysis.see import exchange_on_target
 from chesscore.analysis.values import PIECE_VALUES
-from chesscore.rules.squares import BISHOP, KNIGHT, PAWN, QUEEN, ROOK
+from chesscore.rules.squares import BISHOP, KNIGHT, PAWN, ROOK
+from chesscore.words import say_list
 
 if TYPE_CHECKING:
     from chesscore.analysis.explain.situation import Situation
     from chesscore.rules.board import Board
     from chesscore.rules.move import Move
     from chesscore.rules.squares import Color
+    from chesscore.words import Message
 
-NUMBERS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight")
 SHOWN_PLIES = 12  # a fall further down the line is not told move by move
 
 
@@ -132,7 +139,7 @@ def _fewer(before: Board, after: Board, color: Color) -> tuple[int, ...]:
     return tuple(sorted(kind for kind, n in counts.items() if n > 0 for _ in range(n)))
 
 
-def loss_words(lost: tuple[int, ...], gained: tuple[int, ...], pawns_for: bool = True) -> str:
+def loss_words(lost: tuple[int, ...], gained: tuple[int, ...], pawns_for: bool = True) -> Message:
     """ "the queen", "the exchange", "a knight for two pawns", "two pawns": what the side
     loses (`lost`, piece types), what it took (`gained`) set against it, the same types first
     cancelled (a trade is no loss); `pawns_for`: the pawns it took are named too."""
@@ -141,10 +148,10 @@ def loss_words(lost: tuple[int, ...], gained: tuple[int, ...], pawns_for: bool =
     against = Counter({kind: n for kind, n in theirs.items() if kind != PAWN or pawns_for})
     minors = +Counter({KNIGHT: theirs[KNIGHT], BISHOP: theirs[BISHOP]})
     if mine - pawns == Counter({ROOK: 1}) and sum(minors.values()) == 1:
-        return "the exchange" + (f" and {_counted(pawns)}" if pawns else "")
+        return exchange_and(_counted(pawns)) if pawns else THE_EXCHANGE
     if mine - pawns:
-        return _counted(mine) + (f" for {_counted(against)}" if against else "")
-    return _counted(mine) if mine else "material"
+        return lost_for(_counted(mine), _counted(against)) if against else _counted(mine)
+    return _counted(mine) if mine else MATERIAL
 
 
 def net_loss(lost: tuple[int, ...], gained: tuple[int, ...]) -> Counter[int]:
@@ -158,16 +165,10 @@ def net_loss(lost: tuple[int, ...], gained: tuple[int, ...]) -> Counter[int]:
     return +mine
 
 
-def _counted(counts: Counter[int]) -> str:
+def _counted(counts: Counter[int]) -> Message:
     """ "the queen and two knights": the pieces of `counts`, most valuable first."""
-    words = []
-    for kind in sorted(counts, key=lambda kind: -PIECE_VALUES[kind]):
-        n = counts[kind]
-        if n == 1:
-            words.append("the queen" if kind == QUEEN else f"a {PIECE_WORDS[kind]}")
-        else:
-            words.append(f"{NUMBERS[min(n, 8)]} {PIECE_WORDS[kind]}s")
-    return join_words(words)
+    kinds = sorted(counts, key=lambda kind: -PIECE_VALUES[kind])
+    return say_list([pieces_counted(kind, counts[kind]) for kind in kinds])
 
 
 def captured_square(board: Board, move: Move) -> int | None:

@@ -14,11 +14,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from chesscore.analysis.explain.board import is_piece_of, kind_at
 from chesscore.analysis.explain.facts import (
-    PIECE_WORDS,
     Arrow,
     AttackFact,
     Facts,
@@ -28,10 +28,12 @@ from chesscore.analysis.explain.facts import (
     TrappedFact,
 )
 from chesscore.analysis.explain.lines import captured_square, find_fall
+from chesscore.analysis.explain.nouns import taken_back
 from chesscore.analysis.see import exchange_on_target
 from chesscore.analysis.threats import make_threat_map
 from chesscore.analysis.values import PIECE_VALUES
 from chesscore.rules.squares import KING, PAWN
+from chesscore.words import Message, say
 
 if TYPE_CHECKING:
     from chesscore.analysis.explain.situation import Situation
@@ -39,21 +41,21 @@ if TYPE_CHECKING:
     from chesscore.rules.move import Move
 
 
-def losing_capture(s: Situation, facts: Facts) -> str:
+def losing_capture(s: Situation, facts: Facts) -> Message | None:
     """The move takes, and the exchange it starts loses material: what, and who takes back."""
     board, after, target = s.board, s.after, s.played.to_square
     if not board.board[target]:
-        return ""
+        return None
     packed = board.find_packed(s.played)
     assert packed is not None
     value = exchange_on_target(board, packed)[0]
     if value >= 0:
-        return ""
+        return None
     # Only a legal capture takes back (a pinned attacker may not): the reply if it does, else
     # the cheapest taker.
     takers = [m for m in after.legal_moves() if m.to_square == target]
     if not takers:
-        return ""
+        return None
     if s.reply in takers:
         back = s.reply
     else:
@@ -63,28 +65,31 @@ def losing_capture(s: Situation, facts: Facts) -> str:
     facts.arrows.append(Arrow(back.from_square, target, Role.ATTACK))
     facts.attacks.append(AttackFact(after.fen(), back.from_square, target))
     facts.move(back)
-    mine = kind_at(board, s.played.from_square)
-    return (
-        f"takes {facts.piece(board, target)}, but {after.san(back)} takes "
-        f"the {PIECE_WORDS[mine]} back"
+    mine = taken_back(kind_at(board, s.played.from_square))
+    taken = facts.piece(board, target)
+    return say(
+        "takes {taken}, but {reply} takes {mine} back",
+        taken=taken,
+        reply=after.san(back),
+        mine=mine,
     )
 
 
-def hanging(s: Situation, facts: Facts) -> str:
+def hanging(s: Situation, facts: Facts) -> Message | None:
     """A hanging piece of the mover that the reply (or the best capture) wins."""
     after, mover = s.after, s.mover
     capture = s.reply if s.reply is not None else _best_capture(after)
     if capture is None:
-        return ""
+        return None
     target = capture.to_square
     if not is_piece_of(after, target, mover) or target not in s.after_map.hanging:
-        return ""
+        return None
     if target == s.played.to_square and _even_trade(s):
-        return ""  # a piece taken back after it took as much: a trade, not a piece lost
+        return None  # a piece taken back after it took as much: a trade, not a piece lost
     packed = after.find_packed(capture)
     value = exchange_on_target(after, packed)[0] if packed is not None else 0
     if value <= 0:
-        return ""
+        return None
     attackers = s.after_map.attackers[mover ^ 1][target]
     defenders = s.after_map.attackers[mover][target]
     facts.kinds.append(Kind.HANGING)
@@ -93,22 +98,40 @@ def hanging(s: Situation, facts: Facts) -> str:
     facts.arrows += [Arrow(d, target, Role.DEFENCE) for d in defenders]
     facts.move(capture)
     piece = facts.piece(after, target)
-    attacked = facts.group(after, attackers, target)
-    if defenders:
-        defended = f"defended by {facts.group(after, defenders, target)}"
-    else:
-        facts.unattacked.append(NoAttackerFact(after.fen(), target, mover))
-        defended = "defended by nothing"
-    # "attacked by A, B and C, and defended by D": the comma keeps the two lists apart.
-    comma = "," if len(attackers) > 1 else ""
-    tail = f"{attacked}{comma} and {defended}"
+    tail = _attacked_and_defended(s, facts, target, attackers, defenders)
     if target == s.played.to_square:
-        return f"puts {piece} attacked by {tail}"
+        return say("puts {piece} {attacked}", piece=piece, attacked=tail)
     if _defended_by_the_move(s, target):
         facts.kinds.append(Kind.DEFENDER_MOVED_AWAY)
         facts.attacks.append(AttackFact(s.board.fen(), s.played.from_square, target))
-        return f"stops defending {piece}, now attacked by {tail}"
-    return f"leaves {piece} attacked by {tail}"
+        return say("stops defending {piece}, now {attacked}", piece=piece, attacked=tail)
+    return say("leaves {piece} {attacked}", piece=piece, attacked=tail)
+
+
+def _attacked_and_defended(
+    s: Situation, facts: Facts, target: int, attackers: Sequence[int], defenders: Sequence[int]
+) -> Message:
+    """ "attacked by the knight on f3 and defended by nothing", of the piece on `target`."""
+    after = s.after
+    attacked = facts.group(after, attackers, target)
+    # "attacked by A, B and C, and defended by D": the comma keeps the two lists apart.
+    if defenders:
+        defended = facts.group(after, defenders, target)
+        if len(attackers) > 1:
+            return say(
+                "attacked by {attackers}, and defended by {defenders}",
+                attackers=attacked,
+                defenders=defended,
+            )
+        return say(
+            "attacked by {attackers} and defended by {defenders}",
+            attackers=attacked,
+            defenders=defended,
+        )
+    facts.unattacked.append(NoAttackerFact(after.fen(), target, s.mover))
+    if len(attackers) > 1:
+        return say("attacked by {attackers}, and defended by nothing", attackers=attacked)
+    return say("attacked by {attackers} and defended by nothing", attackers=attacked)
 
 
 def _even_trade(s: Situation) -> bool:
@@ -143,16 +166,16 @@ def _best_capture(board: Board) -> Move | None:
     return best[1] if best else None
 
 
-def trapped(s: Situation, facts: Facts) -> str:
+def trapped(s: Situation, facts: Facts) -> Message | None:
     """After the reply, a piece of the mover is attacked and has no safe square, and the
     opponent's line takes a piece of its kind."""
     fall = find_fall(s, least=2)
     if s.reply is None or s.after_reply is None or fall is None:
-        return ""
+        return None
     board = s.after_reply[0]
     taken = captured_square(fall.before, fall.move)
     if taken is None or board.is_check():
-        return ""  # in check, no piece "can go" anywhere but to answer it
+        return None  # in check, no piece "can go" anywhere but to answer it
     threats = make_threat_map(board)
     for square in threats.hanging:
         kind = kind_at(board, square)
@@ -167,11 +190,12 @@ def trapped(s: Situation, facts: Facts) -> str:
         attackers = threats.attackers[s.mover ^ 1][square]
         facts.arrows += [Arrow(origin, square, Role.ATTACK) for origin in attackers]
         facts.attacks += [AttackFact(board.fen(), origin, square) for origin in attackers]
-        return (
-            f"allows {s.after.san(s.reply)}, trapping {facts.piece(board, square)}, attacked "
-            "with every square it can go to covered"
+        return say(
+            "allows {reply}, trapping {piece}, attacked with every square it can go to covered",
+            reply=s.after.san(s.reply),
+            piece=facts.piece(board, square),
         )
-    return ""
+    return None
 
 
 def is_trapped(board: Board, square: int) -> bool:

@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING
 from chesscore.analysis.explain.board import is_piece_of, kind_at, on_board, rank_of
 from chesscore.analysis.explain.claims import ClaimKind, make_claim
 from chesscore.analysis.explain.facts import Facts, Kind, OwnPiecesFact
+from chesscore.analysis.explain.nouns import Place
 from chesscore.analysis.explain.situation import positions_along
 from chesscore.rules.squares import QUEEN, ROOK, WHITE, square_name
+from chesscore.words import Message, say, say_list
 
 if TYPE_CHECKING:
     from chesscore.analysis.explain.situation import Situation
@@ -26,50 +28,63 @@ if TYPE_CHECKING:
     from chesscore.rules.move import Move
 
 
-def stalemate(s: Situation, facts: Facts) -> str:
+def stalemate(s: Situation, facts: Facts) -> Message | None:
     """The move leaves the opponent no legal move and no check: the game is drawn at once."""
     after = s.after
     if after.generate_legal() or after.is_check():
-        return ""
+        return None
     king = after.king_square(s.mover ^ 1)
     facts.kinds.append(Kind.STALEMATE)
     facts.claims.append(make_claim(ClaimKind.STALEMATE, s.mover ^ 1, s.board, [s.played]))
     facts.squares.append(king)
-    return f"stalemates {facts.piece(after, king)}: it has no move and is not in check, a draw"
+    return say(
+        "{move} stalemates {king}: it has no move and is not in check, a draw",
+        king=facts.piece(after, king),
+    )
 
 
-def engine_mate(s: Situation, facts: Facts) -> str:
+def engine_mate(s: Situation, facts: Facts) -> Message | None:
     """The evaluation after the move is a mate against the mover that its line does not play
     to the end: what the engine says, with no claim on the line."""
     mate = s.played_eval.for_color(s.mover).mate if s.played_eval else None
     if mate is None or mate > 0:
-        return ""
+        return None
     facts.kinds.append(Kind.MATE_ALLOWED)
     if s.reply is None:
-        return f"allows a mating attack: the engine sees mate in {-mate}"
+        return say("{move} allows a mating attack: the engine sees mate in {mate}", mate=-mate)
     facts.move(s.reply)
-    return (
-        f"allows a mating attack: the engine sees mate in {-mate} after "
-        f"{facts.quote(s.after, s.reply_line)}"
+    return say(
+        "{move} allows a mating attack: the engine sees mate in {mate} after {line}",
+        mate=-mate,
+        line=facts.quote(s.after, s.reply_line),
     )
 
 
-def back_rank_words(board: Board, line: Sequence[Move], facts: Facts) -> str:
+def back_rank_words(board: Board, line: Sequence[Move], facts: Facts) -> Message | None:
     """ "Re8+ Rxe8 Rxe8#, the king on g8 shut in by its own pieces on f7, g7 and h7" when the
-    legal `line` from `board` ends in a back-rank mate (module docstring); else ""."""
+    legal `line` from `board` ends in a back-rank mate (module docstring); else None."""
     if not line:
-        return ""
+        return None
     end = positions_along(board, line)[-1]
     boxed = _back_rank_box(end)
     if boxed is None:
-        return ""
+        return None
     facts.kinds.append(Kind.BACK_RANK_MATE)
     moves = facts.line(board, line, mate=True)
     king = end.king_square(end.turn)
     facts.own.append(OwnPiecesFact(end.fen(), boxed, end.turn))
-    names = [square_name(sq) for sq in boxed]
-    squares = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"{moves}, {facts.piece(end, king)} shut in by its own pieces on {squares}"
+    squares = say_list([say_square(sq) for sq in boxed])
+    return say(
+        "{line}, {king} shut in by its own pieces on {squares}",
+        line=moves,
+        king=facts.piece(end, king, Place.SUBJECT),
+        squares=squares,
+    )
+
+
+def say_square(sq: int) -> Message:
+    """A square's name as a message, for a list of squares ("f2, g2 and h2")."""
+    return Message("{square}", (("square", square_name(sq)),))
 
 
 def _back_rank_box(board: Board) -> tuple[int, ...] | None:

@@ -17,6 +17,7 @@ from chesscore.analysis.explain.board import kind_at, on_board, rank_for
 from chesscore.analysis.explain.claims import balance
 from chesscore.analysis.explain.facts import Facts, Kind, PassedPawnFact
 from chesscore.rules.squares import PAWN, WHITE, Color, square_name
+from chesscore.words import Message, say
 
 if TYPE_CHECKING:
     from chesscore.analysis.explain.situation import Situation
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 READ_PLIES = 10  # how far down the opponent's line a pawn is followed
 
 
-def promotion_allowed(s: Situation, facts: Facts) -> str:
+def promotion_allowed(s: Situation, facts: Facts) -> Message | None:
     line = s.reply_line[:READ_PLIES]
     for index in range(0, len(line), 2):  # the opponent's moves
         move = line[index]
@@ -34,16 +35,16 @@ def promotion_allowed(s: Situation, facts: Facts) -> str:
         taken_back = index + 1 < len(line) and line[index + 1].to_square == move.to_square
         end = s.reply_boards[len(line) - 1]
         if taken_back or balance(end, s.mover) > balance(s.board, s.mover) - 3:
-            return ""
+            return None
         origin = _pawn_origin(s, index)
         if origin is None:
-            return ""
+            return None
         facts.kinds.append(Kind.PROMOTION_ALLOWED)
         facts.squares.append(origin)
         if s.reply is not None:
             facts.move(s.reply)
-        return f"lets {facts.piece(s.after, origin)} promote"
-    return ""
+        return say("lets {pawn} promote", pawn=facts.piece(s.after, origin))
+    return None
 
 
 def _pawn_origin(s: Situation, index: int) -> int | None:
@@ -57,7 +58,7 @@ def _pawn_origin(s: Situation, index: int) -> int | None:
     return square if code == ((s.mover ^ 1) << 3 | PAWN) else None
 
 
-def passed_pawn(s: Situation, facts: Facts) -> str:
+def passed_pawn(s: Situation, facts: Facts) -> Message | None:
     opponent = s.mover ^ 1
     line = s.reply_line[:READ_PLIES]
     for origin in s.after.piece_squares[opponent]:
@@ -76,10 +77,14 @@ def passed_pawn(s: Situation, facts: Facts) -> str:
             facts.kinds.append(Kind.PASSED_PAWN)
             facts.squares += [origin, square]
             facts.passed.append(PassedPawnFact(s.after.fen(), origin, opponent))
-            pawn = "the passed " + facts.piece(s.after, origin).removeprefix("the ")
-            moves = facts.quote(s.after, line[: last + 1])
-            return f"lets {pawn} through to {square_name(square)}: {moves}"
-    return ""
+            facts.piece(s.after, origin)  # the fact; the sentence names the pawn by itself
+            return say(
+                "{move} lets the passed pawn on {origin} through to {square}: {line}",
+                origin=square_name(origin),
+                square=square_name(square),
+                line=facts.quote(s.after, line[: last + 1]),
+            )
+    return None
 
 
 def is_passed(board: Board, square: int, color: Color) -> bool:

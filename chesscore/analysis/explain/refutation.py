@@ -38,15 +38,19 @@ from chesscore.analysis.explain.facts import QUOTED_PLIES, Facts, Kind
 from chesscore.analysis.explain.lines import loss_words
 from chesscore.analysis.explain.material import hanging, losing_capture, trapped
 from chesscore.analysis.explain.mating import back_rank_words
+from chesscore.analysis.explain.nouns import MATERIAL
 from chesscore.analysis.explain.pawns import promotion_allowed
 from chesscore.analysis.explain.situation import LINE_PLIES
 from chesscore.analysis.explain.tactics import discovered, fork_allowed, pin
+from chesscore.words import ENGLISH, Message, render, say
 
 if TYPE_CHECKING:
     from chesscore.analysis.explain.situation import Situation
     from chesscore.rules.move import Move
 
-Clause = Callable[["Situation", Facts], str]
+# A clause says its finding as a message with a `{move}` placeholder (the move played, put
+# in by the caller), or None when it does not hold.
+Clause = Callable[["Situation", Facts], Message | None]
 
 # The ideas tried on the line's first moves, in order: the first the line cashes in is told.
 IDEAS: tuple[Clause, ...] = (
@@ -72,11 +76,11 @@ def best_line(s: Situation) -> tuple[Move, ...]:
     return tuple(s.best_line[: LINE_PLIES + 1])
 
 
-def mate_walked_into(s: Situation, facts: Facts) -> str:
+def mate_walked_into(s: Situation, facts: Facts) -> Message | None:
     """The opponent's line ends in mate: its length, its first moves."""
     mate = mated_in(s.after, s.reply_line, s.mover)
     if mate is None:
-        return ""
+        return None
     facts.kinds.append(Kind.MATE_ALLOWED)
     facts.claims.append(make_claim(ClaimKind.MATE, s.mover, s.after, s.reply_line, mate=mate))
     assert s.reply is not None
@@ -84,11 +88,12 @@ def mate_walked_into(s: Situation, facts: Facts) -> str:
     if len(s.reply_line) <= QUOTED_PLIES:
         back_rank = back_rank_words(s.after, s.reply_line, facts)
         if back_rank:
-            return f"allows a back-rank mate in {mate}: {back_rank}"
-    return f"walks into mate in {mate}: {facts.quote(s.after, s.reply_line, mate=True)}"
+            return say("{move} allows a back-rank mate in {mate}: {how}", mate=mate, how=back_rank)
+    line = facts.quote(s.after, s.reply_line, mate=True)
+    return say("{move} walks into mate in {mate}: {line}", mate=mate, line=line)
 
 
-def material_lost(s: Situation, facts: Facts) -> str:
+def material_lost(s: Situation, facts: Facts) -> Message | None:
     """By the line's end the mover is down material, more than the best line leaves it."""
     line = refutation_line(s)
     lost = read_material(s.board, line, s.mover)
@@ -100,7 +105,7 @@ def material_lost(s: Situation, facts: Facts) -> str:
         read_material(s.board, best, s.mover).points,
     )
     if lost.points < 1 or lost.points <= kept or lost.length < 1:
-        return ""
+        return None
     cited = line[: lost.length]
     facts.claims.append(material_claim(s.board, cited, s.mover, lost))
     what = material_words(lost, cited)
@@ -110,25 +115,31 @@ def material_lost(s: Situation, facts: Facts) -> str:
     rest = cited[1:]
     shown = facts.quote(s.after, rest) if rest else ""
     if idea:
-        return f"loses {what}: it {idea}" + (f" ({shown})" if shown not in idea else "")
+        # The line is quoted unless the idea names it already (its moves are the same in
+        # every language).
+        if shown in render(idea, ENGLISH):
+            return say("{move} loses {lost}: it {idea}", lost=what, idea=idea)
+        return say("{move} loses {lost}: it {idea} ({line})", lost=what, idea=idea, line=shown)
     facts.kinds.append(Kind.MATERIAL_LINE)
-    return f"loses {what}: {shown}" if shown else f"loses {what}"
+    if shown:
+        return say("{move} loses {lost}: {line}", lost=what, line=shown)
+    return say("{move} loses {lost}", lost=what)
 
 
-def material_words(material: Material, line: Sequence[Move]) -> str:
+def material_words(material: Material, line: Sequence[Move]) -> Message:
     """ "a knight for a pawn", "the exchange": the side's loss counted both ways."""
     if any(move.promotion for move in line):
-        return "material"  # a promoted pawn is no piece taken: counted in points only
+        return MATERIAL  # a promoted pawn is no piece taken: counted in points only
     return loss_words(material.lost, material.gained)
 
 
-def find_idea(s: Situation, line: Sequence[Move], facts: Facts) -> str:
+def find_idea(s: Situation, line: Sequence[Move], facts: Facts) -> Message | None:
     """The first idea of `IDEAS` that the `line` (from the position before the move) cashes
-    in, entered in `facts` with its claim; "" when none."""
+    in, entered in `facts` with its claim; None when none."""
     for clause in IDEAS:
         scratch = Facts()
         text = clause(s, scratch)
-        if not text:
+        if text is None:
             continue
         claim = motif_claim(s, scratch, line)
         if claim is None:
@@ -136,7 +147,7 @@ def find_idea(s: Situation, line: Sequence[Move], facts: Facts) -> str:
         merge(facts, scratch)
         facts.claims.append(claim)
         return text
-    return ""
+    return None
 
 
 def motif_claim(s: Situation, found: Facts, line: Sequence[Move]) -> Claim | None:

@@ -65,7 +65,12 @@ export function explanationShapes(explanation, best = null) {
 export function adviceWords(item) {
   const text = item.explanation?.text ?? '';
   const best = item.best && item.best.uci !== item.uci ? item.best.san : null;
-  const named = best !== null && new RegExp(`\\b(was|is) ${escape(best)}(?!\\w)`).test(text);
+  // The server says whether the explanation names the better move; a review stored before
+  // it did so has its English text, read for "Better was Qd7".
+  const said = item.explanation?.names_best;
+  const named =
+    best !== null &&
+    (typeof said === 'boolean' ? said : new RegExp(`\\b(was|is) ${escape(best)}(?!\\w)`).test(text));
   return { text, best: best && !named ? t('Best was {move}.', { move: best }) : '' };
 }
 

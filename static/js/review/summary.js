@@ -29,12 +29,14 @@ const STATUS_WORDS = {
  * @returns {string}
  */
 export function engineWords(review) {
-  const engine = review.engine ?? { name: t('our engine'), ...review.setting };
+  const engine = review.engine ?? { name: 'our engine', ...review.setting };
+  // The server names our own engine in English (server/review/engines.py): said here.
+  const name = engine.name === 'our engine' ? t('our engine') : engine.name;
   if (engine.nodes) {
-    return t('{engine}, {nodes} nodes a position', { engine: engine.name, nodes: formatNodes(engine.nodes) });
+    return t('{engine}, {nodes} nodes a position', { engine: name, nodes: formatNodes(engine.nodes) });
   }
-  if (!engine.seconds) return engine.name;
-  const said = { engine: engine.name, seconds: engine.seconds, depth: engine.depth };
+  if (!engine.seconds) return name;
+  const said = { engine: name, seconds: engine.seconds, depth: engine.depth };
   return engine.depth
     ? t('{engine}, {seconds} s a position (depth {depth} at most)', said)
     : t('{engine}, {seconds} s a position', said);
