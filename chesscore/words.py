@@ -106,7 +106,8 @@ def say_list(items: Sequence[Message]) -> Message:
 
 def render(message: Message, words: Translator = ENGLISH) -> str:
     """`message` said through `words`: its template translated, then its values (each
-    message among them said the same way) put into its placeholders.
+    message among them said the same way) put into its placeholders. A message without values
+    is taken as written; a translation that lost a placeholder gives way to the English.
 
     >>> queen = say_in("material", "the queen")
     >>> render(say("{move} loses {lost}", move="Qxe5??", lost=queen))
@@ -127,11 +128,17 @@ def render(message: Message, words: Translator = ENGLISH) -> str:
         template = words.gettext(message.msgid)
     else:
         template = words.pgettext(context, message.msgid)
+    if not message.values:
+        return str(template)  # taken as written, braces and all
     values = {
         name: render(value, words) if isinstance(value, Message) else value
         for name, value in message.values
     }
-    return str(template).format(**values)
+    try:
+        return str(template).format(**values)
+    except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
+        english = message.msgid if message.plural is None or message.count == 1 else message.plural
+        return english.format(**values)
 
 
 def message_to_json(message: Message) -> dict[str, Any]:
@@ -171,3 +178,9 @@ def message_from_json(body: Mapping[str, Any]) -> Message:
         count if isinstance(count, int) else None,
         context if isinstance(context, str) else None,
     )
+
+
+def plural_count(amount: float) -> int:
+    """The count a plural form is chosen by: `amount` itself when whole, else 2, which every
+    served language writes in its plural ("1.5 pawns")."""
+    return int(amount) if amount == int(amount) else 2

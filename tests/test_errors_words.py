@@ -1,4 +1,4 @@
-"""chesscore's errors carry their words as data (chesscore.errors.Message): the msgid with its
+"""chesscore's errors carry their words as data (chesscore.words.Message): the msgid with its
 named placeholders and the values, a reason nested as a message of its own, said through any
 gettext-shaped translation while `str(error)` stays the English sentence."""
 
@@ -11,8 +11,9 @@ import pytest
 from babel.support import Translations
 
 from chesscore import Board, ChessError
-from chesscore.errors import InvalidFenError, InvalidPgnError, Message
+from chesscore.errors import InvalidFenError, InvalidPgnError
 from chesscore.rules.pgn_import import read_games
+from chesscore.words import render, say
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 
@@ -21,6 +22,22 @@ def french() -> Translations:
     found = Translations.load(str(TRANSLATIONS), ["fr"], domain="messages")
     assert isinstance(found, Translations), "run make translations"
     return found
+
+
+class Broken:
+    """A translation that lost its placeholders' names."""
+
+    def gettext(self, message: str) -> str:
+        return "la rangée {rang} compte {count} cases"
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.gettext(singular)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self.gettext(message)
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        return self.gettext(singular)
 
 
 def raised(call: object, *args: object) -> ChessError:
@@ -32,35 +49,33 @@ def raised(call: object, *args: object) -> ChessError:
 def test_a_fen_error_keeps_its_message_its_values_and_its_english() -> None:
     error = raised(Board.from_fen, "4k3/8/8/8/8/8/8/8 w - - 0 1")
     assert isinstance(error, InvalidFenError)
-    assert error.message.template == "unplayable position {fen}: {reason}"
-    reason = error.message.params["reason"]
-    assert reason == Message("{count} white kings (there must be exactly one)", {"count": 0})
+    assert error.message.msgid == "unplayable position {fen}: {reason}"
+    reason = dict(error.message.values)["reason"]
+    assert reason == say("{count} white kings (there must be exactly one)", count=0)
     assert str(error) == (
         "unplayable position '4k3/8/8/8/8/8/8/8 w - - 0 1': "
         "0 white kings (there must be exactly one)"
     )
-    assert str(error.message) == str(error)
+    assert render(error.message) == str(error)
 
 
 def test_the_message_and_its_nested_reason_are_said_in_french() -> None:
     error = raised(read_games, "1. e4 e5 2. Ke3 *")
     assert isinstance(error, InvalidPgnError)
-    said = error.message.say(french().gettext)
+    said = render(error.message, french())
     fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     assert said == f"ligne 1 : 2. 'Ke3' : coup SAN illégal 'Ke3' dans '{fen}'"
 
 
 def test_a_translation_that_lost_a_placeholder_falls_back_to_english() -> None:
-    message = Message("rank {rank} has {count} squares", {"rank": 3, "count": 9})
-    assert message.say(lambda text: "la rangée {rang} compte {count} cases") == (
-        "rank 3 has 9 squares"
-    )
+    message = say("rank {rank} has {count} squares", rank=3, count=9)
+    assert render(message, Broken()) == "rank 3 has 9 squares"
 
 
 def test_a_message_without_values_is_taken_as_written() -> None:
     error = ChessError("no {braces} filled here")
     assert str(error) == "no {braces} filled here"
-    assert error.message.say(str.upper) == "NO {BRACES} FILLED HERE"
+    assert render(error.message, Broken()) == "la rangée {rang} compte {count} cases"
 
 
 def test_an_error_crosses_a_process_with_its_message() -> None:

@@ -36,7 +36,7 @@ from chesscore.puzzles.tactics import (
     is_pin,
     is_skewer,
 )
-from chesscore.training.words import N_
+from chesscore.words import N_
 
 ENDGAME_PIECES = 6
 OPENING_MOVES = 12

@@ -27,9 +27,10 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from chesscore.errors import N_, ChessError, InvalidPgnError, Message
+from chesscore.errors import ChessError, InvalidPgnError
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
+from chesscore.words import N_, Value, say
 
 TOKEN = re.compile(
     r"""
@@ -268,9 +269,9 @@ class _Reader:
         if self.started is None:
             self.started = line
 
-    def _fail(self, line: int, problem: str, **params: object) -> InvalidPgnError:
+    def _fail(self, line: int, problem: str, **params: Value) -> InvalidPgnError:
         """The error naming `line` and saying the `problem` (a msgid filled from `params`)."""
-        said = Message(problem, params)
+        said = say(problem, **params)
         return InvalidPgnError(N_("line {line}: {problem}"), line=line, problem=said)
 
     def _end_game(self, line: int) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from chesscore.errors import N_, AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from chesscore.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from chesscore.rules.move import MOVE_KEY_MASK, ORIGIN_SHIFT, SQUARE_MASK, Move
 from chesscore.rules.squares import (
     BISHOP,
@@ -27,6 +27,7 @@ from chesscore.rules.squares import (
     parse_square,
     square_name,
 )
+from chesscore.words import N_
 
 if TYPE_CHECKING:
     from chesscore.rules.position import Position

@@ -61,7 +61,7 @@ from chesscore.rules.squares import (
 from chesscore.training.difficulty import Measures, distance, level_of
 from chesscore.training.facts import MoveAttacks, PositionFacts
 from chesscore.training.material import QUIET, capture_gains
-from chesscore.training.words import ENGLISH, N_, Translator, plural_count
+from chesscore.words import ENGLISH, N_, Translator, plural_count
 
 # The words a drill names pieces and sides by, by piece type and by colour (WHITE, BLACK).
 PIECE_WORDS = ("", N_("pawn"), N_("knight"), N_("bishop"), N_("rook"), N_("queen"), N_("king"))
@@ -142,7 +142,7 @@ def make_drill(
     """A drill of `kind` on the position of `facts`, or None if the kind has none there; `rng`
     picks the square or piece a count or safe-squares drill points at unless `focus` names
     it, `played` is the move a blunder check asks about; its question and reasons are in the
-    language of `words` (chesscore.training.words). ValueError names an unknown kind."""
+    language of `words` (chesscore.words). ValueError names an unknown kind."""
     if kind not in _MAKERS:
         raise ValueError(f"unknown drill kind {kind!r}: expected one of {', '.join(KINDS)}")
     return _MAKERS[kind](facts, _Choice(rng, focus, words), played)

@@ -19,8 +19,9 @@ from typing import Any
 
 from chesscore import Board, ChessError, Move
 from chesscore.rules.pgn_import import ImportedGame, Node
+from chesscore.words import say
 from server.shared.display import display_headers
-from server.shared.errors import N_, RequestError, Said, refusal
+from server.shared.errors import N_, RequestError, refusal, spoken
 
 MAX_NODES = 5_000
 MAX_PATH = 1_000  # moves from the root to a node
@@ -53,7 +54,7 @@ def parse_root(fen: Any) -> tuple[Board, str | None]:
 def say_notice(notice: str | None) -> str | None:
     """A root's notice in the language of the request it goes to: trees and boards are made
     in English (in the work pool, where no request is), and the notice said as they are sent."""
-    return None if notice is None else Said(notice).words()
+    return None if notice is None else spoken(say(notice))
 
 
 def replay_path(fen: str, moves: list[str]) -> tuple[Board, str | None]:

@@ -377,10 +377,10 @@ def read_san(game: Game, color: Color, ply: int, text: str) -> Move:
         return board.parse_san(text)
     except AmbiguousMoveError as error:
         said = explain_ambiguous_san(board, text)
-        raise RequestError("ambiguous_move", said.template, **said.params) from error
+        raise RequestError("ambiguous_move", said) from error
     except IllegalMoveError as error:
         said = explain_illegal_san(board, text)
-        raise RequestError("illegal_move", said.template, **said.params) from error
+        raise RequestError("illegal_move", said) from error
     except ChessError as error:
         # The core's message quotes the FEN; the player knows the position.
         message = f"field 'san': {text.strip()!r} is not a move in SAN (like Nf3, exd5 or O-O)"
@@ -392,7 +392,7 @@ def make_move(game: Game, color: Color, ply: int, move: Move, now: float) -> Cha
     require_turn(game, color, ply)
     if not game.board.is_legal(move):
         said = explain_illegal_move(game.board, move)
-        raise RequestError("illegal_move", said.template, **said.params)
+        raise RequestError("illegal_move", said)
     san = game.board.san(move)
     board = game.board.copy()
     board.push(move)

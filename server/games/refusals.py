@@ -14,7 +14,8 @@ from __future__ import annotations
 from chesscore import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE, Board, Color, Move
 from chesscore.rules.san import CASTLING_TEXT, LETTER_PIECES, SAN_PATTERN, SUFFIX_PATTERN
 from chesscore.rules.squares import parse_square, square_name
-from server.shared.errors import N_, Said
+from chesscore.words import Message, Value, say, say_in
+from server.shared.errors import N_
 
 # Whole sentences per piece, so each language inflects its own piece names (server.i18n): the
 # piece of one's own on the square, and none of that kind reaching it.
@@ -38,7 +39,7 @@ KING_IN_CHECK = N_("the king would be in check")
 NOT_LEGAL = N_("{move} is not legal here: {reason}")
 
 
-def explain_illegal_san(board: Board, text: str) -> Said:
+def explain_illegal_san(board: Board, text: str) -> Message:
     """Why the well-formed SAN `text` names no legal move of `board`."""
     typed = text.strip()
     body = SUFFIX_PATTERN.sub("", typed, count=1)
@@ -48,35 +49,35 @@ def explain_illegal_san(board: Board, text: str) -> Said:
             if CASTLING_TEXT[body]
             else N_("{move} is not legal here: castling on the queen's side is not possible now")
         )
-        return Said(castling, {"move": typed})
+        return say(castling, move=typed)
     match = SAN_PATTERN.fullmatch(body)
     if match is None:
-        return Said(N_("{move} is not a move"), {"move": typed})
+        return say(N_("{move} is not a move"), move=typed)
     letter, from_file, _, capture, target, _ = match.groups()
     piece_type = LETTER_PIECES[letter] if letter else PAWN
     to_square = parse_square(target)
     reason = _why_not(board, piece_type, to_square, from_file, capture is not None)
-    return Said(NOT_LEGAL, {"move": typed, "reason": reason})
+    return say(NOT_LEGAL, move=typed, reason=reason)
 
 
-def explain_illegal_move(board: Board, move: Move) -> Said:
+def explain_illegal_move(board: Board, move: Move) -> Message:
     """Why `move` (from a drag or typed UCI) is not legal in `board`."""
     uci = move.uci()
     piece = board.piece_at(move.from_square)
     if piece is None or piece.color != board.turn:
-        reason = Said(N_("there is no piece of yours on {square}"), {"square": uci[:2]})
-        return Said(NOT_LEGAL, {"move": uci, "reason": reason})
+        reason = say(N_("there is no piece of yours on {square}"), square=uci[:2])
+        return say(NOT_LEGAL, move=uci, reason=reason)
     file = "abcdefgh"[move.from_square & 7]
     reason = _why_not(board, piece.piece_type, move.to_square, file, False, move.from_square)
-    return Said(NOT_LEGAL, {"move": uci, "reason": reason})
+    return say(NOT_LEGAL, move=uci, reason=reason)
 
 
-def explain_ambiguous_san(board: Board, text: str) -> Said:
+def explain_ambiguous_san(board: Board, text: str) -> Message:
     """`text` fits several legal moves: the SANs that tell them apart."""
     typed = text.strip()
     match = SAN_PATTERN.fullmatch(SUFFIX_PATTERN.sub("", typed, count=1))
     if match is None:
-        return Said(N_("{move} is ambiguous here"), {"move": typed})
+        return say(N_("{move} is ambiguous here"), move=typed)
     letter, from_file, from_rank, _, target, _ = match.groups()
     piece_type = LETTER_PIECES[letter] if letter else PAWN
     fitting = {
@@ -87,10 +88,11 @@ def explain_ambiguous_san(board: Board, text: str) -> Said:
         and (from_file is None or square_name(move.from_square)[0] == from_file)
         and (from_rank is None or square_name(move.from_square)[1] == from_rank)
     }
-    return Said(
-        N_("{move} is ambiguous here: write {moves}"),
-        {"move": typed, "moves": " or ".join(sorted(fitting))},
-    )
+    choices = sorted(fitting)
+    moves: Value = choices[0]
+    for choice in choices[1:]:
+        moves = say_in("list", "{items} or {item}", items=moves, item=choice)
+    return say(N_("{move} is ambiguous here: write {moves}"), move=typed, moves=moves)
 
 
 def _why_not(
@@ -100,22 +102,22 @@ def _why_not(
     from_file: str | None,
     capture: bool,
     from_square: int | None = None,
-) -> Said:
+) -> Message:
     """The reason no piece of `piece_type` (on `from_file` / `from_square` when given) of the
     side to move may go to `to_square`."""
     color = board.turn
-    at: dict[str, object] = {"target": square_name(to_square)}
+    at = {"target": square_name(to_square)}
     own = board.piece_at(to_square)
     if own is not None and own.color == color:
-        return Said(OWN_PIECE_THERE[own.piece_type], at)
+        return say(OWN_PIECE_THERE[own.piece_type], **at)
     if capture and own is None and not _is_en_passant(board, to_square, piece_type):
-        return Said(N_("there is nothing to take on {target}"), at)
+        return say(N_("there is nothing to take on {target}"), **at)
     origins = _origins(board, color, piece_type, to_square, from_file, capture, from_square)
     if not origins:
-        return Said(NONE_REACHES[piece_type], at)
+        return say(NONE_REACHES[piece_type], **at)
     if board.is_check():
-        return Said(N_("the king is in check and this does not answer it"))
-    return Said(KING_IN_CHECK)
+        return say(N_("the king is in check and this does not answer it"))
+    return say(KING_IN_CHECK)
 
 
 def _origins(

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from babel.support import NullTranslations, Translations
 from flask import (
@@ -31,6 +31,7 @@ from flask import (
 from flask_babel import Babel, get_locale, get_translations
 from werkzeug.wrappers import Response as BaseResponse
 
+from chesscore.words import ENGLISH, Translator
 from server.shared.config import FRONTEND
 from server.shared.errors import translate_with
 
@@ -73,7 +74,7 @@ def install(
     app.context_processor(_page_values)
     app.after_request(_vary_by_language)
     _connection_language[0] = connection_language
-    translate_with(translate_refusal)
+    translate_with(refusal_words)
 
 
 def _no_connection() -> str | None:
@@ -94,17 +95,23 @@ def _vary_by_language(response: Response) -> Response:
     return response
 
 
-def translate_refusal(message: str) -> str:
-    """A refusal's message in the language of the request it answers; an event served without
-    a request context (a move) in its connection's language, chosen at connect; else English."""
+def refusal_words() -> Translator:
+    """The words a refusal is said with: the language of the request it answers; an event
+    served without a request context (a move) in its connection's language, chosen at connect;
+    else English."""
     if not has_request_context():
         language = _connection_language[0]()
         if language is None or language == DEFAULT:
-            return message
-        return str(server_catalog(language).gettext(message))
+            return ENGLISH
+        return cast(Translator, server_catalog(language))
     if current_language() == DEFAULT:
-        return message
-    return str(get_translations().gettext(message))
+        return ENGLISH
+    return cast(Translator, get_translations())
+
+
+def translate_refusal(message: str) -> str:
+    """`message`, a msgid without values, in the words of `refusal_words`."""
+    return refusal_words().gettext(message)
 
 
 @cache

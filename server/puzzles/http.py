@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from chesscore.training.words import ENGLISH
+from chesscore.words import ENGLISH
 from server.accounts.identity import current_account_id
 from server.edge.clients import request_client
 from server.edge.http import answer_errors_as_json, json_body

@@ -8,7 +8,7 @@ chesscore's analysis: the forks it makes (chesscore.analysis.insight), the undef
 piece it takes (the threat map's hanging pieces), the mate or check it gives, and the puzzle's
 themes (chesscore.puzzles) when nothing of those is seen, e.g. "Nf5 forks the king on g7 and
 the queen on d6." Each fact is a whole sentence of the `messages` catalog with named
-placeholders, said through a `Translator` (chesscore.training.words; the server hands the
+placeholders, said through a `Translator` (chesscore.words; the server hands the
 request's catalog), so every language orders its own words; a fork names its first two targets.
 Squares are named here, at the edge, as everywhere in the server.
 """
@@ -26,7 +26,7 @@ from chesscore.puzzles.verify import material_balance
 from chesscore.rules.squares import COLOR_NAMES, KING, PAWN
 from chesscore.training import PositionFacts
 from chesscore.training.drills import PIECE_WORDS
-from chesscore.training.words import ENGLISH, N_, Translator
+from chesscore.words import ENGLISH, N_, Translator
 from server.puzzles.tables import StoredPuzzle
 from server.shared.errors import RequestError
 from server.threats.cache import checked_king

@@ -28,7 +28,7 @@ import chesscore
 from chesscore.puzzles import Puzzle, read_puzzles
 from chesscore.puzzles import rate_attempt as rate_puzzle_attempt
 from chesscore.ratings import PlayerRating
-from chesscore.training.words import ENGLISH, Translator
+from chesscore.words import ENGLISH, Translator
 from server.puzzles.lesson import make_lesson
 from server.puzzles.requests import NextRequest, ResultRequest
 from server.puzzles.tables import Attempt, Choice, PuzzleTables, StoredPuzzle, ThemeTally

@@ -12,7 +12,7 @@ from typing import Any
 
 from chesscore.puzzles import THEMES
 from chesscore.ratings import PlayerRating
-from chesscore.training.words import ENGLISH, Translator
+from chesscore.words import ENGLISH, Translator
 from server.puzzles.tables import Attempt, StoredPuzzle, ThemeTally
 
 

@@ -15,7 +15,8 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-from server.shared.errors import N_, RequestError, Said
+from chesscore.words import say
+from server.shared.errors import N_, RequestError
 
 # At most this many addresses keep a bucket; the least recently seen go first.
 MAX_ADDRESSES = 100_000
@@ -121,7 +122,7 @@ class AddressBuckets:
                 "{interval} s; retry in {wait} s"
             ),
             bucket.wait_time(),
-            what=Said(what),
+            what=say(what),
             burst=self.burst,
             interval=f"{self.interval:g}",
             wait=math.ceil(bucket.wait_time()),

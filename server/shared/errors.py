@@ -9,10 +9,10 @@ logic, parsing and storage all raise it, so no layer needs to know how another r
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from chesscore.errors import ChessError, Message
+from chesscore.errors import ChessError
+from chesscore.words import ENGLISH, Message, Translator, render
 
 # code -> HTTP status; codes only Socket.IO can produce answer 400 over HTTP if they ever leak.
 HTTP_STATUS = {
@@ -70,20 +70,21 @@ class RequestError(Exception):
     """A request refused with `code`; `message` says what was wrong.
 
     The message is an English msgid of the `messages` catalog (marked `N_` where it is
-    written, for `make messages`) with `{name}` placeholders filled from `params`: `message`
-    and `str()` are the English sentence, `to_json` says it in the request's language through
-    the translation `translate_with` installed (server.i18n), after the values are put in.
+    written, for `make messages`) with `{name}` placeholders filled from `params`, or a whole
+    `chesscore.words.Message` (`said`): `message` and `str()` are the English sentence,
+    `to_json` says it in the request's language through the words `translate_with` installed
+    (server.i18n), any message among the values said with it.
     """
 
-    def __init__(self, code: str, message: str, **params: object) -> None:
+    def __init__(self, code: str, message: str | Message, **params: Any) -> None:
         if code not in HTTP_STATUS:
             raise ValueError(f"unknown error code {code!r}")
-        english = _fill(message, params)
+        said = message if isinstance(message, Message) else Message(message, tuple(params.items()))
+        english = render(said)
         super().__init__(english)
         self.code = code
         self.message = english
-        self.template = message
-        self.params = params
+        self.said = said
 
     @property
     def http_status(self) -> int:
@@ -91,7 +92,7 @@ class RequestError(Exception):
 
     def words(self) -> str:
         """The message in the language of the request being answered."""
-        return _fill(_translation[0](self.template), self.params, translated=True)
+        return spoken(self.said)
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": False, "error": self.words(), "code": self.code}
@@ -102,47 +103,29 @@ def N_(message: str) -> str:
     return message
 
 
-@dataclass(frozen=True)
-class Said(Message):
-    """A message and its values, said later: a refusal's value that is itself a sentence (a
-    reason inside "{move} is not legal here: {reason}"), translated with the refusal. Any
-    chesscore `Message` in a refusal's values (the reason a ChessError gives) is said so too."""
-
-    def words(self) -> str:
-        return self.say(_translation[0])
-
-
 def refusal(code: str, error: ChessError) -> RequestError:
     """The refusal saying chesscore's `error` in the request's language (its English
     `message` is the error's own)."""
-    return RequestError(code, error.message.template, **error.message.params)
+    return RequestError(code, error.message)
 
 
-def _fill(message: str, params: dict[str, object], translated: bool = False) -> str:
-    if not params:
-        return message
-    values = {
-        name: value.say(_translation[0]) if translated and isinstance(value, Message) else value
-        for name, value in params.items()
-    }
-    try:
-        return message.format(**values)
-    except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
-        return message
+def spoken(message: Message) -> str:
+    """`message` in the language of the request (or the connection's event) being answered."""
+    return render(message, _words[0]())
 
 
-def _english(message: str) -> str:
-    return message
+def _english() -> Translator:
+    return ENGLISH
 
 
-# The translation of a message into the current request's language: the identity until the
-# app installs its catalogs (server.i18n.install); one for the process, like the catalogs.
-_translation: list[Callable[[str], str]] = [_english]
+# The words of the current request's language: English until the app installs its catalogs
+# (server.i18n.install); one for the process, like the catalogs.
+_words: list[Callable[[], Translator]] = [_english]
 
 
-def translate_with(translation: Callable[[str], str]) -> None:
-    """Say every refusal answered from now on through `translation`."""
-    _translation[0] = translation
+def translate_with(words: Callable[[], Translator]) -> None:
+    """Say every refusal answered from now on through the words `words()` gives."""
+    _words[0] = words
 
 
 def error_reply(code: str, message: str, **params: object) -> dict[str, Any]:

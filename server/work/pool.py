@@ -83,7 +83,7 @@ def serve(sock: socket.socket, modules: tuple[str, ...]) -> None:
         except RequestError as error:
             # The message and its values, not the English sentence: the server says it in the
             # language of the request it answers.
-            answer = ("refused", (error.code, error.template, error.params))
+            answer = ("refused", (error.code, error.said))
         except Exception as error:  # any bug is answered, and the worker lives on
             log.exception("a job failed in the work pool")
             answer = ("failed", repr(error)[:200])
@@ -117,8 +117,8 @@ class Worker:
         self.socket.settimeout(max(0.001, deadline - time.monotonic()))
         kind, value = pickle.loads(_receive_frame(self.socket))
         if kind == "refused":
-            code, template, params = value
-            raise RequestError(code, template, **params)
+            code, said = value
+            raise RequestError(code, said)
         if kind == "failed":
             raise RequestError("internal", N_("the server failed on this request"))
         return value
