@@ -151,7 +151,9 @@ def test_premoves_played_dropped_and_cancelled(
     expect(root).to_have_attribute("data-premove", "e4e5")  # the server holds it
     api_move(server.url, game, black_seat, 1, "e7e5")
     wait_for_ply(white, 2)
-    expect(white.locator("#move-error")).to_contain_text("Premove not played: e4e5 is not legal")
+    expect(white.locator("#move-error")).to_contain_text(
+        "Premove e4e5 not played: it is not legal in the new position"
+    )
     expect(premove).to_have_count(0)
 
     # Legal on its turn: the server plays it the moment black has moved.

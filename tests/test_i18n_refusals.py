@@ -138,3 +138,19 @@ def test_a_tree_imported_with_a_long_comment_is_refused_in_french_when_shared_ag
     tree = imported.json()["tree"]
     said = refused(post_analysis(server, {"tree": tree}, FRENCH), 400, "bad_tree")
     assert said == "nœud 1 : le commentaire doit être un texte d'au plus 2000 caractères"
+
+
+def test_a_new_game_from_a_bad_fen_is_refused_in_the_players_language(
+    server: LiveServer,
+) -> None:
+    body = {"opponent": "friend", "color": "white", "fen": NO_WHITE_KING}
+    french = requests.post(
+        server.url + "/api/games", json=body, headers={"Accept-Language": FRENCH}, timeout=TIMEOUT
+    )
+    said = refused(french, 400, "bad_request")
+    assert said == (
+        f"champ « fen » : position injouable '{NO_WHITE_KING}' : "
+        "rois blancs : 0 (il en faut exactement un)"
+    )
+    english = requests.post(server.url + "/api/games", json=body, timeout=TIMEOUT)
+    assert refused(english, 400, "bad_request") == f"field 'fen': {english_of(NO_WHITE_KING)}"

@@ -27,6 +27,7 @@ from server.games.clock import ClockSettings
 from server.games.computer import check_level
 from server.games.play import OFFER_KINDS, NewGame
 from server.games.seats import is_game_id
+from server.shared.errors import N_, RequestError
 from server.shared.names import NAME_WHAT, is_name
 from server.shared.tokens import is_token
 
@@ -290,7 +291,9 @@ def _parse_fen(fields: dict[str, Any]) -> str:
     try:
         return Board.from_fen(fen).fen()
     except ChessError as error:
-        raise bad_request(f"field 'fen': {error}") from error
+        raise RequestError(
+            "bad_request", N_("field 'fen': {reason}"), reason=error.message
+        ) from error
 
 
 def _parse_clock(fields: dict[str, Any]) -> ClockSettings | None:

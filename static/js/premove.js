@@ -78,7 +78,8 @@ export function createPremoves({ board, send, say, mark = () => {} }) {
      */
     dropped(notice) {
       if (queued === null || notice.dropped !== queued.uci) return;
-      say(t('Premove not played: {why}', { why: notice.reason }));
+      // The page's own words: the server's `reason` is English, said once for every reader.
+      say(t('Premove {move} not played: it is not legal in the new position', { move: notice.dropped }));
       forget();
     },
     /** Forget the premove (the page joined again: the server forgot it too). */
