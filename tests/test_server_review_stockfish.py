@@ -17,6 +17,7 @@ from typing import Any
 
 import chess
 import pytest
+import requests
 
 from server.engine.stockfish import NPM_BUILD
 from server.engine.worker import WORKER_NICENESS
@@ -268,6 +269,12 @@ def test_a_review_the_engine_cannot_finish_fails_alone(tmp_path: Path) -> None:
             assert review["engine"]["name"] == "Broken"
             assert review["error"] == "the engine could not review this game", review
         assert get(live.url, "/api/reviews/" + ids[0]).status_code == 200
+        french = requests.get(
+            live.url + "/api/reviews/" + ids[0],
+            headers={"Accept-Language": "fr-FR,fr;q=0.9"},
+            timeout=30,
+        ).json()
+        assert french["error"] == "le moteur n'a pas pu analyser cette partie", french
         log = (tmp_path / "instance" / "server.log").read_text()
         assert f"Game reviews: evaluated by Broken: {engine}" in log
     finally:

@@ -19,6 +19,7 @@ from typing import Any
 from chesscore.analysis.judgement import Evaluation
 from chesscore.review.evaluate import PositionEval, ReviewSetting
 from chesscore.rules.move import Move
+from chesscore.words import Message, message_to_json, render
 from server.review.engines import ReviewEngine
 from server.review.job import ReviewJob, ReviewUpdate
 from server.review.sources import ReviewSource, skeleton_plies
@@ -166,10 +167,13 @@ class ReviewProgress:
         moves = tuple(ply["uci"] for ply in self.body["plies"])
         return moves, tuple(self.body["headers"].items())
 
-    def set_status(self, status: str, error: str | None = None) -> None:
+    def set_status(self, status: str, error: Message | None = None) -> None:
+        """The review's status, and why it failed: in English (`error`) and as a message said
+        in each reader's language at read (`error_words`, server.review.said)."""
         with self.lock:
             self.body["status"] = status
-            self.body["error"] = error
+            self.body["error"] = None if error is None else render(error)
+            self.body["error_words"] = None if error is None else message_to_json(error)
             self.status_changed = True
 
     def apply(self, update: ReviewUpdate) -> None:
@@ -224,6 +228,7 @@ class ReviewProgress:
             if body["status"] in ("done", "failed"):
                 payload.update({field: body.get(field) for field in SUMMARY_FIELDS})
                 payload["error"] = body["error"]
+                payload["error_words"] = body.get("error_words")
             fields = {
                 "status": body["status"],
                 "done": body["progress"]["done"],

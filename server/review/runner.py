@@ -33,6 +33,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from chesscore.errors import ChessError
+from chesscore.words import say
 from server.engine.pool import EnginePool
 from server.engine.worker import PoolJob
 from server.review.engines import ReviewEngine
@@ -164,7 +166,7 @@ class ReviewRunner:
             stuck = (len(progress.evals), len(progress.verified)) == before
             failures = failures + 1 if not update.preempted and stuck else 0
             if failures >= MAX_FAILURES:
-                progress.set_status("failed", "the engine could not review this game")
+                progress.set_status("failed", say("the engine could not review this game"))
                 break
             if stuck:  # a review that moved on is queued again at once
                 self.sleep(PAUSE_SECONDS)
@@ -202,7 +204,9 @@ class ReviewRunner:
         except ValueError as error:
             for owner in owners:
                 self.pool.stop_analysis(owner)
-            progress.set_status("failed", f"the game cannot be reviewed: {error}")
+            reason = error.message if isinstance(error, ChessError) else str(error)
+            failed = say("the game cannot be reviewed: {reason}", reason=reason)
+            progress.set_status("failed", failed)
             return ReviewUpdate(done=True)
         split_again = False
         while len(ended) < len(jobs):

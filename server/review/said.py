@@ -43,10 +43,16 @@ def say_plies(plies: list[dict[str, Any]], words: Translator) -> list[dict[str, 
 
 
 def say_review(body: dict[str, Any], words: Translator) -> dict[str, Any]:
-    """A review's JSON (or a `review_update` push) with its plies said through `words`."""
-    if "plies" not in body or words is ENGLISH:
+    """A review's JSON (or a `review_update` push) with its plies, and why it failed, said
+    through `words`."""
+    if words is ENGLISH:
         return body
-    return {**body, "plies": say_plies(body["plies"], words)}
+    said = {**body}
+    if "plies" in body:
+        said["plies"] = say_plies(body["plies"], words)
+    if body.get("error_words"):
+        said["error"] = render(message_from_json(body["error_words"]), words)
+    return said
 
 
 def say_pgn(pgn: str, body: dict[str, Any], words: Translator) -> str:
