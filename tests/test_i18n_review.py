@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import re
 import threading
 import time
@@ -37,6 +36,7 @@ from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
 from tests.test_explain import explain_san
 from tests.test_explain_kinds import CASES as KIND_CASES
+from tests.test_server_review import random_pgn
 
 TRANSLATIONS = str(Path(__file__).resolve().parent.parent / "translations")
 FIXTURE = Path(__file__).parent / "data" / "explain_lines.json"
@@ -164,23 +164,6 @@ class Watcher(GameClient):
         self.updates.append(message)
         if message["status"] == "done":
             self.done.set()
-
-
-def random_pgn(seed: int, plies: int) -> str:
-    """A game of `plies` random legal moves (none ending it): it has mistakes to explain."""
-    rng = random.Random(seed)
-    board = chess.Board()
-    while board.ply() < plies:
-        moves = [m for m in board.legal_moves if not _ends(board, m)]
-        board.push(rng.choice(moves))
-    return str(chess.pgn.Game.from_board(board))
-
-
-def _ends(board: chess.Board, move: chess.Move) -> bool:
-    board.push(move)
-    over = board.is_game_over(claim_draw=True)
-    board.pop()
-    return over
 
 
 @pytest.fixture
