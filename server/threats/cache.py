@@ -25,7 +25,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from chesscore import Board, ChessError, Color, Move
-from chesscore.analysis.insight import describe_last_move, preview, relations_of
+from chesscore.analysis.describe import describe_played_move
+from chesscore.analysis.insight import PieceRelations, last_move_change, preview, relations_of
 from chesscore.analysis.see import classify_destinations
 from chesscore.analysis.threats import make_threat_map
 from chesscore.analysis.xray import make_xray_map
@@ -48,25 +49,68 @@ T = TypeVar("T")
 
 
 class PositionFacts:
-    """The threat map, the insight and (on first use) the safety labels of one position, as
-    JSON text ready to splice into every message that carries them (server.edge.wire):
-    encoded once, they cost no more to send to three rooms than to one, and a few kilobytes to
-    keep."""
+    """The threat map, the insight and the safety labels of one position, as JSON text ready
+    to splice into every message that carries them (server.edge.wire): encoded once, they
+    cost no more to send to three rooms than to one, and a few kilobytes to keep. Every state
+    carries the last move in words and the checked king; the overlays (`threats`, `insight`,
+    `relations`) are made when some receiver first gets them, and `safety` when the seat to
+    move first does, so a game nobody watches with overlays costs neither."""
 
-    def __init__(self, board: Board, before: PositionFacts | None = None) -> None:
+    def __init__(
+        self, board: Board, before: PositionFacts | None = None, overlays: bool = True
+    ) -> None:
+        """The facts of `board`'s position, with its overlays unless `overlays` is false;
+        `before` is the facts of the position before it, if the caller has them."""
+        self.relations: PieceRelations | None = None
+        self.threats: JsonText | None = None
+        self.insight: JsonText | None = None
+        self.safety: JsonText | None = None
+        if board.ply:
+            previous = board.copy()
+            move: Move | None = previous.pop()
+            # The last move in words is no overlay: every receiver gets it, assisted or not.
+            self.announcement = describe_played_move(previous, move, board)
+        else:
+            previous, move, self.announcement = None, None, None
+        self.checked_king = (
+            square_or_none(board.king_square(board.turn)) if board.is_check() else None
+        )
+        if overlays:
+            self._make_overlays(board, previous, move, before)
+
+    def overlays_of(self, board: Board) -> PositionFacts:
+        """These facts with their overlays, made now if they were not (`board` is this
+        position), from those of the position before when they are still cached."""
+        if self.threats is None:
+            previous = board.copy() if board.ply else None
+            move = previous.pop() if previous is not None else None
+            self._make_overlays(board, previous, move, _facts.peek(previous_key(board)))
+        return self
+
+    def _make_overlays(
+        self,
+        board: Board,
+        previous: Board | None,
+        move: Move | None,
+        before: PositionFacts | None,
+    ) -> None:
         threats = make_threat_map(board)
         # Kept for the next move's change, whose "before" this position is: `before` is the
-        # facts of the position before this one, made one move earlier.
-        self.relations = relations_of(board, threats.attackers, threats.hanging)
-        change, announcement = describe_last_move(
-            board, threats, self.relations, None if before is None else before.relations
-        )
-        self.threats = encode(threats_json(threats))
+        # facts of the position before this one, made one move earlier if anyone got them.
+        relations = relations_of(board, threats.attackers, threats.hanging)
+        change = None
+        if previous is not None and move is not None:
+            change = last_move_change(
+                previous,
+                move,
+                board,
+                threats,
+                relations,
+                None if before is None else before.relations,
+            )
+        self.relations = relations
         self.insight = encode(insight_json(make_xray_map(board), change))
-        # The last move in words is no overlay: every receiver gets it, assisted or not.
-        self.announcement = announcement
-        self.checked_king = square_or_none(checked_king(board, board.turn, threats.checkers))
-        self.safety: JsonText | None = None
+        self.threats = encode(threats_json(threats))  # last: the mark of overlays made
 
     def safety_of(self, board: Board) -> JsonText:
         """The safety labels of `board` (this position), computed when the seat to move first
@@ -128,12 +172,15 @@ def position_key(board: Board) -> tuple[int, ...]:
     return tuple(board.keys[-2:])
 
 
-def position_facts(board: Board) -> PositionFacts:
-    """The facts of `board`'s position, made from those of the position before it when they
-    are still cached (after a move they are: they were made one move earlier)."""
-    return _facts.get(
-        position_key(board), lambda: PositionFacts(board, _facts.peek(previous_key(board)))
+def position_facts(board: Board, overlays: bool = True) -> PositionFacts:
+    """The facts of `board`'s position, with their overlays unless `overlays` is false (a
+    state nobody receives them in), made from those of the position before it when they are
+    still cached (after a move they are: they were made one move earlier)."""
+    facts: PositionFacts = _facts.get(
+        position_key(board),
+        lambda: PositionFacts(board, _facts.peek(previous_key(board)), overlays),
     )
+    return facts.overlays_of(board) if overlays else facts
 
 
 def previous_key(board: Board) -> tuple[int, ...]:
