@@ -21,6 +21,7 @@ from chesscore import BLACK, WHITE, Color
 from server.edge.broadcast import emit_each, may_reach
 from server.edge.wire import encode
 from server.games.messages import (
+    State,
     encode_mover_state,
     gets_overlays,
     make_public_state,
@@ -68,10 +69,14 @@ class RoomNotifier:
             return
         overlays = any(gets_overlays(game, role) for role in roles)
         public = make_public_state(game, time.time(), self.presence(game.id), overlays)
-        seats = [seat_state(public, game, role) for role in roles]
-        # Rooms that get the very same state (the seat not to move and the spectators, as a
-        # rule) share one encoding of it; the mover's is that of the seat not to move with its
-        # legal moves written in, not a second encoding of the whole state.
+        seats: list[State] = []
+        for role in roles:
+            state = seat_state(public, game, role)
+            # The players' copies of a game in play (no opening's name) are equal: one object.
+            seats.append(next((seen for seen in seats if seen == state), state))
+        # Rooms that get the very same state (the two players, or the seat not to move and
+        # the spectators) share one encoding of it; the mover's is that of the seat not to
+        # move with its legal moves written in, not a second encoding of the whole state.
         texts = {id(state): encode(state) for state in seats}
         deliveries = []
         for state, role in zip(seats, roles, strict=True):

@@ -13,6 +13,10 @@ claimed) costs a dictionary look-up, and games in the same opening share their e
 entry also keeps its pieces' relations (`chesscore.analysis.insight.PieceRelations`), which the
 next move's change compares against: the facts after a move are made from those of the position
 before, still cached from one move earlier, instead of walking that position's attacks again.
+A state that no receiver gets overlays in (an unassisted game with no spectator) asks for the
+facts without them (`position_facts(board, overlays=False)`: the last move in words and the
+checked king only); the overlays are made when a receiver first comes, from the position
+before when its own were made, from the board alone otherwise.
 Previews of candidate moves are cached the same way, since a player dragging a piece hovers
 over the same few squares again and again.
 """
@@ -65,51 +69,38 @@ class PositionFacts:
         self.threats: JsonText | None = None
         self.insight: JsonText | None = None
         self.safety: JsonText | None = None
-        if board.ply:
-            previous = board.copy()
-            move: Move | None = previous.pop()
-            # The last move in words is no overlay: every receiver gets it, assisted or not.
-            self.announcement = describe_played_move(previous, move, board)
-        else:
-            previous, move, self.announcement = None, None, None
+        last = last_move_of(board)
+        # The last move in words is no overlay: every receiver gets it, assisted or not.
+        self.announcement = None if last is None else describe_played_move(*last, board)
         self.checked_king = (
             square_or_none(board.king_square(board.turn)) if board.is_check() else None
         )
         if overlays:
-            self._make_overlays(board, previous, move, before)
+            self._make_overlays(board, last, before)
 
     def overlays_of(self, board: Board) -> PositionFacts:
         """These facts with their overlays, made now if they were not (`board` is this
         position), from those of the position before when they are still cached."""
         if self.threats is None:
-            previous = board.copy() if board.ply else None
-            move = previous.pop() if previous is not None else None
-            self._make_overlays(board, previous, move, _facts.peek(previous_key(board)))
+            self._make_overlays(board, last_move_of(board), _facts.peek(previous_key(board)))
         return self
 
     def _make_overlays(
-        self,
-        board: Board,
-        previous: Board | None,
-        move: Move | None,
-        before: PositionFacts | None,
+        self, board: Board, last: tuple[Board, Move] | None, before: PositionFacts | None
     ) -> None:
         threats = make_threat_map(board)
         # Kept for the next move's change, whose "before" this position is: `before` is the
         # facts of the position before this one, made one move earlier if anyone got them.
         relations = relations_of(board, threats.attackers, threats.hanging)
         change = None
-        if previous is not None and move is not None:
-            change = last_move_change(
-                previous,
-                move,
-                board,
-                threats,
-                relations,
-                None if before is None else before.relations,
-            )
+        if last is not None:
+            previous, move = last
+            known = None if before is None else before.relations
+            change = last_move_change(previous, move, board, threats, relations, known)
         self.relations = relations
-        self.insight = encode(insight_json(make_xray_map(board), change))
+        # The pin lines of the x-ray map are the relations' (`find_pins_among`): not sought again.
+        xrays = make_xray_map(board, relations.pins)
+        self.insight = encode(insight_json(xrays, change))
         self.threats = encode(threats_json(threats))  # last: the mark of overlays made
 
     def safety_of(self, board: Board) -> JsonText:
@@ -165,6 +156,14 @@ def clear_caches() -> None:
     for cache in (_facts, _previews):
         with cache.lock:
             cache.entries.clear()
+
+
+def last_move_of(board: Board) -> tuple[Board, Move] | None:
+    """The position before `board`'s last move and that move (None before the first)."""
+    if not board.ply:
+        return None
+    previous = board.copy()
+    return previous, previous.pop()
 
 
 def position_key(board: Board) -> tuple[int, ...]:
