@@ -32,7 +32,7 @@ from chesscore import Board, ChessError, Color, Move
 from chesscore.analysis.describe import describe_played_move
 from chesscore.analysis.insight import PieceRelations, last_move_change, preview, relations_of
 from chesscore.analysis.see import classify_destinations
-from chesscore.analysis.threats import make_threat_map
+from chesscore.analysis.threats import AttackLists, make_threat_map
 from chesscore.analysis.xray import make_xray_map
 from server.edge.wire import JsonText, encode
 from server.shared.errors import RequestError
@@ -66,6 +66,7 @@ class PositionFacts:
         """The facts of `board`'s position, with its overlays unless `overlays` is false;
         `before` is the facts of the position before it, if the caller has them."""
         self.relations: PieceRelations | None = None
+        self.attackers: AttackLists | None = None
         self.threats: JsonText | None = None
         self.insight: JsonText | None = None
         self.safety: JsonText | None = None
@@ -77,6 +78,8 @@ class PositionFacts:
         )
         if overlays:
             self._make_overlays(board, last, before)
+        if before is not None:
+            before.attackers = None  # its seat to move has moved: its labels are not asked now
 
     def overlays_of(self, board: Board) -> PositionFacts:
         """These facts with their overlays, made now if they were not (`board` is this
@@ -98,6 +101,9 @@ class PositionFacts:
             known = None if before is None else before.relations
             change = last_move_change(previous, move, board, threats, relations, known)
         self.relations = relations
+        # Kept for the safety labels, made from the same attack map, until they are made or
+        # the next position's facts are: at most one map per game is held.
+        self.attackers = threats.attackers
         # The pin lines of the x-ray map are the relations' (`find_pins_among`): not sought again.
         xrays = make_xray_map(board, relations.pins)
         self.insight = encode(insight_json(xrays, change))
@@ -107,7 +113,8 @@ class PositionFacts:
         """The safety labels of `board` (this position), computed when the seat to move first
         asks: nobody needs them while the computer or an absent player is to move."""
         if self.safety is None:
-            self.safety = safety_text(classify_destinations(board))
+            self.safety = safety_text(classify_destinations(board, self.attackers))
+            self.attackers = None
         return self.safety
 
 
