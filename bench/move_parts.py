@@ -102,13 +102,17 @@ def main() -> None:
     # position before cached, made by the refresh before it, as the server does.
     notifier.refresh(games[0])  # loads the openings' table, once per process
     clear_caches()
+    moves_text = None
     for game in games:
         game.board.generate_legal()  # made by the move's outcome check, as on the server
+        # The server keeps a game's move list as text and appends each move's record to it.
+        game.moves_text = moves_text if game.board.ply > 1 else None
         started = time.process_time_ns()
         notifier.refresh(game)
         rows.setdefault("three rooms' states (refresh)", []).append(
             (time.process_time_ns() - started) / 1000
         )
+        moves_text = game.moves_text
     print(f"{len(games)} positions of {args.games} seeded random games (seed {args.seed})")
     print(f"{'part (microseconds)':<32}{'median':>10}{'mean':>10}")
     for name, values in rows.items():
