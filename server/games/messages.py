@@ -174,7 +174,10 @@ def encode_mover_state(seat_text: JsonText, fields: MoverFields) -> JsonText:
 def make_state(
     game: Game, role: Color | None, now: float, connected: frozenset[Color] = frozenset()
 ) -> State:
-    return tailor_state(make_public_state(game, now, connected), game, role)
+    """The state `role` receives (a join's reply, an HTTP read): the overlays made only if it
+    gets them."""
+    public = make_public_state(game, now, connected, gets_overlays(game, role))
+    return tailor_state(public, game, role)
 
 
 def make_destinations(game: Game) -> Destinations:
