@@ -68,7 +68,7 @@ def sample_games(count: int, seed: int, stride: int = 4) -> list[Game]:
     return samples
 
 
-def without_insight(board: Board) -> Any:
+def without_insight(board: Board, overlays: bool = True) -> Any:
     """What the state held before issue 7: a threat map made for each state (in the wire
     form), nothing more."""
     return SimpleNamespace(

@@ -11,9 +11,11 @@ from chesscore import Board
 from chesscore.analysis.see import (
     SEE_VALUES,
     _least_valuable_attacker,
+    classify_destinations,
     exchange_on_target,
     label_exchange,
 )
+from chesscore.analysis.threats import make_threat_map
 from chesscore.rules.attacks import attackers, is_attacked
 from chesscore.rules.move import FLAG_CASTLING, FLAG_EN_PASSANT, FLAG_SHIFT
 from chesscore.rules.squares import KING, PAWN, QUEEN, SQUARE_NAMES, WHITE
@@ -104,3 +106,13 @@ def test_fast_exchanges_are_the_plain_ones(seed: int) -> None:
 
 def test_fast_exchanges_in_crowded_positions() -> None:
     assert check_against_plain([Board.from_fen(fen) for fen in FENS]) > 10
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_labels_from_the_threat_maps_attack_lists_are_the_same(seed: int) -> None:
+    """Given the threat map's attack lists (in name order), the labels are those made from
+    the attack map built for them (ascending)."""
+    boards = [*game_positions(seed, 200, 2), *(Board.from_fen(fen) for fen in FENS)]
+    for board in boards:
+        expected = classify_destinations(board)
+        assert classify_destinations(board, make_threat_map(board).attackers) == expected

@@ -312,6 +312,30 @@ def test_an_unassisted_game_hides_the_overlays_from_its_players_only(
         table.close()
 
 
+def test_a_spectator_who_comes_late_to_an_unassisted_game_gets_every_overlay(
+    server: LiveServer, spectators: list[GameClient]
+) -> None:
+    """Nobody gets the overlays of an unassisted game before its first spectator comes (the
+    server makes none then); from then on each state carries chesscore's, the last move's
+    change included, as if they had been made all along."""
+    opening = ["e2e4", "e7e5", "g1f3", "b8c6"]
+    table = friend_game(server, assisted=False)
+    try:
+        table.play(*opening)
+        watcher = watch(server, table.id, spectators)
+        assert watcher.states[-1]["insight"] == expected_insight(board_after(None, opening))
+        played = [*opening, "f1b5", "a7a6", "b5c6"]
+        for ply in range(len(opening), len(played)):
+            state = table.play(played[ply])
+            assert state["insight"] is None
+            seen = watcher.wait_version(state["version"])
+            board = board_after(None, played[: ply + 1])
+            assert seen["insight"] == expected_insight(board)
+            assert seen["threats"]["hanging"] == names(make_threat_map(board).hanging)
+    finally:
+        table.close()
+
+
 # (assisted, who asks, square, the text)
 DESCRIPTIONS = [
     (

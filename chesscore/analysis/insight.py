@@ -188,14 +188,27 @@ def describe_last_move(
         return None, None
     before = board.copy()
     move = before.pop()
+    change = last_move_change(before, move, board, threats, relations, relations_before)
+    return change, describe_played_move(before, move, board)
+
+
+def last_move_change(
+    before: Board,
+    move: Move,
+    board: Board,
+    threats: ThreatMap,
+    relations: PieceRelations | None = None,
+    relations_before: PieceRelations | None = None,
+) -> Change:
+    """`describe_last_move`'s change for a caller that has the position before the last move
+    already: `before` is `board` before the legal `move` that reached it, the rest as there."""
     if relations is None:
         relations = relations_of(board, threats.attackers, threats.hanging)
     if relations_before is None:
         # Of the position before, only its pieces' attackers are compared: no map is made.
         lists = piece_attack_lists(before)
         relations_before = relations_of(before, lists, find_hanging(before, lists))
-    change = _compare(before, move, board, relations_before, relations, threats.checkers)
-    return change, describe_played_move(before, move, board)
+    return _compare(before, move, board, relations_before, relations, threats.checkers)
 
 
 def describe_change(board: Board, move: Move, threats: ThreatMap | None = None) -> Change:

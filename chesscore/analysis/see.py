@@ -39,7 +39,8 @@ the capturer's square, so the pieces attacking the target afterwards are those t
 less the capturer, plus the first piece behind it on its line to the target if that piece
 moves along the line (`_revealed_attacker`). `classify_destinations` goes one step further and
 starts every move from the whole-board attack map of the position (chesscore.rules.attacks), which
-a move changes on its target square the same way, by emptying its origin. A test
+a move changes on its target square the same way, by emptying its origin; a caller holding the
+position's threat map hands its attack lists over, the same map (chesscore.analysis.threats). A test
 (tests/test_see_fast.py) checks both against the plain exchange that asks the primitive after
 every capture.
 """
@@ -49,6 +50,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING
 
+from chesscore.analysis.threats import AttackLists
 from chesscore.errors import IllegalMoveError
 from chesscore.rules.attacks import (
     ATTACK_KINDS,
@@ -105,10 +107,14 @@ def see(board: Board, move: Move) -> int:
     return exchange_on_target(board, _find_legal(board, move))[0]
 
 
-def classify_destinations(board: Board) -> dict[int, dict[int, str]]:
+def classify_destinations(
+    board: Board, attackers: AttackLists | None = None
+) -> dict[int, dict[int, str]]:
     """From-square -> to-square -> "safe" | "contested" | "losing", for every legal move (see
     the module docstring), both in name order. A promotion square takes the best label of its
-    four promotions.
+    four promotions. `attackers` is the threat map's attack lists of `board`
+    (chesscore.analysis.threats), if the caller has them: the same attack map, in name order,
+    which spares building it here.
 
     >>> from chesscore import Board
     >>> from chesscore.rules.squares import parse_square as sq
@@ -119,14 +125,7 @@ def classify_destinations(board: Board) -> dict[int, dict[int, str]]:
     """
     cells = board.board[:]  # every move is played on this copy and taken back
     squares, kings, color = board.piece_squares, board.kings, board.turn
-    # One walk of every piece's attacks serves the first attack test of all the moves. Only
-    # the lists of the 64 squares are read: the others share one, which is never filled.
-    start: AttackersByColor = ([[]] * 128, [[]] * 128)
-    for sq in SQUARES:
-        start[0][sq] = []
-        start[1][sq] = []
-    fill_attack_map(cells, sorted(squares[0]), SQUARE_LABELS, start[0])
-    fill_attack_map(cells, sorted(squares[1]), SQUARE_LABELS, start[1])
+    start = attackers if attackers is not None else _attack_map(cells, squares)
     enemy, enemy_start = color ^ 1, start[color ^ 1]
     best: dict[int, tuple[int, bool]] = {}  # by origin << ORIGIN_SHIFT | target
     for packed in board.generate_legal():
@@ -166,6 +165,18 @@ def classify_destinations(board: Board) -> dict[int, dict[int, str]]:
     return labels
 
 
+def _attack_map(cells: list[int], squares: list[set[int]]) -> AttackersByColor:
+    """One walk of every piece's attacks, which serves the first attack test of all the moves.
+    Only the lists of the 64 squares are read: the others share one, which is never filled."""
+    start: AttackersByColor = ([[]] * 128, [[]] * 128)
+    for sq in SQUARES:
+        start[0][sq] = []
+        start[1][sq] = []
+    fill_attack_map(cells, sorted(squares[0]), SQUARE_LABELS, start[0])
+    fill_attack_map(cells, sorted(squares[1]), SQUARE_LABELS, start[1])
+    return start
+
+
 def classify_move(board: Board, move: Move) -> str:
     """The label of one legal move (IllegalMoveError otherwise)."""
     return label_exchange(*exchange_on_target(board, _find_legal(board, move)))
@@ -198,7 +209,7 @@ def _exchange_on_cells(
     kings: list[int],
     color: Color,
     packed: int,
-    start: AttackersByColor | None = None,
+    start: AttackLists | None = None,
     label_only: bool = False,
 ) -> tuple[int, bool]:
     """`exchange_on_target` on the 0x88 list `cells` of the position whose piece sets and king
@@ -315,7 +326,7 @@ def _first_attackers(
 
 
 def _moved_attackers(
-    cells: list[int], start: AttackersByColor, origin: int, target: int
+    cells: list[int], start: AttackLists, origin: int, target: int
 ) -> tuple[list[int], list[int]]:
     """Per colour, the ascending squares of the pieces attacking `target` once the piece on
     `origin` has moved there (`cells` shows the move made, not en passant, which empties a
@@ -324,6 +335,11 @@ def _moved_attackers(
     that attacked the origin can)."""
     white = [sq for sq in start[WHITE][target] if sq != origin]
     black = [sq for sq in start[BLACK][target] if sq != origin]
+    # A threat map's lists are in name order; the exchange takes its pieces in ascending order.
+    if len(white) > 1:
+        white.sort()
+    if len(black) > 1:
+        black.sort()
     if start[WHITE][origin] or start[BLACK][origin]:
         revealed = _revealed_attacker(cells, target, origin)
         if revealed is not None:

@@ -76,8 +76,10 @@ class XrayMap:
         return self.attackers[color].get(sq, ())
 
 
-def make_xray_map(board: Board) -> XrayMap:
-    """The x-rays of every square and the pin lines of both colours (see the module docstring).
+def make_xray_map(board: Board, pins: tuple[PinLine, ...] | None = None) -> XrayMap:
+    """The x-rays of every square and the pin lines of both colours (see the module docstring);
+    `pins` is the pin lines if the caller has them (`find_pins_among`'s, the same), which
+    spares walking past the enemy pieces the sliders reach.
 
     >>> from chesscore import Board
     >>> from chesscore.rules.squares import A1, B1, D1, WHITE
@@ -87,15 +89,19 @@ def make_xray_map(board: Board) -> XrayMap:
     (True, ())
     """
     found: list[tuple[Color, int, int]] = []
-    pins: list[PinLine] = []
-    _scan_lines(board, found, pins)  # one walk of the sliders' lines finds both
+    if pins is None:
+        lines: list[PinLine] = []
+        _scan_lines(board, found, lines)  # one walk of the sliders' lines finds both
+        pins = _sorted_pins(lines)
+    else:
+        _scan_lines(board, found, None)
     attackers: tuple[dict[int, list[int]], dict[int, list[int]]] = ({}, {})
     for color, sq, origin in found:
         attackers[color].setdefault(sq, []).append(origin)
     for by_square in attackers:  # x-rays are few: sorting their lists costs next to nothing
         for origins in by_square.values():
             origins.sort(key=NAME_ORDER.__getitem__)
-    return XrayMap(attackers, _sorted_pins(pins))
+    return XrayMap(attackers, pins)
 
 
 def find_xrays(board: Board) -> list[tuple[Color, int, int]]:

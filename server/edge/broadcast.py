@@ -7,6 +7,11 @@ rooms (white, black, spectators), each with its own state; `emit_each` sends the
 message across the queue instead of three, so a move costs one publish and each process reads
 one message. Messages cross Redis in `wire.QueueJson`'s format, states as JSON text.
 
+`may_reach(socketio, room)` tells a sender whether anyone may be in a room, so work nobody would
+receive (a state for an empty room, the lobby's watch list with nobody in the lobby) is not done:
+one process knows its rooms' members; with Redis a member may be in another process, so every
+room may have one.
+
 `QueueManager` overrides and calls python-socketio's private `_handle_emit` and `_publish` and
 writes its emit message by hand: not public API. tests/test_broadcast.py fails when an upgrade
 of python-socketio changes them; keep this module only with that test, and review it then.
@@ -30,6 +35,11 @@ class LocalManager(Manager):  # type: ignore[misc]
         """Emit `event` to each room with its own data: (data, room) pairs."""
         for data, room in deliveries:
             self.emit(event, data, namespace="/", room=room)
+
+    def may_reach(self, room: str) -> bool:
+        """Whether `room` has a member: this process holds every one (python-socketio deletes a
+        room when its last member leaves)."""
+        return bool(self.rooms.get("/", {}).get(room))
 
 
 class QueueManager(RedisManager):  # type: ignore[misc]
@@ -58,6 +68,10 @@ class QueueManager(RedisManager):  # type: ignore[misc]
         self._handle_emit(message)
         self._publish(message)
 
+    def may_reach(self, room: str) -> bool:
+        """Always: the members of a room in other processes are not known here."""
+        return True
+
     def _handle_emit(self, message: dict[str, Any]) -> None:
         rooms = message.get("rooms")
         if rooms is None:
@@ -76,3 +90,9 @@ def emit_each(socketio: Any, event: str, deliveries: list[tuple[Any, str]]) -> N
     manager, which `make_client_manager` made."""
     manager: LocalManager | QueueManager = socketio.server.manager
     manager.emit_each(event, deliveries)
+
+
+def may_reach(socketio: Any, room: str) -> bool:
+    """Whether an emit to `room` through `socketio` may reach anyone (see the docstring)."""
+    manager: LocalManager | QueueManager = socketio.server.manager
+    return manager.may_reach(room)

@@ -57,6 +57,10 @@ BODY_SECONDS = 2.0
 CLIENT_PACKET_TYPES = frozenset(
     {eio_packet.CLOSE, eio_packet.PONG, eio_packet.MESSAGE, eio_packet.UPGRADE}
 )
+# The first character of a text packet that engine.io's decoder takes without raising: an
+# ASCII digit (its packet type; the rest is JSON or text, never refused), so the frame guard
+# decodes only the other frames to see whether they would raise.
+PACKET_TYPE_DIGITS = frozenset("0123456789")
 # What python-socketio's decoder raises on a frame it cannot make sense of (JSON errors and
 # the too-deep payloads of server.edge.wire are ValueErrors).
 MALFORMED_ERRORS = (ValueError, TypeError, KeyError, IndexError)
@@ -316,6 +320,8 @@ class GuardedFrames:
             )
             self._ended = True
             return False
+        if type(data) is str and data[:1] in PACKET_TYPE_DIGITS:
+            return True  # what every client sends: a text packet engine.io decodes as it is
         try:
             eio_packet.Packet(encoded_packet=data)
         except MALFORMED_ERRORS as error:

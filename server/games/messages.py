@@ -71,14 +71,17 @@ class State(Destinations):
     safety: JsonText | None
 
 
-def make_public_state(game: Game, now: float, connected: frozenset[Color] = frozenset()) -> State:
+def make_public_state(
+    game: Game, now: float, connected: frozenset[Color] = frozenset(), overlays: bool = True
+) -> State:
     """The state every member of the game's room sees; `connected`: the seats with a connection
-    (the computer's is always there)."""
+    (the computer's is always there). Without `overlays` its `threats` and `insight` are null
+    (for a sender whose receivers get none: `gets_overlays`)."""
     board = game.board
     header = game.header
     last = game.moves[-1] if game.moves else None
-    facts = position_facts(board)
-    withheld = game.withholds_overlays
+    withheld = game.withholds_overlays or not overlays
+    facts = position_facts(board, not withheld)
     return {
         "game": game.id,
         "version": game.version,
@@ -122,11 +125,16 @@ def tailor_state(public: State, game: Game, role: Color | None) -> State:
     return base if fields is None else {**base, **fields}
 
 
+def gets_overlays(game: Game, role: Color | None) -> bool:
+    """Whether `role` (a colour, or None for a spectator) gets the game's overlays now."""
+    return (role is None or game.settings.assisted) and not game.withholds_overlays
+
+
 def seat_state(public: State, game: Game, role: Color | None) -> State:
     """What `role` receives when it is not to move: the seat to move gets the same with its
     `mover_fields`. The public state itself (no copy) for every role that gets it as it is,
     so the rooms getting the very same state share one encoding of it."""
-    assisted = (role is None or game.settings.assisted) and not game.withholds_overlays
+    assisted = gets_overlays(game, role)
     # The opening's name would be a hint to the players.
     if role is not None and game.is_playing and public["opening"] is not None:
         public = {**public, "opening": None}
@@ -144,7 +152,7 @@ def mover_fields(game: Game, role: Color | None) -> MoverFields | None:
     return {
         "dests": board.destinations(),
         "promotions": board.promotion_targets(),
-        "safety": position_facts(board).safety_of(board) if assisted else None,
+        "safety": position_facts(board, overlays=False).safety_of(board) if assisted else None,
     }
 
 
@@ -166,7 +174,10 @@ def encode_mover_state(seat_text: JsonText, fields: MoverFields) -> JsonText:
 def make_state(
     game: Game, role: Color | None, now: float, connected: frozenset[Color] = frozenset()
 ) -> State:
-    return tailor_state(make_public_state(game, now, connected), game, role)
+    """The state `role` receives (a join's reply, an HTTP read): the overlays made only if it
+    gets them."""
+    public = make_public_state(game, now, connected, gets_overlays(game, role))
+    return tailor_state(public, game, role)
 
 
 def make_destinations(game: Game) -> Destinations:

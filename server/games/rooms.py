@@ -3,6 +3,7 @@
 Each game has three rooms (white, black, spectators), so each member gets its own state, with
 the legal moves only for the seat to move. `RoomNotifier` is what the game service calls down
 into after every change (`server.games.notifier.Notifier`): it builds the public state once,
+for the rooms with a member (`broadcast.may_reach`), with only the overlays one of them gets,
 tailors it per role, encodes each distinct state once (the mover's by writing its legal
 moves into the text of the seat not to move) and sends the three as one message
 (`broadcast.emit_each`, one publish across Redis in a cluster). The Socket.IO handlers use
@@ -17,10 +18,12 @@ from collections.abc import Callable
 from flask_socketio import SocketIO
 
 from chesscore import BLACK, WHITE, Color
-from server.edge.broadcast import emit_each
+from server.edge.broadcast import emit_each, may_reach
 from server.edge.wire import encode
 from server.games.messages import (
+    State,
     encode_mover_state,
+    gets_overlays,
     make_public_state,
     mover_fields,
     seat_state,
@@ -56,14 +59,27 @@ class RoomNotifier:
     def refresh(self, game: Game) -> None:
         """Send every room the game's state (after a change, or when a seat's connection came
         or went: the same version again, with `players.<colour>.connected` changed)."""
-        public = make_public_state(game, time.time(), self.presence(game.id))
-        seats = [seat_state(public, game, role) for role in ROLES]
-        # Rooms that get the very same state (the seat not to move and the spectators, as a
-        # rule) share one encoding of it; the mover's is that of the seat not to move with its
-        # legal moves written in, not a second encoding of the whole state.
+        # Only rooms with a member get it, so what nobody would receive (the overlays with no
+        # spectator in an unassisted game, the safety labels with the mover away) is not made
+        # now; a later joiner gets the state made for it, its facts cached per position.
+        # The caller holds the game's lock, as a join does from entering the room to its
+        # reply, so nobody joins between this look and the emit.
+        roles = [role for role in ROLES if may_reach(self.socketio, room(game.id, role))]
+        if not roles:
+            return
+        overlays = any(gets_overlays(game, role) for role in roles)
+        public = make_public_state(game, time.time(), self.presence(game.id), overlays)
+        seats: list[State] = []
+        for role in roles:
+            state = seat_state(public, game, role)
+            # The players' copies of a game in play (no opening's name) are equal: one object.
+            seats.append(next((seen for seen in seats if seen == state), state))
+        # Rooms that get the very same state (the two players, or the seat not to move and
+        # the spectators) share one encoding of it; the mover's is that of the seat not to
+        # move with its legal moves written in, not a second encoding of the whole state.
         texts = {id(state): encode(state) for state in seats}
         deliveries = []
-        for state, role in zip(seats, ROLES, strict=True):
+        for state, role in zip(seats, roles, strict=True):
             fields = mover_fields(game, role)
             text = texts[id(state)]
             if fields is not None:

@@ -525,8 +525,10 @@ class GameService:
 
     def _after_change(self, game: Game) -> None:
         """Arm the flag check and start the computer's reply when they are due."""
-        # Every change makes a search in flight for this game stale (takeback, resignation...).
-        self.computer.cancel(game.id)
+        # Every change makes a search in flight for this game stale (takeback, resignation...);
+        # only a game against the computer has one (its pool's locks, spared for the others).
+        if game.settings.computer is not None:
+            self.computer.cancel(game.id)
         if not game.is_playing:
             self.premoves.forget(game.id)
             self.admission.computer_games.finish(game.id)

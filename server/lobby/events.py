@@ -21,6 +21,7 @@ from flask_socketio import SocketIO, join_room, leave_room
 
 from chesscore import Color
 from server.accounts.identity import current_account, shown_name
+from server.edge.broadcast import may_reach
 from server.edge.clients import request_client
 from server.games.clock import control_name
 from server.games.notifier import Notifier
@@ -126,7 +127,10 @@ class LobbyRooms:
         self.socketio.emit("paired", seat_json(seat), to=owner)
 
     def games_changed(self) -> None:
-        """Send the watch list within WATCH_INTERVAL, once for every change until then."""
+        """Send the watch list within WATCH_INTERVAL, once for every change until then; not
+        at all with nobody in the lobby, who gets the list on entering (`lobby_enter`)."""
+        if not may_reach(self.socketio, LOBBY_ROOM):
+            return
         with self.lock:
             if self.pending:
                 return
@@ -137,7 +141,9 @@ class LobbyRooms:
         self.socketio.sleep(WATCH_INTERVAL)
         with self.lock:
             self.pending = False
-        self.socketio.emit("lobby_games", watch_json(self.watch()), to=LOBBY_ROOM)
+        # Everyone may have left meanwhile.
+        if may_reach(self.socketio, LOBBY_ROOM):
+            self.socketio.emit("lobby_games", watch_json(self.watch()), to=LOBBY_ROOM)
 
 
 class WatchingNotifier:

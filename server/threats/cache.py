@@ -13,6 +13,10 @@ claimed) costs a dictionary look-up, and games in the same opening share their e
 entry also keeps its pieces' relations (`chesscore.analysis.insight.PieceRelations`), which the
 next move's change compares against: the facts after a move are made from those of the position
 before, still cached from one move earlier, instead of walking that position's attacks again.
+A state that no receiver gets overlays in (an unassisted game with no spectator) asks for the
+facts without them (`position_facts(board, overlays=False)`: the last move in words and the
+checked king only); the overlays are made when a receiver first comes, from the position
+before when its own were made, from the board alone otherwise.
 Previews of candidate moves are cached the same way, since a player dragging a piece hovers
 over the same few squares again and again.
 """
@@ -25,9 +29,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from chesscore import Board, ChessError, Color, Move
-from chesscore.analysis.insight import describe_last_move, preview, relations_of
+from chesscore.analysis.describe import describe_played_move
+from chesscore.analysis.insight import PieceRelations, last_move_change, preview, relations_of
 from chesscore.analysis.see import classify_destinations
-from chesscore.analysis.threats import make_threat_map
+from chesscore.analysis.threats import AttackLists, make_threat_map
 from chesscore.analysis.xray import make_xray_map
 from server.edge.wire import JsonText, encode
 from server.shared.errors import RequestError
@@ -48,31 +53,68 @@ T = TypeVar("T")
 
 
 class PositionFacts:
-    """The threat map, the insight and (on first use) the safety labels of one position, as
-    JSON text ready to splice into every message that carries them (server.edge.wire):
-    encoded once, they cost no more to send to three rooms than to one, and a few kilobytes to
-    keep."""
+    """The threat map, the insight and the safety labels of one position, as JSON text ready
+    to splice into every message that carries them (server.edge.wire): encoded once, they
+    cost no more to send to three rooms than to one, and a few kilobytes to keep. Every state
+    carries the last move in words and the checked king; the overlays (`threats`, `insight`,
+    `relations`) are made when some receiver first gets them, and `safety` when the seat to
+    move first does, so a game nobody watches with overlays costs neither."""
 
-    def __init__(self, board: Board, before: PositionFacts | None = None) -> None:
+    def __init__(
+        self, board: Board, before: PositionFacts | None = None, overlays: bool = True
+    ) -> None:
+        """The facts of `board`'s position, with its overlays unless `overlays` is false;
+        `before` is the facts of the position before it, if the caller has them."""
+        self.relations: PieceRelations | None = None
+        self.attackers: AttackLists | None = None
+        self.threats: JsonText | None = None
+        self.insight: JsonText | None = None
+        self.safety: JsonText | None = None
+        last = last_move_of(board)
+        # The last move in words is no overlay: every receiver gets it, assisted or not.
+        self.announcement = None if last is None else describe_played_move(*last, board)
+        self.checked_king = (
+            square_or_none(board.king_square(board.turn)) if board.is_check() else None
+        )
+        if overlays:
+            self._make_overlays(board, last, before)
+        if before is not None:
+            before.attackers = None  # its seat to move has moved: its labels are not asked now
+
+    def overlays_of(self, board: Board) -> PositionFacts:
+        """These facts with their overlays, made now if they were not (`board` is this
+        position), from those of the position before when they are still cached."""
+        if self.threats is None:
+            self._make_overlays(board, last_move_of(board), _facts.peek(previous_key(board)))
+        return self
+
+    def _make_overlays(
+        self, board: Board, last: tuple[Board, Move] | None, before: PositionFacts | None
+    ) -> None:
         threats = make_threat_map(board)
         # Kept for the next move's change, whose "before" this position is: `before` is the
-        # facts of the position before this one, made one move earlier.
-        self.relations = relations_of(board, threats.attackers, threats.hanging)
-        change, announcement = describe_last_move(
-            board, threats, self.relations, None if before is None else before.relations
-        )
-        self.threats = encode(threats_json(threats))
-        self.insight = encode(insight_json(make_xray_map(board), change))
-        # The last move in words is no overlay: every receiver gets it, assisted or not.
-        self.announcement = announcement
-        self.checked_king = square_or_none(checked_king(board, board.turn, threats.checkers))
-        self.safety: JsonText | None = None
+        # facts of the position before this one, made one move earlier if anyone got them.
+        relations = relations_of(board, threats.attackers, threats.hanging)
+        change = None
+        if last is not None:
+            previous, move = last
+            known = None if before is None else before.relations
+            change = last_move_change(previous, move, board, threats, relations, known)
+        self.relations = relations
+        # Kept for the safety labels, made from the same attack map, until they are made or
+        # the next position's facts are: at most one map per game is held.
+        self.attackers = threats.attackers
+        # The pin lines of the x-ray map are the relations' (`find_pins_among`): not sought again.
+        xrays = make_xray_map(board, relations.pins)
+        self.insight = encode(insight_json(xrays, change))
+        self.threats = encode(threats_json(threats))  # last: the mark of overlays made
 
     def safety_of(self, board: Board) -> JsonText:
         """The safety labels of `board` (this position), computed when the seat to move first
         asks: nobody needs them while the computer or an absent player is to move."""
         if self.safety is None:
-            self.safety = safety_text(classify_destinations(board))
+            self.safety = safety_text(classify_destinations(board, self.attackers))
+            self.attackers = None
         return self.safety
 
 
@@ -123,17 +165,28 @@ def clear_caches() -> None:
             cache.entries.clear()
 
 
+def last_move_of(board: Board) -> tuple[Board, Move] | None:
+    """The position before `board`'s last move and that move (None before the first)."""
+    if not board.ply:
+        return None
+    previous = board.copy()
+    return previous, previous.pop()
+
+
 def position_key(board: Board) -> tuple[int, ...]:
     """The Zobrist keys of the position and of the one before it (if the game has one)."""
     return tuple(board.keys[-2:])
 
 
-def position_facts(board: Board) -> PositionFacts:
-    """The facts of `board`'s position, made from those of the position before it when they
-    are still cached (after a move they are: they were made one move earlier)."""
-    return _facts.get(
-        position_key(board), lambda: PositionFacts(board, _facts.peek(previous_key(board)))
+def position_facts(board: Board, overlays: bool = True) -> PositionFacts:
+    """The facts of `board`'s position, with their overlays unless `overlays` is false (a
+    state nobody receives them in), made from those of the position before it when they are
+    still cached (after a move they are: they were made one move earlier)."""
+    facts: PositionFacts = _facts.get(
+        position_key(board),
+        lambda: PositionFacts(board, _facts.peek(previous_key(board)), overlays),
     )
+    return facts.overlays_of(board) if overlays else facts
 
 
 def previous_key(board: Board) -> tuple[int, ...]:
