@@ -25,6 +25,7 @@ from server.accounts.service import ACCOUNTS, Accounts
 from server.analysis.engine_events import ENGINES
 from server.analysis.service import ANALYSIS, AnalysisService
 from server.chat.service import CHAT, ChatService
+from server.edge.broadcast import may_reach
 from server.edge.connections import CONNECTIONS, Connections
 from server.engine.pool import EnginePool, default_size
 from server.games.pgn import pgn_headers, pgn_result
@@ -208,7 +209,7 @@ def _build_reviews(
         def send(room: str, said: dict[str, Any]) -> None:
             socketio.emit("review_update", said, to=room)
 
-        push_in_every_language(send, review_id, payload)
+        push_in_every_language(send, review_id, payload, lambda room: may_reach(socketio, room))
 
     def headers_of(game: Game) -> dict[str, str]:
         with app.app_context():  # the site's address comes from the app's settings

@@ -69,9 +69,14 @@ def review_room(review_id: str, language: str) -> str:
 
 
 def push_in_every_language(
-    send: Callable[[str, dict[str, Any]], None], review_id: str, payload: dict[str, Any]
+    send: Callable[[str, dict[str, Any]], None],
+    review_id: str,
+    payload: dict[str, Any],
+    reaches: Callable[[str], bool],
 ) -> None:
-    """`send(room, payload)` the `review_update` `payload` to the room of each language, said
-    in it."""
+    """`send(room, payload)` the `review_update` `payload` to the room of each language that
+    `reaches` someone (behind Redis: every one), said in it."""
     for language in LANGUAGES:
-        send(review_room(review_id, language), say_review(payload, language_words(language)))
+        room = review_room(review_id, language)
+        if reaches(room):
+            send(room, say_review(payload, language_words(language)))
