@@ -132,8 +132,9 @@ def gets_overlays(game: Game, role: Color | None) -> bool:
 
 def seat_state(public: State, game: Game, role: Color | None) -> State:
     """What `role` receives when it is not to move: the seat to move gets the same with its
-    `mover_fields`. The public state itself (no copy) for every role that gets it as it is,
-    so the rooms getting the very same state share one encoding of it."""
+    `mover_fields`. The same for both players (the rooms make it once for the two), and the
+    public state itself (no copy) for every role that gets it as it is, so the rooms getting
+    the very same state share one encoding of it."""
     assisted = gets_overlays(game, role)
     # The opening's name would be a hint to the players.
     if role is not None and game.is_playing and public["opening"] is not None:

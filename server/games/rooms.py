@@ -69,11 +69,15 @@ class RoomNotifier:
             return
         overlays = any(gets_overlays(game, role) for role in roles)
         public = make_public_state(game, time.time(), self.presence(game.id), overlays)
+        # seat_state tells the two players apart from the spectators only, so both players
+        # get one object (a copy without the opening's name while the game is played).
+        made: dict[bool, State] = {}
         seats: list[State] = []
         for role in roles:
-            state = seat_state(public, game, role)
-            # The players' copies of a game in play (no opening's name) are equal: one object.
-            seats.append(next((seen for seen in seats if seen == state), state))
+            player = role is not None
+            if player not in made:
+                made[player] = seat_state(public, game, role)
+            seats.append(made[player])
         # Rooms that get the very same state (the two players, or the seat not to move and
         # the spectators) share one encoding of it; the mover's is that of the seat not to
         # move with its legal moves written in, not a second encoding of the whole state.
