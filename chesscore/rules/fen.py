@@ -95,12 +95,12 @@ def parse_fen(fen: str, allow_impossible_checks: bool = False) -> Position:
 
 
 # The fields' names, said inside "invalid FEN ...: {field} field ...: {problem}".
-PIECE_PLACEMENT = say(N_("piece placement"))
-SIDE_TO_MOVE = say(N_("side to move"))
-CASTLING = say(N_("castling"))
-EN_PASSANT = say(N_("en passant"))
-HALFMOVE_CLOCK = say(N_("halfmove clock"))
-FULLMOVE_NUMBER = say(N_("fullmove number"))
+PIECE_PLACEMENT = say("piece placement")
+SIDE_TO_MOVE = say("side to move")
+CASTLING = say("castling")
+EN_PASSANT = say("en passant")
+HALFMOVE_CLOCK = say("halfmove clock")
+FULLMOVE_NUMBER = say("fullmove number")
 
 
 def _field_error(fen: str, field: Message, value: str, problem: Message) -> InvalidFenError:
@@ -117,7 +117,7 @@ def _parse_placement(fen: str, field: str) -> list[int]:
     board = [0] * 128
     rows = field.split("/")
     if len(rows) != 8:
-        problem = say(N_("{count} ranks instead of 8"), count=len(rows))
+        problem = say("{count} ranks instead of 8", count=len(rows))
         raise _field_error(fen, PIECE_PLACEMENT, field, problem)
     for index, row in enumerate(rows):
         rank = 7 - index
@@ -130,7 +130,7 @@ def _parse_placement(fen: str, field: str) -> list[int]:
                 continue
             code = _PIECE_LETTERS.get(char.lower(), 0) if char.isascii() else 0
             if not code:
-                problem = say(N_("unexpected {char}"), char=repr(char))
+                problem = say("unexpected {char}", char=repr(char))
                 raise _field_error(fen, PIECE_PLACEMENT, field, problem)
             if file < 8:
                 board[rank * 16 + file] = code | (BLACK << 3 if char.islower() else 0)
@@ -138,7 +138,7 @@ def _parse_placement(fen: str, field: str) -> list[int]:
             previous_digit = False
         if file != 8:
             problem = say(
-                N_("rank {rank} ({row}) has {count} squares"),
+                "rank {rank} ({row}) has {count} squares",
                 rank=rank + 1,
                 row=repr(row),
                 count=file,
@@ -149,7 +149,7 @@ def _parse_placement(fen: str, field: str) -> list[int]:
 
 def _parse_turn(fen: str, field: str) -> Color:
     if field not in ("w", "b"):
-        raise _field_error(fen, SIDE_TO_MOVE, field, say(N_("must be 'w' or 'b'")))
+        raise _field_error(fen, SIDE_TO_MOVE, field, say("must be 'w' or 'b'"))
     return WHITE if field == "w" else BLACK
 
 
@@ -162,7 +162,7 @@ def _parse_castling(fen: str, field: str) -> int:
     for char in field:
         found = order.find(char, position)
         if found < 0:
-            problem = say(N_("must be '-' or letters of 'KQkq' in order"))
+            problem = say("must be '-' or letters of 'KQkq' in order")
             raise _field_error(fen, CASTLING, field, problem)
         rights |= movegen.CASTLING_LETTERS[found][1]
         position = found + 1
@@ -175,17 +175,17 @@ def _parse_en_passant(fen: str, field: str) -> int | None:
     try:
         return parse_square(field)
     except InvalidSquareError:
-        problem = say(N_("must be '-' or a square"))
+        problem = say("must be '-' or a square")
         raise _field_error(fen, EN_PASSANT, field, problem) from None
 
 
 def _parse_clock(fen: str, field: str, name: Message, minimum: int) -> int:
     if not (field.isascii() and field.isdigit()) or len(field) > _MAX_CLOCK_DIGITS:
-        problem = say(N_("must be a non-negative whole number"))
+        problem = say("must be a non-negative whole number")
         raise _field_error(fen, name, field, problem)
     value = int(field)
     if value < minimum:
-        problem = say(N_("must be at least {minimum}"), minimum=minimum)
+        problem = say("must be at least {minimum}", minimum=minimum)
         raise _field_error(fen, name, field, problem)
     return value
 
@@ -220,7 +220,7 @@ def find_unplayable(position: Position, allow_impossible_checks: bool = False) -
                 kings[code >> 3].append(sq)
             if code & 7 == PAWN and sq >> 4 in (0, 7):
                 return say(
-                    N_("pawn on {square} (pawns never stand on the first or last rank)"),
+                    "pawn on {square} (pawns never stand on the first or last rank)",
                     square=square_name(sq),
                 )
     for color in (WHITE, BLACK):
@@ -248,7 +248,7 @@ def _castling_problem(position: Position) -> Message | None:
             ):
                 letter = next(c for c, r in movegen.CASTLING_LETTERS if r == right)
                 return say(
-                    N_("castling right {letter} needs the king on {king} and a rook on {rook}"),
+                    "castling right {letter} needs the king on {king} and a rook on {rook}",
                     letter=repr(letter),
                     king=square_name(king_sq),
                     rook=square_name(rook_sq),
@@ -265,9 +265,7 @@ def _en_passant_problem(position: Position) -> Message | None:
     forward = 16 if mover == WHITE else -16
     named = {"square": square_name(ep)}
     if ep >> 4 != (2 if mover == WHITE else 5):
-        return say(
-            N_("en passant square {square} is on the wrong rank for the side to move"), **named
-        )
+        return say("en passant square {square} is on the wrong rank for the side to move", **named)
     if board[ep + forward] != PAWN | mover << 3:
         no_pawn = (
             N_("en passant square {square} has no white pawn in front of it")
@@ -276,9 +274,7 @@ def _en_passant_problem(position: Position) -> Message | None:
         )
         return say(no_pawn, **named)
     if board[ep] or board[ep - forward]:
-        return say(
-            N_("en passant square {square}: the squares the pawn passed are not empty"), **named
-        )
+        return say("en passant square {square}: the squares the pawn passed are not empty", **named)
     return None
 
 
@@ -297,12 +293,12 @@ def _check_problem(
         return None
     checkers = movegen.attackers(board, ksq, movegen.squares_of(board, color ^ 1))
     if len(checkers) > 2:
-        return say(N_("{count} pieces give check at once"), count=len(checkers))
+        return say("{count} pieces give check at once", count=len(checkers))
     named = {f"square{n}": square_name(sq) for n, sq in enumerate(checkers, start=1)}
     if position.ep_square is not None and checkers:
         return _check_after_double_step(position, ksq, checkers, named)
     if len(checkers) == 2 and not _is_possible_double_check(board, ksq, *checkers):
-        return say(N_("no move could give the double check by {square1} and {square2}"), **named)
+        return say("no move could give the double check by {square1} and {square2}", **named)
     return None
 
 
@@ -316,7 +312,7 @@ def _check_after_double_step(
     pushed_to = position.ep_square + forward
     if len(checkers) > 1:
         return say(
-            N_("double check by {square1} and {square2} cannot follow the pawn double step"),
+            "double check by {square1} and {square2} cannot follow the pawn double step",
             **named,
         )
     if checkers[0] != pushed_to:
@@ -324,7 +320,7 @@ def _check_after_double_step(
         before[pushed_from] = before[pushed_to]
         before[pushed_to] = 0
         if movegen.is_attacked(before, ksq, movegen.squares_of(before, position.turn ^ 1)):
-            return say(N_("the check by {square1} was there before the pawn double step"), **named)
+            return say("the check by {square1} was there before the pawn double step", **named)
     return None
 
 
