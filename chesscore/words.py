@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, Union
+from typing import Any, Protocol, Union, overload
 
 
 class Translator(Protocol):
@@ -93,14 +93,25 @@ def say_n(singular: str, plural: str, count: int, **values: Value) -> Message:
     return Message(singular, tuple(values.items()), plural, count)
 
 
-def say_list(items: Sequence[Message]) -> Message:
-    """ "a", "a and b", "a, b and c": the list's joints are messages of their own."""
+@overload
+def say_list(items: Sequence[Message], either: bool = False) -> Message: ...
+
+
+@overload
+def say_list(items: Sequence[Value], either: bool = False) -> Value: ...
+
+
+def say_list(items: Sequence[Value], either: bool = False) -> Value:
+    """ "a", "a and b", "a, b and c" ("a, b or c" when `either`): the list's joints are
+    messages of their own."""
     joined = items[0]
     for index, item in enumerate(items[1:], 2):
-        if index == len(items):
-            joined = say_in("list", "{items} and {item}", items=joined, item=item)
-        else:
+        if index < len(items):
             joined = say_in("list", "{items}, {item}", items=joined, item=item)
+        elif either:
+            joined = say_in("list", "{items} or {item}", items=joined, item=item)
+        else:
+            joined = say_in("list", "{items} and {item}", items=joined, item=item)
     return joined
 
 

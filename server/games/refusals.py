@@ -14,7 +14,7 @@ from __future__ import annotations
 from chesscore import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE, Board, Color, Move
 from chesscore.rules.san import CASTLING_TEXT, LETTER_PIECES, SAN_PATTERN, SUFFIX_PATTERN
 from chesscore.rules.squares import parse_square, square_name
-from chesscore.words import Message, Value, say, say_in
+from chesscore.words import Message, say, say_list
 from server.shared.errors import N_
 
 # Whole sentences per piece, so each language inflects its own piece names (server.i18n): the
@@ -88,10 +88,7 @@ def explain_ambiguous_san(board: Board, text: str) -> Message:
         and (from_file is None or square_name(move.from_square)[0] == from_file)
         and (from_rank is None or square_name(move.from_square)[1] == from_rank)
     }
-    choices = sorted(fitting)
-    moves: Value = choices[0]
-    for choice in choices[1:]:
-        moves = say_in("list", "{items} or {item}", items=moves, item=choice)
+    moves = say_list(sorted(fitting), either=True)
     return say(N_("{move} is ambiguous here: write {moves}"), move=typed, moves=moves)
 
 
