@@ -28,7 +28,7 @@ from flask import (
     redirect,
     request,
 )
-from flask_babel import Babel, get_locale, get_translations
+from flask_babel import Babel, get_locale
 from werkzeug.wrappers import Response as BaseResponse
 
 from chesscore.words import ENGLISH, Translator
@@ -95,18 +95,27 @@ def _vary_by_language(response: Response) -> Response:
     return response
 
 
+def language_words(language: str) -> Translator:
+    """What chesscore's sentences and the refusals are said with in `language` (one of the
+    site's): its catalog, read once per process; English as written."""
+    if language == DEFAULT:
+        return ENGLISH
+    # babel's translations have gettext's four methods; its stubs type them loosely.
+    return cast(Translator, server_catalog(language))
+
+
+def request_words() -> Translator:
+    """The words of this request's language."""
+    return language_words(current_language())
+
+
 def refusal_words() -> Translator:
     """The words a refusal is said with: the language of the request it answers; an event
     served without a request context (a move) in its connection's language, chosen at connect;
     else English."""
     if not has_request_context():
-        language = _connection_language[0]()
-        if language is None or language == DEFAULT:
-            return ENGLISH
-        return cast(Translator, server_catalog(language))
-    if current_language() == DEFAULT:
-        return ENGLISH
-    return cast(Translator, get_translations())
+        return language_words(_connection_language[0]() or DEFAULT)
+    return request_words()
 
 
 def translate_refusal(message: str) -> str:
@@ -132,12 +141,6 @@ def select_language() -> str:
 
 def current_language() -> str:
     return str(get_locale() or DEFAULT)
-
-
-def request_words(english: Any) -> Any:
-    """What chesscore's sentences are said with in this request (a gettext-shaped object:
-    the catalog of its language), `english` itself for an English request."""
-    return english if current_language() == DEFAULT else get_translations()
 
 
 def _page_values() -> dict[str, Any]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from chesscore.words import ENGLISH
 from server.accounts.identity import current_account_id
 from server.edge.clients import request_client
 from server.edge.http import answer_errors_as_json, json_body
@@ -45,7 +44,7 @@ def next_puzzle() -> Response:
 
 @blueprint.get("/themes")
 def themes() -> Response:
-    return jsonify(themes_json(*_service().theme_counts(request_client()), request_words(ENGLISH)))
+    return jsonify(themes_json(*_service().theme_counts(request_client()), request_words()))
 
 
 @blueprint.get("/dashboard")
@@ -56,7 +55,7 @@ def dashboard() -> Response:
             "bad_request", N_("the dashboard on the server is an account's: sign in")
         )
     found = _service().dashboard(request_client(), account_id)
-    return jsonify(dashboard_json(*found, request_words(ENGLISH)))
+    return jsonify(dashboard_json(*found, request_words()))
 
 
 @blueprint.get("/<puzzle_id>")
@@ -68,9 +67,7 @@ def one_puzzle(puzzle_id: str) -> Response:
 @blueprint.get("/<puzzle_id>/lesson")
 def lesson(puzzle_id: str) -> Response:
     step = parse_step(request.args)
-    found = _service().lesson(
-        parse_puzzle_id(puzzle_id), step, request_client(), request_words(ENGLISH)
-    )
+    found = _service().lesson(parse_puzzle_id(puzzle_id), step, request_client(), request_words())
     return jsonify({"ok": True, "lesson": found})
 
 

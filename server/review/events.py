@@ -24,10 +24,10 @@ from flask_socketio import join_room, leave_room
 from chesscore.review.evaluate import ReviewSetting
 from server.edge.clients import request_client
 from server.engine.stockfish import choose_stockfish
-from server.i18n import LANGUAGES, current_language
+from server.i18n import LANGUAGES, current_language, language_words
 from server.review.engines import DEFAULT_NODES, ReviewEngine
 from server.review.requests import parse_review_id, parse_try
-from server.review.said import language_words, review_room, say_review
+from server.review.said import review_room, say_review
 from server.review.service import REVIEWS, ReviewService
 
 

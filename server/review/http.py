@@ -21,9 +21,9 @@ from chesscore.review.evaluate import ReviewSetting
 from server.analysis.http import MAX_BODY_BYTES
 from server.edge.clients import request_client
 from server.edge.http import answer_errors_as_json, json_bytes
-from server.i18n import current_language
+from server.i18n import request_words
 from server.review.requests import read_review_body
-from server.review.said import language_words, say_pgn, say_review
+from server.review.said import say_pgn, say_review
 from server.review.service import REVIEWS, ReviewService
 from server.review.sources import ReviewSource, pgn_source
 from server.work.offload import offload
@@ -65,14 +65,14 @@ def read_of_game(game_id: str) -> Response:
 
 @blueprint.get("/<review_id>")
 def read(review_id: str) -> Response:
-    words = language_words(current_language())
+    words = request_words()
     return jsonify({"ok": True, **say_review(_reviews().review(review_id), words)})
 
 
 @blueprint.get("/<review_id>/pgn")
 def read_pgn(review_id: str) -> Response:
     pgn = _reviews().pgn(review_id)
-    words = language_words(current_language())
+    words = request_words()
     response = make_response(say_pgn(pgn, _reviews().review(review_id), words))
     response.mimetype = "text/plain"
     response.headers["Content-Disposition"] = f'attachment; filename="review-{review_id}.pgn"'

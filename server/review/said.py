@@ -12,19 +12,11 @@ room per language (`review_room`), each said once for all its watchers.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from chesscore.review.pgn import say_comments
 from chesscore.words import ENGLISH, Translator, message_from_json, render
-from server.i18n import DEFAULT, LANGUAGES, server_catalog
-
-
-def language_words(language: str) -> Translator:
-    """The `Translator` of `language` (one of the site's), read once per process."""
-    if language == DEFAULT:
-        return ENGLISH
-    # babel's translations have gettext's four methods; its stubs type them loosely.
-    return cast(Translator, server_catalog(language))
+from server.i18n import LANGUAGES, language_words
 
 
 def say_plies(plies: list[dict[str, Any]], words: Translator) -> list[dict[str, Any]]:

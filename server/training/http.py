@@ -14,7 +14,6 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from chesscore.training import ENGLISH
 from server.edge.clients import request_client
 from server.edge.http import answer_errors_as_json, json_body
 from server.games.play import Game
@@ -55,7 +54,7 @@ def train_page() -> str:
 @blueprint.get("/next")
 def next_drill() -> Response:
     asked = parse_next(request.args)
-    given = _service().next_drill(asked.kind, asked.level, request_client(), request_words(ENGLISH))
+    given = _service().next_drill(asked.kind, asked.level, request_client(), request_words())
     return jsonify(
         {"ok": True, "drill": drill_json(given.id, given.drill, given.facts, given.source)}
     )
