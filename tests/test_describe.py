@@ -18,7 +18,7 @@ from tests.random_games import play_random_game
 SQUARES = [
     ("4k3/4q3/8/8/4p3/2NP4/8/4K3 w - - 0 1", "e4",
      "e4, black pawn: attacked by 2 white pieces, knight c3 and pawn d3; "
-     "defended by 1 black piece, queen e7"),
+     "defended by 1 black piece, queen e7; hanging"),  # dxe4 Qxe4 Nxe4 wins the pawn
     ("4k3/4q3/8/8/4p3/2NP4/8/4K3 w - - 0 1", "d5",
      "d5, empty: controlled by 1 white piece, knight c3, and by no black piece"),
     ("4k3/4q3/8/8/4p3/2NP4/8/4K3 w - - 0 1", "e5",

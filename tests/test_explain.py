@@ -19,6 +19,7 @@ from chesscore.engine.search import Searcher, SearchLimits
 from chesscore.rules.squares import WHITE
 from tests.random_games import play_random_game
 from tests.support.claims_oracle import claim_errors
+from tests.support.exchange_oracle import is_hanging
 
 PIECE_WORDS = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
 # The kinds random positions with random two-ply lines reach often enough to be checked there;
@@ -166,30 +167,17 @@ def _check_passed(board: chess.Board, square: chess.Square, color: chess.Color) 
         rank += step
 
 
-def _is_hanging(board: chess.Board, square: chess.Square) -> bool:
-    """Attacked by the other side and undefended, or attacked by a cheaper piece."""
-    piece = board.piece_at(square)
-    assert piece is not None
-    attackers = board.attackers(not piece.color, square)
-    if not attackers:
-        return False
-    if not board.attackers(piece.color, square):
-        return True
-    cheapest = min(VALUES.get(board.piece_type_at(sq) or 0, 100) for sq in attackers)
-    return cheapest < VALUES[piece.piece_type]
-
-
 def _check_trapped(board: chess.Board, square: chess.Square) -> None:
     """The piece is hanging, and every move of it lands hanging, taking less than it is worth."""
     piece = board.piece_at(square)
-    assert piece is not None and piece.color == board.turn and _is_hanging(board, square)
+    assert piece is not None and piece.color == board.turn and is_hanging(board, square)
     assert not board.is_check() and any(m.from_square == square for m in board.legal_moves)
     for move in board.legal_moves:
         if move.from_square == square:
             taken = board.piece_type_at(move.to_square)
             assert taken is None or VALUES[taken] < VALUES[piece.piece_type], move
             board.push(move)
-            assert _is_hanging(board, move.to_square), move
+            assert is_hanging(board, move.to_square), move
             board.pop()
 
 

@@ -52,7 +52,7 @@ def describe_square(board: Board, square: int | str, threats: ThreatMap | None =
     >>> board = Board.from_fen("4k3/4q3/8/8/4p3/2NP4/8/4K3 w - - 0 1")
     >>> print(describe_square(board, "e4"))  # doctest: +NORMALIZE_WHITESPACE
     e4, black pawn: attacked by 2 white pieces, knight c3 and pawn d3; defended by 1 black
-    piece, queen e7
+    piece, queen e7; hanging
     >>> describe_square(board, "d5")
     'd5, empty: controlled by 1 white piece, knight c3, and by no black piece'
     """

@@ -13,8 +13,8 @@ created nor released. Its facts:
 - `discovered`: the new attacks of the mover made by a piece other than the moved one (and
   other than the castling rook): lines the move opened, discovered checks included;
 - `became_hanging` / `no_longer_hanging`: pieces of either colour that turned hanging or
-  stopped being hanging (hanging as in the threat map: attacked and undefended, or attacked by
-  a cheaper piece); a captured piece is in neither;
+  stopped being hanging (hanging as in the threat map: its capture wins material by the
+  exchange, chesscore.analysis.exchange); a captured piece is in neither;
 - `forks`: a piece attacking two or more enemy pieces that are each undefended, worth more
   than it, or the king, where it did not fork exactly those pieces before;
 - `pins_created` / `pins_released`: absolute and relative pin lines (chesscore.analysis.xray);
@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING
 from chesscore.analysis.describe import describe_played_move, describe_squares
 from chesscore.analysis.see import exchange_on_target, label_exchange
 from chesscore.analysis.threats import (
-    AttackLists,
     ThreatMap,
     find_hanging,
     make_threat_map,
@@ -47,6 +46,7 @@ from chesscore.analysis.threats import (
 from chesscore.analysis.values import PIECE_VALUES
 from chesscore.analysis.xray import PinLine, XrayMap, find_pins, find_pins_among, make_xray_map
 from chesscore.errors import IllegalMoveError
+from chesscore.rules.attacks import AttackLists
 from chesscore.rules.move import Move
 from chesscore.rules.squares import BLACK, KING, NAME_ORDER, WHITE, Color, in_name_order
 

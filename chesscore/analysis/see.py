@@ -37,7 +37,7 @@ of the board are read but not edited: every square they list whose piece has lef
 The attack primitive is asked once per side, not after every capture: a capture only empties
 the capturer's square, so the pieces attacking the target afterwards are those that did,
 less the capturer, plus the first piece behind it on its line to the target if that piece
-moves along the line (`_revealed_attacker`). `classify_destinations` goes one step further and
+moves along the line (`revealed_attacker`). `classify_destinations` goes one step further and
 starts every move from the whole-board attack map of the position (chesscore.rules.attacks), which
 a move changes on its target square the same way, by emptying its origin; a caller holding the
 position's threat map hands its attack lists over, the same map (chesscore.analysis.threats). A test
@@ -50,7 +50,6 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING
 
-from chesscore.analysis.threats import AttackLists
 from chesscore.errors import IllegalMoveError
 from chesscore.rules.attacks import (
     ATTACK_KINDS,
@@ -59,6 +58,7 @@ from chesscore.rules.attacks import (
     KINDS_TO,
     SQUARE_LABELS,
     STEPS_TO,
+    AttackLists,
     attackers,
     fill_attack_map,
     is_attacked,
@@ -133,7 +133,7 @@ def classify_destinations(
         flag = packed >> FLAG_SHIFT
         origin, target = key >> ORIGIN_SHIFT, key & SQUARE_MASK
         # Most moves go where no enemy piece attacks, nor starts to through the origin: they
-        # are settled here, as `_exchange_on_cells` would settle them, without a call to it
+        # are settled here, as `exchange_on_cells` would settle them, without a call to it
         # or any edit of `cells` (about half of all moves; a test checks the labels). The walk
         # for a revealed attacker reads only squares behind the origin, which the move leaves
         # as they are (en passant, which empties another square, is not settled here).
@@ -144,7 +144,7 @@ def classify_destinations(
             and not enemy_start[target]
             and (
                 not enemy_start[origin]
-                or (revealed := _revealed_attacker(cells, target, origin)) is None
+                or (revealed := revealed_attacker(cells, target, origin)) is None
                 or cells[revealed] >> 3 != enemy
             )
         ):
@@ -153,7 +153,7 @@ def classify_destinations(
                 gain += SEE_VALUES[packed >> PROMOTION_SHIFT & 7] - SEE_VALUES[PAWN]
             result = gain, False
         else:
-            result = _exchange_on_cells(cells, squares, kings, color, packed, start, True)
+            result = exchange_on_cells(cells, squares, kings, color, packed, start, True)
         if key not in best or result > best[key]:
             best[key] = result
     labels: dict[int, dict[int, str]] = {}
@@ -200,10 +200,10 @@ def label_exchange(value: int, attacked: bool) -> str:
 
 def exchange_on_target(board: Board, packed: int) -> tuple[int, bool]:
     """(SEE of a legal packed move, whether the other side can capture on its target)."""
-    return _exchange_on_cells(board.board[:], board.piece_squares, board.kings, board.turn, packed)
+    return exchange_on_cells(board.board[:], board.piece_squares, board.kings, board.turn, packed)
 
 
-def _exchange_on_cells(
+def exchange_on_cells(
     cells: list[int],
     squares: list[set[int]],
     kings: list[int],
@@ -288,7 +288,7 @@ def _exchange(
         left.append((capturer, piece))
         cells[capturer] = 0
         found[side].remove(capturer)
-        revealed = _revealed_attacker(cells, target, capturer)  # a piece behind it may join in
+        revealed = revealed_attacker(cells, target, capturer)  # a piece behind it may join in
         if revealed is not None:
             insort(found[cells[revealed] >> 3], revealed)
         bonus = 0
@@ -341,13 +341,13 @@ def _moved_attackers(
     if len(black) > 1:
         black.sort()
     if start[WHITE][origin] or start[BLACK][origin]:
-        revealed = _revealed_attacker(cells, target, origin)
+        revealed = revealed_attacker(cells, target, origin)
         if revealed is not None:
             insort(black if cells[revealed] >> 3 else white, revealed)
     return white, black
 
 
-def _revealed_attacker(cells: list[int], target: int, vacated: int) -> int | None:
+def revealed_attacker(cells: list[int], target: int, vacated: int) -> int | None:
     """The square of the piece that attacks `target` through the square `vacated` now that
     `cells` shows it empty, if any: the first piece behind it on their line, if that piece
     attacks along the line. Only that piece can join, since the squares of an exchange only
@@ -374,12 +374,12 @@ def _least_valuable_attacker(
     best_value = 1 << 30
     for sq in found:
         value = SEE_VALUES[cells[sq] & 7]
-        if value < best_value and not _is_pinned_off(cells, sq, king, target):
+        if value < best_value and not is_pinned_off(cells, sq, king, target):
             best, best_value = sq, value
     return best
 
 
-def _is_pinned_off(cells: list[int], sq: int, king: int, target: int) -> bool:
+def is_pinned_off(cells: list[int], sq: int, king: int, target: int) -> bool:
     """Whether the piece on `sq` is absolutely pinned to its king on `king` along a line that
     `target` is not on: the walk of `movegen.scan_king` made from the king outwards, past
     `sq`, for this one piece (the pin line runs from the pinner up to the king)."""

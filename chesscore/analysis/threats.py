@@ -4,8 +4,8 @@
 diagonally, sliders stopped by the first piece) in its whole-board shape, `attack_map`. Derived
 facts ride along: the pieces giving check (the attackers of the king of the side to move), the
 absolutely pinned pieces of both colours with their pinners (`board.pins`), and the hanging
-pieces: a piece (not a king) attacked by the other colour and either undefended or attacked by
-a piece worth less than itself (pawn 1, knight 3, bishop 3, rook 5, queen 9).
+pieces: those whose capture wins material for the other side by the exchange on their square
+(chesscore.analysis.exchange, the one rule the trainer and the explanations use too).
 
 Squares are 0x88 ints here, as everywhere in chesscore; only the edges name them (the server's
 wire form, the command line, words for screen readers). Every sequence of squares is in name
@@ -15,20 +15,16 @@ the edge comes out sorted.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chesscore.analysis.values import PIECE_VALUES
-from chesscore.rules.attacks import SQUARE_LABELS, fill_attack_map
-from chesscore.rules.squares import BLACK, KING, NAME_ORDER, SQUARES, WHITE, Color, in_name_order
+from chesscore.analysis.exchange import hanging_gains
+from chesscore.rules.attacks import SQUARE_LABELS, AttackLists, fill_attack_map
+from chesscore.rules.squares import BLACK, NAME_ORDER, SQUARES, WHITE, Color, in_name_order
 
 if TYPE_CHECKING:
     from chesscore.rules.board import Board
 
-
-# Per colour, by 0x88 index, the squares of that colour's pieces attacking the square.
-AttackLists = tuple[Sequence[Sequence[int]], Sequence[Sequence[int]]]
 
 # The 64 squares in name order.
 BOARD_SQUARES = tuple(in_name_order(SQUARES))
@@ -122,26 +118,6 @@ def _make_pins(board: Board) -> tuple[Pin, ...]:
 
 
 def find_hanging(board: Board, attacks: AttackLists) -> tuple[int, ...]:
-    """Pieces attacked by the other colour and undefended, or attacked by a cheaper piece,
-    from the attack lists of both colours (read at the pieces' squares only), in name order."""
-    cells = board.board
-    hanging = []
-    for color in (WHITE, BLACK):
-        defended, attacked = attacks[color], attacks[color ^ 1]
-        for sq in board.piece_squares[color]:
-            enemies = attacked[sq]
-            kind = cells[sq] & 7
-            if not enemies or kind == KING:
-                continue
-            if not defended[sq]:
-                hanging.append(sq)
-                continue
-            # A plain loop that stops at the first cheaper attacker: the threat map and every
-            # move's insight ask this of each attacked piece, and `min` over a generator made
-            # this function take over half as long again.
-            value = PIECE_VALUES[kind]
-            for origin in enemies:
-                if PIECE_VALUES[cells[origin] & 7] < value:
-                    hanging.append(sq)
-                    break
-    return tuple(in_name_order(hanging))
+    """The hanging pieces of both colours (chesscore.analysis.exchange), from the attack lists of
+    `board`, in name order."""
+    return tuple(in_name_order(hanging_gains(board, attacks)))

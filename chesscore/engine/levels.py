@@ -2,13 +2,12 @@
 
 Level 2 plays a random legal move among those that leave none of its pieces hanging, and
 takes a hanging enemy piece whenever it can (the most valuable one). "Hanging" is the threat
-map's rule, computed with the board's one attack primitive `board.attackers`: a piece other
-than a king, attacked by the other colour, and either undefended or attacked by a cheaper
-piece. Levels 3 to 8 run the alpha-beta `Searcher` with a depth cap and a thinking time that
-grow with the level; level 8 searches as deep as about two seconds allow. `SEARCH_LEVELS`
-holds those limits, `make_level_player` builds the player of a level, and
-`choose_move_uci` is the same thing as one plain function of plain data (FEN, UCI moves,
-level; answers UCI text) for running a search in a worker process.
+map's rule (chesscore.analysis.exchange): a piece other than a king whose capture wins
+material by the exchange on its square. Levels 3 to 8 run the alpha-beta `Searcher` with a
+depth cap and a thinking time that grow with the level; level 8 searches as deep as about two
+seconds allow. `SEARCH_LEVELS` holds those limits, `make_level_player` builds the player of a
+level, and `choose_move_uci` is the same thing as one plain function of plain data (FEN, UCI
+moves, level; answers UCI text) for running a search in a worker process.
 """
 
 from __future__ import annotations
@@ -16,12 +15,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from chesscore.analysis.exchange import hanging_gains
+from chesscore.analysis.threats import piece_attack_lists
 from chesscore.analysis.values import PIECE_VALUES
 from chesscore.engine.search import MAX_PLY, Searcher, SearchLimits, StopSignal
 from chesscore.errors import ChessError
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
-from chesscore.rules.squares import KING, Color
+from chesscore.rules.squares import Color, in_name_order
 
 CAREFUL_LEVEL = 2
 
@@ -46,25 +47,16 @@ LEVELS = (CAREFUL_LEVEL, *SEARCH_LEVELS)
 
 
 def hanging_squares(board: Board, color: Color) -> list[int]:
-    """Squares of the pieces of `color` that hang, by the threat map's rule.
+    """Squares of the pieces of `color` that hang, by the threat map's rule (the exchange,
+    chesscore.analysis.exchange), in name order.
 
     >>> from chesscore import Board
     >>> board = Board.from_fen("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1")
     >>> [hex(sq) for sq in hanging_squares(board, 1)], hanging_squares(board, 0)
     (['0x43'], [])
     """
-    hanging = []
-    squares = board.board
-    for sq, piece in board.pieces().items():
-        if piece.color != color or piece.piece_type == KING:
-            continue
-        enemies = board.attackers(1 - color, sq)
-        if not enemies:
-            continue
-        cheapest = min(PIECE_VALUES[squares[attacker] & 7] for attacker in enemies)
-        if cheapest < PIECE_VALUES[piece.piece_type] or not board.attackers(color, sq):
-            hanging.append(sq)
-    return hanging
+    found = hanging_gains(board, piece_attack_lists(board))
+    return [sq for sq in in_name_order(found) if board.board[sq] >> 3 == color]
 
 
 def _hanging_value(board: Board, color: Color) -> int:

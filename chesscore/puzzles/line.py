@@ -97,8 +97,10 @@ def is_defended(board: Board, sq: int) -> bool:
 
 
 def is_in_bad_spot(board: Board, sq: int) -> bool:
-    """Whether the piece on `sq` can be won: attacked, and undefended or attacked by a cheaper
-    piece (the threat map's "hanging")."""
+    """Whether the piece on `sq` can be won as lichess's puzzle tagger judges it (its
+    `is_in_bad_spot`, which the theme keys follow): attacked, and undefended or attacked by a
+    cheaper piece. Not the threat map's "hanging", which plays the exchange out
+    (chesscore.analysis.exchange)."""
     color = color_at(board, sq)
     enemies = board.attackers(color ^ 1, sq)
     if not enemies:

@@ -48,6 +48,10 @@ from chesscore.rules.squares import (
     direction_between,
 )
 
+# Per colour, by 0x88 index, the squares of that colour's pieces attacking the square: the
+# whole-board attack map's shape (the threat map's `attackers`).
+AttackLists = tuple[Sequence[Sequence[int]], Sequence[Sequence[int]]]
+
 Label = TypeVar("Label")
 
 # One bit per piece code: the two pawn codes differ because pawns attack in one direction.

@@ -45,6 +45,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from chesscore.analysis.exchange import QUIET
 from chesscore.analysis.see import LOSING, exchange_on_target
 from chesscore.rules.board import Board
 from chesscore.rules.move import SQUARE_MASK, Move
@@ -60,7 +61,7 @@ from chesscore.rules.squares import (
 )
 from chesscore.training.difficulty import Measures, distance, level_of
 from chesscore.training.facts import MoveAttacks, PositionFacts
-from chesscore.training.material import QUIET, capture_gains
+from chesscore.training.material import capture_gains
 from chesscore.words import ENGLISH, N_, Translator, plural_count
 
 # The words a drill names pieces and sides by, by piece type and by colour (WHITE, BLACK).

@@ -7,9 +7,11 @@ moves of the position, so that what the trainer says holds against a strong engi
 
 - `capture_gains(board)`: by the square of each enemy piece the side to move can take, the
   most it wins by taking it and the exchange after (its best capture there); a non-capturing
-  promotion is kept under `QUIET`. A piece is *hanging* when its capture wins material: it is
-  attacked and insufficiently defended, as a lichess player means it (`hanging_gains`; not
-  asked in check, where the side to move cannot pass and must answer the check first).
+  promotion is kept under `QUIET` (each capture valued by `chesscore.analysis.exchange`). A
+  piece is *hanging* when its capture wins material: it is attacked and insufficiently
+  defended, as a lichess player means it (`hanging_gains`: the one rule of
+  chesscore.analysis.exchange, which the threat map's overlay shows; not asked in check,
+  where the side to move cannot pass and must answer the check first).
 - `Risks`: what the opponent could win at once if the mover passed, piece by piece; a move
   *loses material* when its own exchange loses (SEE < 0), or when what the opponent wins at
   once afterwards, less what the move took, is more than it could win had the mover passed,
@@ -32,19 +34,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chesscore.analysis.see import SEE_VALUES, exchange_on_target
+from chesscore.analysis import exchange
+from chesscore.analysis.exchange import QUIET, exchange_value, passed, taken_square, taken_value
+from chesscore.analysis.threats import piece_attack_lists
 from chesscore.rules.board import Board
-from chesscore.rules.move import (
-    FLAG_EN_PASSANT,
-    FLAG_SHIFT,
-    ORIGIN_SHIFT,
-    PROMOTION_SHIFT,
-    SQUARE_MASK,
-)
-from chesscore.rules.squares import KING, PAWN, WHITE, N, S, piece_type_of
-
-# The key of `capture_gains` under which a promotion that captures nothing is kept.
-QUIET = -1
+from chesscore.rules.move import ORIGIN_SHIFT, SQUARE_MASK
+from chesscore.rules.squares import KING, piece_type_of
 
 
 def capture_gains(board: Board) -> dict[int, int]:
@@ -65,70 +60,19 @@ def capture_gains(board: Board) -> dict[int, int]:
     return gains
 
 
-def exchange_value(board: Board, packed: int) -> int:
-    """What a legal packed move takes and the exchange after on its target (centipawns, may be
-    negative). A move that gives check is played out with legal moves only: the check must be
-    answered first, so a recapture that leaves the king in check (after a discovered check, any
-    recapture but the king's) is no answer, which the static exchange cannot see."""
-    if not board.gives_check_packed(packed):
-        return exchange_on_target(board, packed)[0]
-    target = packed & SQUARE_MASK
-    value = _taken_value(board, packed)
-    board.push_packed(packed)
-    try:
-        return value - _best_recapture(board, target)
-    finally:
-        board.pop()
-
-
-def _best_recapture(board: Board, target: int) -> int:
-    """The most the side to move wins by a legal capture on `target` and the exchange after,
-    each capture a legal move; 0 when it does better not to take."""
-    best = 0
-    for reply in board.generate_legal():
-        if reply & SQUARE_MASK == target:
-            gain = _taken_value(board, reply)
-            board.push_packed(reply)
-            best = max(best, gain - _best_recapture(board, target))
-            board.pop()
-    return best
-
-
-def taken_square(board: Board, packed: int) -> int | None:
-    """The square of the piece a legal packed move captures, `QUIET` for a promotion that
-    captures nothing, None for any other move."""
-    target = packed & SQUARE_MASK
-    if packed >> FLAG_SHIFT == FLAG_EN_PASSANT:
-        return target + (S if board.turn == WHITE else N)
-    if board.board[target]:
-        return target
-    return QUIET if _promotion_of(packed) else None
-
-
 def best_gain(board: Board) -> int:
     """The most the side to move wins at once by a capture or a promotion, 0 if nothing."""
     return max([0, *capture_gains(board).values()])
 
 
-def passed(board: Board) -> Board:
-    """A copy of `board` (not in check) with the other side to move, as if the side to move
-    passed."""
-    work = board.copy()
-    work.push_null()
-    return work
-
-
 def hanging_gains(board: Board) -> dict[int, int] | None:
     """Every piece (never a king) of either colour whose capture wins material for the other
-    side, with what it wins: the side to move's captures, and the other side's as if the side
-    to move passed. None in check, where the side to move cannot pass: what it must answer
-    first is the check."""
+    side, with what it wins: the threat map's hanging pieces (chesscore.analysis.exchange).
+    None in check, where the side to move cannot pass: what it must answer first is the
+    check."""
     if board.is_check():
         return None
-    found = {sq: value for sq, value in capture_gains(board).items() if value > 0}
-    found |= {sq: value for sq, value in capture_gains(passed(board)).items() if value > 0}
-    found.pop(QUIET, None)
-    return found
+    return exchange.hanging_gains(board, piece_attack_lists(board))
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +96,7 @@ class Risks:
         if exchange_value(work, packed) < 0:
             return True
         origin = packed >> ORIGIN_SHIFT & SQUARE_MASK
-        taken = _taken_value(work, packed)
+        taken = taken_value(work, packed)
         work.push_packed(packed)
         try:
             answer = best_gain(work)
@@ -174,25 +118,6 @@ def allows_mate(board: Board) -> bool:
             if mated:
                 return True
     return False
-
-
-def _promotion_of(packed: int) -> int:
-    """The piece type a packed move promotes to, 0 for none (chesscore.rules.move's bits)."""
-    return packed >> PROMOTION_SHIFT & 7
-
-
-def _taken_value(board: Board, packed: int) -> int:
-    """What a legal packed move takes at once: the captured piece and a promotion's gain."""
-    square = taken_square(board, packed)
-    if square is None:
-        return 0
-    value = 0
-    if square != QUIET:
-        value = SEE_VALUES[piece_type_of(board.board[square])]
-    promotion = _promotion_of(packed)
-    if promotion:
-        value += SEE_VALUES[promotion] - SEE_VALUES[PAWN]
-    return value
 
 
 def falling(after: Board, origin: int, targets: Sequence[int]) -> list[int]:

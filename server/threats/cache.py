@@ -32,8 +32,9 @@ from chesscore import Board, ChessError, Color, Move
 from chesscore.analysis.describe import describe_played_move
 from chesscore.analysis.insight import PieceRelations, last_move_change, preview, relations_of
 from chesscore.analysis.see import classify_destinations
-from chesscore.analysis.threats import AttackLists, make_threat_map
+from chesscore.analysis.threats import make_threat_map
 from chesscore.analysis.xray import make_xray_map
+from chesscore.rules.attacks import AttackLists
 from server.edge.wire import JsonText, encode
 from server.shared.errors import RequestError
 from server.threats.wire import (

@@ -15,6 +15,7 @@ from collections import Counter
 import chess
 
 from chesscore.analysis.explain.claims import Claim, ClaimKind
+from tests.support.exchange_oracle import is_hanging
 
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
 
@@ -178,28 +179,16 @@ def check_pin(claim: Claim) -> list[str]:
     return errors
 
 
-def _hanging(board: chess.Board, sq: chess.Square) -> bool:
-    piece = board.piece_at(sq)
-    assert piece is not None
-    attackers = board.attackers(not piece.color, sq)
-    if not attackers:
-        return False
-    if not board.attackers(piece.color, sq):
-        return True
-    cheapest = min(VALUES.get(board.piece_type_at(a) or 0, 100) for a in attackers)
-    return cheapest < VALUES.get(piece.piece_type, 100)
-
-
 def check_trapped(claim: Claim) -> list[str]:
     board, sq = replay(claim, claim.at), square(claim.squares[0])
     piece = board.piece_at(sq)
-    if piece is None or piece.color != side(claim) or not _hanging(board, sq):
+    if piece is None or piece.color != side(claim) or not is_hanging(board, sq):
         return ["the piece is not there, or not hanging"]
     errors = []
     for move in [m for m in board.legal_moves if m.from_square == sq]:
         taken = board.piece_type_at(move.to_square)
         board.push(move)
-        safe = not _hanging(board, move.to_square)
+        safe = not is_hanging(board, move.to_square)
         board.pop()
         if safe and not (taken and VALUES[taken] >= VALUES[piece.piece_type]):
             errors.append(f"{move.uci()} saves it")

@@ -162,8 +162,8 @@ class PassedPawnFact:
 @dataclass(frozen=True, slots=True)
 class TrappedFact:
     """In `fen`, not in check, the piece on `square` (its side to move) is attacked and
-    hanging (attacked by a cheaper piece or undefended), has legal moves, and every one lands
-    where it is hanging again, taking nothing worth as much as it."""
+    hanging (its capture wins material: chesscore.analysis.exchange), has legal moves, and
+    every one lands where it is hanging again, taking nothing worth as much as it."""
 
     fen: str
     square: int
