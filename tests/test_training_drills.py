@@ -18,10 +18,10 @@ from chesscore import Move, parse_square, square_name
 from chesscore.training import KINDS, Drill, PositionFacts, judge, make_drill
 from chesscore.training.difficulty import LEVELS, Measures, level_of
 from chesscore.training.judging import PinAnswer
+from tests.support.exchange_oracle import exchange_value
 from tests.support.positions import sample_fens
 
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
-CENTS = {kind: value * 100 for kind, value in VALUES.items()} | {chess.KING: 20000}
 
 
 def drill(fen: str, kind: str, played: str | None = None, focus: str | None = None) -> Drill:
@@ -202,32 +202,8 @@ def test_answers_match_python_chess(fen: str) -> None:
             assert count is None
 
 
-# Brute-force exchanges: every capture order, either side free to stop.
-
-
-def best_reply(board: chess.Board, sq: chess.Square) -> int:
-    """What the side to move wins at most by capturing on `sq` and the exchange after."""
-    best = 0
-    for move in board.legal_moves:
-        if move.to_square == sq:
-            gain = CENTS[board.piece_type_at(sq) or chess.PAWN] + promotion_gain(move)
-            board.push(move)
-            best = max(best, gain - best_reply(board, sq))
-            board.pop()
-    return best
-
-
-def promotion_gain(move: chess.Move) -> int:
-    return CENTS[move.promotion] - CENTS[chess.PAWN] if move.promotion else 0
-
-
-def exchange_value(board: chess.Board, move: chess.Move) -> int:
-    victim = board.piece_type_at(move.to_square)
-    gain = (CENTS[victim] if victim else 0) + promotion_gain(move)
-    board.push(move)
-    value = gain - best_reply(board, move.to_square)
-    board.pop()
-    return value
+# Brute-force exchanges: every capture order, either side free to stop
+# (tests/support/exchange_oracle.py).
 
 
 SMALL = [
