@@ -141,7 +141,7 @@ def build_services(app: Flask, socketio: SocketIO) -> Services:
         reviews,
         training,
         puzzles,
-        ChatService(lambda room, line: socketio.emit("chat", line, to=room)),
+        ChatService(lambda room, line: socketio.emit("chat", line, to=room), tables.chat),
     )
 
 

@@ -16,6 +16,8 @@ from server.accounts import tables as accounts
 from server.accounts.tables import AccountTables
 from server.analysis import tables as analysis
 from server.analysis.tables import AnalysisTables
+from server.chat import tables as chat
+from server.chat.tables import ChatTables
 from server.games import tables as games
 from server.games.tables import GameTables
 from server.lobby import tables as lobby
@@ -68,6 +70,7 @@ MIGRATIONS = (
     Migration(9, "puzzles, their themes, results and ratings", (puzzles.create_tables,)),
     Migration(10, "the accounts' preferences", (preferences.create_table,)),
     Migration(11, "accounts' languages", (languages.add_column,)),
+    Migration(12, "the chats' recent lines", (chat.create_table,)),
 )
 LATEST = MIGRATIONS[-1].version
 
@@ -86,6 +89,7 @@ class Tables:
     history: HistoryTables
     puzzles: PuzzleTables
     preferences: PreferenceTables
+    chat: ChatTables
 
     def close(self) -> None:
         self.database.close()
@@ -95,13 +99,18 @@ def build_tables(database: Database) -> Tables:
     """`database` brought up to date by MIGRATIONS, and every domain's tables over it."""
     migrate(database, MIGRATIONS)
     rated, puzzled = RatingTables(database), PuzzleTables(database)
-    preferred = PreferenceTables(database)
+    preferred, chats = PreferenceTables(database), ChatTables(database)
     return Tables(
         database,
         GameTables(database),
         AccountTables(
             database,
-            forget=(rated.forget_account, puzzled.forget_account, preferred.forget_account),
+            forget=(
+                rated.forget_account,
+                puzzled.forget_account,
+                preferred.forget_account,
+                chats.forget_account,
+            ),
         ),
         rated,
         LobbyTables(database),
@@ -110,6 +119,7 @@ def build_tables(database: Database) -> Tables:
         HistoryTables(database),
         puzzled,
         preferred,
+        chats,
     )
 
 

@@ -272,7 +272,8 @@ def test_a_whole_game_with_the_players_on_two_processes(two_processes: Cluster) 
     white = GameClient(first)
     white.join(game, seat=created["seat"])
     black = GameClient(second)
-    assert black.join(game, invite=invite_token(created))["role"] == "black"
+    joined = black.join(game, invite=invite_token(created))
+    assert joined["role"] == "black"
     spectator = GameClient(second)
     assert spectator.join(game)["role"] == "spectator"
     clients = [white, black, spectator]
@@ -286,7 +287,15 @@ def test_a_whole_game_with_the_players_on_two_processes(two_processes: Cluster) 
     assert spectator.call("move", {"game": game, "ply": 33, "uci": "a2a3"})["ok"] is False
     for url in (first, second):
         assert api_state(url, game)["fen"] == final["fen"]
-    for client in clients:
+    # A chat line said on the first process is read from the store by a page that opens the
+    # chat later on the second.
+    white.call("chat_join", {"game": game})
+    assert white.call("chat_say", {"game": game, "phrase": "good_game"})["ok"]
+    late = GameClient(second)
+    late.join(game, seat=joined["seat"])
+    lines = late.call("chat_join", {"game": game})["lines"]
+    assert lines == [{"phrase": "good_game", "by": "white", "name": None}]
+    for client in [*clients, late]:
         client.close()
 
 

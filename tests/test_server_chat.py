@@ -1,18 +1,23 @@
 """Quick phrases in a game against a real server over real Socket.IO clients (server.chat):
 the players' chat and the spectators' apart, a phrase carried by its key, the recent lines
-given to a page that opens the chat later, a phrase not offered refused, the chat of a game
-not joined refused, and a speaker saying too much limited."""
+given to a page that opens the chat later (the last 30, after a restart too, a deleted
+account's under "deleted player"), a phrase not offered refused, the chat of a game not
+joined refused, and a speaker saying too much limited."""
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 
 from server.chat.phrases import PHRASES
 from server.chat.service import BURST
+from server.chat.tables import KEPT
 from tests.support.game_client import WAIT_SECONDS, FriendGame, GameClient
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
@@ -42,8 +47,8 @@ class ChatReader:
             return list(self.lines)
 
 
-def spectator(url: str, game: str, address: str) -> GameClient:
-    client = GameClient(url, headers={"X-Forwarded-For": address})
+def spectator(url: str, game: str, address: str, **headers: str) -> GameClient:
+    client = GameClient(url, headers={"X-Forwarded-For": address, **headers})
     assert client.join(game)["role"] == "spectator"
     return client
 
@@ -142,6 +147,78 @@ def test_a_speaker_saying_too_much_is_limited(server: LiveServer, game: FriendGa
     assert len(reader.wait_lines(BURST)) == BURST
     # The other player is a speaker of its own.
     assert game.black.call("chat_say", {"game": game.id, "phrase": "bye"})["ok"]
+
+
+def test_a_chat_keeps_its_last_lines_in_order(server: LiveServer, game: FriendGame) -> None:
+    said = []
+    for number in range(KEPT // BURST + 1):  # each spectator a speaker of its own
+        watcher = spectator(server.url, game.id, f"10.9.1.{number}")
+        try:
+            watcher.call("chat_join", {"game": game.id})
+            for phrase in list(PHRASES)[:BURST]:
+                assert watcher.call("chat_say", {"game": game.id, "phrase": phrase})["ok"]
+                said.append(phrase)
+        finally:
+            watcher.close()
+    assert len(said) > KEPT
+    late = spectator(server.url, game.id, "10.9.2.1")
+    try:
+        lines = late.call("chat_join", {"game": game.id})["lines"]
+    finally:
+        late.close()
+    assert [line["phrase"] for line in lines] == said[-KEPT:]
+    assert game.white.call("chat_join", {"game": game.id})["lines"] == []  # the players' apart
+
+
+def test_a_deleted_accounts_lines_say_deleted_player(server: LiveServer, game: FriendGame) -> None:
+    http = requests.Session()
+    http.headers["X-Forwarded-For"] = "10.9.3.1"
+    name, password = f"p{secrets.token_hex(6)}", "correct horse battery"
+    signed_up = http.post(
+        server.url + "/api/account/signup",
+        json={"name": name, "password": password},
+        timeout=WAIT_SECONDS,
+    )
+    assert signed_up.status_code == 201, signed_up.text
+    cookie = f"session={http.cookies['session']}"
+    watcher = spectator(server.url, game.id, "10.9.3.1", Cookie=cookie)
+    try:
+        watcher.call("chat_join", {"game": game.id})
+        assert watcher.call("chat_say", {"game": game.id, "phrase": "well_played"})["ok"]
+    finally:
+        watcher.close()
+    late = spectator(server.url, game.id, "10.9.3.2")
+    try:
+        lines = late.call("chat_join", {"game": game.id})["lines"]
+        assert lines == [{"phrase": "well_played", "by": "spectator", "name": name}]
+        deleted = http.post(
+            server.url + "/api/account/delete", json={"password": password}, timeout=WAIT_SECONDS
+        )
+        assert deleted.status_code == 200, deleted.text
+        lines = late.call("chat_join", {"game": game.id})["lines"]
+        assert lines == [{"phrase": "well_played", "by": "spectator", "name": "deleted player"}]
+    finally:
+        late.close()
+
+
+def test_the_recent_lines_outlive_a_restart(tmp_path: Path) -> None:
+    live = LiveServer(instance_path=tmp_path / "instance").start()
+    try:
+        played = FriendGame(live.url)
+        played.white.call("chat_join", {"game": played.id})
+        assert played.white.call("chat_say", {"game": played.id, "phrase": "good_game"})["ok"]
+        played.close()
+        live.stop()
+        live.start()
+        again = GameClient(live.url)
+        try:
+            again.join(played.id, seat=played.black_seat)
+            lines = again.call("chat_join", {"game": played.id})["lines"]
+        finally:
+            again.close()
+        assert lines == [{"phrase": "good_game", "by": "white", "name": None}]
+    finally:
+        live.stop()
 
 
 def test_the_nine_phrases() -> None:

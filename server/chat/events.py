@@ -17,7 +17,7 @@ from flask import Flask
 from flask_socketio import join_room, leave_room
 
 from chesscore import Color
-from server.accounts.identity import shown_name
+from server.accounts.identity import current_account
 from server.chat.phrases import PHRASES
 from server.chat.requests import parse_join, parse_say
 from server.chat.service import CHAT, audience_of
@@ -54,8 +54,9 @@ def chat_say(payload: Any) -> dict[str, Any]:
     role = _role(said.game)
     # A seat is one speaker whatever its connections; spectators are counted by address.
     speaker = f"{said.game}/{role}" if role is not None else request_client()
-    name = shown_name(None) if role is None else None
-    CHAT.get().say(said.game, role, said.phrase, speaker, name)
+    account = current_account() if role is None else None
+    signed_in = (account.id, account.name) if account is not None else None
+    CHAT.get().say(said.game, role, said.phrase, speaker, signed_in)
     return {"ok": True}
 
 
