@@ -138,7 +138,7 @@ def test_forks_further_down_random_lines_hold() -> None:
     # Random lines that prefer captures make forks down the line often; every one told must
     # hold for the oracle, and its exchange be quoted whole.
     rng, told = random.Random(5), 0
-    for seed in range(40):
+    for seed in range(80):
         game = play_random_game(seed + 5000, max_plies=rng.randrange(20, 90))
         board = game.root()
         for move in game.move_stack:

@@ -56,8 +56,10 @@ def test_a_fork_of_two_defended_pieces_worth_no_more_than_the_forker_is_no_fork(
     change = _change("2b1k3/1p1p4/8/8/8/1N6/8/4K3 w - - 0 1", "b3c5")  # pawns b7, d7 defended
     assert [(a["from"], a["to"]) for a in change["new_attacks"]] == [("c5", "b7"), ("c5", "d7")]
     assert change["forks"] == []
-    change = _change("4k3/8/1n3n2/8/8/4N3/8/4K3 w - - 0 1", "e3d5")  # two undefended knights
+    change = _change("4k3/8/1r3r2/8/8/4N3/8/4K3 w - - 0 1", "e3d5")  # two rooks
     assert change["forks"] == [{"from": "d5", "targets": ["b6", "f6"], "by": "white"}]
+    # Two knights instead: each attacks d5 and takes the forking knight there.
+    assert _change("4k3/8/1n3n2/8/8/4N3/8/4K3 w - - 0 1", "e3d5")["forks"] == []
 
 
 def test_a_discovered_check() -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from chesscore import parse_square, square_name
 from chesscore.training import Drill, PositionFacts, make_drill
-from tests.support.exchange_oracle import exchange_value, gains, passed, taken
+from tests.support.exchange_oracle import exchange_value, gains, is_hanging, passed, taken
 from tests.support.positions import sample_fens
 
 
@@ -68,6 +68,13 @@ def test_a_fork_whose_piece_is_simply_taken_is_no_fork() -> None:
     made = drill("6k1/8/8/2n5/4p3/8/1R6/3QK3 b - - 0 1", "fork")
     assert ucis(made) == ["c5d3"]
     assert "the knight attacks rook b2, king e1" in made.reasons[0]
+
+
+def test_a_capture_simply_taken_back_forks_nothing() -> None:
+    # Bxf3 wins a knight and hits the queen and the pawn on e4, but the queen takes it back:
+    # an even trade (so it loses nothing), and the bishop forks nothing.
+    fen = "rn1qkbnr/ppp2ppp/3p4/4P3/4P1b1/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 4"
+    assert ucis(drill(fen, "fork")) == []
 
 
 def test_a_rook_that_is_just_captured_makes_no_threat() -> None:
@@ -179,6 +186,8 @@ def oracle_moves(board: chess.Board, kind: str) -> list[str]:
             board.pop()
             continue
         won = falling(board, move.to_square, new if kind == "threats" else others)
+        if is_hanging(board, move.to_square):  # taken back: the piece threatens nothing
+            won, kings = [], []
         board.pop()
         enough = len(won) + len(kings) >= 2 if kind == "fork" else bool(won)
         if enough and not loses_material(board, move):

@@ -26,6 +26,7 @@ overlay never marks a piece the trainer would call safe.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from chesscore.analysis.see import (
@@ -209,6 +210,42 @@ def hanging_gains(board: Board, attacks: AttackLists) -> dict[int, int]:
                 if victim is not None and value > max(0, found.get(victim, 0)):
                     found[victim] = value
     return found
+
+
+def falling(after: Board, origin: int, targets: Sequence[int]) -> list[int]:
+    """Of `targets` (pieces of the side to move in `after`), those the piece on `origin` takes
+    winning material by the exchange had the side to move passed, in `targets`' order. In
+    check no pass exists: a target falls when it does after every answer to the check, and
+    nothing falls when an answer takes the checking piece without losing material."""
+    if not after.is_check():
+        return won_by(passed(after), origin, targets)
+    left = list(targets)
+    work = after.copy()
+    for reply in after.generate_legal():
+        if reply & SQUARE_MASK == origin:
+            if exchange_value(work, reply) >= 0:
+                return []
+            continue  # taking the checking piece loses more than the fork would
+        work.push_packed(reply)
+        won = won_by(work, origin, left)
+        work.pop()
+        left = [sq for sq in left if sq in won]
+        if not left:
+            break
+    return left
+
+
+def won_by(board: Board, origin: int, targets: Sequence[int]) -> list[int]:
+    """Of `targets`, those the piece on `origin` (of the side to move) takes winning material
+    by the exchange, in `targets`' order."""
+    wanted = set(targets)
+    best: dict[int, int] = {}
+    for packed in board.generate_legal():
+        target = packed & SQUARE_MASK
+        if target in wanted and packed >> ORIGIN_SHIFT & SQUARE_MASK == origin:
+            value = exchange_value(board, packed)
+            best[target] = max(value, best.get(target, value))
+    return [sq for sq in targets if best.get(sq, 0) > 0]
 
 
 def _may_not_take(cells: list[int], defenders: set[int], king: int, origin: int, sq: int) -> bool:

@@ -15,8 +15,11 @@ created nor released. Its facts:
 - `became_hanging` / `no_longer_hanging`: pieces of either colour that turned hanging or
   stopped being hanging (hanging as in the threat map: its capture wins material by the
   exchange, chesscore.analysis.exchange); a captured piece is in neither;
-- `forks`: a piece attacking two or more enemy pieces that are each undefended, worth more
-  than it, or the king, where it did not fork exactly those pieces before;
+- `forks`: a piece attacking two or more enemy pieces that it wins by the exchange, or the
+  king, where it did not fork exactly those pieces before: had its side to move, it would take
+  each winning material (`chesscore.analysis.exchange.won_by`); when the other side is to
+  move, the piece does not hang and the targets fall had that side passed, or after every
+  answer to the check (`falling`), as the trainer's forks do;
 - `pins_created` / `pins_released`: absolute and relative pin lines (chesscore.analysis.xray);
   released pins are named by their squares before the move, all else by the squares after;
 - `checkers`: the pieces giving check after the move.
@@ -36,6 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from chesscore.analysis.describe import describe_played_move, describe_squares
+from chesscore.analysis.exchange import falling, won_by
 from chesscore.analysis.see import exchange_on_target, label_exchange
 from chesscore.analysis.threats import (
     ThreatMap,
@@ -123,7 +127,7 @@ def relations_of(board: Board, lists: AttackLists, hanging: Sequence[int]) -> Pi
     return PieceRelations(
         frozenset(attacks),
         find_pins_among(board, attacks),
-        _forks_of(board, lists, attacks),
+        _forks_of(board, lists, attacks, hanging),
         tuple(hanging),
     )
 
@@ -365,17 +369,16 @@ def _attacks_on_pieces(board: Board, lists: AttackLists) -> set[tuple[int, int]]
 
 
 def find_forks(board: Board, threats: ThreatMap) -> dict[int, tuple[int, ...]]:
-    """Forking piece -> the two or more enemy pieces it forks: each one the king, undefended,
-    or worth more than the forking piece."""
+    """Forking piece -> the two or more enemy pieces it forks (the module docstring)."""
     lists = threats.attackers
-    return _forks_of(board, lists, _attacks_on_pieces(board, lists))
+    return _forks_of(board, lists, _attacks_on_pieces(board, lists), threats.hanging)
 
 
 def _forks_of(
-    board: Board, lists: AttackLists, pairs: set[tuple[int, int]]
+    board: Board, lists: AttackLists, pairs: set[tuple[int, int]], hanging: Sequence[int]
 ) -> dict[int, tuple[int, ...]]:
-    """`find_forks` from the position's attack lists and `_attacks_on_pieces`, the forking
-    pieces and their targets in name order."""
+    """`find_forks` from the position's attack lists, `_attacks_on_pieces` and its hanging
+    pieces: the forking pieces and their targets in name order."""
     attacked: dict[int, list[int]] = {}
     for attacker, target in pairs:
         if attacker in attacked:
@@ -384,7 +387,8 @@ def _forks_of(
             attacked[attacker] = [target]
     cells = board.board
     forks: dict[int, tuple[int, ...]] = {}
-    # Only a piece attacking two pieces or more can fork: most attack one at most.
+    # Only a piece attacking two pieces or more can fork: most attack one at most. Each target
+    # must be the king, undefended or worth more than the piece before the exchange is asked.
     several = [a for a, targets in attacked.items() if len(targets) > 1]
     for attacker in in_name_order(several):
         value = PIECE_VALUES[cells[attacker] & 7]
@@ -394,8 +398,27 @@ def _forks_of(
             if victim & 7 == KING or not lists[victim >> 3][sq] or PIECE_VALUES[victim & 7] > value:
                 found.append(sq)
         if len(found) >= 2:
-            forks[attacker] = tuple(found)
+            won = _won_targets(board, attacker, found, hanging)
+            if len(won) >= 2:
+                forks[attacker] = won
     return forks
+
+
+def _won_targets(
+    board: Board, origin: int, targets: list[int], hanging: Sequence[int]
+) -> tuple[int, ...]:
+    """Of `targets` (name order), the king and those the piece on `origin` wins by the
+    exchange (the module docstring's `forks`)."""
+    cells = board.board
+    kings = [sq for sq in targets if cells[sq] & 7 == KING]
+    others = [sq for sq in targets if cells[sq] & 7 != KING]
+    if cells[origin] >> 3 == board.turn:
+        won = won_by(board, origin, others)
+    elif origin in hanging:
+        return ()
+    else:
+        won = falling(board, origin, others)
+    return tuple(in_name_order([*kings, *won]))
 
 
 def _new_forks(

@@ -26,8 +26,9 @@ Each kind reads chesscore's threat analysis of one position (chesscore.training.
   and for each the piece it is pinned to: the pin line's target, which the pinner x-rays
   through it (a piece pinned on two lines has two targets);
 - ``fork``: every legal move of the side to move that does not lose material and after which the
-  moved piece attacks two or more targets: the king (a check), or a piece it would take
-  winning material by the exchange if the opponent did nothing;
+  moved piece, not hanging where it lands, attacks two or more targets: the king (a check), or
+  a piece it would take winning material by the exchange if the opponent did nothing (a
+  capture whose piece is simply taken back forks nothing);
 - ``blunder``: a move of the side to move (`played`, from the game the position came from) and
   whether it is safe: it drops the moved piece when its exchange loses material (SEE < 0), and
   any other piece of the mover it leaves hanging (by the exchange, as ``hanging`` counts) that

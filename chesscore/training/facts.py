@@ -16,8 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from chesscore.analysis import exchange
+from chesscore.analysis.exchange import falling
 from chesscore.analysis.see import classify_destinations
-from chesscore.analysis.threats import ThreatMap, make_threat_map
+from chesscore.analysis.threats import ThreatMap, make_threat_map, piece_attack_lists
 from chesscore.analysis.xray import PinLine, XrayMap, make_xray_map
 from chesscore.rules.board import Board
 from chesscore.rules.move import Move
@@ -31,7 +33,7 @@ from chesscore.rules.squares import (
     in_name_order,
     piece_type_of,
 )
-from chesscore.training.material import Risks, falling, hanging_gains
+from chesscore.training.material import Risks, hanging_gains
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +113,9 @@ class PositionFacts:
 
     def targets_of(self, item: MoveAttacks) -> tuple[int, ...]:
         """The pieces the moved piece of `item` attacks that fall or must be answered: the
-        king (a check) and those it takes winning material had the opponent passed."""
+        king (a check) and those it takes winning material had the opponent passed; none when
+        the moved piece hangs where it lands (the opponent takes it instead: the insight's
+        forks, chesscore.analysis.insight, judge the same)."""
         packed = self._packed(item.move)
         if packed not in self._targets:
             cells = self.board.board
@@ -119,8 +123,12 @@ class PositionFacts:
             others = [sq for sq in item.attacked if piece_type_of(cells[sq]) != KING]
             work = self.board.copy()
             work.push_packed(packed)
-            won = falling(work, item.move.to_square, others) if others else []
-            self._targets[packed] = tuple(in_name_order([*kings, *won]))
+            landed = item.move.to_square
+            if landed in exchange.hanging_gains(work, piece_attack_lists(work)):
+                self._targets[packed] = ()
+            else:
+                won = falling(work, landed, others) if others else []
+                self._targets[packed] = tuple(in_name_order([*kings, *won]))
         return self._targets[packed]
 
     def _packed(self, move: Move) -> int:

@@ -19,10 +19,10 @@ moves of the position, so that what the trainer says holds against a strong engi
   dropping another). That counts the pin the piece was under (absolute or relative: the piece
   behind it is taken), what its move uncovers and what it stopped defending; and a move after
   which the opponent mates at once loses everything.
-- `falling(after, origin, targets)`: in the position after a move, had the opponent passed,
-  the targets the piece on `origin` takes winning material by the exchange: they really fall
-  or must be answered. After a check, which cannot be passed, the targets that fall after
-  every answer to it.
+- `falling(after, origin, targets)` (chesscore.analysis.exchange, which the insight's forks
+  use too): in the position after a move, had the opponent passed, the targets the piece on
+  `origin` takes winning material by the exchange: they really fall or must be answered.
+  After a check, which cannot be passed, the targets that fall after every answer to it.
 
 The position is judged one move deep: a reply that makes two threats at once (a fork the move
 allows), a mate in more than one or a deeper combination is not seen; bench/train_soundness.py
@@ -31,11 +31,16 @@ counts how often that matters (about one claimed move in twenty at Stockfish's d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chesscore.analysis import exchange
-from chesscore.analysis.exchange import QUIET, exchange_value, passed, taken_square, taken_value
+from chesscore.analysis.exchange import (
+    QUIET,
+    exchange_value,
+    passed,
+    taken_square,
+    taken_value,
+)
 from chesscore.analysis.threats import piece_attack_lists
 from chesscore.rules.board import Board
 from chesscore.rules.move import ORIGIN_SHIFT, SQUARE_MASK
@@ -118,39 +123,3 @@ def allows_mate(board: Board) -> bool:
             if mated:
                 return True
     return False
-
-
-def falling(after: Board, origin: int, targets: Sequence[int]) -> list[int]:
-    """Of `targets` (pieces of the side to move in `after`), those the piece on `origin` takes
-    winning material by the exchange had the side to move passed, in `targets`' order. In
-    check no pass exists: a target falls when it does after every answer to the check, and
-    nothing falls when an answer takes the checking piece without losing material."""
-    if not after.is_check():
-        return _won_by(passed(after), origin, targets)
-    left = list(targets)
-    work = after.copy()
-    for reply in after.generate_legal():
-        if reply & SQUARE_MASK == origin:
-            if exchange_value(work, reply) >= 0:
-                return []
-            continue  # taking the checking piece loses more than the fork would
-        work.push_packed(reply)
-        won = _won_by(work, origin, left)
-        work.pop()
-        left = [sq for sq in left if sq in won]
-        if not left:
-            break
-    return left
-
-
-def _won_by(board: Board, origin: int, targets: Sequence[int]) -> list[int]:
-    """Of `targets`, those the piece on `origin` (of the side to move) takes winning material
-    by the exchange, in `targets`' order."""
-    wanted = set(targets)
-    best: dict[int, int] = {}
-    for packed in board.generate_legal():
-        target = packed & SQUARE_MASK
-        if target in wanted and packed >> ORIGIN_SHIFT & SQUARE_MASK == origin:
-            value = exchange_value(board, packed)
-            best[target] = max(value, best.get(target, value))
-    return [sq for sq in targets if best.get(sq, 0) > 0]
