@@ -21,7 +21,10 @@ overlay never marks a piece the trainer would call safe.
   check, where it cannot, by the static exchange alone). It starts from the position's attack
   lists, so only attacked pieces cost anything: the threat map asks it after every move. The
   trainer, which asks nothing in check, has every answer of it checked against a brute force
-  over python-chess (tests/test_training_material.py).
+  over python-chess (tests/test_training_material.py, tests/test_threats.py).
+- `won_by(board, origin, targets)` and `falling(after, origin, targets)`: which targets a piece
+  wins by taking them, with its side to move, or had the other side passed (after a check:
+  after every answer to it): the trainer's threats and forks, and the insight's forks.
 """
 
 from __future__ import annotations
