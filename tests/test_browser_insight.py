@@ -43,8 +43,9 @@ from tests.test_browser_threats import expected_overlay, read_overlay
 
 pytestmark = pytest.mark.browser
 
-# White's knight on g5 can fork the queen on d8 and the rook on h8 from f7 (defended by the king).
-FORK_FEN = "3qk2r/8/8/6N1/8/8/8/4K3 w - - 0 1"
+# White's knight on g5 can fork the queen on d8 and the rook on h8 from f7, where the bishop on
+# c4 keeps the king from taking it.
+FORK_FEN = "3qk2r/8/8/6N1/2B5/8/8/4K3 w - - 0 1"
 # 1. Bd3 uncovers the rook's attack on the queen (and pins it); 3. Ba4 pins the knight.
 LINES_FEN = "4k3/4q3/2n5/8/8/8/4B3/3BR1K1 w - - 0 1"
 LINES_MOVES = ("e2d3", "e7e6", "d1a4")
@@ -142,6 +143,7 @@ def test_safety_preview_fork_describe_and_annotated_pgn(
     assert legend_lines(page) == expected_lines(change)
     targets = sum(len(fork["targets"]) for fork in change["forks"])
     assert targets == 2 and arrows_by_color(page, CHANGE_BRUSH_COLORS["fork"]) == targets
+    wait_for_board_at_rest(page)  # the knight drawn on f7, not on its way there
     page.screenshot(path=screenshot_path(request, "-fork"))
 
     # Focus d8, then the arrow keys move the focus (white at the bottom): up is off the board.
