@@ -133,10 +133,11 @@ def passed(board: Board) -> Board:
     return work
 
 
-def hanging_gains(board: Board, attacks: AttackLists) -> dict[int, int]:
-    """By square, every hanging piece of either colour (module docstring) with the most its
-    capture wins (centipawns, > 0), from `attacks`, the attack lists of `board` at least at its
-    pieces' squares (the threat map's, or `threats.piece_attack_lists`).
+def hanging_gains(board: Board, attacks: AttackLists, of: Color | None = None) -> dict[int, int]:
+    """By square, every hanging piece of either colour, or of colour `of` only (module
+    docstring), with the most its capture wins (centipawns, > 0), from `attacks`, the attack
+    lists of `board` at least at its pieces' squares (the threat map's, or
+    `threats.piece_attack_lists`).
 
     Each attacker that may take is tried first in turn: one pinned to its king off the line, a
     king onto a defended square, and in check any capture that is not a legal move may not.
@@ -155,7 +156,7 @@ def hanging_gains(board: Board, attacks: AttackLists) -> dict[int, int]:
     others: Board | None = None  # the position as if the side to move passed, when needed
     found: dict[int, int] = {}
     check = board.is_check()
-    for color in (turn, turn ^ 1):
+    for color in (turn, turn ^ 1) if of is None else (of,):
         side: Color = color ^ 1  # the side that takes
         in_check = check and side == turn
         uncovering: frozenset[int] | None = None  # its pieces whose move uncovers a check
@@ -205,7 +206,7 @@ def hanging_gains(board: Board, attacks: AttackLists) -> dict[int, int]:
                         break
             if best is not None and best > 0:
                 found[sq] = best
-    if _may_take_en_passant(board):
+    if of != turn and _may_take_en_passant(board):
         for packed in board.generate_legal():
             if packed >> FLAG_SHIFT == FLAG_EN_PASSANT:
                 victim = taken_square(board, packed)

@@ -55,8 +55,7 @@ def hanging_squares(board: Board, color: Color) -> list[int]:
     >>> [hex(sq) for sq in hanging_squares(board, 1)], hanging_squares(board, 0)
     (['0x43'], [])
     """
-    found = hanging_gains(board, piece_attack_lists(board))
-    return [sq for sq in in_name_order(found) if board.board[sq] >> 3 == color]
+    return in_name_order(hanging_gains(board, piece_attack_lists(board), color))
 
 
 def _hanging_value(board: Board, color: Color) -> int:
