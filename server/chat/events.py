@@ -55,8 +55,7 @@ def chat_say(payload: Any) -> dict[str, Any]:
     # A seat is one speaker whatever its connections; spectators are counted by address.
     speaker = f"{said.game}/{role}" if role is not None else request_client()
     account = current_account() if role is None else None
-    signed_in = (account.id, account.name) if account is not None else None
-    CHAT.get().say(said.game, role, said.phrase, speaker, signed_in)
+    CHAT.get().say(said.game, role, said.phrase, speaker, account)
     return {"ok": True}
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chesscore import Color
+from server.accounts.identity import Account
 from server.chat.tables import ChatTables
 from server.chat.wire import ChatLine, chat_room, line_json
 from server.games.play import color_name
@@ -53,18 +54,17 @@ class ChatService:
         role: Color | None,
         phrase: str,
         speaker: str,
-        account: tuple[int, str] | None = None,
+        account: Account | None = None,
     ) -> ChatLine:
-        """`phrase` said in the game by `role` (a spectator signed in to `account`, its id and
-        name, if any); `speaker` is whom the rate limit counts (a seat, or a spectator's
-        address)."""
+        """`phrase` said in the game by `role` (a spectator signed in to `account`, if any);
+        `speaker` is whom the rate limit counts (a seat, or a spectator's address)."""
         self.speakers.take(speaker, N_("chat lines"))
         if role is None:
-            line = ChatLine(phrase, "spectator", account[1] if account else None)
+            line = ChatLine(phrase, "spectator", account.name if account else None)
         else:
-            line = ChatLine(phrase, color_name(role))
+            line, account = ChatLine(phrase, color_name(role)), None  # a seat speaks unnamed
         room = chat_room(game_id, audience_of(role))
-        self.tables.add(room, line, account[0] if account and role is None else None)
+        self.tables.add(room, line, account.id if account else None)
         self.emit(room, line_json(line))
         return line
 
