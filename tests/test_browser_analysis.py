@@ -29,6 +29,7 @@ from tests.support.server_fixture import module_server
 from tests.test_browser_insight import expected_lines, legend_lines, safety_marks
 from tests.test_browser_support import FILES, WAIT_MS, create_game, wait_for_board_at_rest
 from tests.test_browser_threats import expected_overlay, read_overlay
+from tests.test_i18n_refusals import IMPOSSIBLE_CHECKS
 
 pytestmark = pytest.mark.browser
 
@@ -68,10 +69,6 @@ SEVERAL_GAMES = """[Event "First"]
 
 1. e4 *
 """
-
-# White's king on e1 checked by the knights on d3 and f3 at once: no move could give both
-# checks, yet White has legal moves (analysis only, with the notice).
-IMPOSSIBLE_CHECKS = "4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1"
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -169,6 +166,13 @@ def paste(page: Any, text: str) -> None:
     page.evaluate("document.querySelector('#sources').open = true")
     page.fill("#source-text", text)
     page.click("#source-load")
+
+
+def analyse_typed(page: Any, fen: str) -> None:
+    """Type `fen` into the open board editor's FEN field and ask for its analysis."""
+    page.fill("#editor-fen", fen)
+    page.locator("#editor-fen").dispatch_event("change")
+    page.click("#editor-analyse")
 
 
 def engine_lines(page: Any) -> list[list[str]]:
@@ -535,9 +539,7 @@ def test_editor_refuses_two_white_kings_and_accepts_a_legal_position(
 
         # A FEN typed in: impossible checks, legal moves: accepted with the notice.
         page.click("#open-editor")
-        page.fill("#editor-fen", IMPOSSIBLE_CHECKS)
-        page.locator("#editor-fen").dispatch_event("change")
-        page.click("#editor-analyse")
+        analyse_typed(page, IMPOSSIBLE_CHECKS)
         page.wait_for_function("!document.querySelector('#analysis-view').hidden")
         wait_ready(page)
         assert dataset(page, "fen") == IMPOSSIBLE_CHECKS

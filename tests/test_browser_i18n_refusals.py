@@ -16,7 +16,7 @@ import pytest
 from tests.conftest import screenshot_path
 from tests.support.live_server import LiveServer
 from tests.support.server_fixture import module_server
-from tests.test_browser_analysis import dataset, open_analysis, paste, wait_ready
+from tests.test_browser_analysis import analyse_typed, dataset, open_analysis, paste, wait_ready
 from tests.test_i18n_refusals import (
     ILLEGAL_KING_MOVE,
     IMPOSSIBLE_CHECKS,
@@ -35,13 +35,6 @@ def wait_text(page: Any, selector: str) -> str:
     return str(page.locator(selector).inner_text())
 
 
-def type_into_editor(page: Any, fen: str) -> None:
-    page.click("#open-editor")
-    page.fill("#editor-fen", fen)
-    page.locator("#editor-fen").dispatch_event("change")
-    page.click("#editor-analyse")
-
-
 def test_a_french_player_reads_the_fen_refusals_and_the_notice_in_french(
     browser: Any, server: LiveServer, request: pytest.FixtureRequest
 ) -> None:
@@ -54,15 +47,14 @@ def test_a_french_player_reads_the_fen_refusals_and_the_notice_in_french(
         assert "la rangée 3 ('p8') compte 9 cases" in said, said
         page.screenshot(path=screenshot_path(request, "-pasted"), full_page=True)
 
-        type_into_editor(page, NO_WHITE_KING)
+        page.click("#open-editor")
+        analyse_typed(page, NO_WHITE_KING)
         said = wait_text(page, "#editor-error")
         assert said.startswith("Refusé : position injouable"), said
         assert "rois blancs : 0 (il en faut exactement un)" in said, said
         page.screenshot(path=screenshot_path(request, "-editor"))
 
-        page.fill("#editor-fen", IMPOSSIBLE_CHECKS)
-        page.locator("#editor-fen").dispatch_event("change")
-        page.click("#editor-analyse")
+        analyse_typed(page, IMPOSSIBLE_CHECKS)
         page.wait_for_function("!document.querySelector('#analysis-view').hidden")
         wait_ready(page)
         assert dataset(page, "fen") == IMPOSSIBLE_CHECKS

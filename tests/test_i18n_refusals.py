@@ -27,7 +27,8 @@ GERMAN = "de-DE,de;q=0.9"
 # The third rank from the top reads "p8": nine squares.
 NINE_SQUARES = "rnbqkbnr/pppppppp/8/8/8/p8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 NO_WHITE_KING = "4k3/8/8/8/8/8/8/8 w - - 0 1"
-# Two knights give check, which no move could have done; White has legal moves.
+# White's king on e1 checked by the knights on d3 and f3 at once: no move could give both
+# checks, yet White has legal moves (analysis only, with the notice).
 IMPOSSIBLE_CHECKS = "4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1"
 ILLEGAL_KING_MOVE = '[Event "Blitz"]\n\n1. e4 e5 2. Ke3 Nf6 *'
 
