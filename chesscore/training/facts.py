@@ -124,7 +124,8 @@ class PositionFacts:
             work = self.board.copy()
             work.push_packed(packed)
             landed = item.move.to_square
-            if landed in exchange.hanging_gains(work, piece_attack_lists(work)):
+            mover = work.turn ^ 1
+            if landed in exchange.hanging_gains(work, piece_attack_lists(work), mover):
                 self._targets[packed] = ()
             else:
                 won = falling(work, landed, others) if others else []
